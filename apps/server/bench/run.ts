@@ -1,0 +1,100 @@
+/**
+ * `npm run bench`: runs every `bench/*.bench.ts` on PGlite and on PostgreSQL and writes each
+ * one's figures to `bench/results/<name>.json` at the repository root.
+ *
+ * A bench file exports `run({ db, kind }) → figures` (a flat object of numbers/strings). Each
+ * runs on a freshly migrated database: PGlite in memory, and PostgreSQL from DATABASE_URL or,
+ * when unset, a throwaway database created on the local server (postgres@127.0.0.1:5432) and
+ * dropped afterwards; without a reachable server the PostgreSQL half is skipped with a note.
+ *
+ *   npm run bench                 # every bench
+ *   npm run bench -- ledger       # only files whose name contains "ledger"
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { type DbHandle, openDb } from '../src/platform/db/client.ts';
+import { runMigrations } from '../src/platform/db/migrate.ts';
+
+export type BenchContext = { db: DbHandle; kind: DbHandle['kind'] };
+export type BenchFigures = Record<string, number | string | boolean>;
+export type BenchModule = { run(ctx: BenchContext): Promise<BenchFigures> };
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const resultsDir = path.resolve(here, '../../../bench/results');
+
+async function withPostgres<T>(fn: (url: string) => Promise<T>): Promise<T | { skipped: string }> {
+  if (process.env.DATABASE_URL) return fn(process.env.DATABASE_URL);
+  const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl });
+  try {
+    await admin.connect();
+  } catch (err) {
+    return { skipped: `no PostgreSQL server (${(err as Error).message}); set DATABASE_URL` };
+  }
+  const name = `ecoa_bench_${Date.now()}_${process.pid}`;
+  await admin.query(`create database ${name}`);
+  try {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return await fn(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+async function runOn(kind: DbHandle['kind'], file: string, url?: string): Promise<BenchFigures> {
+  const db = url ? await openDb({ databaseUrl: url, poolSize: 10 }) : await openDb({ pgliteDir: 'memory://' });
+  // An idle pooled connection cut by the final `drop database … with (force)` must not crash the run.
+  db.pool?.on('error', () => {});
+  try {
+    await runMigrations(db);
+    const mod = (await import(pathToFileURL(file).href)) as BenchModule;
+    return await mod.run({ db, kind });
+  } finally {
+    await db.close();
+  }
+}
+
+async function main() {
+  const filter = process.argv.slice(2).find((a) => !a.startsWith('-'));
+  const files = fs
+    .readdirSync(here)
+    .filter((f) => f.endsWith('.bench.ts') && (!filter || f.includes(filter)))
+    .sort()
+    .map((f) => path.join(here, f));
+  if (files.length === 0) throw new Error(`no bench files${filter ? ` matching "${filter}"` : ''} in ${here}`);
+  fs.mkdirSync(resultsDir, { recursive: true });
+  for (const file of files) {
+    const name = path.basename(file, '.bench.ts');
+    console.log(`\n== ${name} ==`);
+    const pglite = await runOn('pglite', file);
+    console.log('pglite', pglite);
+    const postgres = await withPostgres((url) => runOn('postgres', file, url));
+    console.log('postgres', postgres);
+    const out = {
+      bench: name,
+      at: new Date().toISOString(),
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+        // Other work on the machine skews the figures: the 1-minute load average at the end.
+        loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100,
+      },
+      pglite,
+      postgres,
+    };
+    const target = path.join(resultsDir, `${name}.json`);
+    fs.writeFileSync(target, `${JSON.stringify(out, null, 2)}\n`);
+    console.log(`→ ${path.relative(process.cwd(), target)}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

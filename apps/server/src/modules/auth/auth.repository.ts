@@ -1,0 +1,272 @@
+import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { users } from '../users/users.schema.ts';
+import { authAttempts, loginCodes, sessions } from './auth.schema.ts';
+
+/** What sign-in needs to know about an account. */
+export type LoginAccount = {
+  id: string;
+  email: string;
+  name: string;
+  fullName: string;
+  accessLevel: 'USER' | 'ADMINISTRATOR';
+  language: 'pt' | 'en' | 'cn';
+  active: boolean;
+};
+
+/** One sliding-window limit: at most `limit` events of `kind` for `subject` in `windowMs`. */
+export type RateLimitCheck = { kind: string; subject: string; limit: number; windowMs: number };
+export type RateLimitVerdict = { ok: true } | { ok: false; check: RateLimitCheck; retryAfterMs: number };
+
+const accountColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  fullName: users.fullName,
+  accessLevel: users.accessLevel,
+  language: users.language,
+  active: users.active,
+};
+
+/** SQL of the auth module. Every method takes the handle to run on (the database or a transaction). */
+export function createAuthRepository() {
+  return {
+    async findAccountByEmail(db: DbOrTx, email: string): Promise<LoginAccount | undefined> {
+      const [row] = await db
+        .select(accountColumns)
+        .from(users)
+        .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+        .limit(1);
+      return row;
+    },
+
+    /** Voids the user's live code (if any) and stores a new one, atomically. */
+    async replaceLiveCode(
+      db: DbOrTx,
+      input: {
+        userId: string;
+        codeHash: string;
+        reason: 'request' | 'resend';
+        ip: string | null;
+        now: Date;
+        expiresAt: Date;
+      },
+    ): Promise<void> {
+      await db.transaction(async (tx) => {
+        // Serialises concurrent requests for the same user (one live code per user).
+        await tx.execute(sql`select 1 from ${users} where ${users.id} = ${input.userId} for update`);
+        await tx
+          .update(loginCodes)
+          .set({ voidedAt: input.now })
+          .where(and(eq(loginCodes.userId, input.userId), isNull(loginCodes.consumedAt), isNull(loginCodes.voidedAt)));
+        await tx.insert(loginCodes).values({
+          userId: input.userId,
+          codeHash: input.codeHash,
+          reason: input.reason,
+          requestedIp: input.ip,
+          createdAt: input.now,
+          expiresAt: input.expiresAt,
+        });
+      });
+    },
+
+    /**
+     * Takes one attempt on the user's live, unexpired code with attempts left: increments its
+     * counter first, so concurrent guesses can never make more than `maxAttempts` comparisons.
+     */
+    async takeCodeAttempt(
+      db: DbOrTx,
+      userId: string,
+      now: Date,
+      maxAttempts: number,
+    ): Promise<{ id: string; codeHash: string; attempts: number } | undefined> {
+      const [row] = await db
+        .update(loginCodes)
+        .set({ attempts: sql`${loginCodes.attempts} + 1` })
+        .where(
+          and(
+            eq(loginCodes.userId, userId),
+            isNull(loginCodes.consumedAt),
+            isNull(loginCodes.voidedAt),
+            gt(loginCodes.expiresAt, now),
+            lt(loginCodes.attempts, maxAttempts),
+          ),
+        )
+        .returning({ id: loginCodes.id, codeHash: loginCodes.codeHash, attempts: loginCodes.attempts });
+      return row;
+    },
+
+    /** Marks the code used; false if it was consumed or voided meanwhile. */
+    async consumeCode(db: DbOrTx, codeId: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(loginCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(loginCodes.id, codeId), isNull(loginCodes.consumedAt), isNull(loginCodes.voidedAt)))
+        .returning({ id: loginCodes.id });
+      return rows.length === 1;
+    },
+
+    async voidCode(db: DbOrTx, codeId: string, now: Date): Promise<void> {
+      await db
+        .update(loginCodes)
+        .set({ voidedAt: now })
+        .where(and(eq(loginCodes.id, codeId), isNull(loginCodes.consumedAt), isNull(loginCodes.voidedAt)));
+    },
+
+    async voidLiveCodes(db: DbOrTx, userId: string, now: Date): Promise<void> {
+      await db
+        .update(loginCodes)
+        .set({ voidedAt: now })
+        .where(and(eq(loginCodes.userId, userId), isNull(loginCodes.consumedAt), isNull(loginCodes.voidedAt)));
+    },
+
+    async createSession(
+      db: DbOrTx,
+      input: {
+        userId: string;
+        tokenHash: string;
+        remainLogin: boolean;
+        ip: string | null;
+        userAgent: string | null;
+        now: Date;
+        expiresAt: Date;
+      },
+    ): Promise<string> {
+      const [row] = await db
+        .insert(sessions)
+        .values({
+          userId: input.userId,
+          tokenHash: input.tokenHash,
+          remainLogin: input.remainLogin,
+          ip: input.ip,
+          userAgent: input.userAgent,
+          createdAt: input.now,
+          lastSeenAt: input.now,
+          expiresAt: input.expiresAt,
+        })
+        .returning({ id: sessions.id });
+      return row!.id;
+    },
+
+    /** The live session of a token hash, with its account; undefined if unknown, revoked, expired or deactivated. */
+    async findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
+      const [row] = await db
+        .select({
+          sessionId: sessions.id,
+          remainLogin: sessions.remainLogin,
+          lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expiresAt,
+          user: accountColumns,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(
+          and(
+            eq(sessions.tokenHash, tokenHash),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, now),
+            eq(users.active, true),
+          ),
+        )
+        .limit(1);
+      return row;
+    },
+
+    /** Records use of a session; `expiresAt` moves only for remain-login sessions. */
+    async touchSession(db: DbOrTx, sessionId: string, now: Date, expiresAt?: Date): Promise<void> {
+      await db
+        .update(sessions)
+        .set(expiresAt ? { lastSeenAt: now, expiresAt } : { lastSeenAt: now })
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    },
+
+    async revokeSessionByTokenHash(db: DbOrTx, tokenHash: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      return rows.length > 0;
+    },
+
+    /** Ends every session of a user; returns how many were live. */
+    async revokeAllSessions(db: DbOrTx, userId: string, now: Date): Promise<number> {
+      const rows = await db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      return rows.length;
+    },
+
+    /**
+     * Counts each check's events inside its window and, when every check is under its limit,
+     * records one event per distinct (kind, subject). Advisory locks on each (kind, subject)
+     * make the count-then-insert atomic across processes; a refused request records nothing,
+     * so waiting out the window always works.
+     */
+    async consumeRateLimits(db: DbOrTx, checks: RateLimitCheck[], now: Date): Promise<RateLimitVerdict> {
+      const keys = [...new Map(checks.map((c) => [`${c.kind} ${c.subject}`, c])).entries()].sort(([a], [b]) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      );
+      return db.transaction(async (tx) => {
+        for (const [key] of keys) {
+          await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`auth-limit:${key}`}, 0))`);
+        }
+        for (const check of checks) {
+          const verdict = await windowVerdict(tx, check, now);
+          if (!verdict.ok) return verdict;
+        }
+        await tx
+          .insert(authAttempts)
+          .values(keys.map(([, c]) => ({ kind: c.kind, subject: c.subject, createdAt: now })));
+        return { ok: true as const };
+      });
+    },
+
+    /** Whether a check is under its limit now, without recording anything. */
+    async checkRateLimit(db: DbOrTx, check: RateLimitCheck, now: Date): Promise<RateLimitVerdict> {
+      return windowVerdict(db, check, now);
+    },
+
+    async recordAttempt(db: DbOrTx, kind: string, subject: string, now: Date): Promise<void> {
+      await db.insert(authAttempts).values({ kind, subject, createdAt: now });
+    },
+
+    /**
+     * Deletes what no rule needs any more: limit events and codes older than two days, sessions
+     * dead for two days. Housekeeping runs on the database's own clock, never the injected one:
+     * a test clock set in the future must not delete other processes' live rows.
+     */
+    async prune(db: DbOrTx): Promise<void> {
+      const before = sql`now() - interval '2 days'`;
+      await db.delete(authAttempts).where(lt(authAttempts.createdAt, before));
+      await db.delete(loginCodes).where(lt(loginCodes.createdAt, before));
+      await db.delete(sessions).where(lt(sessions.expiresAt, before));
+    },
+  };
+}
+
+async function windowVerdict(db: DbOrTx, check: RateLimitCheck, now: Date): Promise<RateLimitVerdict> {
+  const since = new Date(now.getTime() - check.windowMs);
+  const where = and(
+    eq(authAttempts.kind, check.kind),
+    eq(authAttempts.subject, check.subject),
+    gt(authAttempts.createdAt, since),
+  );
+  const [counted] = await db.select({ n: count() }).from(authAttempts).where(where);
+  const n = Number(counted?.n ?? 0);
+  if (n < check.limit) return { ok: true };
+  // The window reopens when enough of the oldest events have aged out to bring the count under the limit.
+  const [pivot] = await db
+    .select({ createdAt: authAttempts.createdAt })
+    .from(authAttempts)
+    .where(where)
+    .orderBy(asc(authAttempts.createdAt))
+    .offset(n - check.limit)
+    .limit(1);
+  const reopensAt = (pivot?.createdAt ?? now).getTime() + check.windowMs;
+  return { ok: false, check, retryAfterMs: Math.max(1000, reopensAt - now.getTime()) };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

@@ -1,0 +1,284 @@
+import { LOGIN_CODE_LENGTH } from '@ecoa/shared';
+import {
+  hashLoginCode,
+  hashSessionToken,
+  newLoginCode,
+  newSessionToken,
+  sameDigest,
+} from '../../platform/auth/crypto.ts';
+import type { AuthUser } from '../../platform/auth/guard.ts';
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { AppError, badRequest, tooManyRequests } from '../../platform/errors/app-error.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
+import type { PublicUser } from '../users/users.service.ts';
+import { loginCodeEmail } from './auth.emails.ts';
+import type { AuthRepository, RateLimitCheck, RateLimitVerdict } from './auth.repository.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** The rules of sign-in (issue 3). Tests and the composition root may override any of them. */
+export const AUTH_RULES = {
+  codeValidMs: 10 * MINUTE,
+  /** The fifth wrong code voids the code. */
+  maxCodeAttempts: 5,
+  /** A session without remainLogin ends this long after sign-in. */
+  sessionMs: 12 * HOUR,
+  /** A remainLogin session ends after this long without use. */
+  rememberedIdleMs: 30 * DAY,
+  /** last_seen_at (and a remembered session's expiry) moves at most this often. */
+  touchEveryMs: MINUTE,
+  limits: {
+    codeWindowMs: 15 * MINUTE,
+    /** Code requests (request + resend) for one e-mail per window. */
+    codesPerEmail: 5,
+    /** … and per day, which caps guesses at a 6-digit code to 100 a day per account. */
+    codesPerEmailPerDay: 20,
+    /**
+     * Code requests from one IP per window. Higher than per e-mail: offices share one address,
+     * and it still stops one client from mailing or probing many accounts.
+     */
+    codesPerIp: 20,
+    loginWindowMs: 15 * MINUTE,
+    /** Failed sign-ins (wrong, expired or used codes) from one IP per window. */
+    loginFailuresPerIp: 20,
+  },
+} as const;
+export type AuthRules = {
+  [K in keyof typeof AUTH_RULES]: K extends 'limits' ? { [L in keyof (typeof AUTH_RULES)['limits']]: number } : number;
+};
+
+export const AUTH_MESSAGES = {
+  emailNotFound: 'E-mail não cadastrado.',
+  deactivated: 'Usuario desativado.',
+  invalidCode: 'Código inválido.',
+  codeExpired: 'Código expirado ou já utilizado. Solicite um novo código.',
+  codeAttemptsExceeded: 'Código bloqueado após 5 tentativas erradas. Solicite um novo código.',
+  mailFailed: 'Não foi possível enviar o e-mail com o código. Tente novamente em instantes.',
+  codeSent: 'Código enviado para o seu e-mail.',
+  codeResent: 'Código reenviado com sucesso.',
+} as const;
+
+export type AuthServiceDeps = {
+  db: Database;
+  repo: AuthRepository;
+  mailer: Mailer;
+  clock: Clock;
+  /** Keys the login-code hashes (the pepper). */
+  secret: string;
+  logger: Logger;
+  /** The user's public shape (`GET /api/me`), from the users module. */
+  loadUser: (userId: string) => Promise<PublicUser>;
+  rules?: Partial<Omit<AuthRules, 'limits'>> & { limits?: Partial<AuthRules['limits']> };
+};
+
+export type RequestMeta = { ip: string | null; userAgent?: string | null };
+
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+function minutesText(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / MINUTE));
+  return minutes === 1 ? '1 minuto' : `${minutes} minutos`;
+}
+
+function rateLimited(verdict: Exclude<RateLimitVerdict, { ok: true }>, what: string): AppError {
+  const error = tooManyRequests(`${what} Aguarde ${minutesText(verdict.retryAfterMs)} e tente novamente.`);
+  return new AppError(error.code, error.status, error.message, {
+    retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
+  });
+}
+
+/**
+ * Sign-in with an e-mail code, and sessions. No HTTP and no SQL here: the routes adapt HTTP,
+ * the repository runs the SQL.
+ */
+export function createAuthService(deps: AuthServiceDeps) {
+  const { db, repo, clock } = deps;
+  const rules: AuthRules = {
+    ...AUTH_RULES,
+    ...deps.rules,
+    limits: { ...AUTH_RULES.limits, ...deps.rules?.limits },
+  };
+  const log = deps.logger.child({ module: 'auth' });
+  let lastPrune = 0;
+
+  async function sendCode(rawEmail: string, meta: RequestMeta, reason: 'request' | 'resend') {
+    const email = normaliseEmail(rawEmail);
+    const now = clock.now();
+    const l = rules.limits;
+    const checks: RateLimitCheck[] = [
+      { kind: 'code:email', subject: email, limit: l.codesPerEmail, windowMs: l.codeWindowMs },
+      { kind: 'code:email', subject: email, limit: l.codesPerEmailPerDay, windowMs: DAY },
+    ];
+    if (meta.ip) checks.unshift({ kind: 'code:ip', subject: meta.ip, limit: l.codesPerIp, windowMs: l.codeWindowMs });
+    const verdict = await repo.consumeRateLimits(db, checks, now);
+    if (!verdict.ok) {
+      log.warn({ kind: verdict.check.kind }, 'code request rate-limited');
+      throw rateLimited(
+        verdict,
+        verdict.check.kind === 'code:ip'
+          ? 'Muitas solicitações de código a partir desta rede.'
+          : 'Muitas solicitações de código para este e-mail.',
+      );
+    }
+
+    const account = await repo.findAccountByEmail(db, email);
+    if (!account) throw new AppError('EMAIL_NOT_FOUND', 404, AUTH_MESSAGES.emailNotFound);
+    if (!account.active) throw new AppError('USER_DEACTIVATED', 403, AUTH_MESSAGES.deactivated);
+
+    const code = newLoginCode(LOGIN_CODE_LENGTH);
+    await repo.replaceLiveCode(db, {
+      userId: account.id,
+      codeHash: hashLoginCode(deps.secret, account.id, code),
+      reason,
+      ip: meta.ip,
+      now,
+      expiresAt: new Date(now.getTime() + rules.codeValidMs),
+    });
+    try {
+      await deps.mailer.send(
+        loginCodeEmail({
+          to: account.email,
+          name: account.fullName || account.name,
+          code,
+          language: account.language,
+          validMinutes: Math.round(rules.codeValidMs / MINUTE),
+        }),
+      );
+    } catch (err) {
+      log.error({ err, userId: account.id }, 'could not send the login code');
+      throw new AppError('MAIL_FAILED', 503, AUTH_MESSAGES.mailFailed);
+    }
+    await pruneNow(now);
+    return {
+      ok: true as const,
+      message: reason === 'resend' ? AUTH_MESSAGES.codeResent : AUTH_MESSAGES.codeSent,
+      expiresInSeconds: Math.round(rules.codeValidMs / 1000),
+    };
+  }
+
+  async function loginFailed(ip: string | null, now: Date, error: AppError): Promise<never> {
+    if (ip) await repo.recordAttempt(db, 'login-fail:ip', ip, now);
+    throw error;
+  }
+
+  /** Housekeeping at most once an hour per process; old rows are never needed by any rule. */
+  async function pruneNow(now: Date) {
+    if (now.getTime() - lastPrune < HOUR) return;
+    lastPrune = now.getTime();
+    await repo.prune(db).catch((err) => log.warn({ err }, 'prune failed'));
+  }
+
+  return {
+    rules,
+
+    /** `POST /api/auth/request-code`: e-mails a new code (voiding any previous one). */
+    requestCode: (email: string, meta: RequestMeta) => sendCode(email, meta, 'request'),
+
+    /** `POST /api/auth/resend-code`: the same, worded as a resend. The previous code stops working. */
+    resendCode: (email: string, meta: RequestMeta) => sendCode(email, meta, 'resend'),
+
+    /** `POST /api/auth/login`: a right code → a new session token and the user. */
+    async login(input: { email: string; code: string; remainLogin: boolean }, meta: RequestMeta) {
+      const now = clock.now();
+      const email = normaliseEmail(input.email);
+      const l = rules.limits;
+      if (meta.ip) {
+        const verdict = await repo.checkRateLimit(
+          db,
+          { kind: 'login-fail:ip', subject: meta.ip, limit: l.loginFailuresPerIp, windowMs: l.loginWindowMs },
+          now,
+        );
+        if (!verdict.ok) throw rateLimited(verdict, 'Muitas tentativas de login.');
+      }
+
+      const account = await repo.findAccountByEmail(db, email);
+      if (!account) return loginFailed(meta.ip, now, badRequest('INVALID_CODE', AUTH_MESSAGES.invalidCode));
+      if (!account.active) throw new AppError('USER_DEACTIVATED', 403, AUTH_MESSAGES.deactivated);
+
+      const attempt = await repo.takeCodeAttempt(db, account.id, now, rules.maxCodeAttempts);
+      if (!attempt) return loginFailed(meta.ip, now, badRequest('CODE_EXPIRED', AUTH_MESSAGES.codeExpired));
+
+      const candidate = hashLoginCode(deps.secret, account.id, input.code.trim());
+      if (!sameDigest(candidate, attempt.codeHash)) {
+        if (attempt.attempts >= rules.maxCodeAttempts) {
+          await repo.voidCode(db, attempt.id, now);
+          return loginFailed(
+            meta.ip,
+            now,
+            badRequest('CODE_ATTEMPTS_EXCEEDED', AUTH_MESSAGES.codeAttemptsExceeded, { attemptsLeft: 0 }),
+          );
+        }
+        return loginFailed(
+          meta.ip,
+          now,
+          badRequest('INVALID_CODE', AUTH_MESSAGES.invalidCode, {
+            attemptsLeft: rules.maxCodeAttempts - attempt.attempts,
+          }),
+        );
+      }
+      if (!(await repo.consumeCode(db, attempt.id, now))) {
+        return loginFailed(meta.ip, now, badRequest('CODE_EXPIRED', AUTH_MESSAGES.codeExpired));
+      }
+
+      const accessToken = newSessionToken();
+      await repo.createSession(db, {
+        userId: account.id,
+        tokenHash: hashSessionToken(accessToken),
+        remainLogin: input.remainLogin,
+        ip: meta.ip,
+        userAgent: meta.userAgent?.slice(0, 300) ?? null,
+        now,
+        expiresAt: new Date(now.getTime() + (input.remainLogin ? rules.rememberedIdleMs : rules.sessionMs)),
+      });
+      log.info({ userId: account.id, remainLogin: input.remainLogin }, 'signed in');
+      return { accessToken, user: await deps.loadUser(account.id) };
+    },
+
+    /** The session check behind the auth guard (see platform/auth/guard.ts). */
+    async authenticate(token: string): Promise<AuthUser | null> {
+      const now = clock.now();
+      const session = await repo.findLiveSession(db, hashSessionToken(token), now);
+      if (!session) return null;
+      if (now.getTime() - session.lastSeenAt.getTime() >= rules.touchEveryMs) {
+        await repo.touchSession(
+          db,
+          session.sessionId,
+          now,
+          session.remainLogin ? new Date(now.getTime() + rules.rememberedIdleMs) : undefined,
+        );
+      }
+      const { user } = session;
+      return {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        accessLevel: user.accessLevel,
+        language: user.language,
+        sessionId: session.sessionId,
+      };
+    },
+
+    /** `POST /api/auth/logout`: revokes the token. Idempotent: an unknown token is not an error. */
+    async logout(token: string | undefined): Promise<void> {
+      if (!token) return;
+      await repo.revokeSessionByTokenHash(db, hashSessionToken(token), clock.now());
+    },
+
+    /**
+     * Ends every session of a user and voids any live code (deactivation). Takes the handle so a
+     * caller can run it inside its own transaction.
+     */
+    async endAllSessions(handle: DbOrTx, userId: string): Promise<number> {
+      const now = clock.now();
+      const ended = await repo.revokeAllSessions(handle, userId, now);
+      await repo.voidLiveCodes(handle, userId, now);
+      return ended;
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

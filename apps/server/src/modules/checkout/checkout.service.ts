@@ -1,0 +1,209 @@
+import { type CheckoutRequest, LEDGER_MESSAGES } from '@ecoa/shared';
+import type Stripe from 'stripe';
+import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { PaymentRow } from '../ledger/ledger.schema.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { CardGateway } from './checkout.stripe.ts';
+
+export type CheckoutServiceDeps = {
+  ledger: LedgerService;
+  /** The card provider; null → the built-in test checkout page (no STRIPE_SECRET_KEY). */
+  gateway: CardGateway | null;
+  /** PUBLIC_URL: return URLs must be on this origin; the test checkout page lives under it. */
+  publicUrl: string;
+  logger: Logger;
+};
+
+const TEST_PREFIX = 'test_';
+
+export const checkoutErrors = {
+  returnUrl: () => badRequest('INVALID_RETURN_URL', LEDGER_MESSAGES.returnUrl),
+  providerFailed: () =>
+    new AppError('CHECKOUT_FAILED', 502, 'Não foi possível iniciar o pagamento com cartão. Tente novamente.'),
+  testCheckoutDisabled: () => notFound('NOT_FOUND', 'Pagamento de teste indisponível.'),
+};
+
+/**
+ * Card purchases: a PENDING payment and a Stripe Checkout Session (or the built-in test
+ * checkout), then webhook events that credit it exactly once, close it, or refund it.
+ */
+export function createCheckoutService(deps: CheckoutServiceDeps) {
+  const { ledger, gateway } = deps;
+  const log = deps.logger.child({ module: 'checkout' });
+  const origin = new URL(deps.publicUrl).origin;
+
+  function sameOrigin(url: string): boolean {
+    try {
+      return new URL(url).origin === origin;
+    } catch {
+      return false;
+    }
+  }
+
+  async function completeFromSession(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<void> {
+    const paymentId = session.metadata?.paymentId;
+    const payment = paymentId ? await ledger.findPayment(paymentId) : null;
+    if (payment?.provider !== 'STRIPE') {
+      log.warn({ eventId: event.id, sessionId: session.id }, 'stripe event for an unknown payment: ignored');
+      return;
+    }
+    // The amount credited is always the payment's own; an event that disagrees is refused and flagged.
+    const problem =
+      session.id !== payment.externalId
+        ? 'session id does not match the payment'
+        : session.amount_total !== payment.amountCentavos
+          ? `amount_total ${session.amount_total} differs from ${payment.amountCentavos}`
+          : (session.currency ?? '').toLowerCase() !== 'brl'
+            ? `currency ${session.currency}`
+            : null;
+    if (problem) {
+      log.error({ eventId: event.id, paymentId: payment.id, problem }, 'stripe event refused');
+      await ledger.flagPayment(payment.id, { refusedEvent: event.id, refusedReason: problem });
+      return;
+    }
+    const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+    const result = await ledger.completePayment(payment.id, { externalPaymentId: intent ?? null });
+    if (!result.replayed) log.info({ paymentId: payment.id, eventId: event.id }, 'card payment credited');
+  }
+
+  async function paymentOfIntent(intentId: string): Promise<PaymentRow | null> {
+    const known = await ledger.findPaymentByExternalPaymentId('STRIPE', intentId);
+    if (known) return known;
+    // A refund can arrive before the success that would have recorded the PaymentIntent.
+    const paymentId = await gateway?.paymentIdOfPaymentIntent(intentId).catch(() => null);
+    return paymentId ? ledger.findPayment(paymentId) : null;
+  }
+
+  /** The built-in test checkout's payment (only without Stripe, only its own payments). */
+  async function testPayment(paymentId: string): Promise<PaymentRow> {
+    if (gateway) throw checkoutErrors.testCheckoutDisabled();
+    const payment = await ledger.findPayment(paymentId);
+    if (!payment || payment.externalId !== `${TEST_PREFIX}${payment.id}`) throw checkoutErrors.testCheckoutDisabled();
+    return payment;
+  }
+
+  return {
+    /** True when card payments go through Stripe; false → the built-in test checkout. */
+    usesStripe: gateway !== null,
+
+    /** `POST /api/checkout`: a PENDING card payment and where to pay it. */
+    async createCheckout(
+      user: { id: string; email?: string },
+      input: CheckoutRequest,
+    ): Promise<{ checkoutUrl: string }> {
+      if (!sameOrigin(input.successUrl) || !sameOrigin(input.cancelUrl)) throw checkoutErrors.returnUrl();
+      const payment = await ledger.createPendingPayment({
+        userId: user.id,
+        amountCentavos: input.amount * 100,
+        method: 'CARD',
+        provider: 'STRIPE',
+        successUrl: input.successUrl,
+        cancelUrl: input.cancelUrl,
+      });
+      if (!gateway) {
+        const checkoutUrl = `${deps.publicUrl}/api/checkout/test/${payment.id}`;
+        await ledger.attachCheckout(payment.id, { externalId: `${TEST_PREFIX}${payment.id}`, checkoutUrl });
+        return { checkoutUrl };
+      }
+      try {
+        const session = await gateway.createCheckoutSession({
+          paymentId: payment.id,
+          userId: user.id,
+          amountCentavos: payment.amountCentavos,
+          successUrl: input.successUrl,
+          cancelUrl: input.cancelUrl,
+          customerEmail: user.email,
+        });
+        await ledger.attachCheckout(payment.id, { externalId: session.id, checkoutUrl: session.url });
+        return { checkoutUrl: session.url };
+      } catch (err) {
+        log.error({ err, paymentId: payment.id }, 'stripe checkout session failed');
+        await ledger.closePendingPayment(payment.id, 'FAILED');
+        throw checkoutErrors.providerFailed();
+      }
+    },
+
+    /** Verifies a webhook's signature on the raw body (throws 400 INVALID_SIGNATURE). */
+    verifyEvent(rawBody: Buffer, signature: string | undefined): Stripe.Event {
+      if (!gateway) throw notFound('NOT_FOUND', 'Stripe não está configurado.');
+      if (!signature) throw badRequest('INVALID_SIGNATURE', 'Assinatura ausente.');
+      try {
+        return gateway.constructEvent(rawBody, signature);
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'stripe webhook with a bad signature');
+        throw badRequest('INVALID_SIGNATURE', 'Assinatura inválida.');
+      }
+    },
+
+    /**
+     * Applies one verified event. Duplicates and any order are safe: crediting is keyed by the
+     * payment, closing only moves PENDING, refunds are cumulative.
+     */
+    async handleEvent(event: Stripe.Event): Promise<void> {
+      switch (event.type) {
+        case 'checkout.session.completed':
+          // Delayed methods complete with payment_status "unpaid"; async_payment_succeeded follows.
+          if (event.data.object.payment_status === 'paid') await completeFromSession(event, event.data.object);
+          return;
+        case 'checkout.session.async_payment_succeeded':
+          await completeFromSession(event, event.data.object);
+          return;
+        case 'checkout.session.async_payment_failed':
+        case 'checkout.session.expired': {
+          const paymentId = event.data.object.metadata?.paymentId;
+          const payment = paymentId ? await ledger.findPayment(paymentId) : null;
+          if (payment?.provider === 'STRIPE' && payment.externalId === event.data.object.id) {
+            await ledger.closePendingPayment(
+              payment.id,
+              event.type === 'checkout.session.expired' ? 'CANCELED' : 'FAILED',
+            );
+          }
+          return;
+        }
+        case 'charge.refunded': {
+          const charge = event.data.object;
+          const intentId =
+            typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+          const payment = intentId ? await paymentOfIntent(intentId) : null;
+          if (!payment) {
+            log.warn({ eventId: event.id, intentId }, 'refund for an unknown payment: ignored');
+            return;
+          }
+          const result = await ledger.refundPayment(payment.id, charge.amount_refunded);
+          if (result.shortfallCentavos > 0) {
+            log.warn(
+              { paymentId: payment.id, shortfallCentavos: result.shortfallCentavos },
+              'refund larger than the remaining balance: shortfall recorded',
+            );
+          }
+          return;
+        }
+        default:
+          return;
+      }
+    },
+
+    testPayment,
+
+    /**
+     * The test checkout's Pay / Cancel: the same internal path as the webhook (completePayment,
+     * closePendingPayment). Answers where to send the customer back.
+     */
+    async finishTestCheckout(paymentId: string, action: 'pay' | 'cancel'): Promise<string> {
+      const payment = await testPayment(paymentId);
+      const success = payment.successUrl ?? `${deps.publicUrl}/?success=true`;
+      const cancel = payment.cancelUrl ?? `${deps.publicUrl}/?cancel=true`;
+      // A page left open in another tab: only a PENDING payment can still be paid or canceled.
+      if (payment.status !== 'PENDING') return payment.status === 'SUCCEEDED' ? success : cancel;
+      if (action === 'pay') {
+        await ledger.completePayment(payment.id, { externalPaymentId: `${TEST_PREFIX}pi_${payment.id}` });
+        return success;
+      }
+      await ledger.closePendingPayment(payment.id, 'CANCELED');
+      return cancel;
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -1,0 +1,136 @@
+import type { FastifyInstance } from 'fastify';
+import { loadAuthSecret } from '../platform/auth/crypto.ts';
+import { type AuthGuard, createAuthGuard } from '../platform/auth/guard.ts';
+import { type Clock, systemClock } from '../platform/clock/clock.ts';
+import type { Config } from '../platform/config/config.ts';
+import type { DbHandle } from '../platform/db/client.ts';
+import type { Jobs } from '../platform/jobs/jobs.ts';
+import type { Logger } from '../platform/logger.ts';
+import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
+import { createAuthRepository } from './auth/auth.repository.ts';
+import { registerAuthRoutes } from './auth/auth.routes.ts';
+import { type AuthService, createAuthService } from './auth/auth.service.ts';
+import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
+import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
+import { createStripeGateway } from './checkout/checkout.stripe.ts';
+import { createLedgerRepository } from './ledger/ledger.repository.ts';
+import { registerLedgerRoutes } from './ledger/ledger.routes.ts';
+import { createLedgerService, type LedgerService } from './ledger/ledger.service.ts';
+import { defineListsJobs } from './lists/lists.jobs.ts';
+import { createListsRepository } from './lists/lists.repository.ts';
+import { registerListsRoutes } from './lists/lists.routes.ts';
+import { createListsService, type ListsService } from './lists/lists.service.ts';
+import { createUploadStorage } from './lists/upload-storage.ts';
+import { createOptOutsRepository } from './opt-outs/opt-outs.repository.ts';
+import { registerOptOutsRoutes } from './opt-outs/opt-outs.routes.ts';
+import { createOptOutsService, type OptOutsService } from './opt-outs/opt-outs.service.ts';
+import { createUsersRepository } from './users/users.repository.ts';
+import { registerUsersRoutes } from './users/users.routes.ts';
+import { createUsersService, type UsersService } from './users/users.service.ts';
+
+export type ModuleDeps = {
+  config: Config;
+  db: DbHandle;
+  jobs: Jobs;
+  logger: Logger;
+  /** "Now" for every service; tests pass a manual clock to move time. */
+  clock?: Clock;
+  /** Replaces the mailer built from the config (tests may capture mail instead of reading the outbox). */
+  mailer?: Mailer;
+};
+
+export type ComposedModules = {
+  clock: Clock;
+  mailer: Mailer;
+  auth: AuthService;
+  /** `guard.requireUser` / `guard.requireAdmin`: the preHandlers every module's routes use. */
+  guard: AuthGuard;
+  users: UsersService;
+  lists: ListsService;
+  optOuts: OptOutsService;
+  ledger: LedgerService;
+  checkout: CheckoutService;
+  registerRoutes(app: FastifyInstance): Promise<void>;
+};
+
+/**
+ * The composition root: builds each feature's service from its explicit dependencies,
+ * declares its job queues, and returns the routes to mount. The server and the worker
+ * both call it, so a job defined here runs in either process.
+ */
+export function composeModules(deps: ModuleDeps): ComposedModules {
+  const { config, logger } = deps;
+  const db = deps.db.db;
+  const clock = deps.clock ?? systemClock;
+  const mailer =
+    deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+
+  // The money core: balances, ledger, transfers, payments (sign-up grants the welcome bonus).
+  const ledger = createLedgerService({ repo: createLedgerRepository(db), clock });
+  // Card purchases: Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout page.
+  const checkout = createCheckoutService({
+    ledger,
+    gateway: config.stripe ? createStripeGateway(config.stripe) : null,
+    publicUrl: config.publicUrl,
+    logger,
+  });
+
+  // users ⇄ auth: sign-in returns the user's public shape; deactivation ends the sessions.
+  const authRepo = createAuthRepository();
+  let auth: AuthService | undefined;
+  const users = createUsersService({
+    db,
+    repo: createUsersRepository(),
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    getMoneyBalanceCentavos: ledger.getMoneyBalanceCentavos,
+    // In the sign-up transaction: the account and its welcome bonus exist together or not at all.
+    onUserCreated: async (tx, user) => {
+      await ledger.grantWelcomeBonus(user.id, { tx });
+    },
+    endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
+  });
+  auth = createAuthService({
+    db,
+    repo: authRepo,
+    mailer,
+    clock,
+    secret: loadAuthSecret(config.authSecret, config.dataDir),
+    logger,
+    loadUser: users.getPublicUser,
+  });
+  const guard = createAuthGuard({ sessions: auth });
+
+  // Contact lists: uploads wait in DATA_DIR/uploads for their import job; opt-outs are account-wide.
+  const storage = createUploadStorage(config.dataDir);
+  const lists = createListsService({ repo: createListsRepository(deps.db), jobs: deps.jobs, clock, storage, logger });
+  defineListsJobs(deps.jobs, lists);
+  const optOuts = createOptOutsService({ repo: createOptOutsRepository(deps.db), storage });
+
+  return {
+    clock,
+    mailer,
+    auth,
+    guard,
+    users,
+    lists,
+    optOuts,
+    ledger,
+    checkout,
+    async registerRoutes(app) {
+      app.decorateRequest('user', undefined);
+      registerAuthRoutes(app, { auth: auth! });
+      registerUsersRoutes(app, { users, guard });
+      await registerListsRoutes(app, { lists, storage, guard });
+      await registerOptOutsRoutes(app, { optOuts, storage, guard });
+      registerLedgerRoutes(app, { ledger, guard });
+      registerCheckoutRoutes(app, { checkout, guard });
+      if (!checkout.usesStripe) {
+        logger.warn('STRIPE_SECRET_KEY is not set: card purchases use the built-in TEST checkout (no real charge)');
+      }
+      // ADMIN_EMAIL (runtime contract): on start, that account exists and is an active administrator.
+      if (config.adminEmail) await users.ensureAdmin(config.adminEmail);
+    },
+  };
+}

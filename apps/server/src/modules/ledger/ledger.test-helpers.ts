@@ -1,0 +1,40 @@
+import crypto from 'node:crypto';
+import type { Database } from '../../platform/db/client.ts';
+import { type UserRow, users } from '../users/users.schema.ts';
+
+/** Unit prices in ten-thousandths of a real, keyed like the users table columns. */
+export type TestPrices = Partial<
+  Pick<
+    UserRow,
+    | 'priceSmsShort'
+    | 'priceSmsFlash'
+    | 'priceWhatsapp'
+    | 'priceUra'
+    | 'priceRcs'
+    | 'priceUraIntegration'
+    | 'priceEnriched'
+  >
+>;
+
+/**
+ * Tests of the ledger need only a users row: this inserts one directly (a unique e-mail per
+ * call, so files and repeated runs on the shared PostgreSQL test database never collide).
+ */
+export async function insertTestUser(
+  db: Database,
+  options: TestPrices & { accessLevel?: 'USER' | 'ADMINISTRATOR' } = {},
+): Promise<UserRow> {
+  const tag = crypto.randomUUID().slice(0, 12);
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: `ledger-${tag}@ecoa.test`,
+      name: `Empresa ${tag}`,
+      fullName: `Pessoa ${tag}`,
+      cnpj: '11222333000181',
+      mobilePhone: '11912345678',
+      ...options,
+    })
+    .returning();
+  return user!;
+}

@@ -1,0 +1,396 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
+import { createTestServer, dbKind } from '../../../test/helpers.ts';
+import { multipart } from '../../../test/multipart.ts';
+import type { RunningServer } from '../../server.ts';
+
+const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures', name));
+
+describe(`contact lists API (${dbKind})`, () => {
+  let server: RunningServer;
+  let token: string;
+  let other: string;
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    token = (await signUpAndSignIn(server)).token;
+    other = (await signUpAndSignIn(server)).token;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const inject = (t: string, options: InjectOptions) =>
+    server.app.inject({ ...options, headers: { ...bearer(t), ...(options.headers ?? {}) } });
+
+  async function upload(t: string, file: Buffer, filename: string, fields: Record<string, string> = {}) {
+    const form = multipart([
+      ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+      { name: 'file', filename, content: file },
+    ]);
+    return inject(t, { method: 'POST', url: '/api/v1/lists', payload: form.payload, headers: form.headers });
+  }
+
+  async function waitReady(t: string, id: string) {
+    const deadline = Date.now() + 25_000;
+    for (;;) {
+      const res = await inject(t, { method: 'GET', url: `/api/v1/lists/${id}` });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      if (body.status !== 'importing') return body;
+      if (Date.now() > deadline) throw new Error(`list ${id} still importing`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function importFixture(t: string, name: string, fields: Record<string, string> = {}) {
+    const res = await upload(t, fixture(name), name, fields);
+    expect(res.statusCode, res.body).toBe(201);
+    return waitReady(t, res.json().id);
+  }
+
+  const countRows = async (table: string, listId: string) => {
+    const { rows } = await server.db.executeSql(`select count(*)::int as n from ${table} where list_id = $1`, [listId]);
+    return (rows[0] as { n: number }).n;
+  };
+
+  const uploadsLeft = () => {
+    const dir = path.join(server.config.dataDir, 'uploads');
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  };
+
+  it('imports a Windows-1252 `;` Excel export: counts, accents, custom fields', async () => {
+    const list = await importFixture(token, 'excel-br-windows1252.csv', { name: 'Clientes SP' });
+    expect(list).toMatchObject({
+      name: 'Clientes SP',
+      status: 'ready',
+      progress: 100,
+      total: 10,
+      valid: 7,
+      mobiles: 5,
+      landlines: 2,
+      invalid: 2,
+      duplicates: 1,
+      optedOut: 0,
+      fields: ['empresa', 'cidade'],
+      fileName: 'excel-br-windows1252.csv',
+    });
+    expect(list.error).toBeUndefined();
+
+    const page = await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts?page=1&pageSize=50` });
+    expect(page.statusCode).toBe(200);
+    const contacts = page.json();
+    expect(contacts.total).toBe(7);
+    expect(contacts.items).toContainEqual({
+      rowNumber: 2,
+      phone: '+5511912345678',
+      kind: 'mobile',
+      name: 'João da Silva',
+      fields: { empresa: 'Padaria Pão Quente', cidade: 'São Paulo' },
+      optedOut: false,
+    });
+    expect(contacts.items.map((c: { phone: string }) => c.phone)).toContain('+5531998765432');
+    expect(contacts.items.find((c: { name: string }) => c.name === 'Maria Conceição').fields.empresa).toBe(
+      'Açougue Boi; Cia',
+    );
+    expect(await countRows('contacts', list.id)).toBe(7);
+    // The job removes the uploaded file once it is done with it.
+    await expect.poll(uploadsLeft).toEqual([]);
+  });
+
+  it('exports the invalid rows with the reason, and the valid contacts, as Excel-ready CSV', async () => {
+    const list = await importFixture(token, 'excel-br-windows1252.csv');
+    const invalid = await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=invalid` });
+    expect(invalid.statusCode).toBe(200);
+    expect(invalid.headers['content-type']).toContain('text/csv');
+    expect(invalid.headers['content-disposition']).toContain('attachment');
+    const text = invalid.body;
+    expect(text.startsWith('\ufeff')).toBe(true);
+    const lines = text.slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('linha;motivo;Nome;Telefone;Empresa;Cidade');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toBe('7;DDD inexistente;Fábio Gonçalves;(20) 91234-5678;Empresa X;Nenhuma');
+    expect(lines[2]).toBe('8;Contém letras ou símbolos;Luíza Brandão;sem telefone;Empresa Y;Curitiba');
+
+    const valid = await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=valid` });
+    const validLines = valid.body.slice(1).trim().split('\r\n');
+    expect(validLines[0]).toBe('telefone;tipo;nome;empresa;cidade');
+    expect(validLines).toHaveLength(8);
+    expect(validLines).toContain('5511912345678;celular;João da Silva;Padaria Pão Quente;São Paulo');
+    expect(validLines).toContain('5511987654321;celular;Maria Conceição;"Açougue Boi; Cia";Guarulhos');
+  });
+
+  it('neutralises spreadsheet formulas in exports', async () => {
+    const list = await importFixture(token, 'utf8-bom-comma.csv');
+    expect(list).toMatchObject({ status: 'ready', total: 4, valid: 3, invalid: 1 });
+    const valid = (await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=valid` })).body;
+    expect(valid).toContain(`'=HYPERLINK("`.replace('"', '""'));
+    expect(valid).toContain(";'@SUM(1)");
+    expect(valid).not.toMatch(/;=|;@|;\+|;-/);
+    expect(valid).toContain('"ACME ""Brasil"""');
+  });
+
+  it('keeps tabs, backslashes, line breaks, quotes and emoji intact through the bulk load', async () => {
+    const csv =
+      'nome;telefone;obs\n' +
+      '"Tab\there";11912345678;"back\\slash \\N"\n' +
+      '"Linha\nnova";21987654321;"aspas ""duplas"" e emoji 😀 \u0001"\n' +
+      'Zé;31987654321;\n';
+    const res = await upload(token, Buffer.from(csv), 'tricky.csv');
+    expect(res.statusCode, res.body).toBe(201);
+    const list = await waitReady(token, res.json().id);
+    expect(list).toMatchObject({ status: 'ready', valid: 3 });
+    const { items } = (await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })).json();
+    expect(items).toEqual([
+      expect.objectContaining({ phone: '+5511912345678', name: 'Tab\there', fields: { obs: 'back\\slash \\N' } }),
+      expect.objectContaining({
+        phone: '+5521987654321',
+        name: 'Linha\nnova',
+        fields: { obs: 'aspas "duplas" e emoji 😀 \u0001' },
+      }),
+      expect.objectContaining({ phone: '+5531987654321', name: 'Zé', fields: null }),
+    ]);
+  });
+
+  it('imports an XLSX: numeric cells, rich text, formulas, dates as custom fields', async () => {
+    const list = await importFixture(token, 'contacts.xlsx', { name: 'Planilha' });
+    expect(list).toMatchObject({
+      status: 'ready',
+      total: 5,
+      valid: 3,
+      mobiles: 2,
+      landlines: 1,
+      invalid: 1,
+      duplicates: 1,
+      fields: ['empresa', 'nascimento', 'valor'],
+    });
+    const contacts = (await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })).json();
+    expect(contacts.items[0]).toMatchObject({
+      phone: '+5511912345678',
+      name: 'Ana Souza',
+      fields: { empresa: 'Ótica Boa Vista', nascimento: '17/05/1990', valor: '150.5' },
+    });
+  });
+
+  it('uses the mapping the user chose (no header, tab separated)', async () => {
+    const mapping = { hasHeader: false, phone: 0, name: 1, fields: [{ column: 2, key: 'uf' }] };
+    const list = await importFixture(token, 'no-header-tab.csv', { mapping: JSON.stringify(mapping) });
+    expect(list).toMatchObject({ status: 'ready', total: 4, valid: 3, invalid: 1, fields: ['uf'] });
+    const contacts = (await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })).json();
+    expect(contacts.items).toContainEqual(
+      expect.objectContaining({ phone: '+5511912345678', name: 'Ana Paula', fields: { uf: 'SP' } }),
+    );
+  });
+
+  it('previews a file for the mapping step', async () => {
+    const form = multipart([{ name: 'file', filename: 'x.csv', content: fixture('excel-br-windows1252.csv') }]);
+    const res = await inject(token, {
+      method: 'POST',
+      url: '/api/v1/lists/preview',
+      payload: form.payload,
+      headers: form.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ kind: 'csv', encoding: 'windows-1252', delimiter: ';', hasHeader: true });
+    expect(body.mapping).toEqual({
+      hasHeader: true,
+      phone: 1,
+      name: 0,
+      fields: [
+        { column: 2, key: 'empresa' },
+        { column: 3, key: 'cidade' },
+      ],
+    });
+    expect(body.columns.map((c: { header: string }) => c.header)).toEqual(['Nome', 'Telefone', 'Empresa', 'Cidade']);
+    expect(body.rows[0]).toEqual(['João da Silva', '(11) 91234-5678', 'Padaria Pão Quente', 'São Paulo']);
+    expect(uploadsLeft()).toEqual([]);
+
+    const noPhone = multipart([{ name: 'file', filename: 'x.csv', content: fixture('no-phone.csv') }]);
+    const res2 = await inject(token, {
+      method: 'POST',
+      url: '/api/v1/lists/preview',
+      payload: noPhone.payload,
+      headers: noPhone.headers,
+    });
+    expect(res2.statusCode).toBe(200);
+    expect(res2.json().mapping).toBeNull();
+  });
+
+  it('refuses bad files with a clear code and leaves nothing behind', async () => {
+    const { token: fresh } = await signUpAndSignIn(server);
+    const cases: [string, Buffer, string, number][] = [
+      ['empty.csv', fixture('empty.csv'), 'EMPTY_FILE', 400],
+      ['photo.csv', fixture('image.png.csv'), 'UNSUPPORTED_FILE_TYPE', 400],
+      ['old.xls', fixture('legacy.xls'), 'LEGACY_XLS', 400],
+      ['fake.xlsx', fixture('zip-not-xlsx.xlsx'), 'XLSX_BROKEN', 400],
+      ['no-phone.csv', fixture('no-phone.csv'), 'NO_PHONE_COLUMN', 400],
+      ['only-header.csv', fixture('only-header.csv'), 'NO_DATA_ROWS', 400],
+      ['ragged.csv', fixture('ragged.csv'), 'CSV_RAGGED', 400],
+      ['quote.csv', fixture('unclosed-quote.csv'), 'CSV_MALFORMED', 400],
+    ];
+    for (const [name, content, code, status] of cases) {
+      const res = await upload(fresh, content, name);
+      expect(res.statusCode, name).toBe(status);
+      expect(res.json().code, name).toBe(code);
+      expect(res.json().message, name).toMatch(/\w/);
+    }
+    const badMapping = await upload(fresh, fixture('no-header-tab.csv'), 'x.csv', { mapping: '{"phone": 9}' });
+    expect(badMapping.json().code).toBe('INVALID_MAPPING');
+    const outOfRange = await upload(fresh, fixture('no-header-tab.csv'), 'x.csv', {
+      mapping: JSON.stringify({ hasHeader: false, phone: 7, name: null, fields: [] }),
+    });
+    expect(outOfRange.json().code).toBe('NO_PHONE_COLUMN');
+    const noFile = multipart([{ name: 'name', value: 'x' }]);
+    const res = await inject(fresh, {
+      method: 'POST',
+      url: '/api/v1/lists',
+      payload: noFile.payload,
+      headers: noFile.headers,
+    });
+    expect(res.json().code).toBe('FILE_REQUIRED');
+    const json = await inject(fresh, { method: 'POST', url: '/api/v1/lists', payload: { name: 'x' } });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().code).toBe('FILE_REQUIRED');
+
+    const lists = (await inject(fresh, { method: 'GET', url: '/api/v1/lists' })).json();
+    expect(lists.total).toBe(0);
+    expect(uploadsLeft()).toEqual([]);
+  });
+
+  it('a broken XLSX is refused at once or fails its import, never half-imported', async () => {
+    const res = await upload(token, fixture('broken-truncated.xlsx'), 'broken.xlsx');
+    if (res.statusCode === 201) {
+      const list = await waitReady(token, res.json().id);
+      expect(list).toMatchObject({ status: 'failed', errorCode: 'XLSX_BROKEN', valid: 0 });
+      expect(await countRows('contacts', list.id)).toBe(0);
+    } else {
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('XLSX_BROKEN');
+    }
+  });
+
+  it('a file that turns ragged after its first rows fails with no contacts left', async () => {
+    let csv = 'nome;telefone;cidade\n';
+    for (let i = 0; i < 100; i++) csv += `Pessoa ${i};11 9${String(1000_0000 + i)};SP\n`;
+    for (let i = 0; i < 100; i++) csv += `Outra ${i};21 9${String(1000_0000 + i)};RJ;extra;coluna\n`;
+    const res = await upload(token, Buffer.from(csv), 'turns-ragged.csv');
+    expect(res.statusCode).toBe(201);
+    const list = await waitReady(token, res.json().id);
+    expect(list).toMatchObject({ status: 'failed', errorCode: 'CSV_RAGGED', valid: 0, total: 0 });
+    expect(list.error).toMatch(/colunas/);
+    expect(await countRows('contacts', list.id)).toBe(0);
+    expect(await countRows('list_invalid_rows', list.id)).toBe(0);
+  });
+
+  it('refuses a file over 100 MB with 413 FILE_TOO_LARGE, keeping nothing', async () => {
+    const boundary = '----ecoabig';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\ntelefone\n`,
+    );
+    const line = Buffer.from('11912345678\n'.repeat(87_382)); // ~1 MiB
+    let sent = 0;
+    const body = Readable.from(
+      (function* () {
+        yield head;
+        while (sent <= 101 * 1024 * 1024) {
+          sent += line.length;
+          yield line;
+        }
+        yield Buffer.from(`\r\n--${boundary}--\r\n`);
+      })(),
+    );
+    const res = await inject(token, {
+      method: 'POST',
+      url: '/api/v1/lists',
+      payload: body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('FILE_TOO_LARGE');
+    expect(uploadsLeft()).toEqual([]);
+  });
+
+  it('deleting a list while it imports cancels it and leaves no contacts', async () => {
+    let csv = 'telefone;nome\n';
+    for (let i = 0; i < 60_000; i++) csv += `11 9${String(1000_0000 + i)};Pessoa ${i}\n`;
+    const res = await upload(token, Buffer.from(csv), 'grande.csv');
+    expect(res.statusCode).toBe(201);
+    const id = res.json().id;
+    const del = await inject(token, { method: 'DELETE', url: `/api/v1/lists/${id}` });
+    expect(del.statusCode).toBe(204);
+    expect((await inject(token, { method: 'GET', url: `/api/v1/lists/${id}` })).statusCode).toBe(404);
+    // Let the job notice (or never start), then nothing of the list remains.
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const { rows } = await server.db.executeSql(
+        `select count(*)::int as n from pgboss.job where name = 'lists.import' and data->>'listId' = $1 and state in ('created', 'retry', 'active')`,
+        [id],
+      );
+      if ((rows[0] as { n: number }).n === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(await countRows('contacts', id)).toBe(0);
+  });
+
+  it('paginates, renames and deletes lists', async () => {
+    const { token: t } = await signUpAndSignIn(server);
+    const a = await importFixture(t, 'no-header-tab.csv', { name: 'A' });
+    const b = await importFixture(t, 'no-header-tab.csv', { name: 'B' });
+    const page1 = (await inject(t, { method: 'GET', url: '/api/v1/lists?page=1&pageSize=1' })).json();
+    expect(page1).toMatchObject({ total: 2, page: 1, pageSize: 1 });
+    expect(page1.items[0].id).toBe(b.id);
+    const page2 = (await inject(t, { method: 'GET', url: '/api/v1/lists?page=2&pageSize=1' })).json();
+    expect(page2.items[0].id).toBe(a.id);
+
+    const renamed = await inject(t, {
+      method: 'PATCH',
+      url: `/api/v1/lists/${a.id}`,
+      payload: { name: '  Novo nome ' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().name).toBe('Novo nome');
+    const blank = await inject(t, { method: 'PATCH', url: `/api/v1/lists/${a.id}`, payload: { name: '  ' } });
+    expect(blank.json().code).toBe('LIST_NAME_REQUIRED');
+
+    expect((await inject(t, { method: 'DELETE', url: `/api/v1/lists/${a.id}` })).statusCode).toBe(204);
+    expect((await inject(t, { method: 'GET', url: `/api/v1/lists/${a.id}` })).statusCode).toBe(404);
+    expect(await countRows('contacts', a.id)).toBe(0);
+    expect((await inject(t, { method: 'GET', url: '/api/v1/lists' })).json().total).toBe(1);
+  });
+
+  it('never shows a list to another user (404) and asks for a token (401)', async () => {
+    const list = await importFixture(token, 'no-header-tab.csv');
+    const routes: [string, string, unknown?][] = [
+      ['GET', `/api/v1/lists/${list.id}`],
+      ['GET', `/api/v1/lists/${list.id}/contacts`],
+      ['GET', `/api/v1/lists/${list.id}/export?kind=valid`],
+      ['GET', `/api/v1/lists/${list.id}/export?kind=invalid`],
+      ['PATCH', `/api/v1/lists/${list.id}`, { name: 'x' }],
+      ['DELETE', `/api/v1/lists/${list.id}`],
+    ];
+    for (const [method, url, payload] of routes) {
+      const res = await inject(other, { method: method as 'GET', url, payload: payload as object });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json().code).toBe('LIST_NOT_FOUND');
+    }
+    const theirs = (await inject(other, { method: 'GET', url: '/api/v1/lists' })).json();
+    expect(theirs.items.map((l: { id: string }) => l.id)).not.toContain(list.id);
+    expect((await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}` })).json().name).toBe(list.name);
+
+    for (const [method, url] of [
+      ...routes,
+      ['GET', '/api/v1/lists'],
+      ['POST', '/api/v1/lists'],
+      ['POST', '/api/v1/lists/preview'],
+    ]) {
+      const res = await server.app.inject({ method: method as 'GET', url: url as string });
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+    }
+    expect((await inject(token, { method: 'GET', url: '/api/v1/lists/not-a-uuid' })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,259 @@
+import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/guard.ts';
+import { AppError, badRequest } from '../../platform/errors/app-error.ts';
+import type { ListsService, UploadedFile } from './lists.service.ts';
+import { fileError } from './parser/errors.ts';
+import type { ColumnMapping } from './parser/mapping.ts';
+import type { UploadStorage } from './upload-storage.ts';
+
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
+export const listDtoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(['importing', 'ready', 'failed']),
+  progress: z.number(),
+  rowsProcessed: z.number(),
+  total: z.number(),
+  valid: z.number(),
+  mobiles: z.number(),
+  landlines: z.number(),
+  invalid: z.number(),
+  duplicates: z.number(),
+  optedOut: z.number(),
+  error: z.string().optional(),
+  errorCode: z.string().optional(),
+  fileName: z.string(),
+  fields: z.array(z.string()),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
+export const mappingSchema = z.object({
+  hasHeader: z.boolean(),
+  phone: z.number().int().min(0),
+  name: z.number().int().min(0).nullable(),
+  fields: z.array(z.object({ column: z.number().int().min(0), key: z.string() })).max(200),
+});
+
+const idParams = z.object({ id: z.uuid() });
+const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export type UploadedForm = { file: UploadedFile | undefined; fields: Record<string, string> };
+
+/**
+ * Reads a multipart form: the `file` part is streamed to the uploads folder (never held in
+ * memory), text fields are collected whatever their order. Over 100 MB → 413 FILE_TOO_LARGE.
+ */
+export async function receiveUpload(request: FastifyRequest, storage: UploadStorage): Promise<UploadedForm> {
+  if (!request.isMultipart()) throw fileError('FILE_REQUIRED');
+  const fields: Record<string, string> = {};
+  let file: UploadedFile | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || file) {
+          part.file.resume();
+          continue;
+        }
+        const saved = await storage.save(part.file as Readable);
+        file = { ...saved, fileName: (part.filename || 'planilha').slice(0, 200) };
+        if (part.file.truncated) throw fileError('FILE_TOO_LARGE');
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    await storage.remove(file?.path);
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileError('FILE_TOO_LARGE');
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw fileError('FILE_REQUIRED');
+    throw err;
+  }
+  return { file, fields };
+}
+
+function parseMapping(raw: string | undefined): ColumnMapping | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw fileError('INVALID_MAPPING');
+  }
+  const parsed = mappingSchema.safeParse(json);
+  if (!parsed.success) throw fileError('INVALID_MAPPING');
+  return parsed.data;
+}
+
+export type ListsRoutesDeps = {
+  lists: ListsService;
+  storage: UploadStorage;
+  guard: { requireUser: preHandlerAsyncHookHandler };
+};
+
+export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoutesDeps): Promise<void> {
+  const { lists, storage, guard } = deps;
+  // Multipart only in this scope: the rest of the API keeps its 1 MB JSON bodies.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+    });
+    // Every route here needs a signed-in user, checked before the body is read or validated.
+    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    const tags = ['lists'];
+
+    r.post(
+      '/api/v1/lists',
+      {
+        schema: {
+          tags,
+          summary: 'Upload a CSV/XLSX (multipart: file, name, optional mapping JSON) and start its import',
+          consumes: ['multipart/form-data'],
+          response: { 201: z.object({ id: z.string() }) },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const { file, fields } = await receiveUpload(request, storage);
+        if (!file) throw fileError('FILE_REQUIRED');
+        try {
+          const name = (fields.name ?? '').trim() || file.fileName.replace(/\.[^.]+$/, '');
+          if (name.length > 120) throw badRequest('LIST_NAME_TOO_LONG', 'O nome da lista pode ter até 120 caracteres.');
+          const mapping = parseMapping(fields.mapping);
+          const created = await lists.create({ userId: user.id, name, file, mapping });
+          return reply.status(201).send(created);
+        } catch (err) {
+          await storage.remove(file.path);
+          throw err;
+        }
+      },
+    );
+
+    r.post(
+      '/api/v1/lists/preview',
+      {
+        schema: {
+          tags,
+          summary: 'The mapping step: first rows, columns and the detected mapping of a file (or its beginning)',
+          consumes: ['multipart/form-data'],
+        },
+      },
+      async (request) => {
+        currentUser(request);
+        const { file, fields } = await receiveUpload(request, storage);
+        if (!file) throw fileError('FILE_REQUIRED');
+        return lists.preview(file, { sampleOnly: fields.partial === 'true' });
+      },
+    );
+
+    r.get(
+      '/api/v1/lists',
+      {
+        schema: {
+          tags,
+          summary: 'The user’s lists, newest first',
+          querystring: pageQuery,
+          response: {
+            200: z.object({
+              items: z.array(listDtoSchema),
+              page: z.number(),
+              pageSize: z.number(),
+              total: z.number(),
+            }),
+          },
+        },
+      },
+      async (request) => lists.list(currentUser(request).id, request.query.page, request.query.pageSize),
+    );
+
+    r.get(
+      '/api/v1/lists/:id',
+      {
+        schema: {
+          tags,
+          summary: 'A list: status, import progress, counts',
+          params: idParams,
+          response: { 200: listDtoSchema },
+        },
+      },
+      async (request) => lists.get(currentUser(request).id, request.params.id),
+    );
+
+    r.patch(
+      '/api/v1/lists/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Rename a list',
+          params: idParams,
+          body: z.object({ name: z.string().max(120, 'O nome da lista pode ter até 120 caracteres.') }),
+          response: { 200: listDtoSchema },
+        },
+      },
+      async (request) => lists.rename(currentUser(request).id, request.params.id, request.body.name),
+    );
+
+    r.delete(
+      '/api/v1/lists/:id',
+      { schema: { tags, summary: 'Delete a list (cancels a running import)', params: idParams } },
+      async (request, reply) => {
+        await lists.remove(currentUser(request).id, request.params.id);
+        return reply.status(204).send();
+      },
+    );
+
+    r.get(
+      '/api/v1/lists/:id/contacts',
+      {
+        schema: {
+          tags,
+          summary: 'The list’s valid contacts, by phone',
+          params: idParams,
+          querystring: z.object({
+            page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+            pageSize: z.coerce.number().int().min(1).max(200).default(50),
+          }),
+        },
+      },
+      async (request) =>
+        lists.contacts(currentUser(request).id, request.params.id, request.query.page, request.query.pageSize),
+    );
+
+    r.get(
+      '/api/v1/lists/:id/export',
+      {
+        schema: {
+          tags,
+          summary: 'Download the valid contacts or the invalid rows (with the reason) as CSV',
+          params: idParams,
+          querystring: z.object({ kind: z.enum(['valid', 'invalid']).default('valid') }),
+        },
+      },
+      async (request, reply) => {
+        const { fileName, lines } = await lists.export(currentUser(request).id, request.params.id, request.query.kind);
+        const ascii = fileName
+          .normalize('NFD')
+          .replace(/[^\x20-\x7e]/g, '')
+          .replace(/"/g, '');
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+          )
+          .header('cache-control', 'no-store');
+        return reply.send(Readable.from(lines));
+      },
+    );
+  });
+}

@@ -1,0 +1,313 @@
+import { PHONE_INVALID_REASON_PT, type PhoneInvalidReason } from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import type { Jobs } from '../../platform/jobs/jobs.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { ImportCancelled, importErrorOf, importListFile, RAGGED_ROW } from './lists.import.ts';
+import type { ListsRepository } from './lists.repository.ts';
+import type { ContactListRow } from './lists.schema.ts';
+import { fileError } from './parser/errors.ts';
+import {
+  type ColumnMapping,
+  columnCountOf,
+  describeColumns,
+  detectHeader,
+  detectMapping,
+  type PreviewColumn,
+  validateMapping,
+} from './parser/mapping.ts';
+import { openSpreadsheet, type Spreadsheet } from './parser/source.ts';
+import type { UploadStorage } from './upload-storage.ts';
+
+export const IMPORT_QUEUE = 'lists.import';
+
+export type ListDto = {
+  id: string;
+  name: string;
+  status: 'importing' | 'ready' | 'failed';
+  progress: number;
+  rowsProcessed: number;
+  total: number;
+  valid: number;
+  mobiles: number;
+  landlines: number;
+  invalid: number;
+  duplicates: number;
+  optedOut: number;
+  error?: string;
+  errorCode?: string;
+  fileName: string;
+  fields: string[];
+  createdAt: string;
+  finishedAt: string | null;
+};
+
+export type PreviewDto = {
+  kind: 'csv' | 'xlsx';
+  encoding: string | null;
+  delimiter: string | null;
+  hasHeader: boolean;
+  columns: PreviewColumn[];
+  /** The first data rows (header excluded). */
+  rows: string[][];
+  /** The detected mapping; null when no column looks like phones (the user must choose). */
+  mapping: ColumnMapping | null;
+};
+
+export type UploadedFile = { path: string; size: number; fileName: string };
+
+export type ListsServiceDeps = {
+  repo: ListsRepository;
+  jobs: Pick<Jobs, 'send'>;
+  clock: Clock;
+  storage: UploadStorage;
+  logger: Logger;
+};
+
+const PREVIEW_ROWS = 10;
+const SAMPLE_ROWS = 50;
+
+const REASON_PT: Record<string, string> = {
+  ...PHONE_INVALID_REASON_PT,
+  [RAGGED_ROW]: 'Linha com colunas a mais (separador ou aspas fora do lugar)',
+};
+
+function toDto(row: ContactListRow, optedOut: number): ListDto {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    progress: row.progress,
+    rowsProcessed: row.rowsProcessed,
+    total: row.total,
+    valid: row.valid,
+    mobiles: row.mobiles,
+    landlines: row.landlines,
+    invalid: row.invalid,
+    duplicates: row.duplicates,
+    optedOut,
+    ...(row.errorMessage ? { error: row.errorMessage, errorCode: row.errorCode ?? 'IMPORT_FAILED' } : {}),
+    fileName: row.fileName,
+    fields: row.fieldKeys,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+async function readSample(sheet: Spreadsheet, rows: number): Promise<string[][]> {
+  const sample: string[][] = [];
+  const it = sheet.rows();
+  try {
+    for await (const batch of it) {
+      sample.push(...batch);
+      if (sample.length >= rows) break;
+    }
+  } finally {
+    await it.return(undefined);
+  }
+  return sample.slice(0, rows);
+}
+
+/** `=cmd|…`, `+1+1`, `@SUM(…)`: a cell a spreadsheet would run as a formula gets a leading `'`. */
+export function csvCell(value: string | null | undefined): string {
+  let s = value ?? '';
+  if (s.length > 0 && '=+-@\t\r'.includes(s[0]!)) s = `'${s}`;
+  if (/[";\n\r]/.test(s)) s = `"${s.replaceAll('"', '""')}"`;
+  return s;
+}
+
+/** Share of the data rows of a sample with non-empty cells beyond the header's columns. */
+function raggedShare(sample: string[][]): number {
+  const width = sample[0]!.length;
+  const data = sample.slice(1);
+  const ragged = data.filter((row) => row.slice(width).some((cell) => cell.trim() !== '')).length;
+  return data.length === 0 ? 0 : ragged / data.length;
+}
+
+const csvLine = (cells: (string | null | undefined)[]) => `${cells.map(csvCell).join(';')}\r\n`;
+
+export function createListsService(deps: ListsServiceDeps) {
+  const { repo, jobs, clock, storage, logger } = deps;
+
+  async function owned(userId: string, id: string): Promise<ContactListRow> {
+    const row = await repo.findOwned(userId, id);
+    if (!row) throw notFound('LIST_NOT_FOUND', 'Lista não encontrada.');
+    return row;
+  }
+
+  return {
+    /**
+     * The mapping step: the first rows of a file (or of its beginning: the web sends the first
+     * megabyte of a big CSV), its columns and the detected mapping.
+     */
+    async preview(file: UploadedFile, options: { sampleOnly?: boolean } = {}): Promise<PreviewDto> {
+      try {
+        const sheet = await openSpreadsheet(file.path, options);
+        const sample = await readSample(sheet, SAMPLE_ROWS);
+        if (sample.length === 0) throw fileError('NO_DATA_ROWS');
+        let mapping: ColumnMapping | null = null;
+        try {
+          mapping = detectMapping(sample);
+        } catch (err) {
+          if (!(err instanceof AppError && err.code === 'NO_PHONE_COLUMN')) throw err;
+        }
+        const hasHeader = mapping?.hasHeader ?? detectHeader(sample);
+        return {
+          kind: sheet.kind,
+          encoding: sheet.encoding ?? null,
+          delimiter: sheet.delimiter ?? null,
+          hasHeader,
+          columns: describeColumns(sample, hasHeader),
+          rows: (hasHeader ? sample.slice(1) : sample).slice(0, PREVIEW_ROWS),
+          mapping,
+        };
+      } finally {
+        await storage.remove(file.path);
+      }
+    },
+
+    /**
+     * Checks the upload (type by content, encoding, a phone column, the mapping) before
+     * accepting it, so bad files are refused at once with their code; then creates the list
+     * and enqueues its import.
+     */
+    async create(input: { userId: string; name: string; file: UploadedFile; mapping?: ColumnMapping }) {
+      let id: string | undefined;
+      try {
+        const sheet = await openSpreadsheet(input.file.path);
+        const sample = await readSample(sheet, SAMPLE_ROWS);
+        if (sample.length === 0) throw fileError('NO_DATA_ROWS');
+        const mapping = input.mapping ? validateMapping(input.mapping, columnCountOf(sample)) : detectMapping(sample);
+        if (mapping.hasHeader && sample.length < 2) throw fileError('NO_DATA_ROWS');
+        if (mapping.hasHeader && raggedShare(sample) > 0.5) throw fileError('CSV_RAGGED');
+        id = await repo.create({
+          userId: input.userId,
+          name: input.name,
+          fileName: input.file.fileName,
+          fileKind: sheet.kind,
+          fileSize: input.file.size,
+          uploadPath: input.file.path,
+          mapping,
+        });
+        await jobs.send(IMPORT_QUEUE, { listId: id }, { singletonKey: id });
+        return { id };
+      } catch (err) {
+        if (!id) await storage.remove(input.file.path);
+        throw err;
+      }
+    },
+
+    /** The import job: idempotent (a retried job starts the same import over, cleanly). */
+    async runImport(listId: string): Promise<void> {
+      const list = await repo.findById(listId);
+      if (list?.status !== 'importing') return;
+      try {
+        const result = await importListFile({ repo, clock }, list);
+        logger.info(
+          {
+            listId,
+            total: result.total,
+            valid: result.valid,
+            timingsMs: Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v)])),
+          },
+          'list imported',
+        );
+      } catch (err) {
+        if (err instanceof ImportCancelled) {
+          await repo.clearImported(listId);
+          logger.info({ listId }, 'list import cancelled');
+        } else {
+          const error = importErrorOf(err);
+          if (error.code === 'IMPORT_FAILED') logger.error({ err, listId }, 'list import failed');
+          await repo.markFailed(listId, error, clock.now());
+        }
+      } finally {
+        await storage.remove(list.uploadPath);
+      }
+    },
+
+    async get(userId: string, id: string): Promise<ListDto> {
+      const row = await owned(userId, id);
+      const opted = row.status === 'ready' ? await repo.optedOutCounts(userId, [id]) : new Map<string, number>();
+      return toDto(row, opted.get(id) ?? 0);
+    },
+
+    async list(userId: string, page: number, pageSize: number) {
+      const { rows, total } = await repo.page(userId, page, pageSize);
+      const opted = await repo.optedOutCounts(
+        userId,
+        rows.filter((r) => r.status === 'ready').map((r) => r.id),
+      );
+      return { items: rows.map((r) => toDto(r, opted.get(r.id) ?? 0)), page, pageSize, total };
+    },
+
+    async rename(userId: string, id: string, name: string): Promise<ListDto> {
+      const trimmed = name.trim();
+      if (!trimmed) throw badRequest('LIST_NAME_REQUIRED', 'Dê um nome à lista.');
+      if (!(await repo.rename(userId, id, trimmed, clock.now())))
+        throw notFound('LIST_NOT_FOUND', 'Lista não encontrada.');
+      return this.get(userId, id);
+    },
+
+    /** Deletes a list (cancelling its import if it is still running). */
+    async remove(userId: string, id: string): Promise<void> {
+      const row = await repo.delete(userId, id);
+      if (!row) throw notFound('LIST_NOT_FOUND', 'Lista não encontrada.');
+      if (row.status === 'importing') {
+        // The running job notices on its next progress write, rolls back and removes the file.
+        await storage.remove(row.uploadPath).catch(() => {});
+      }
+    },
+
+    async contacts(userId: string, id: string, page: number, pageSize: number) {
+      const row = await owned(userId, id);
+      const items = row.status === 'ready' ? await repo.contactsPage(id, userId, page, pageSize) : [];
+      return { items, page, pageSize, total: row.status === 'ready' ? row.valid : 0 };
+    },
+
+    /** The valid contacts or the invalid rows as CSV (`;`, UTF-8 with BOM: what Excel in Brazil opens). */
+    async export(userId: string, id: string, kind: 'valid' | 'invalid') {
+      const row = await owned(userId, id);
+      if (row.status !== 'ready') throw new AppError('LIST_NOT_READY', 409, 'A lista ainda não está pronta.');
+      const fileName = `${row.name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'lista'}-${kind === 'valid' ? 'validos' : 'invalidos'}.csv`;
+      async function* lines(): AsyncGenerator<string> {
+        yield '\ufeff';
+        if (kind === 'valid') {
+          yield csvLine(['telefone', 'tipo', 'nome', ...row.fieldKeys]);
+          for await (const batch of repo.iterateContacts(id)) {
+            let chunk = '';
+            for (const c of batch) {
+              chunk += csvLine([
+                c.phone.replace(/^\+/, ''),
+                c.kind === 'mobile' ? 'celular' : 'fixo',
+                c.name,
+                ...row.fieldKeys.map((k) => c.fields?.[k] ?? ''),
+              ]);
+            }
+            yield chunk;
+          }
+          return;
+        }
+        const headers = row.sourceHeaders ?? [];
+        let headerWritten = false;
+        for await (const batch of repo.iterateInvalid(id)) {
+          if (!headerWritten) {
+            const width = Math.max(headers.length, ...batch.map((r) => r.cells.length));
+            const cols = Array.from({ length: width }, (_, i) => headers[i] || `coluna_${i + 1}`);
+            yield csvLine(['linha', 'motivo', ...cols]);
+            headerWritten = true;
+          }
+          let chunk = '';
+          for (const r of batch) {
+            chunk += csvLine([String(r.rowNumber), REASON_PT[r.reason as PhoneInvalidReason] ?? r.reason, ...r.cells]);
+          }
+          yield chunk;
+        }
+        if (!headerWritten) yield csvLine(['linha', 'motivo', ...headers]);
+      }
+      return { fileName, lines: lines() };
+    },
+  };
+}
+
+export type ListsService = ReturnType<typeof createListsService>;

@@ -1,0 +1,29 @@
+import { AppError } from '../../../platform/errors/app-error.ts';
+
+/**
+ * Every way a spreadsheet can be refused. The codes are stable (the web app translates them);
+ * the messages are the Portuguese the API answers with.
+ */
+export const FILE_ERRORS = {
+  EMPTY_FILE: 'O arquivo está vazio.',
+  UNSUPPORTED_FILE_TYPE: 'Formato não suportado: envie uma planilha CSV ou XLSX.',
+  LEGACY_XLS: 'Planilhas .xls (Excel 97-2003) não são aceitas: salve como .xlsx ou .csv e envie de novo.',
+  XLSX_BROKEN: 'A planilha XLSX está corrompida ou incompleta. Abra e salve de novo no Excel, ou exporte como CSV.',
+  CSV_MALFORMED: 'O CSV está malformado (aspas sem fechamento ou linha gigante). Verifique o arquivo e envie de novo.',
+  CSV_RAGGED:
+    'Muitas linhas do CSV têm número de colunas diferente do cabeçalho: o separador ou as aspas do arquivo parecem errados.',
+  NO_DATA_ROWS: 'A planilha não tem linhas de contatos.',
+  NO_PHONE_COLUMN: 'Não encontramos uma coluna de telefone. Escolha a coluna de telefone no mapeamento.',
+  INVALID_MAPPING: 'O mapeamento de colunas não corresponde às colunas da planilha.',
+  FILE_TOO_LARGE: 'O arquivo passa do limite de 100 MB.',
+  FILE_REQUIRED: 'Envie um arquivo CSV ou XLSX no campo "file".',
+} as const;
+export type FileErrorCode = keyof typeof FILE_ERRORS;
+
+export function fileError(code: FileErrorCode, details?: unknown): AppError {
+  return new AppError(code, code === 'FILE_TOO_LARGE' ? 413 : 400, FILE_ERRORS[code], details);
+}
+
+export function isFileError(err: unknown): err is AppError {
+  return err instanceof AppError && err.code in FILE_ERRORS;
+}

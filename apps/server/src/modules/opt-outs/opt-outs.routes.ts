@@ -1,0 +1,112 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../platform/auth/guard.ts';
+import { MAX_UPLOAD_BYTES, receiveUpload } from '../lists/lists.routes.ts';
+import { fileError } from '../lists/parser/errors.ts';
+import type { UploadStorage } from '../lists/upload-storage.ts';
+import type { OptOutsService } from './opt-outs.service.ts';
+
+const summarySchema = z.object({
+  added: z.number(),
+  alreadyOptedOut: z.number(),
+  invalid: z.number(),
+  invalidSamples: z.array(z.object({ value: z.string(), reason: z.string() })),
+});
+
+export type OptOutsRoutesDeps = {
+  optOuts: OptOutsService;
+  storage: UploadStorage;
+  guard: { requireUser: preHandlerAsyncHookHandler };
+};
+
+/** `/api/v1/opt-outs`: the account-wide "do not send" list. */
+export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsRoutesDeps): Promise<void> {
+  const { optOuts, storage, guard } = deps;
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 10 } });
+    // Every route here needs a signed-in user, checked before the body is read or validated.
+    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    const tags = ['opt-outs'];
+
+    r.get(
+      '/api/v1/opt-outs',
+      {
+        schema: {
+          tags,
+          summary: 'List or search the opted-out numbers, newest first',
+          querystring: z.object({
+            search: z.string().max(40).default(''),
+            page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+            pageSize: z.coerce.number().int().min(1).max(100).default(20),
+          }),
+          response: {
+            200: z.object({
+              items: z.array(z.object({ phone: z.string(), source: z.string(), createdAt: z.string() })),
+              total: z.number(),
+              page: z.number(),
+              pageSize: z.number(),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const { search, page, pageSize } = request.query;
+        return optOuts.list(currentUser(request).id, search, page, pageSize);
+      },
+    );
+
+    r.post(
+      '/api/v1/opt-outs',
+      {
+        schema: {
+          tags,
+          summary: 'Add numbers (any Brazilian spelling) to the opt-out list',
+          body: z.object({
+            phones: z
+              .array(z.string().max(60))
+              .min(1, 'Informe ao menos um número.')
+              .max(1000, 'Envie até 1.000 números por vez (ou um arquivo).'),
+          }),
+          response: { 200: summarySchema },
+        },
+      },
+      async (request) => optOuts.add(currentUser(request).id, request.body.phones),
+    );
+
+    r.post(
+      '/api/v1/opt-outs/upload',
+      {
+        schema: {
+          tags,
+          summary: 'Add the numbers of a CSV/XLSX file',
+          consumes: ['multipart/form-data'],
+          response: { 200: summarySchema },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        const { file } = await receiveUpload(request, storage);
+        if (!file) throw fileError('FILE_REQUIRED');
+        return optOuts.upload(user.id, file);
+      },
+    );
+
+    r.delete(
+      '/api/v1/opt-outs/:phone',
+      {
+        schema: {
+          tags,
+          summary: 'Remove a number from the opt-out list',
+          params: z.object({ phone: z.string().max(60) }),
+        },
+      },
+      async (request, reply) => {
+        await optOuts.remove(currentUser(request).id, request.params.phone);
+        return reply.status(204).send();
+      },
+    );
+  });
+}

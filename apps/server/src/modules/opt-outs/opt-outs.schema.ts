@@ -1,0 +1,20 @@
+import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../users/users.schema.ts';
+
+export const OPT_OUT_SOURCES = ['manual', 'upload', 'reply'] as const;
+export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
+
+/** The account-wide "do not send" list: no campaign of the account sends to these numbers. */
+export const optOuts = pgTable(
+  'opt_outs',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** E.164, `+5511912345678`. */
+    phone: text('phone').notNull(),
+    source: text('source', { enum: OPT_OUT_SOURCES }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.phone] }), index('opt_outs_user_created_idx').on(t.userId, t.createdAt)],
+);

@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * A company account. Unit prices are integers in ten-thousandths of a real (4 decimal
+ * places, blueprint section 4): 0.0850 BRL is stored as 850. 0 means "not configured".
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    /** Company name (the spec's `name`, also sent as `fantasyName`). */
+    name: text('name').notNull(),
+    fantasyName: text('fantasy_name'),
+    fullName: text('full_name').notNull(),
+    cnpj: text('cnpj').notNull(),
+    mobilePhone: text('mobile_phone').notNull(),
+    accessLevel: text('access_level', { enum: ['USER', 'ADMINISTRATOR'] })
+      .notNull()
+      .default('USER'),
+    active: boolean('active').notNull().default(true),
+    isNewUser: boolean('is_new_user').notNull().default(true),
+    language: text('language', { enum: ['pt', 'en', 'cn'] })
+      .notNull()
+      .default('pt'),
+    profileImagePath: text('profile_image_path'),
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    priceSmsShort: bigint('price_sms_short', { mode: 'number' }).notNull().default(0),
+    priceSmsFlash: bigint('price_sms_flash', { mode: 'number' }).notNull().default(0),
+    priceWhatsapp: bigint('price_whatsapp', { mode: 'number' }).notNull().default(0),
+    priceUra: bigint('price_ura', { mode: 'number' }).notNull().default(0),
+    priceRcs: bigint('price_rcs', { mode: 'number' }).notNull().default(0),
+    priceUraIntegration: bigint('price_ura_integration', { mode: 'number' }).notNull().default(0),
+    priceEnriched: bigint('price_enriched', { mode: 'number' }).notNull().default(0),
+    /** permissions.enriched of the spec: 'all' grants enrichment. */
+    permissionsEnriched: text('permissions_enriched').array().notNull().default(sql`'{}'::text[]`),
+    /** utm_* marketing fields read from the sign-up page URL. */
+    signupUtm: jsonb('signup_utm').$type<Record<string, string>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    index('users_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,185 @@
+import type { PriceTableKey, SignupPayload } from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { NewUser, UsersRepository } from './users.repository.ts';
+import type { UserRow } from './users.schema.ts';
+
+/** Unit prices are stored in ten-thousandths of a real. */
+const PRICE_SCALE = 10_000;
+const CENTAVOS_PER_REAL = 100;
+
+/** Price-table keys of the API → the users table columns. */
+const PRICE_COLUMNS = {
+  smsShort: 'priceSmsShort',
+  smsFlash: 'priceSmsFlash',
+  whatsapp: 'priceWhatsapp',
+  ura: 'priceUra',
+  rcs: 'priceRcs',
+  uraIntegration: 'priceUraIntegration',
+  enriched: 'priceEnriched',
+} as const satisfies Record<PriceTableKey, keyof UserRow>;
+
+const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+
+/** `GET /api/me`: the spec's field names exactly (section 3, "User (session)"), plus `id`. Money in reais. */
+export type PublicUser = {
+  id: string;
+  name: string;
+  email: string;
+  accessLevel: 'USER' | 'ADMINISTRATOR';
+  isNewUser: boolean;
+  userProfileImageLink: string | null;
+  balance: { money: number };
+  permissions: { enriched: string[] };
+  priceTable: Record<PriceTableKey, number>;
+};
+
+/** The validated sign-up payload (the shared zod schema's output). */
+export type SignupInput = Omit<SignupPayload, 'priceTable'> & {
+  cnpj: string;
+  mobilePhone: string;
+  priceTable?: Partial<Record<PriceTableKey, number>>;
+};
+
+export const USERS_MESSAGES = {
+  emailTaken: 'Este e-mail já está cadastrado. Entre com ele ou use outro e-mail.',
+  priceTableNotAllowed: 'A tabela de preços é definida pela equipe Ecoa: envie todos os valores como 0.',
+  userNotFound: 'Usuário não encontrado.',
+} as const;
+
+export type UsersServiceDeps = {
+  db: Database;
+  repo: UsersRepository;
+  clock: Clock;
+  logger: Logger;
+  publicUrl: string;
+  /** The money balance in centavos; the ledger provides it (0 until it is wired). */
+  getMoneyBalanceCentavos?: (userId: string) => Promise<number>;
+  /** Ends every session of a user (and voids its live code), on the given handle. */
+  endAllSessions: (db: DbOrTx, userId: string) => Promise<unknown>;
+  /** Runs inside the sign-up transaction (e.g. the welcome bonus). */
+  onUserCreated?: (db: DbOrTx, user: UserRow) => Promise<void>;
+};
+
+export function toPublicUser(row: UserRow, moneyCentavos: number, publicUrl: string): PublicUser {
+  const priceTable = Object.fromEntries(
+    Object.entries(PRICE_COLUMNS).map(([key, column]) => [key, (row[column] as number) / PRICE_SCALE]),
+  ) as Record<PriceTableKey, number>;
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    accessLevel: row.accessLevel,
+    isNewUser: row.isNewUser,
+    userProfileImageLink: row.profileImagePath ? `${publicUrl}/${row.profileImagePath.replace(/^\/+/, '')}` : null,
+    balance: { money: moneyCentavos / CENTAVOS_PER_REAL },
+    permissions: { enriched: [...row.permissionsEnriched] },
+    priceTable,
+  };
+}
+
+/** Accounts: sign-up, the current user, the ADMIN_EMAIL administrator, deactivation. */
+export function createUsersService(deps: UsersServiceDeps) {
+  const { db, repo, clock } = deps;
+  const log = deps.logger.child({ module: 'users' });
+  const moneyOf = deps.getMoneyBalanceCentavos ?? (async () => 0);
+
+  async function getPublicUser(userId: string): Promise<PublicUser> {
+    const row = await repo.findById(db, userId);
+    if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
+    return toPublicUser(row, await moneyOf(userId), deps.publicUrl);
+  }
+
+  return {
+    getPublicUser,
+
+    /** `POST /api/user`: a company account, active, new, with the sign-up price table (all 0). */
+    async signUp(input: SignupInput): Promise<PublicUser> {
+      const prices = input.priceTable ?? {};
+      // Prices are set by the Ecoa team; a self-service price would let anyone buy credits cheap.
+      if (Object.values(prices).some((v) => v !== undefined && v !== 0)) {
+        throw badRequest('PRICE_TABLE_NOT_ALLOWED', USERS_MESSAGES.priceTableNotAllowed);
+      }
+      const utm = Object.fromEntries(
+        UTM_FIELDS.flatMap((field) => (input[field] ? [[field, input[field] as string]] : [])),
+      ) as Record<string, string>;
+      const values: NewUser = {
+        email: input.email.trim().toLowerCase(),
+        name: input.name.trim(),
+        fantasyName: input.fantasyName?.trim() || input.name.trim(),
+        fullName: input.fullName.trim(),
+        cnpj: input.cnpj,
+        mobilePhone: input.mobilePhone,
+        language: input.language ?? 'pt',
+        isNewUser: true,
+        active: true,
+        accessLevel: 'USER',
+        termsAcceptedAt: clock.now(),
+        signupUtm: Object.keys(utm).length ? utm : null,
+        ...Object.fromEntries(Object.values(PRICE_COLUMNS).map((column) => [column, 0])),
+      };
+      const created = await db.transaction(async (tx) => {
+        const row = await repo.insert(tx, values);
+        if (!row) return undefined;
+        await deps.onUserCreated?.(tx, row);
+        return row;
+      });
+      if (!created) throw conflict('EMAIL_ALREADY_REGISTERED', USERS_MESSAGES.emailTaken);
+      log.info({ userId: created.id, utm: created.signupUtm ?? undefined }, 'account created');
+      return toPublicUser(created, await moneyOf(created.id), deps.publicUrl);
+    },
+
+    /**
+     * `ADMIN_EMAIL` on start: makes that account an active ADMINISTRATOR, creating it with
+     * placeholder company data when it does not exist (the administrator fills it in later).
+     */
+    async ensureAdmin(email: string): Promise<UserRow> {
+      const normalised = email.trim().toLowerCase();
+      const existing = await repo.findByEmail(db, normalised);
+      if (existing) {
+        if (existing.accessLevel === 'ADMINISTRATOR' && existing.active) return existing;
+        const promoted = await repo.promoteToAdmin(db, existing.id);
+        log.info({ userId: existing.id }, 'ADMIN_EMAIL: existing account made an active administrator');
+        return promoted!;
+      }
+      const inserted = await repo.insert(db, {
+        email: normalised,
+        name: 'Ecoa',
+        fantasyName: 'Ecoa',
+        fullName: 'Administrador',
+        cnpj: '00000000000000',
+        mobilePhone: '00000000000',
+        accessLevel: 'ADMINISTRATOR',
+        active: true,
+        isNewUser: false,
+      });
+      if (inserted) {
+        log.info({ userId: inserted.id }, 'ADMIN_EMAIL: administrator account created');
+        return inserted;
+      }
+      // Another process created it between our read and insert: promote that one.
+      const raced = await repo.findByEmail(db, normalised);
+      if (!raced) throw new AppError('ADMIN_BOOTSTRAP_FAILED', 500, 'Could not create the ADMIN_EMAIL account.');
+      return (await repo.promoteToAdmin(db, raced.id))!;
+    },
+
+    /** Deactivates an account and ends all its sessions at once (one transaction). */
+    async deactivate(userId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const row = await repo.setActive(tx, userId, false);
+        if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
+        await deps.endAllSessions(tx, userId);
+      });
+      log.info({ userId }, 'account deactivated; sessions ended');
+    },
+
+    async reactivate(userId: string): Promise<void> {
+      const row = await repo.setActive(db, userId, true);
+      if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

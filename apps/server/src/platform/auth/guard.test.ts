@@ -1,0 +1,72 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { registerErrorHandling } from '../http/error-handler.ts';
+import { type AuthUser, createAuthGuard, currentUser, readToken } from './guard.ts';
+
+const TOKEN = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
+
+describe('readToken', () => {
+  it('reads "Bearer <token>" (any case) and the raw token', () => {
+    expect(readToken(`Bearer ${TOKEN}`)).toBe(TOKEN);
+    expect(readToken(`bearer   ${TOKEN} `)).toBe(TOKEN);
+    expect(readToken(TOKEN)).toBe(TOKEN);
+    expect(readToken([`Bearer ${TOKEN}`])).toBe(TOKEN);
+  });
+
+  it('finds nothing in empty, foreign or malformed headers', () => {
+    for (const header of [undefined, '', '   ', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer a b', 'short']) {
+      expect(readToken(header), String(header)).toBeUndefined();
+    }
+  });
+});
+
+describe('createAuthGuard', () => {
+  const users: Record<string, AuthUser> = {
+    [TOKEN]: { id: 'u1', email: 'u@x.com', name: 'U', accessLevel: 'USER', language: 'pt', sessionId: 's1' },
+    [TOKEN.replace('a', 'z')]: {
+      id: 'a1',
+      email: 'a@x.com',
+      name: 'A',
+      accessLevel: 'ADMINISTRATOR',
+      language: 'pt',
+      sessionId: 's2',
+    },
+  };
+  async function app() {
+    const guard = createAuthGuard({ sessions: { authenticate: async (token) => users[token] ?? null } });
+    const instance = Fastify();
+    registerErrorHandling(instance);
+    instance.decorateRequest('user', undefined);
+    instance.get('/user', { preHandler: guard.requireUser }, async (request) => ({ id: currentUser(request).id }));
+    instance.get('/admin', { preHandler: guard.requireAdmin }, async (request) => ({ id: currentUser(request).id }));
+    instance.get('/open', async (request) => ({ user: request.user ?? null }));
+    await instance.ready();
+    return instance;
+  }
+
+  it('lets a valid session through and types request.user', async () => {
+    const a = await app();
+    const res = await a.inject({ url: '/user', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.json()).toEqual({ id: 'u1' });
+    expect((await a.inject({ url: '/open', headers: { authorization: TOKEN } })).json()).toEqual({ user: null });
+  });
+
+  it('answers 401 UNAUTHORIZED without a token or with an unknown one', async () => {
+    const a = await app();
+    for (const headers of [{}, { authorization: `Bearer ${TOKEN.toUpperCase()}` }]) {
+      const res = await a.inject({ url: '/user', headers });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED', message: expect.any(String) });
+    }
+  });
+
+  it('answers 403 FORBIDDEN to a non-administrator on requireAdmin, 401 without a session', async () => {
+    const a = await app();
+    const user = await a.inject({ url: '/admin', headers: { authorization: TOKEN } });
+    expect(user.statusCode).toBe(403);
+    expect(user.json()).toMatchObject({ code: 'FORBIDDEN', message: 'Acesso restrito a administradores.' });
+    expect((await a.inject({ url: '/admin' })).statusCode).toBe(401);
+    const admin = await a.inject({ url: '/admin', headers: { authorization: `Bearer ${TOKEN.replace('a', 'z')}` } });
+    expect(admin.json()).toEqual({ id: 'a1' });
+  });
+});

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('applies the blueprint defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.stripe).toBeUndefined();
+  });
+
+  it('derives PUBLIC_URL from PORT and strips a trailing slash when given', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://app.ecoa.com.br/' }).publicUrl).toBe('https://app.ecoa.com.br');
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://localhost/db', ADMIN_EMAIL: 'not-an-email' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/^PORT:/m);
+    expect(problems).toMatch(/^DATABASE_URL:/m);
+    expect(problems).toMatch(/^ADMIN_EMAIL:/m);
+  });
+
+  it('never echoes a password from a bad URL', () => {
+    expect(() => loadConfig({ SMTP_URL: 'ftp://user:s3cret@host' })).toThrow(ConfigError);
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://user:s3cret@host/db' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('s3cret');
+    }
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(3000);
+  });
+
+  it('stops the server process with a message naming each bad variable', () => {
+    const serverDir = path.resolve(import.meta.dirname, '../../..');
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH, PORT: 'abc', DATABASE_URL: 'not a url' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('PORT');
+    expect(result.stderr).toContain('DATABASE_URL');
+  });
+});

@@ -1,0 +1,108 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The runtime contract of the blueprint (section 2), parsed once at start.
+ * Nothing else in the server reads `process.env`: everything receives a `Config`.
+ */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().refine(isPostgresUrl, 'must be a postgres:// or postgresql:// URL with a host').optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ADMIN_EMAIL: z.email().optional(),
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\/[^/]+/.test(v), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  SMPP_URL: z
+    .string()
+    .refine((v) => /^smpps?:\/\/[^:@/]+:[^@/]*@[^:/]+:\d+\/?$/.test(v), 'must be smpp://system_id:password@host:port')
+    .optional(),
+  SUPPORT_WHATSAPP: z
+    .string()
+    .regex(/^\d{12,13}$/, 'must be the international number in digits, e.g. 5511999999999')
+    .default('5511999999999'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+});
+
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  adminEmail: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Keys the login-code hashes. Unset → a random secret kept in `DATA_DIR/auth-secret`. */
+  authSecret: string | undefined;
+  stripe: { secretKey: string; webhookSecret: string | undefined; apiBase: string | undefined } | undefined;
+  smppUrl: string | undefined;
+  supportWhatsapp: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  env: z.infer<typeof envSchema>['NODE_ENV'];
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws a ConfigError naming every bad variable. Empty strings count as unset. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      const value = present[name];
+      return `${name}: ${issue.message}${value === undefined ? '' : ` (got "${redact(name, value)}")`}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? 'Ecoa <nao-responda@ecoa.local>',
+    authSecret: e.AUTH_SECRET,
+    stripe: e.STRIPE_SECRET_KEY
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE }
+      : undefined,
+    smppUrl: e.SMPP_URL,
+    supportWhatsapp: e.SUPPORT_WHATSAPP,
+    logLevel: e.LOG_LEVEL,
+    env: e.NODE_ENV,
+  };
+}
+
+/** Secrets never reach the logs, not even when they are wrong. */
+function redact(name: string, value: string): string {
+  if (/SECRET|PASSWORD|KEY/.test(name)) return '***';
+  return value.replace(/\/\/([^:@/]+):([^@/]*)@/, '//$1:***@');
+}

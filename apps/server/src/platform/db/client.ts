@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { schema } from './schema.ts';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The transaction handle drizzle passes to `db.transaction(cb)`; repositories accept either. */
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type DbOrTx = Database | Tx;
+
+/** Runs raw SQL; used by pg-boss and by the migrator lock. */
+export type SqlExecutor = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+
+export type DbHandle = {
+  kind: 'pglite' | 'postgres';
+  db: Database;
+  executeSql: SqlExecutor;
+  /** Present on PostgreSQL: the connection string for pg-boss's own pool. */
+  connectionString?: string;
+  pglite?: PGlite;
+  pool?: pg.Pool;
+  close(): Promise<void>;
+};
+
+export type OpenDbOptions = {
+  databaseUrl?: string;
+  /** PGlite data directory; `memory://` for an in-memory database (tests). */
+  pgliteDir?: string;
+  /** PGlite only: start from a dump made by `dumpDataDir` (tests load a migrated template). */
+  loadDataDir?: Blob;
+  poolSize?: number;
+};
+
+// node-postgres returns int8/numeric as strings by default; we keep money in bigint columns
+// but never beyond Number.MAX_SAFE_INTEGER centavos, so parse them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // Fail fast with a clear message when the server is unreachable.
+    await pool.query('select 1');
+    const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+    return {
+      kind: 'postgres',
+      db,
+      pool,
+      connectionString: options.databaseUrl,
+      executeSql: async (text, values) => {
+        const result = await pool.query(text, values as unknown[] | undefined);
+        return { rows: result.rows };
+      },
+      close: () => pool.end(),
+    };
+  }
+  const dir = options.pgliteDir ?? 'memory://';
+  if (!dir.startsWith('memory://')) fs.mkdirSync(path.resolve(dir), { recursive: true });
+  const pglite = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  return {
+    kind: 'pglite',
+    db,
+    pglite,
+    executeSql: async (text, values) => {
+      // pg-boss sends multi-statement scripts without parameters (installs, migrations):
+      // `exec` runs those; parameterised statements go through `query`.
+      if (!values || values.length === 0) {
+        const results = await pglite.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      }
+      const result = await pglite.query(text, values);
+      return { rows: result.rows };
+    },
+    close: async () => {
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

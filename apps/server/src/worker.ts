@@ -1,0 +1,28 @@
+/**
+ * `npm run worker`: a worker-only process (no HTTP) for PostgreSQL deployments; run as many
+ * as needed. PGlite is a single-process database, so there the server works the jobs itself.
+ */
+import { composeModules } from './modules/index.ts';
+import { openDb } from './platform/db/client.ts';
+import { runMigrations } from './platform/db/migrate.ts';
+import { createJobs } from './platform/jobs/jobs.ts';
+import { createProcessLogger, loadConfigOrExit, onShutdownSignal } from './platform/process.ts';
+
+const config = loadConfigOrExit();
+const logger = createProcessLogger(config).child({ role: 'worker' });
+
+if (!config.databaseUrl) {
+  logger.fatal('npm run worker needs DATABASE_URL (a PostgreSQL server): on PGlite, `npm start` works the jobs itself');
+  process.exit(1);
+}
+
+const db = await openDb({ databaseUrl: config.databaseUrl });
+await runMigrations(db);
+const jobs = createJobs(db, logger);
+composeModules({ config, db, jobs, logger });
+await jobs.start({ work: true });
+logger.info('worker ready');
+onShutdownSignal(logger, async () => {
+  await jobs.stop();
+  await db.close();
+});

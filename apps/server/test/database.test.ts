@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../src/platform/db/client.ts';
+import { runMigrations } from '../src/platform/db/migrate.ts';
+import { createJobs } from '../src/platform/jobs/jobs.ts';
+import {
+  createTestServer,
+  dbKind,
+  openTestDb,
+  silentLogger,
+  TEST_DATABASE_URL,
+  tempDir,
+  testConfig,
+} from './helpers.ts';
+
+describe(`database and jobs (${dbKind})`, () => {
+  const toClose: { close(): Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const c of toClose.reverse()) await c.close();
+  });
+
+  it('applies migrations idempotently: a second start changes nothing', async () => {
+    if (TEST_DATABASE_URL) {
+      const db = await openTestDb();
+      toClose.push(db);
+      await runMigrations(db);
+      await runMigrations(db);
+      const { rows } = await db.executeSql("select to_regclass('public.users') as t");
+      expect((rows[0] as { t: string }).t).toBe('users');
+      return;
+    }
+    // PGlite on disk, as `npm start` uses it: start, stop, start again on the same DATA_DIR.
+    const config = testConfig({ DATA_DIR: tempDir() });
+    const first = await createTestServer({ config, pgliteOnDisk: true });
+    await first.db.executeSql(
+      "insert into users (email, name, full_name, cnpj, mobile_phone) values ('keep@ecoa.test', 'Keep', 'Keep Me', '11222333000181', '11912345678')",
+    );
+    await first.close();
+    const second = await createTestServer({ config, pgliteOnDisk: true });
+    toClose.push(second);
+    const { rows } = await second.db.executeSql("select count(*)::int as n from users where email = 'keep@ecoa.test'");
+    expect((rows[0] as { n: number }).n).toBe(1);
+    const health = await second.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.json()).toEqual({ status: 'ok' });
+  });
+
+  it('runs migrations concurrently without clashing (PostgreSQL advisory lock)', async () => {
+    const a = await openTestDb();
+    const b = await openTestDb();
+    toClose.push(a, b);
+    await Promise.all([runMigrations(a), runMigrations(b)]);
+    const { rows } = await a.executeSql('select count(*)::int as n from drizzle.__drizzle_migrations');
+    expect((rows[0] as { n: number }).n).toBeGreaterThan(0);
+  });
+
+  it('enqueues a job and works it on the same database', async () => {
+    const db = await openTestDb();
+    await runMigrations(db);
+    const jobs = createJobs(db, silentLogger);
+    const queue = `test-echo-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    const seen: { value: number }[] = [];
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    jobs.define<{ value: number }>({
+      name: queue,
+      handler: async (data) => {
+        seen.push(data);
+        if (seen.length === 3) done();
+      },
+    });
+    await jobs.start({ work: true });
+    await Promise.all([1, 2, 3].map((value) => jobs.send(queue, { value })));
+    await finished;
+    expect(seen.map((s) => s.value).sort()).toEqual([1, 2, 3]);
+    await jobs.stop();
+    await db.close();
+  });
+
+  it('lets a running job finish on graceful stop', async () => {
+    const db = await openTestDb();
+    await runMigrations(db);
+    const jobs = createJobs(db, silentLogger);
+    const queue = `test-slow-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    let started!: () => void;
+    const isRunning = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let finishedAt = 0;
+    jobs.define({
+      name: queue,
+      handler: async () => {
+        started();
+        await new Promise((r) => setTimeout(r, 800));
+        finishedAt = Date.now();
+      },
+    });
+    await jobs.start({ work: true });
+    const id = await jobs.send(queue, {});
+    await isRunning;
+    await jobs.stop(10_000);
+    const stoppedAt = Date.now();
+    expect(finishedAt).toBeGreaterThan(0);
+    expect(finishedAt).toBeLessThanOrEqual(stoppedAt);
+    const state = await db.executeSql('select state from pgboss.job where id = $1', [id]);
+    expect((state.rows[0] as { state: string }).state).toBe('completed');
+    await db.close();
+  });
+
+  it('refuses an unreachable PostgreSQL with a clear error', async () => {
+    await expect(openDb({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow();
+  });
+});

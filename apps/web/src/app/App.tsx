@@ -1,0 +1,37 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { Center, Loader, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { RouterProvider } from 'react-router';
+import { SessionProvider } from '../features/auth/SessionProvider';
+import { queryClient } from './queryClient';
+import { router } from './router';
+import { colorSchemeManager, theme } from './theme';
+
+export function FullPageLoader() {
+  return (
+    <Center h="100vh" data-testid="page-loader">
+      <Loader />
+    </Center>
+  );
+}
+
+export function App() {
+  return (
+    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>
+          <Suspense fallback={<FullPageLoader />}>
+            <SessionProvider>
+              <RouterProvider router={router} />
+            </SessionProvider>
+          </Suspense>
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

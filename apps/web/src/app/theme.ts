@@ -1,0 +1,14 @@
+import { STORAGE_KEYS } from '@ecoa/shared';
+import { createTheme, localStorageColorSchemeManager } from '@mantine/core';
+
+export const theme = createTheme({
+  primaryColor: 'teal',
+  primaryShade: { light: 7, dark: 6 },
+  defaultRadius: 'md',
+  fontFamily:
+    'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Noto Sans CJK SC", sans-serif',
+  headings: { fontWeight: '700' },
+});
+
+/** The theme choice persists under the spec's colour-mode key, as "light" or "dark". */
+export const colorSchemeManager = localStorageColorSchemeManager({ key: STORAGE_KEYS.colorScheme });

@@ -1,0 +1,72 @@
+import { PRODUCT_NAME } from '@ecoa/shared';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AuthLayout } from './AuthLayout';
+import { CodeStep } from './CodeStep';
+import { LoginStep } from './LoginStep';
+import { SignupStep } from './SignupStep';
+import { SignupSuccessModal } from './SignupSuccessModal';
+
+/** The spec's steps: 0 login, 1 code validation, 2 company sign-up. */
+export type AuthStep = 0 | 1 | 2;
+
+/**
+ * What a signed-out visitor sees on any route (spec section 2 and section 4 "Auth flow"):
+ * 0 → 1 once the code is sent (e-mail and remain-login carried along), 1 → 0 and 2 → 0 via
+ * "Voltar", 0 → 2 via create account. The URL is left alone, so after signing in the visitor
+ * is on the page they asked for.
+ */
+export function AuthFlow() {
+  const { t, i18n } = useTranslation();
+  const [step, setStep] = useState<AuthStep>(0);
+  const [email, setEmail] = useState('');
+  const [remainLogin, setRemainLogin] = useState(false);
+  const [created, setCreated] = useState<{ company: string; email: string } | null>(null);
+
+  // Page title: the product name followed by "Cadastro" on sign-up, "Login" otherwise.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the title follows the language too
+  useEffect(() => {
+    document.title = `${PRODUCT_NAME} | ${t(step === 2 ? 'auth.pageTitle.signup' : 'auth.pageTitle.login')}`;
+  }, [step, t, i18n.language]);
+  useEffect(
+    () => () => {
+      document.title = PRODUCT_NAME;
+    },
+    [],
+  );
+
+  return (
+    <AuthLayout>
+      {step === 0 && (
+        <LoginStep
+          email={email}
+          remainLogin={remainLogin}
+          onCodeSent={(values) => {
+            setEmail(values.email);
+            setRemainLogin(values.remainLogin);
+            setStep(1);
+          }}
+          onCreateAccount={() => setStep(2)}
+        />
+      )}
+      {step === 1 && <CodeStep email={email} remainLogin={remainLogin} onBack={() => setStep(0)} />}
+      {step === 2 && (
+        <SignupStep
+          email={email}
+          onBack={() => setStep(0)}
+          onCreated={(result) => {
+            setEmail(result.email);
+            setCreated(result);
+          }}
+        />
+      )}
+      <SignupSuccessModal
+        result={created}
+        onClose={() => {
+          setCreated(null);
+          setStep(0);
+        }}
+      />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,128 @@
+import { LOGIN_CODE_LENGTH, MESSAGES, RESEND_COUNTDOWN_AFTER_RESEND_S, RESEND_COUNTDOWN_INITIAL_S } from '@ecoa/shared';
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { authApi } from './authApi';
+import { CodeInput, EMPTY_CODE } from './CodeInput';
+import { loginError, requestCodeError, translateValidation } from './errors';
+import { notify } from './notify';
+import { useSession } from './SessionProvider';
+import { useCountdown } from './useCountdown';
+
+interface CodeStepProps {
+  email: string;
+  remainLogin: boolean;
+  onBack: () => void;
+}
+
+/**
+ * Step 1 (spec section 2): the six code boxes, "Entrar", "Voltar", the resend link with its
+ * countdown (10 s on entry, 60 s after a resend) and the spam-folder hint.
+ */
+export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
+  const { t } = useTranslation();
+  const { signIn } = useSession();
+  const [code, setCode] = useState<string[]>([...EMPTY_CODE]);
+  const [error, setError] = useState<string | undefined>();
+  const [focusKey, setFocusKey] = useState(0);
+  const countdown = useCountdown(RESEND_COUNTDOWN_INITIAL_S);
+
+  const login = useMutation({
+    mutationFn: (value: string) => authApi.login({ email, code: value, remainLogin }),
+    onSuccess: signIn,
+    onError: (err) => {
+      notify.error(loginError(t, err));
+      setCode([...EMPTY_CODE]);
+      setFocusKey((k) => k + 1);
+    },
+  });
+
+  const resend = useMutation({
+    mutationFn: () => authApi.resendCode(email),
+    onSuccess: () => {
+      notify.success(t('auth.code.resent'));
+      countdown.restart(RESEND_COUNTDOWN_AFTER_RESEND_S);
+      setCode([...EMPTY_CODE]);
+      setError(undefined);
+      setFocusKey((k) => k + 1);
+    },
+    onError: (err) => notify.error(requestCodeError(t, err)),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = code.join('');
+    if (value.length !== LOGIN_CODE_LENGTH) {
+      setError(translateValidation(t, MESSAGES.code));
+      return;
+    }
+    setError(undefined);
+    login.mutate(value);
+  };
+
+  const waiting = countdown.seconds > 0;
+  const resendDisabled = waiting || resend.isPending;
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="code-step">
+      <Stack gap="lg">
+        <div>
+          <Title order={2}>{t('auth.code.heading')}</Title>
+          <Text c="dimmed" mt={6} style={{ overflowWrap: 'anywhere' }}>
+            {t('auth.code.subtitle', { email })}
+          </Text>
+        </div>
+        <CodeInput
+          value={code}
+          onChange={(next) => {
+            setCode(next);
+            if (error && next.every(Boolean)) setError(undefined);
+          }}
+          label={t('auth.code.label')}
+          boxLabel={(position, total) => t('auth.code.boxLabel', { position, total })}
+          error={error}
+          disabled={login.isPending}
+          autoFocus
+          focusKey={focusKey}
+        />
+        <Button type="submit" size="md" fullWidth loading={login.isPending} data-testid="code-submit">
+          {t('auth.code.submit')}
+        </Button>
+        <Group justify="space-between" gap="sm">
+          <Button
+            variant="subtle"
+            color="gray"
+            leftSection={<IconArrowLeft size={16} />}
+            onClick={onBack}
+            data-testid="code-back"
+          >
+            {t('auth.code.back')}
+          </Button>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            fw={600}
+            disabled={resendDisabled}
+            aria-disabled={resendDisabled}
+            c={resendDisabled ? 'dimmed' : undefined}
+            style={{ cursor: resendDisabled ? 'not-allowed' : 'pointer' }}
+            underline={resendDisabled ? 'never' : 'hover'}
+            onClick={() => resend.mutate()}
+            data-testid="code-resend"
+          >
+            {waiting ? t('auth.code.resendIn', { seconds: countdown.seconds }) : t('auth.code.resend')}
+          </Anchor>
+        </Group>
+        <Group gap={8} wrap="nowrap" align="flex-start" data-testid="code-spam-hint">
+          <IconInfoCircle size={18} style={{ flex: 'none', marginTop: 2 }} color="var(--mantine-color-dimmed)" />
+          <Text size="sm" c="dimmed">
+            {t('auth.code.spamHint')}
+          </Text>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+} from 'react';
+import { sessionToken } from '../../platform/api';
+import { i18n } from '../../platform/i18n';
+import { authApi } from './authApi';
+import { notify } from './notify';
+import type { LoginResponse, SessionUser } from './types';
+
+export const ME_QUERY_KEY = ['me'] as const;
+
+export type SessionStatus = 'loading' | 'authenticated' | 'anonymous';
+
+export interface Session {
+  status: SessionStatus;
+  user: SessionUser | null;
+  /** Keeps the token and the user of a successful sign-in. */
+  signIn: (response: LoginResponse) => void;
+  /** Revokes the token on the server (best effort) and forgets the session. */
+  signOut: () => Promise<void>;
+  /** Fetches the user again (e.g. after a payment); resolves to the fresh user. */
+  refreshUser: () => Promise<SessionUser | null>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/**
+ * The session (spec section 4): the token lives in localStorage; on load, when a token exists,
+ * the user is fetched (a spinner shows meanwhile); a failure shows the login-expired toast and
+ * clears the token. Any 401 elsewhere clears the token (platform/api) and this provider follows,
+ * silently.
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const token = useSyncExternalStore(sessionToken.subscribe, sessionToken.get, () => null);
+
+  const me = useQuery({
+    queryKey: ME_QUERY_KEY,
+    queryFn: async () => {
+      // No user yet: this is the session's first load (a stored token, or one from another tab).
+      const firstLoad = queryClient.getQueryData(ME_QUERY_KEY) === undefined;
+      try {
+        return await authApi.me();
+      } catch (err) {
+        if (firstLoad) {
+          // Whatever the failure (a 401 has already cleared the token), the session is over.
+          notify.error(i18n.t('errors.loginExpired'));
+          sessionToken.set(null);
+        }
+        throw err;
+      }
+    },
+    enabled: token !== null,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+  });
+
+  // Signed out (by us, by a 401 anywhere, or in another tab): forget every cached answer.
+  useEffect(() => {
+    if (token === null) queryClient.clear();
+  }, [token, queryClient]);
+
+  const signIn = useCallback(
+    (response: LoginResponse) => {
+      queryClient.setQueryData(ME_QUERY_KEY, response.user);
+      sessionToken.set(response.accessToken);
+    },
+    [queryClient],
+  );
+
+  const signOut = useCallback(async () => {
+    try {
+      if (sessionToken.get()) await authApi.logout();
+    } catch {
+      // the token is forgotten here whatever the server says
+    }
+    sessionToken.set(null);
+    queryClient.clear();
+  }, [queryClient]);
+
+  const refreshUser = useCallback(async () => {
+    if (!sessionToken.get()) return null;
+    const result = await me.refetch();
+    return result.data ?? null;
+  }, [me.refetch]);
+
+  const user = token !== null ? (me.data ?? null) : null;
+  const status: SessionStatus = token === null ? 'anonymous' : user ? 'authenticated' : 'loading';
+
+  const value = useMemo<Session>(
+    () => ({ status, user, signIn, signOut, refreshUser }),
+    [status, user, signIn, signOut, refreshUser],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession() must be used inside <SessionProvider>');
+  return session;
+}

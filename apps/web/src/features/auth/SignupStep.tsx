@@ -1,0 +1,192 @@
+import {
+  isValidCnpj,
+  LANGUAGES,
+  type Language,
+  MESSAGES,
+  PRICE_TABLE_FIELDS,
+  type SignupPayload,
+  signupFormSchema,
+} from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Anchor, Button, Checkbox, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { authApi, readUtm } from './authApi';
+import { translateApiError, translateValidation } from './errors';
+import { MaskedInput } from './MaskedInput';
+import { CNPJ_MASK, MOBILE_PHONE_MASK } from './masks';
+import { notify } from './notify';
+
+/** The terms of use shipped with the app (apps/web/public). */
+export const TERMS_URL = '/termos-de-uso.pdf';
+
+/** The shared sign-up rules (spec section 5), plus the CNPJ check digits the server verifies too. */
+const formSchema = signupFormSchema.extend({
+  cnpj: signupFormSchema.shape.cnpj.refine(isValidCnpj, MESSAGES.cnpjInvalid),
+});
+type SignupFormValues = z.input<typeof formSchema>;
+type SignupFormOutput = z.output<typeof formSchema>;
+
+export interface SignupResult {
+  company: string;
+  email: string;
+}
+
+interface SignupStepProps {
+  email: string;
+  onBack: () => void;
+  onCreated: (result: SignupResult) => void;
+}
+
+/**
+ * `POST /api/user` (spec section 3, "Signup payload"): the company name is also the fantasy name,
+ * every unit price is 0, the utm_* fields come from the page URL. The interface language is sent
+ * too, so the account's e-mails speak it.
+ */
+export function buildSignupPayload(values: SignupFormOutput, search: string, language?: string): SignupPayload {
+  return {
+    email: values.email,
+    name: values.name,
+    fullName: values.fullName,
+    terms: values.terms,
+    cnpj: values.cnpj,
+    mobilePhone: values.mobilePhone,
+    priceTable: Object.fromEntries(PRICE_TABLE_FIELDS.map((key) => [key, 0])) as SignupPayload['priceTable'],
+    fantasyName: values.name,
+    ...readUtm(search),
+    ...((LANGUAGES as readonly string[]).includes(language ?? '') ? { language: language as Language } : {}),
+  };
+}
+
+/** Step 2 (spec section 2): company sign-up. */
+export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
+  const { t, i18n } = useTranslation();
+  const form = useForm<SignupFormValues, unknown, SignupFormOutput>({
+    resolver: zodResolver(formSchema),
+    defaultValues: { fullName: '', name: '', email, cnpj: '', mobilePhone: '', terms: false },
+  });
+  const { errors } = form.formState;
+
+  const signup = useMutation({
+    mutationFn: (values: SignupFormOutput) =>
+      authApi.signup(buildSignupPayload(values, window.location.search, i18n.language)),
+    onSuccess: (_data, values) => onCreated({ company: values.name, email: values.email }),
+    onError: (err) => notify.error(translateApiError(t, err, 'errors.signupFailed')),
+  });
+
+  const submit = form.handleSubmit((values) => signup.mutate(values));
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="signup-step">
+      <Stack gap="md">
+        <div>
+          <Title order={2}>{t('auth.signup.heading')}</Title>
+          <Text c="dimmed" mt={6}>
+            {t('auth.signup.subtitle')}
+          </Text>
+        </div>
+        <TextInput
+          label={t('auth.signup.fullName')}
+          autoComplete="name"
+          autoFocus
+          error={translateValidation(t, errors.fullName?.message)}
+          data-testid="signup-fullName"
+          {...form.register('fullName')}
+        />
+        <TextInput
+          label={t('auth.signup.company')}
+          autoComplete="organization"
+          error={translateValidation(t, errors.name?.message)}
+          data-testid="signup-company"
+          {...form.register('name')}
+        />
+        <TextInput
+          label={t('auth.signup.email')}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={translateValidation(t, errors.email?.message)}
+          data-testid="signup-email"
+          {...form.register('email')}
+        />
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
+          <Controller
+            control={form.control}
+            name="cnpj"
+            render={({ field }) => (
+              <MaskedInput
+                label={t('auth.signup.cnpj')}
+                mask={CNPJ_MASK}
+                placeholder="00.000.000/0000-00"
+                inputMode="numeric"
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={translateValidation(t, errors.cnpj?.message)}
+                data-testid="signup-cnpj"
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="mobilePhone"
+            render={({ field }) => (
+              <MaskedInput
+                label={t('auth.signup.mobilePhone')}
+                mask={MOBILE_PHONE_MASK}
+                placeholder="(00) 00000-0000"
+                inputMode="tel"
+                autoComplete="tel-national"
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={translateValidation(t, errors.mobilePhone?.message)}
+                data-testid="signup-mobilePhone"
+              />
+            )}
+          />
+        </SimpleGrid>
+        <Checkbox
+          label={
+            <Trans
+              i18nKey="auth.signup.terms"
+              components={{
+                terms: (
+                  <Anchor
+                    inherit
+                    href={TERMS_URL}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    data-testid="signup-terms-link"
+                  />
+                ),
+              }}
+            />
+          }
+          error={translateValidation(t, errors.terms?.message)}
+          data-testid="signup-terms"
+          {...form.register('terms')}
+        />
+        <Button type="submit" size="md" fullWidth loading={signup.isPending} data-testid="signup-submit">
+          {t('auth.signup.submit')}
+        </Button>
+        <Group justify="center">
+          <Button
+            variant="subtle"
+            color="gray"
+            leftSection={<IconArrowLeft size={16} />}
+            onClick={onBack}
+            data-testid="signup-back"
+          >
+            {t('auth.signup.back')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+import type { TFunction } from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../platform/api';
+import { loginError, requestCodeError, translateApiError, translateValidation } from './errors';
+
+const KNOWN = new Set(['errors.codes.RATE_LIMITED', 'errors.codes.CODE_EXPIRED', 'errors.codes.MAIL_FAILED']);
+// A stand-in for i18next: returns the key, or '' for a defaultValue lookup of an unknown key.
+const t = ((key: string, options?: { defaultValue?: string; minutes?: number }) => {
+  if (options && 'defaultValue' in options && !KNOWN.has(key)) return options.defaultValue;
+  return options?.minutes ? `${key}(${options.minutes})` : key;
+}) as unknown as TFunction;
+
+describe('auth error messages (spec section 8)', () => {
+  it('a deactivated account shows "Esta conta não está ativa." (translated)', () => {
+    expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'ACCOUNT_DISABLED'))).toBe(
+      'errors.accountInactive',
+    );
+  });
+
+  it('an unknown e-mail or any other failure shows the invalid-email message', () => {
+    expect(requestCodeError(t, new ApiError(404, 'E-mail não encontrado', 'EMAIL_NOT_FOUND'))).toBe(
+      'errors.invalidEmail',
+    );
+    expect(requestCodeError(t, new ApiError(500, 'Internal'))).toBe('errors.invalidEmail');
+  });
+
+  it('a rate limit is translated with the minutes to wait; a mail failure says so', () => {
+    const limited = new ApiError(429, 'Muitas solicitações.', 'RATE_LIMITED', { retryAfterSeconds: 900 });
+    expect(requestCodeError(t, limited)).toBe('errors.codes.RATE_LIMITED(15)');
+    expect(requestCodeError(t, new ApiError(429, 'Muitas solicitações.', 'RATE_LIMITED'))).toBe(
+      'errors.tooManyRequests',
+    );
+    expect(requestCodeError(t, new ApiError(429, 'Aguarde 15 minutos.', 'OTHER'))).toBe('Aguarde 15 minutos.');
+    expect(requestCodeError(t, new ApiError(503, 'Falha no e-mail', 'MAIL_FAILED'))).toBe('errors.codes.MAIL_FAILED');
+  });
+
+  it('an invalid code is the translated invalid-code message; other code failures by their code', () => {
+    expect(loginError(t, new ApiError(400, 'Código inválido', 'INVALID_CODE'))).toBe('errors.invalidCode');
+    expect(loginError(t, new ApiError(400, 'Código expirado', 'CODE_EXPIRED'))).toBe('errors.codes.CODE_EXPIRED');
+  });
+
+  it('sign-up failures show the server message, else the default', () => {
+    expect(translateApiError(t, new ApiError(409, 'E-mail já cadastrado.', 'X'), 'errors.signupFailed')).toBe(
+      'E-mail já cadastrado.',
+    );
+    expect(translateApiError(t, new ApiError(500, ''), 'errors.signupFailed')).toBe('errors.signupFailed');
+    expect(translateApiError(t, new Error('boom'), 'errors.signupFailed')).toBe('errors.signupFailed');
+  });
+
+  it('the shared schema messages are translated by key', () => {
+    expect(translateValidation(t, '* CNPJ deve conter 14 dígitos')).toBe('validation.cnpjLength');
+    expect(translateApiError(t, new ApiError(400, '* CNPJ inválido', 'VALIDATION'), 'x')).toBe(
+      'validation.cnpjInvalid',
+    );
+    expect(translateValidation(t, 'something else')).toBe('something else');
+    expect(translateValidation(t, undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,113 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../platform/api';
+import { BuyCreditsModal } from './BuyCreditsModal';
+import { renderWithApp } from './testing';
+
+const checkout = vi.fn();
+vi.mock('./creditsApi', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./creditsApi')>();
+  return { ...original, creditsApi: { ...original.creditsApi, checkout: (input: unknown) => checkout(input) } };
+});
+const session = {
+  user: {
+    email: 'ana@empresa.com.br',
+    balance: { money: 1234.5 },
+    priceTable: { smsShort: 0.085, smsFlash: 0, whatsapp: 0, ura: 0, rcs: 0, uraIntegration: 0, enriched: 0 },
+  },
+  refreshUser: vi.fn(),
+};
+vi.mock('../auth/SessionProvider', () => ({ useSession: () => session }));
+
+const quantity = () => screen.getByTestId('purchase-quantity') as HTMLInputElement;
+const isDisabled = (id: string) => (screen.getByTestId(id) as HTMLButtonElement).disabled;
+
+describe('BuyCreditsModal', () => {
+  let open: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    checkout.mockReset();
+    open = vi.spyOn(window, 'open').mockImplementation(() => ({ opener: window }) as unknown as Window);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it('shows the balance; steps by 100 never below 0; digits only; pays only from R$ 270', async () => {
+    await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
+    expect(screen.getByTestId('buy-credits-balance').textContent).toBe('R$\u00a01.234,50');
+    expect(quantity().value).toBe('0');
+    expect(isDisabled('pay-card')).toBe(true);
+    expect(isDisabled('pay-pix')).toBe(true);
+    expect(screen.queryByTestId('purchase-minimum-notice')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('purchase-minus'));
+    expect(quantity().value).toBe('0');
+    fireEvent.click(screen.getByTestId('purchase-plus'));
+    expect(quantity().value).toBe('100');
+    expect(screen.getByTestId('purchase-minimum-notice').textContent).toBe('Valor mínimo para compra: R$ 270,00');
+    expect(screen.getByTestId('purchase-total').textContent).toBe('R$\u00a0100,00');
+    expect(isDisabled('pay-card')).toBe(true);
+
+    fireEvent.change(quantity(), { target: { value: '2a7.0' } });
+    expect(quantity().value).toBe('270');
+    expect(screen.queryByTestId('purchase-minimum-notice')).toBeNull();
+    expect(isDisabled('pay-card')).toBe(false);
+    expect(isDisabled('pay-pix')).toBe(false);
+    expect(screen.getByTestId('purchase-subtotal').textContent).toBe('R$\u00a0270,00');
+  });
+
+  it('is not closed by Escape', async () => {
+    const onClose = vi.fn();
+    await renderWithApp(<BuyCreditsModal opened onClose={onClose} />);
+    fireEvent.keyDown(screen.getByTestId('buy-credits-modal'), { key: 'Escape' });
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('purchase-back'));
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('card: creates the checkout, shows the partner dialog, opens the link and goes to /campanhas', async () => {
+    checkout.mockResolvedValue({ checkout_url: 'https://checkout.stripe.test/pay/cs_1' });
+    const { location } = await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
+    fireEvent.change(quantity(), { target: { value: '300' } });
+    fireEvent.click(screen.getByTestId('pay-card'));
+    await screen.findByTestId('partner-dialog');
+    expect(checkout).toHaveBeenCalledWith({
+      amount: 300,
+      successUrl: `${window.location.origin}/?success=true`,
+      cancelUrl: `${window.location.origin}/?cancel=true`,
+    });
+    fireEvent.click(screen.getByTestId('partner-continue'));
+    expect(open).toHaveBeenCalledWith('https://checkout.stripe.test/pay/cs_1', '_blank');
+    await waitFor(() => expect(location.current).toBe('/campanhas'));
+  });
+
+  it('card failure: logs the status and sets the failed state, with no message', async () => {
+    checkout.mockRejectedValue(new ApiError(502, 'x', 'CHECKOUT_FAILED'));
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
+    fireEvent.change(quantity(), { target: { value: '300' } });
+    fireEvent.click(screen.getByTestId('pay-card'));
+    await waitFor(() => expect(screen.getByTestId('pay-card').getAttribute('data-state')).toBe('failed'));
+    expect(error).toHaveBeenCalledWith('checkout failed', 502);
+    expect(screen.queryByTestId('partner-dialog')).toBeNull();
+  });
+
+  it('PIX: a 500 ms spinner, then the chat link with the amount and the e-mail', async () => {
+    await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
+    vi.useFakeTimers();
+    fireEvent.change(quantity(), { target: { value: '300' } });
+    fireEvent.click(screen.getByTestId('pay-pix'));
+    expect(open).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(499);
+    expect(open).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(open).toHaveBeenCalledTimes(1);
+    const url = decodeURIComponent(String(open.mock.calls[0]![0]));
+    expect(url).toContain('https://wa.me/');
+    expect(url).toContain('R$\u00a0300,00');
+    expect(url).toContain('ana@empresa.com.br');
+  });
+});

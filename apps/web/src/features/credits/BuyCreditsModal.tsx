@@ -1,0 +1,280 @@
+import { formatBRL, PIX_SPINNER_DELAY_MS, ROUTES, reaisToCentavos } from '@ecoa/shared';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Divider,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconCreditCard, IconMinus, IconPlus, IconQrcode } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { isApiError } from '../../platform/api';
+import { openSupportChat } from '../../platform/support';
+import { notify } from '../auth/notify';
+import { useSession } from '../auth/SessionProvider';
+import { creditsApi } from './creditsApi';
+import { balanceRow, canPay, digitsOnly, purchaseTotal, showsMinimumNotice, stepQuantity } from './purchase';
+import { TransferForm } from './TransferForm';
+
+export type CreditsTab = 'buy' | 'transfer';
+type CheckoutState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'ready'; url: string }
+  | { status: 'failed' };
+
+/** Where the checkout sends the customer back: the site root with success=true / cancel=true. */
+export function returnUrls(origin = window.location.origin) {
+  return { successUrl: `${origin}/?success=true`, cancelUrl: `${origin}/?cancel=true` };
+}
+
+/**
+ * The buy-credits modal (spec section 2): not tied to a route; the overlay and Escape do not
+ * close it. The account balance, the account-balance row (minus/plus by 100, digits only), the
+ * summary, "Back", and the two payment buttons (disabled under R$ 270). A second tab turns
+ * balance into channel credits.
+ */
+export function BuyCreditsModal({
+  opened,
+  onClose,
+  initialTab = 'buy',
+}: {
+  opened: boolean;
+  onClose: () => void;
+  initialTab?: CreditsTab;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const [tab, setTab] = useState<CreditsTab>(initialTab);
+  const [quantity, setQuantity] = useState(0);
+  const [checkout, setCheckout] = useState<CheckoutState>({ status: 'idle' });
+  const [pixLoading, setPixLoading] = useState(false);
+
+  const rows = [balanceRow(t('credits.balanceRow'), quantity)];
+  const total = purchaseTotal(rows);
+  const payable = canPay(total);
+  const money = user?.balance.money ?? 0;
+
+  const close = () => {
+    setQuantity(0);
+    setCheckout({ status: 'idle' });
+    setTab(initialTab);
+    onClose();
+  };
+
+  const guardMinimum = (): boolean => {
+    if (payable) return true;
+    notify.error(t('credits.minimumToast'));
+    return false;
+  };
+
+  const payWithCard = async () => {
+    if (!guardMinimum()) return;
+    setCheckout({ status: 'loading' });
+    try {
+      const { checkout_url } = await creditsApi.checkout({ amount: total, ...returnUrls() });
+      setCheckout({ status: 'ready', url: checkout_url });
+    } catch (err) {
+      // Spec section 8: the status goes to the console and the state becomes failed; no message.
+      console.error('checkout failed', isApiError(err) ? err.status : err);
+      setCheckout({ status: 'failed' });
+    }
+  };
+
+  const payWithPix = () => {
+    if (!guardMinimum()) return;
+    setPixLoading(true);
+    window.setTimeout(() => {
+      setPixLoading(false);
+      const opened = openSupportChat(
+        t('credits.pixMessage', {
+          amount: formatBRL(total * 100),
+          email: user?.email || t('credits.emailNotInformed'),
+        }),
+      );
+      if (!opened) notify.error(t('errors.handoffFailed'));
+    }, PIX_SPINNER_DELAY_MS);
+  };
+
+  const continueToPartner = (url: string) => {
+    const tabRef = window.open(url, '_blank');
+    if (tabRef) tabRef.opener = null;
+    close();
+    navigate(ROUTES.campaigns);
+  };
+
+  return (
+    <>
+      <Modal
+        opened={opened && checkout.status !== 'ready'}
+        onClose={close}
+        closeOnClickOutside={false}
+        closeOnEscape={false}
+        withCloseButton={false}
+        centered
+        size="lg"
+        radius="lg"
+        title={t('credits.modalTitle')}
+        styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-xl)' } }}
+      >
+        <Stack gap="md" data-testid="buy-credits-modal">
+          <Paper withBorder p="sm" radius="md">
+            <Group justify="space-between">
+              <Text size="sm" c="dimmed">
+                {t('credits.accountBalance')}
+              </Text>
+              <Text fw={700} data-testid="buy-credits-balance">
+                {formatBRL(reaisToCentavos(money) ?? 0)}
+              </Text>
+            </Group>
+          </Paper>
+          <Tabs value={tab} onChange={(v) => setTab((v as CreditsTab) ?? 'buy')}>
+            <Tabs.List grow>
+              <Tabs.Tab value="buy" data-testid="tab-buy">
+                {t('credits.tabBuy')}
+              </Tabs.Tab>
+              <Tabs.Tab value="transfer" data-testid="tab-transfer">
+                {t('credits.tabTransfer')}
+              </Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="buy" pt="md">
+              <Stack gap="md">
+                {rows.map((row) => (
+                  <Stack key={row.tipo} gap={4}>
+                    <Group justify="space-between" wrap="nowrap" data-testid="purchase-row">
+                      <Text fw={600}>{row.tipo}</Text>
+                      <Group gap="xs" wrap="nowrap">
+                        <ActionIcon
+                          variant="default"
+                          size="lg"
+                          aria-label={t('credits.decrease')}
+                          data-testid="purchase-minus"
+                          onClick={() => setQuantity((q) => stepQuantity(q, -1))}
+                        >
+                          <IconMinus size={16} />
+                        </ActionIcon>
+                        <TextInput
+                          aria-label={t('credits.quantity')}
+                          data-testid="purchase-quantity"
+                          inputMode="numeric"
+                          w={110}
+                          value={String(quantity)}
+                          onChange={(e) => setQuantity(digitsOnly(e.currentTarget.value))}
+                        />
+                        <ActionIcon
+                          variant="default"
+                          size="lg"
+                          aria-label={t('credits.increase')}
+                          data-testid="purchase-plus"
+                          onClick={() => setQuantity((q) => stepQuantity(q, 1))}
+                        >
+                          <IconPlus size={16} />
+                        </ActionIcon>
+                      </Group>
+                      <Text fw={600} w={120} ta="right">
+                        {row.valor}
+                      </Text>
+                    </Group>
+                  </Stack>
+                ))}
+                {showsMinimumNotice(total) && (
+                  <Alert color="orange" variant="light" data-testid="purchase-minimum-notice">
+                    {t('credits.minimumNotice')}
+                  </Alert>
+                )}
+                <Paper withBorder p="md" radius="md">
+                  <Text fw={700} mb="xs">
+                    {t('credits.summary')}
+                  </Text>
+                  <Group justify="space-between">
+                    <Text size="sm">{t('credits.subtotal')}</Text>
+                    <Text size="sm" data-testid="purchase-subtotal">
+                      {formatBRL(total * 100)}
+                    </Text>
+                  </Group>
+                  <Divider my="xs" />
+                  <Group justify="space-between">
+                    <Text fw={700}>{t('credits.total')}</Text>
+                    <Text fw={700} data-testid="purchase-total">
+                      {formatBRL(total * 100)}
+                    </Text>
+                  </Group>
+                </Paper>
+                <Group justify="space-between">
+                  <Button variant="default" onClick={close} data-testid="purchase-back">
+                    {t('credits.back')}
+                  </Button>
+                  <Group gap="sm">
+                    <Button
+                      leftSection={<IconCreditCard size={18} />}
+                      disabled={!payable}
+                      loading={checkout.status === 'loading'}
+                      onClick={() => void payWithCard()}
+                      data-testid="pay-card"
+                      data-state={checkout.status}
+                    >
+                      {t('credits.payCard')}
+                    </Button>
+                    <Button
+                      color="teal"
+                      leftSection={pixLoading ? <Loader size={16} color="white" /> : <IconQrcode size={18} />}
+                      disabled={!payable || pixLoading}
+                      onClick={payWithPix}
+                      data-testid="pay-pix"
+                    >
+                      {t('credits.payPix')}
+                    </Button>
+                  </Group>
+                </Group>
+              </Stack>
+            </Tabs.Panel>
+            <Tabs.Panel value="transfer" pt="md">
+              <Stack>
+                <TransferForm onDone={close} />
+                <Group>
+                  <Button variant="default" onClick={close}>
+                    {t('credits.back')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Tabs.Panel>
+          </Tabs>
+        </Stack>
+      </Modal>
+      <Modal
+        opened={opened && checkout.status === 'ready'}
+        onClose={close}
+        closeOnClickOutside={false}
+        centered
+        radius="lg"
+        title={t('credits.partnerTitle')}
+        styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
+      >
+        <Stack data-testid="partner-dialog">
+          <Text>{t('credits.partnerText')}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close} data-testid="partner-back">
+              {t('credits.partnerBack')}
+            </Button>
+            <Button
+              onClick={() => checkout.status === 'ready' && continueToPartner(checkout.url)}
+              data-testid="partner-continue"
+            >
+              {t('credits.partnerContinue')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

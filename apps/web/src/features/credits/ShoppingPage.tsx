@@ -1,0 +1,100 @@
+import { CREDIT_TYPES } from '@ecoa/shared';
+import { Button, Card, Group, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../auth/SessionProvider';
+import { BalanceCard } from './BalanceCard';
+import { useCredits } from './CreditsProvider';
+import { creditsApi, DASHBOARD_BALANCE_KEY, LEDGER_KEY, PAYMENTS_KEY } from './creditsApi';
+import { LedgerTable, PaymentsTable } from './MoneyTables';
+import { TransferForm } from './TransferForm';
+
+const PAGE_SIZE = 10;
+
+/**
+ * Shopping (`/shopping`): the balance card, balances per credit type, the transfer form, the
+ * user's payments with a status badge, and the ledger history.
+ */
+export function ShoppingPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const { openBuyCredits } = useCredits();
+  const [paymentsPage, setPaymentsPage] = useState(1);
+  const [ledgerPage, setLedgerPage] = useState(1);
+  const balance = useQuery({ queryKey: DASHBOARD_BALANCE_KEY, queryFn: creditsApi.balance });
+  const payments = useQuery({
+    queryKey: [...PAYMENTS_KEY, paymentsPage],
+    queryFn: () => creditsApi.payments(paymentsPage, PAGE_SIZE),
+  });
+  const ledger = useQuery({
+    queryKey: [...LEDGER_KEY, ledgerPage],
+    queryFn: () => creditsApi.ledger(ledgerPage, PAGE_SIZE),
+  });
+  const pages = (total = 0) => Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  return (
+    <Stack gap="lg" data-testid="shopping-page">
+      <Group justify="space-between">
+        <Title order={2}>{t('credits.shoppingTitle')}</Title>
+        <Button onClick={() => openBuyCredits('buy')} data-testid="shopping-buy">
+          {t('credits.buyCredits')}
+        </Button>
+      </Group>
+      <BalanceCard money={balance.data?.money ?? user?.balance.money ?? 0} onBuy={() => openBuyCredits('buy')} />
+
+      <Card withBorder radius="lg" padding="lg">
+        <Title order={4} mb="md">
+          {t('credits.balances')}
+        </Title>
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+          {CREDIT_TYPES.filter((type) => type !== 'BALANCE').map((type) => {
+            const b = balance.data?.credits[type];
+            return (
+              <Card key={type} withBorder radius="md" padding="sm" data-testid={`credit-balance-${type}`}>
+                <Text size="sm" c="dimmed">
+                  {t(`credits.types.${type}`)}
+                </Text>
+                <Text fz={24} fw={700} data-testid={`credit-available-${type}`}>
+                  {b ? b.available.toLocaleString('pt-BR') : '—'}
+                </Text>
+                {!!b?.reserved && (
+                  <Text size="xs" c="dimmed">
+                    {t('credits.reserved')}: {b.reserved.toLocaleString('pt-BR')}
+                  </Text>
+                )}
+              </Card>
+            );
+          })}
+        </SimpleGrid>
+      </Card>
+
+      <Card withBorder radius="lg" padding="lg">
+        <Title order={4} mb="md">
+          {t('credits.tabTransfer')}
+        </Title>
+        <TransferForm />
+      </Card>
+
+      <Card withBorder radius="lg" padding="lg">
+        <Title order={4} mb="md">
+          {t('credits.payments')}
+        </Title>
+        <PaymentsTable items={payments.data?.items} />
+        {pages(payments.data?.total) > 1 && (
+          <Pagination mt="md" total={pages(payments.data?.total)} value={paymentsPage} onChange={setPaymentsPage} />
+        )}
+      </Card>
+
+      <Card withBorder radius="lg" padding="lg">
+        <Title order={4} mb="md">
+          {t('credits.history')}
+        </Title>
+        <LedgerTable items={ledger.data?.items} />
+        {pages(ledger.data?.total) > 1 && (
+          <Pagination mt="md" total={pages(ledger.data?.total)} value={ledgerPage} onChange={setLedgerPage} />
+        )}
+      </Card>
+    </Stack>
+  );
+}

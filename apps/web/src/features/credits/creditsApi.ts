@@ -1,0 +1,45 @@
+import type {
+  AdminAdjustmentInput,
+  AdminPaymentInput,
+  CheckoutRequest,
+  CreditTransferInput,
+  CreditTransferResult,
+  DashboardBalance,
+  LedgerEntryDto,
+  PaymentDto,
+} from '@ecoa/shared';
+import { api } from '../../platform/api';
+
+/** TanStack Query keys (the spec names the balance's: `dashboard-balance`). */
+export const DASHBOARD_BALANCE_KEY = ['dashboard-balance'] as const;
+export const PAYMENTS_KEY = ['payments'] as const;
+export const LEDGER_KEY = ['ledger'] as const;
+
+export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+export const creditsApi = {
+  /** `GET /api/v1/dashboard/balance`: money in reais and every credit type. */
+  balance: () => api.get<DashboardBalance>('/api/v1/dashboard/balance'),
+  /** `POST /api/v1/credits/transfer` (bearer). */
+  transfer: (input: CreditTransferInput) => api.post<CreditTransferResult>('/api/v1/credits/transfer', input),
+  /** `POST /checkout` on the legacy host with the raw token (spec section 7). */
+  checkout: (input: CheckoutRequest) =>
+    api.post<{ checkout_url: string }>('/api/checkout', input, { host: 'legacy', auth: 'raw' }),
+  payments: (page = 1, pageSize = 10) => api.get<Page<PaymentDto>>('/api/v1/payments', { query: { page, pageSize } }),
+  ledger: (page = 1, pageSize = 10) => api.get<Page<LedgerEntryDto>>('/api/v1/ledger', { query: { page, pageSize } }),
+};
+
+/** Administrators: one user's money (the user drawer). */
+export const adminCreditsApi = {
+  balance: (userId: string) => api.get<DashboardBalance>(`/api/v1/admin/users/${userId}/balance`),
+  payments: (userId: string, page = 1, pageSize = 10) =>
+    api.get<Page<PaymentDto>>(`/api/v1/admin/users/${userId}/payments`, { query: { page, pageSize } }),
+  ledger: (userId: string, page = 1, pageSize = 10) =>
+    api.get<Page<LedgerEntryDto>>(`/api/v1/admin/users/${userId}/ledger`, { query: { page, pageSize } }),
+  recordPayment: (userId: string, input: AdminPaymentInput) =>
+    api.post<{ payment: PaymentDto; money: number }>(`/api/v1/admin/users/${userId}/payments`, input),
+  adjust: (userId: string, input: AdminAdjustmentInput) =>
+    api.post<{ entry: LedgerEntryDto }>(`/api/v1/admin/users/${userId}/adjustments`, input),
+};
+
+export const adminUserMoneyKey = (userId: string) => ['admin-user-money', userId] as const;

@@ -1,0 +1,102 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import pt from '../../../public/locales/pt.json';
+import { ListsPage } from './ListsPage';
+import type { ContactList } from './listsApi';
+
+const base: ContactList = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Clientes SP',
+  status: 'ready',
+  progress: 100,
+  rowsProcessed: 10,
+  total: 10,
+  valid: 7,
+  mobiles: 5,
+  landlines: 2,
+  invalid: 2,
+  duplicates: 1,
+  optedOut: 1,
+  fileName: 'clientes.csv',
+  fields: ['empresa'],
+  createdAt: '2026-01-02T10:00:00.000Z',
+  finishedAt: '2026-01-02T10:00:05.000Z',
+};
+
+function page(items: ContactList[]) {
+  return new Response(JSON.stringify({ items, page: 1, pageSize: 20, total: items.length }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <MantineProvider>
+      <QueryClientProvider client={client}>
+        <ModalsProvider>
+          <ListsPage />
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('ListsPage', () => {
+  beforeAll(async () => {
+    await i18n.use(initReactI18next).init({ lng: 'pt', resources: { pt: { translation: pt } } });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows counts of a ready list, the progress of an importing one, and why one failed', async () => {
+    const importing = {
+      ...base,
+      id: '00000000-0000-4000-8000-000000000002',
+      name: 'Grande',
+      status: 'importing' as const,
+      progress: 42,
+      rowsProcessed: 420_000,
+    };
+    const failed = {
+      ...base,
+      id: '00000000-0000-4000-8000-000000000003',
+      name: 'Quebrada',
+      status: 'failed' as const,
+      errorCode: 'CSV_RAGGED',
+      error: 'Muitas linhas…',
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => page([importing, failed, base])),
+    );
+    renderPage();
+    const ready = await screen.findByTestId(`list-row-${base.id}`);
+    expect(within(ready).getByTestId('count-total').textContent).toBe('10');
+    expect(within(ready).getByTestId('count-valid').textContent).toContain('5 celulares · 2 fixos');
+    expect(within(ready).getByTestId('count-opted-out').textContent).toBe('1');
+    const running = screen.getByTestId(`list-row-${importing.id}`);
+    expect(within(running).getByTestId('list-progress').textContent).toContain('42%');
+    expect(within(running).getByTestId('list-progress').textContent).toContain('420.000 linhas lidas');
+    expect(within(running).getByTestId('count-total').textContent).toBe('—');
+    const broken = screen.getByTestId(`list-row-${failed.id}`);
+    expect(within(broken).getByTestId('list-error').textContent).toContain('número de colunas diferente');
+  });
+
+  it('invites to import when there is no list', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => page([])),
+    );
+    renderPage();
+    expect(await screen.findByText('Nenhuma lista ainda')).toBeTruthy();
+  });
+});

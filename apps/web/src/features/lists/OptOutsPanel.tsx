@@ -1,0 +1,179 @@
+import { formatBrazilianPhone } from '@ecoa/shared';
+import {
+  ActionIcon,
+  Button,
+  FileButton,
+  Group,
+  Pagination,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../auth/notify';
+import { listErrorText } from './errors';
+import { type OptOutSummary, optOutsApi } from './listsApi';
+
+const PAGE_SIZE = 20;
+
+/** The account's opt-out list: numbers no campaign sends to. Add, upload, search, remove. */
+export function OptOutsPanel() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === 'en' ? 'en-US' : i18n.language === 'cn' ? 'zh-CN' : 'pt-BR';
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [page, setPage] = useState(1);
+  const [numbers, setNumbers] = useState('');
+  const [busy, setBusy] = useState(false);
+  const query = useQuery({
+    queryKey: ['opt-outs', debounced, page],
+    queryFn: () => optOutsApi.list(debounced, page, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
+
+  const report = (s: OptOutSummary) => {
+    notify.success(t('optOuts.summary', { added: s.added, already: s.alreadyOptedOut, invalid: s.invalid }));
+    queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
+    queryClient.invalidateQueries({ queryKey: ['lists'] });
+  };
+
+  const add = async () => {
+    const phones = numbers
+      .split(/[\n,;]+/)
+      .map((p) => p.trim())
+      .filter(Boolean);
+    if (phones.length === 0) return;
+    setBusy(true);
+    try {
+      report(await optOutsApi.add(phones.slice(0, 1000)));
+      setNumbers('');
+    } catch (err) {
+      notify.error(listErrorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const upload = async (file: File | null) => {
+    if (!file) return;
+    setBusy(true);
+    try {
+      report(await optOutsApi.upload(file));
+    } catch (err) {
+      notify.error(listErrorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (phone: string) => {
+    try {
+      await optOutsApi.remove(phone);
+      queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
+      queryClient.invalidateQueries({ queryKey: ['lists'] });
+    } catch (err) {
+      notify.error(listErrorText(t, err));
+    }
+  };
+
+  const data = query.data;
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed">
+        {t('optOuts.intro')}
+      </Text>
+      <Paper withBorder p="md" radius="md">
+        <Stack gap="sm">
+          <Textarea
+            label={t('optOuts.addLabel')}
+            placeholder={t('optOuts.addPlaceholder')}
+            autosize
+            minRows={2}
+            maxRows={6}
+            value={numbers}
+            onChange={(e) => setNumbers(e.currentTarget.value)}
+            data-testid="opt-out-input"
+          />
+          <Group justify="space-between">
+            <FileButton onChange={upload} accept=".csv,.txt,.xlsx">
+              {(props) => (
+                <Button variant="default" leftSection={<IconUpload size={16} />} loading={busy} {...props}>
+                  {t('optOuts.upload')}
+                </Button>
+              )}
+            </FileButton>
+            <Button onClick={add} loading={busy} disabled={!numbers.trim()} data-testid="opt-out-add">
+              {t('optOuts.add')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <TextInput
+        leftSection={<IconSearch size={16} />}
+        placeholder={t('optOuts.search')}
+        value={search}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+        }}
+        data-testid="opt-out-search"
+      />
+      <Paper withBorder radius="md">
+        <Table verticalSpacing="xs" data-testid="opt-outs-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('optOuts.columns.phone')}</Table.Th>
+              <Table.Th>{t('optOuts.columns.source')}</Table.Th>
+              <Table.Th>{t('optOuts.columns.date')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.items.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={4}>
+                  <Text size="sm" c="dimmed" ta="center" py="md">
+                    {t(debounced ? 'optOuts.noMatch' : 'optOuts.empty')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {data?.items.map((o) => (
+              <Table.Tr key={o.phone}>
+                <Table.Td>{formatBrazilianPhone(o.phone)}</Table.Td>
+                <Table.Td>{t(`optOuts.source.${o.source}`)}</Table.Td>
+                <Table.Td>{new Date(o.createdAt).toLocaleString(locale)}</Table.Td>
+                <Table.Td ta="right">
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    onClick={() => remove(o.phone)}
+                    aria-label={t('optOuts.remove')}
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Paper>
+      {data && data.total > PAGE_SIZE && (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {t('optOuts.total', { count: data.total })}
+          </Text>
+          <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} />
+        </Group>
+      )}
+    </Stack>
+  );
+}

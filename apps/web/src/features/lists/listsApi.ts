@@ -1,0 +1,164 @@
+import { ApiError, apiRequest, buildUrl, sessionToken } from '../../platform/api';
+
+export type ListStatus = 'importing' | 'ready' | 'failed';
+
+export type ContactList = {
+  id: string;
+  name: string;
+  status: ListStatus;
+  progress: number;
+  rowsProcessed: number;
+  total: number;
+  valid: number;
+  mobiles: number;
+  landlines: number;
+  invalid: number;
+  duplicates: number;
+  optedOut: number;
+  error?: string;
+  errorCode?: string;
+  fileName: string;
+  fields: string[];
+  createdAt: string;
+  finishedAt: string | null;
+};
+
+export type Page<T> = { items: T[]; page: number; pageSize: number; total: number };
+
+export type ColumnMapping = {
+  hasHeader: boolean;
+  phone: number;
+  name: number | null;
+  fields: { column: number; key: string }[];
+};
+
+export type PreviewColumn = {
+  index: number;
+  header: string | null;
+  key: string;
+  phoneShare: number;
+  samples: string[];
+};
+
+export type Preview = {
+  kind: 'csv' | 'xlsx';
+  encoding: string | null;
+  delimiter: string | null;
+  hasHeader: boolean;
+  columns: PreviewColumn[];
+  rows: string[][];
+  mapping: ColumnMapping | null;
+};
+
+export type Contact = {
+  rowNumber: number;
+  phone: string;
+  kind: 'mobile' | 'landline';
+  name: string | null;
+  fields: Record<string, string> | null;
+  optedOut: boolean;
+};
+
+export type OptOut = { phone: string; source: 'manual' | 'upload' | 'reply'; createdAt: string };
+export type OptOutSummary = {
+  added: number;
+  alreadyOptedOut: number;
+  invalid: number;
+  invalidSamples: { value: string; reason: string }[];
+};
+
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+/** A big CSV is previewed from its first megabyte; an XLSX (a ZIP) must be sent whole. */
+const PREVIEW_SLICE = 1024 * 1024;
+
+/** Sends a multipart form with upload progress (fetch has none), answering like `apiRequest`. */
+function sendForm<T>(path: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(path));
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = sessionToken.get();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    if (onProgress) xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onerror = () => reject(new ApiError(0, 'Network error', 'NETWORK_ERROR'));
+    xhr.onload = () => {
+      if (xhr.status === 401) sessionToken.set(null);
+      let data: { message?: string; code?: string } | undefined;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        data = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
+      else reject(new ApiError(xhr.status, data?.message || xhr.statusText, data?.code));
+    };
+    xhr.send(form);
+  });
+}
+
+async function isZip(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  return head[0] === 0x50 && head[1] === 0x4b;
+}
+
+export const listsApi = {
+  list: (page: number, pageSize = 20) => apiRequest<Page<ContactList>>('/api/v1/lists', { query: { page, pageSize } }),
+  get: (id: string) => apiRequest<ContactList>(`/api/v1/lists/${id}`),
+  contacts: (id: string, page: number, pageSize = 50) =>
+    apiRequest<Page<Contact>>(`/api/v1/lists/${id}/contacts`, { query: { page, pageSize } }),
+  rename: (id: string, name: string) =>
+    apiRequest<ContactList>(`/api/v1/lists/${id}`, { method: 'PATCH', body: { name } }),
+  remove: (id: string) => apiRequest<void>(`/api/v1/lists/${id}`, { method: 'DELETE' }),
+
+  async preview(file: File): Promise<Preview> {
+    const form = new FormData();
+    const partial = file.size > PREVIEW_SLICE && !(await isZip(file));
+    form.append('partial', String(partial));
+    form.append('file', partial ? file.slice(0, PREVIEW_SLICE) : file, file.name);
+    return sendForm<Preview>('/api/v1/lists/preview', form);
+  },
+
+  create(input: { file: File; name: string; mapping: ColumnMapping | null }, onProgress?: (f: number) => void) {
+    const form = new FormData();
+    form.append('name', input.name);
+    if (input.mapping) form.append('mapping', JSON.stringify(input.mapping));
+    form.append('file', input.file, input.file.name);
+    return sendForm<{ id: string }>('/api/v1/lists', form, onProgress);
+  },
+
+  /** Downloads an export with the session token, then hands the file to the browser. */
+  async download(id: string, kind: 'valid' | 'invalid'): Promise<void> {
+    const token = sessionToken.get();
+    const res = await fetch(buildUrl(`/api/v1/lists/${id}/export`, 'main', { kind }), {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
+    if (res.status === 401) sessionToken.set(null);
+    if (!res.ok) {
+      const body = (await res.json().catch(() => ({}))) as { message?: string; code?: string };
+      throw new ApiError(res.status, body.message ?? res.statusText, body.code);
+    }
+    const disposition = res.headers.get('content-disposition') ?? '';
+    const utf8 = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+    const name = utf8 ? decodeURIComponent(utf8) : `lista-${kind}.csv`;
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  },
+};
+
+export const optOutsApi = {
+  list: (search: string, page: number, pageSize = 20) =>
+    apiRequest<Page<OptOut>>('/api/v1/opt-outs', { query: { search: search || undefined, page, pageSize } }),
+  add: (phones: string[]) => apiRequest<OptOutSummary>('/api/v1/opt-outs', { method: 'POST', body: { phones } }),
+  upload(file: File) {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    return sendForm<OptOutSummary>('/api/v1/opt-outs/upload', form);
+  },
+  remove: (phone: string) => apiRequest<void>(`/api/v1/opt-outs/${encodeURIComponent(phone)}`, { method: 'DELETE' }),
+};

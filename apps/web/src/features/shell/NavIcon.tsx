@@ -1,0 +1,30 @@
+import {
+  IconChartPie,
+  IconCoin,
+  IconDatabaseSearch,
+  IconHeadphones,
+  IconLink,
+  IconListDetails,
+  IconSpeakerphone,
+  IconUserSearch,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+
+const ICONS = {
+  dashboard: IconChartPie,
+  lists: IconListDetails,
+  campaigns: IconSpeakerphone,
+  audios: IconHeadphones,
+  rotatingLink: IconLink,
+  enrichment: IconDatabaseSearch,
+  shopping: IconCoin,
+  campaignsPerUser: IconUsersGroup,
+  enrichmentPerUser: IconUserSearch,
+  users: IconUsers,
+} as const;
+
+export function NavIcon({ name, size = 20 }: { name: string; size?: number }) {
+  const Icon = ICONS[name as keyof typeof ICONS] ?? IconChartPie;
+  return <Icon size={size} stroke={1.7} />;
+}

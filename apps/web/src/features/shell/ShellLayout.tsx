@@ -1,0 +1,157 @@
+import { BREAKPOINT_DRAWER_PX } from '@ecoa/shared';
+import {
+  ActionIcon,
+  AppShell,
+  Collapse,
+  Drawer,
+  Group,
+  Stack,
+  UnstyledButton,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
+import { IconLogout, IconMenu2, IconMoon, IconSettings, IconSun } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { storage } from '../../platform/storage';
+import { BalancePopover } from './BalancePopover';
+import { CreateCampaignButton } from './CreateCampaignButton';
+import { confirmLogout } from './confirmLogout';
+import { type ShellUser, showsCreateCampaign } from './navigation';
+import { Sidebar } from './Sidebar';
+import { SupportButton } from './SupportButton';
+import { UserAvatar, UserMenu } from './UserMenu';
+import { shouldShowWelcome, WelcomeModal } from './WelcomeModal';
+
+const EXPANDED_PX = 288; // 18rem
+const COLLAPSED_PX = 80; // 5rem
+
+type ShellLayoutProps = {
+  user: ShellUser;
+  onSignOut: () => void;
+  onOpenCredits: () => void;
+  children: ReactNode;
+};
+
+/** The authenticated frame (spec section 2): sidebar, header, welcome modal, support button. */
+export function ShellLayout({ user, onSignOut, onOpenCredits, children }: ShellLayoutProps) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const isPhone = useMediaQuery(`(max-width: ${BREAKPOINT_DRAWER_PX}px)`) ?? false;
+  const [collapsed, setCollapsed] = useLocalStorage({ key: 'sidebar-collapsed', defaultValue: false });
+  const [drawerOpen, drawer] = useDisclosure(false);
+  const [mobileMenuOpen, mobileMenu] = useDisclosure(false);
+  const [closedModal, setClosedModal] = useState(storage.getClosedModal());
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('light');
+
+  const welcomeOpen = shouldShowWelcome(pathname, user.isNewUser, closedModal);
+  const closeWelcome = () => {
+    storage.setClosedModal('false');
+    setClosedModal('false');
+  };
+  const askLogout = () => confirmLogout(t, onSignOut);
+  const onNavigate = () => {
+    if (welcomeOpen) closeWelcome();
+    drawer.close();
+    mobileMenu.close();
+  };
+
+  const sidebar = (
+    <Sidebar
+      user={user}
+      collapsed={!isPhone && collapsed}
+      onToggleCollapsed={isPhone ? undefined : () => setCollapsed((c) => !c)}
+      onNavigate={onNavigate}
+      onLogout={askLogout}
+    />
+  );
+
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{
+        width: collapsed ? COLLAPSED_PX : EXPANDED_PX,
+        breakpoint: BREAKPOINT_DRAWER_PX + 1,
+        collapsed: { mobile: true },
+      }}
+      padding="lg"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="lg" justify="space-between" wrap="nowrap">
+          {isPhone ? (
+            <ActionIcon
+              variant="filled"
+              size="lg"
+              radius="xl"
+              onClick={drawer.open}
+              aria-label={t('shell.openMenu')}
+              data-testid="menu-button"
+            >
+              <IconMenu2 size={20} />
+            </ActionIcon>
+          ) : (
+            <div />
+          )}
+          <Group gap="md" wrap="nowrap">
+            {showsCreateCampaign(pathname) && <CreateCampaignButton isNewUser={user.isNewUser} compact={isPhone} />}
+            <BalancePopover money={user.balance.money} onOpenCredits={onOpenCredits} />
+            {isPhone ? (
+              <UnstyledButton onClick={mobileMenu.toggle} data-testid="user-menu" aria-label={t('shell.account')}>
+                <UserAvatar user={user} />
+              </UnstyledButton>
+            ) : (
+              <UserMenu user={user} onLogout={askLogout} />
+            )}
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      {!isPhone && <AppShell.Navbar>{sidebar}</AppShell.Navbar>}
+      <Drawer opened={isPhone && drawerOpen} onClose={drawer.close} size="18rem" padding={0} withCloseButton={false}>
+        {sidebar}
+      </Drawer>
+
+      <AppShell.Main>
+        {isPhone && (
+          <Collapse in={mobileMenuOpen} data-testid="mobile-user-menu">
+            <Stack
+              gap={4}
+              mb="md"
+              p="sm"
+              style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}
+            >
+              <UnstyledButton
+                onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}
+                data-testid="theme-toggle"
+              >
+                <Group gap={8}>
+                  {scheme === 'dark' ? <IconSun size={16} /> : <IconMoon size={16} />}
+                  {t(scheme === 'dark' ? 'shell.themeLight' : 'shell.themeDark')}
+                </Group>
+              </UnstyledButton>
+              <UnstyledButton component={Link} to="/configuracoes" onClick={mobileMenu.close}>
+                <Group gap={8}>
+                  <IconSettings size={16} />
+                  {t('nav.settings')}
+                </Group>
+              </UnstyledButton>
+              <UnstyledButton onClick={askLogout} c="red" data-testid="menu-logout">
+                <Group gap={8}>
+                  <IconLogout size={16} />
+                  {t('shell.logout')}
+                </Group>
+              </UnstyledButton>
+            </Stack>
+          </Collapse>
+        )}
+        {children}
+      </AppShell.Main>
+
+      <WelcomeModal opened={welcomeOpen} onClose={closeWelcome} />
+      <SupportButton />
+    </AppShell>
+  );
+}

@@ -1,0 +1,27 @@
+import { Button, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconGift } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+
+/** Spec: shown on `/` to a new user until dismissed (closedModal = 'false'). */
+export function WelcomeModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={opened} onClose={onClose} centered withCloseButton data-testid="welcome-modal" size="md">
+      <Stack align="center" ta="center" gap="md" pb="md">
+        <ThemeIcon size={64} radius="xl" variant="light" color="teal">
+          <IconGift size={34} />
+        </ThemeIcon>
+        <Title order={3}>{t('welcome.title')}</Title>
+        <Text>{t('welcome.body')}</Text>
+        <Button onClick={onClose} data-testid="welcome-close">
+          {t('welcome.action')}
+        </Button>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The spec's rule for showing the welcome modal. */
+export function shouldShowWelcome(pathname: string, isNewUser: boolean, closedModal: string | null): boolean {
+  return pathname === '/' && isNewUser && closedModal !== 'false';
+}

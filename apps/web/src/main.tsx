@@ -1,0 +1,14 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { initI18n } from './platform/i18n';
+
+void initI18n();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root missing from index.html');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,2 @@
+export * from './ddd.ts';
+export * from './normalize.ts';
