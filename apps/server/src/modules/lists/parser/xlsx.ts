@@ -22,13 +22,16 @@ export async function* readXlsxRows(input: Readable): AsyncGenerator<string[][]>
   try {
     for await (const worksheet of reader) {
       sheets++;
-      if (rowsSeen > 0) {
-        // Only the first sheet with data is imported; drain the rest of the file quickly.
-        continue;
-      }
       const parse = (
         worksheet as unknown as { parse(): AsyncIterable<{ eventType: string; value: unknown }[]> }
       ).parse();
+      if (rowsSeen > 0) {
+        // Only the first sheet with data is imported, but every later sheet must still be read
+        // to its end: exceljs may have spooled it to a temp file that it deletes as soon as we
+        // move on, and an unread stream would then fail to open (an uncaught ENOENT).
+        for await (const _ of parse);
+        continue;
+      }
       for await (const events of parse) {
         const batch: string[][] = [];
         for (const { eventType, value } of events) {
