@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap } from './support';
+import { snap, toggleTheme } from './support';
 
 test.beforeEach(async ({ page, context }) => {
   await useOwnNetwork(context);
@@ -17,7 +17,7 @@ test('loads the app, switches language and theme, and both persist after reload'
   await page.getByTestId('language-switcher').click();
   await page.getByRole('option', { name: 'English' }).click();
   await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible();
-  await page.getByTestId('theme-toggle').click();
+  await toggleTheme(page);
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   await snap(page, 'foundation-en-dark');
 
@@ -33,7 +33,7 @@ test('loads the app, switches language and theme, and both persist after reload'
   await page.getByRole('option', { name: '简体中文' }).click();
   await expect(page.getByRole('heading', { name: '营销活动' })).toBeVisible();
   await snap(page, 'foundation-cn-dark');
-  await page.getByTestId('theme-toggle').click();
+  await toggleTheme(page);
   await snap(page, 'foundation-cn-light');
 });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap } from './support';
+import { snap, toggleTheme } from './support';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../apps/server/src/modules/lists/fixtures');
 
@@ -87,7 +87,7 @@ test('imports an Excel export: mapping, counts, invalid rows download, opt-outs'
   // The same screen in English/dark and Chinese.
   await page.getByTestId('language-switcher').click();
   await page.getByRole('option', { name: 'English' }).click();
-  await page.getByTestId('theme-toggle').click();
+  await toggleTheme(page);
   await expect(page.getByRole('heading', { name: 'Lists' })).toBeVisible();
   await expect(row.getByTestId('list-ready')).toHaveText('Ready');
   await snap(page, 'lists-ready-en-dark');
@@ -95,7 +95,7 @@ test('imports an Excel export: mapping, counts, invalid rows download, opt-outs'
   await page.getByRole('option', { name: '简体中文' }).click();
   await expect(row.getByTestId('list-ready')).toHaveText('就绪');
   await snap(page, 'lists-ready-cn-dark');
-  await page.getByTestId('theme-toggle').click();
+  await toggleTheme(page);
   await snap(page, 'lists-ready-cn-light');
 });
 

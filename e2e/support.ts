@@ -9,3 +9,17 @@ export async function snap(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
+
+/** Flips light/dark: signed in, the toggle lives in the avatar menu; signed out, in the header. */
+export async function toggleTheme(page: Page): Promise<void> {
+  const menu = page.getByTestId('user-menu');
+  if (await menu.isVisible()) await menu.click();
+  await page.getByTestId('theme-toggle').click();
+  await page.keyboard.press('Escape');
+}
+
+/** Picks a language by its visible name ('Português', 'English', '简体中文'). */
+export async function switchLanguage(page: Page, name: string): Promise<void> {
+  await page.getByTestId('language-switcher').click();
+  await page.getByRole('option', { name }).click();
+}

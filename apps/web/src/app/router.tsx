@@ -5,7 +5,7 @@ import { CreditsProvider } from '../features/credits/CreditsProvider';
 import { ShoppingPage } from '../features/credits/ShoppingPage';
 import { ListsPage } from '../features/lists/ListsPage';
 import { PlaceholderPage } from '../features/placeholder/PlaceholderPage';
-import { AppShellLayout } from '../features/shell/AppShellLayout';
+import { AuthenticatedLayout } from '../features/shell/AuthenticatedLayout';
 
 /** The spec's routes (section 2). Each page is filled in by its feature's issue. */
 const PAGES: { path: string; titleKey: string }[] = [
@@ -28,7 +28,7 @@ export const router = createBrowserRouter([
       <AuthGate>
         {/* The buy-credits modal and the payment-result modals, on every page: useCredits(). */}
         <CreditsProvider>
-          <AppShellLayout />
+          <AuthenticatedLayout />
         </CreditsProvider>
       </AuthGate>
     ),

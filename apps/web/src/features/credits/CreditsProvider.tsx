@@ -13,7 +13,7 @@ const CreditsContext = createContext<Credits | null>(null);
  * Money on every authenticated page: the buy-credits modal (one instance) and the payment
  * result modals. Mount it inside the router and the session, around the shell:
  *
- *   <CreditsProvider><AppShellLayout /></CreditsProvider>   // then: useCredits().openBuyCredits()
+ *   <CreditsProvider><AuthenticatedLayout /></CreditsProvider>   // then: useCredits().openBuyCredits()
  */
 export function CreditsProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState<{ tab: CreditsTab } | null>(null);
