@@ -50,6 +50,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       LOG_LEVEL: 'warn',
+      // The administrator every admin spec signs in as (created on start, see ADMIN_EMAIL).
+      ADMIN_EMAIL: 'admin@ecoa.test',
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },
   },

@@ -131,16 +131,33 @@ export async function useOwnNetwork(context: BrowserContext): Promise<void> {
  */
 export async function signInWithApi(page: Page, overrides: Partial<TestAccount> = {}) {
   const account = await createAccount(page.request, overrides);
-  const before = mailsTo(account.email).length;
-  const requested = await page.request.post('/api/auth/request-code', { data: { email: account.email } });
+  const token = await signInAs(page, account.email);
+  return { ...account, token };
+}
+
+/** The administrator the e2e server creates on start (ADMIN_EMAIL in playwright.config.ts). */
+export const E2E_ADMIN_EMAIL = 'admin@ecoa.test';
+
+/** Signs in as the e2e administrator through the API, like signInWithApi. */
+export async function signInAsAdmin(page: Page): Promise<string> {
+  return signInAs(page, E2E_ADMIN_EMAIL);
+}
+
+/**
+ * Signs in an existing account through the API (request-code, the e-mailed code, login) and stores
+ * the token where the app keeps it. The page is left on `/`; navigate (or reload) to use it.
+ */
+export async function signInAs(page: Page, email: string): Promise<string> {
+  const before = mailsTo(email).length;
+  const requested = await page.request.post('/api/auth/request-code', { data: { email } });
   expect(requested.status(), await requested.text()).toBe(200);
-  const code = await waitForCode(account.email, before + 1);
+  const code = await waitForCode(email, before + 1);
   const login = await page.request.post('/api/auth/login?remainLogin=false', {
-    data: { email: account.email, code, remainLogin: false },
+    data: { email, code, remainLogin: false },
   });
   expect(login.status(), await login.text()).toBe(200);
   const { accessToken } = (await login.json()) as { accessToken: string };
   await page.goto('/');
   await page.evaluate((token) => localStorage.setItem('@legacy:token', token), accessToken);
-  return { ...account, token: accessToken };
+  return accessToken;
 }
