@@ -16,7 +16,9 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const serverUrl = pathToFileURL(path.join(serverDir, 'package.json')).href;
 
 // require(): NODE_PATH is the fallback after drizzle-kit's own node_modules chain.
-process.env.NODE_PATH = [path.join(serverDir, 'node_modules'), process.env.NODE_PATH].filter(Boolean).join(path.delimiter);
+process.env.NODE_PATH = [path.join(serverDir, 'node_modules'), process.env.NODE_PATH]
+  .filter(Boolean)
+  .join(path.delimiter);
 Module._initPaths();
 
 // import(): resolve drizzle-orm as if apps/server imported it.

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { type UserRow, users } from '../users/users.schema.ts';
 
@@ -21,36 +21,48 @@ export type UserPatch = Partial<
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Text that can only be (part of) a CNPJ, typed with or without the mask: "12.345.678/0001", "1234". */
+const CNPJ_LIKE = /^[\d./\-\s]+$/;
+
+/** The administrators' view of the users table: search, read and change accounts. */
 export function createAdminUsersRepository() {
   return {
+    /**
+     * A page of users, newest first, whose company, full name or e-mail contains `search`
+     * (any case), or whose CNPJ contains its digits when it is typed as a CNPJ.
+     */
     async search(db: DbOrTx, params: { search: string; page: number; pageSize: number }) {
       const term = params.search.trim();
-      const digits = term.replace(/\D+/g, '');
-      const conditions: SQL[] = [];
+      let where: SQL | undefined;
       if (term) {
         const p = likePattern(term);
-        const byText = or(ilike(users.name, p), ilike(users.fullName, p), ilike(users.email, p));
-        // A search typed with the CNPJ mask (12.345.678/0001-95) still finds the digits.
-        conditions.push(
-          digits.length >= 3 ? (or(byText, ilike(users.cnpj, likePattern(digits))) as SQL) : (byText as SQL),
+        const digits = term.replace(/\D+/g, '');
+        where = or(
+          ilike(users.name, p),
+          ilike(users.fullName, p),
+          ilike(users.email, p),
+          ...(digits && CNPJ_LIKE.test(term) ? [ilike(users.cnpj, likePattern(digits))] : []),
         );
       }
-      const where = conditions.length ? and(...conditions) : undefined;
-      const [rows, totals] = await Promise.all([
-        db
-          .select()
-          .from(users)
-          .where(where)
-          .orderBy(desc(users.createdAt), desc(users.id))
-          .limit(params.pageSize)
-          .offset((params.page - 1) * params.pageSize),
-        db.select({ n: count() }).from(users).where(where),
-      ]);
-      return { rows, total: Number(totals[0]?.n ?? 0) };
+      const rows = await db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .limit(params.pageSize)
+        .offset((params.page - 1) * params.pageSize);
+      const [totals] = await db.select({ n: count() }).from(users).where(where);
+      return { rows, total: Number(totals?.n ?? 0) };
     },
 
     async findById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+
+    /** The row, locked until the transaction ends (so the audit's "before" is the real one). */
+    async lockById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1).for('update');
       return row;
     },
 

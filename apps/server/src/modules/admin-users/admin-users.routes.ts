@@ -10,17 +10,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
-import type { UserRow } from '../users/users.schema.ts';
-import type { AdminUsersService } from './admin-users.service.ts';
+import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { type AdminUsersService, type AdminUserView, PRICE_COLUMNS } from './admin-users.service.ts';
 
 const PRICE_MESSAGE = 'Preço inválido: use um valor em reais, nunca negativo, com até 4 casas decimais.';
+const MAX_PRICE_REAIS = 1_000_000;
 
-/** A unit price in reais: ≥ 0 with at most four decimals (stored exactly in ten-thousandths). */
+/** A unit price in reais (≥ 0, at most four decimals) → exact integer ten-thousandths. */
 const priceInReais = z
   .number({ error: PRICE_MESSAGE })
   .min(0, PRICE_MESSAGE)
-  .max(1_000_000, PRICE_MESSAGE)
-  .refine((v) => priceToTenThousandths(v) !== null, PRICE_MESSAGE);
+  .max(MAX_PRICE_REAIS, PRICE_MESSAGE)
+  .refine((v) => priceToTenThousandths(v) !== null, PRICE_MESSAGE)
+  .transform((v) => priceToTenThousandths(v) as number);
 
 const priceTableInput = z
   .object(
@@ -33,16 +35,16 @@ const priceTableInput = z
 
 const patchBody = z
   .object({
-    active: z.boolean().optional(),
+    active: z.boolean({ error: 'O campo "active" deve ser verdadeiro ou falso.' }).optional(),
     accessLevel: z.enum(ACCESS_LEVELS, { error: 'Nível de acesso inválido.' }).optional(),
     priceTable: priceTableInput.optional(),
-    permissions: z.object({ enriched: z.array(z.string().min(1).max(40)).max(20) }).optional(),
+    /** permissions.enriched of the spec: 'all' grants enrichment. */
+    permissions: z
+      .object({ enriched: z.array(z.string().trim().min(1).max(40)).max(20) }, { error: 'Permissões inválidas.' })
+      .strict()
+      .optional(),
   })
   .strict();
-
-const priceTableOut = z.object(
-  Object.fromEntries(PRICE_TABLE_FIELDS.map((k) => [k, z.number()])) as Record<PriceTableKey, z.ZodNumber>,
-);
 
 const adminUser = z.object({
   id: z.string(),
@@ -55,22 +57,26 @@ const adminUser = z.object({
   active: z.boolean(),
   accessLevel: z.enum(ACCESS_LEVELS),
   isNewUser: z.boolean(),
+  /** Reais, like `/api/me` (blueprint: money in JSON is reais as a number). */
   balance: z.object({ money: z.number() }),
-  priceTable: priceTableOut,
+  priceTable: z.object(
+    Object.fromEntries(PRICE_TABLE_FIELDS.map((k) => [k, z.number()])) as Record<PriceTableKey, z.ZodNumber>,
+  ),
   permissions: z.object({ enriched: z.array(z.string()) }),
 });
 
-const PRICE_COLUMN: Record<PriceTableKey, keyof UserRow> = {
-  smsShort: 'priceSmsShort',
-  smsFlash: 'priceSmsFlash',
-  whatsapp: 'priceWhatsapp',
-  ura: 'priceUra',
-  rcs: 'priceRcs',
-  uraIntegration: 'priceUraIntegration',
-  enriched: 'priceEnriched',
-};
+const historyEntry = z.object({
+  id: z.string(),
+  action: z.string(),
+  /** field → {from, to}; fields in the API's words (`active`, `priceTable.smsShort`, …), prices in reais. */
+  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+  createdAt: z.string(),
+  actor: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+});
 
-function toAdminUser(row: UserRow, moneyCentavos: number): z.infer<typeof adminUser> {
+const userParams = z.object({ id: z.uuid('Usuário inválido.') });
+
+function toAdminUser({ row, moneyCentavos }: AdminUserView): z.infer<typeof adminUser> {
   return {
     id: row.id,
     name: row.name,
@@ -84,99 +90,79 @@ function toAdminUser(row: UserRow, moneyCentavos: number): z.infer<typeof adminU
     isNewUser: row.isNewUser,
     balance: { money: centavosToReais(moneyCentavos) },
     priceTable: Object.fromEntries(
-      PRICE_TABLE_FIELDS.map((k) => [k, tenThousandthsToReais(row[PRICE_COLUMN[k]] as number)]),
+      PRICE_TABLE_FIELDS.map((k) => [k, tenThousandthsToReais(row[PRICE_COLUMNS[k]])]),
     ) as Record<PriceTableKey, number>,
-    permissions: { enriched: row.permissionsEnriched },
+    permissions: { enriched: [...row.permissionsEnriched] },
   };
 }
 
+/** `/api/v1/admin/users`: administrators only (checked before the input is read). */
 export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: AdminUsersService; guard: AuthGuard }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { service, guard } = deps;
+  const common = { tags: ['admin'], security: [{ bearer: [] }] };
+  const denied = { 401: errorResponse, 403: errorResponse };
 
   r.get(
     '/api/v1/admin/users',
     {
-      preHandler: guard.requireAdmin,
+      onRequest: guard.requireAdmin,
       schema: {
-        tags: ['admin'],
-        summary: 'Search users (name, company, e-mail, CNPJ), paginated',
-        security: [{ bearer: [] }],
+        ...common,
+        summary: 'Search users (company, full name, e-mail, CNPJ with or without the mask), newest first',
         querystring: z.object({
           search: z.string().max(200).optional().default(''),
-          page: z.coerce.number().int().min(1).optional().default(1),
+          page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),
           pageSize: z.coerce.number().int().min(1).max(100).optional().default(20),
         }),
         response: {
           200: z.object({ items: z.array(adminUser), total: z.number(), page: z.number(), pageSize: z.number() }),
+          400: errorResponse,
+          ...denied,
         },
       },
     },
     async (request) => {
       const { search, page, pageSize } = request.query;
-      const { rows, total } = await service.list({ search, page, pageSize });
-      return { items: rows.map((r) => toAdminUser(r.row, r.moneyCentavos)), total, page, pageSize };
+      const { items, total } = await service.list({ search, page, pageSize });
+      return { items: items.map(toAdminUser), total, page, pageSize };
     },
   );
 
   r.get(
     '/api/v1/admin/users/:id',
     {
-      preHandler: guard.requireAdmin,
+      onRequest: guard.requireAdmin,
       schema: {
-        tags: ['admin'],
-        summary: 'One user with the audit history of administrative changes',
-        security: [{ bearer: [] }],
-        params: z.object({ id: z.uuid({ error: 'Usuário não encontrado.' }) }),
+        ...common,
+        summary: 'One user with the audit history of administrative changes, newest first',
+        params: userParams,
         response: {
-          200: adminUser.extend({
-            history: z.array(
-              z.object({
-                id: z.string(),
-                action: z.string(),
-                changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
-                createdAt: z.string(),
-                actor: z.object({ id: z.string(), name: z.string(), email: z.string() }),
-              }),
-            ),
-          }),
+          200: adminUser.extend({ history: z.array(historyEntry) }),
+          400: errorResponse,
+          404: errorResponse,
+          ...denied,
         },
       },
     },
     async (request) => {
-      const { row, moneyCentavos, history } = await service.get(request.params.id);
-      return {
-        ...toAdminUser(row, moneyCentavos),
-        history: history.map((h) => ({ ...h, createdAt: h.createdAt.toISOString() })),
-      };
+      const { history, ...view } = await service.get(request.params.id);
+      return { ...toAdminUser(view), history: history.map((h) => ({ ...h, createdAt: h.createdAt.toISOString() })) };
     },
   );
 
   r.patch(
     '/api/v1/admin/users/:id',
     {
-      preHandler: guard.requireAdmin,
+      onRequest: guard.requireAdmin,
       schema: {
-        tags: ['admin'],
-        summary: 'Change access, active flag, unit prices (reais, 4 decimals) or enrichment permission',
-        security: [{ bearer: [] }],
-        params: z.object({ id: z.uuid({ error: 'Usuário não encontrado.' }) }),
+        ...common,
+        summary: 'Change the active flag, access level, unit prices (reais, 4 decimals) or enrichment permission',
+        params: userParams,
         body: patchBody,
-        response: { 200: adminUser },
+        response: { 200: adminUser, 400: errorResponse, 404: errorResponse, 409: errorResponse, ...denied },
       },
     },
-    async (request) => {
-      const body = request.body;
-      const priceTable = body.priceTable
-        ? Object.fromEntries(
-            Object.entries(body.priceTable)
-              .filter(([, v]) => v !== undefined)
-              .map(([k, v]) => [k, priceToTenThousandths(v as number) as number]),
-          )
-        : undefined;
-      const row = await service.update(currentUser(request).id, request.params.id, { ...body, priceTable });
-      const { moneyCentavos } = await service.get(row.id);
-      return toAdminUser(row, moneyCentavos);
-    },
+    async (request) => toAdminUser(await service.update(currentUser(request).id, request.params.id, request.body)),
   );
 }

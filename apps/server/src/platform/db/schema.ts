@@ -9,4 +9,11 @@ import * as listsSchema from '../../modules/lists/lists.schema.ts';
 import * as optOutsSchema from '../../modules/opt-outs/opt-outs.schema.ts';
 import * as usersSchema from '../../modules/users/users.schema.ts';
 
-export const schema = { ...usersSchema, ...ledgerSchema, ...authSchema, ...listsSchema, ...optOutsSchema, ...auditSchema };
+export const schema = {
+  ...usersSchema,
+  ...ledgerSchema,
+  ...authSchema,
+  ...listsSchema,
+  ...optOutsSchema,
+  ...auditSchema,
+};

@@ -1,0 +1,151 @@
+/**
+ * Who may call what, across every module: each administrator endpoint answers 401 without a
+ * session and 403 to a regular user; each user-owned resource is reachable only by its owner.
+ * A new admin route that is not listed here fails the first test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/server.ts';
+import { callAs, expectAdminOnly, expectOwnerOnly, type RouteCall, userAndAdmin } from './access.ts';
+import { signUpAndSignIn } from './factories.ts';
+import { createTestServer, dbKind } from './helpers.ts';
+import { multipart } from './multipart.ts';
+
+let server: RunningServer;
+let tokens: { userToken: string; adminToken: string };
+
+beforeAll(async () => {
+  server = await createTestServer();
+  tokens = await userAndAdmin(server);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Every registered `METHOD /path` (HEAD left out), read from Fastify's route tree (4 columns a level). */
+function registeredRoutes(): string[] {
+  const routes: string[] = [];
+  const parents: string[] = [];
+  for (const line of server.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│├└─\s]*)(\S+) \(([^)]+)\)$/.exec(line);
+    if (!match) continue;
+    const depth = Math.round(match[1]!.length / 4) - 1;
+    parents.length = depth;
+    const path = `${parents.join('')}${match[2]}`;
+    parents.push(match[2]!);
+    for (const method of match[3]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path}`);
+  }
+  return routes;
+}
+
+describe(`access control (${dbKind})`, () => {
+  it('every administrator endpoint: 401 anonymous, 403 regular user, allowed for an administrator', async () => {
+    const target = (await signUpAndSignIn(server)).user.id;
+    const base = `/api/v1/admin/users/${target}`;
+    const routes: (RouteCall & { pattern: string })[] = [
+      { pattern: 'GET /api/v1/admin/users', method: 'GET', url: '/api/v1/admin/users' },
+      { pattern: 'GET /api/v1/admin/users/:id', method: 'GET', url: base },
+      { pattern: 'PATCH /api/v1/admin/users/:id', method: 'PATCH', url: base, payload: { priceTable: { ura: 0.2 } } },
+      { pattern: 'GET /api/v1/admin/users/:id/balance', method: 'GET', url: `${base}/balance` },
+      { pattern: 'GET /api/v1/admin/users/:id/ledger', method: 'GET', url: `${base}/ledger` },
+      { pattern: 'GET /api/v1/admin/users/:id/payments', method: 'GET', url: `${base}/payments` },
+      {
+        pattern: 'POST /api/v1/admin/users/:id/payments',
+        method: 'POST',
+        url: `${base}/payments`,
+        payload: { amount: 10, method: 'MANUAL', reason: 'teste de acesso' },
+      },
+      {
+        pattern: 'POST /api/v1/admin/users/:id/adjustments',
+        method: 'POST',
+        url: `${base}/adjustments`,
+        payload: { type: 'SMSSHORT', amount: 5, reason: 'teste de acesso' },
+      },
+    ];
+    const all = registeredRoutes();
+    expect(all).toContain('DELETE /api/v1/lists/:id'); // the route tree is read right
+    const adminRoutes = all.filter((r) => r.includes(' /api/v1/admin/'));
+    expect(routes.map((r) => r.pattern).sort()).toEqual([...adminRoutes].sort());
+    await expectAdminOnly(server, routes, tokens);
+  });
+
+  it('a contact list and its contacts are the owner’s alone', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    const csv = Buffer.from('nome;telefone\nCliente Secreto;11987650001\nOutro;11987650002\n');
+    const form = multipart([
+      { name: 'name', value: 'Lista Secreta' },
+      { name: 'file', filename: 'clientes.csv', content: csv },
+    ]);
+    const created = await callAs(
+      server,
+      { method: 'POST', url: '/api/v1/lists', payload: form.payload, headers: form.headers },
+      owner.token,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const deadline = Date.now() + 25_000;
+    while (
+      (await callAs(server, { method: 'GET', url: `/api/v1/lists/${id}` }, owner.token)).json().status === 'importing'
+    ) {
+      if (Date.now() > deadline) throw new Error('list still importing');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const secrets = ['Lista Secreta', 'Cliente Secreto', '5511987650001', id];
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets }, [
+      { method: 'GET', url: `/api/v1/lists/${id}` },
+      { method: 'GET', url: `/api/v1/lists/${id}/contacts` },
+      { method: 'GET', url: `/api/v1/lists/${id}/export?kind=valid` },
+      { method: 'GET', url: `/api/v1/lists/${id}/export?kind=invalid` },
+      { method: 'PATCH', url: `/api/v1/lists/${id}`, payload: { name: 'Lista Secreta' } },
+      { method: 'DELETE', url: `/api/v1/lists/${id}` },
+    ]);
+    // Nor does it appear among the other user's lists, even to an administrator's own list view.
+    for (const token of [stranger.token, tokens.adminToken]) {
+      const theirs = await callAs(server, { method: 'GET', url: '/api/v1/lists' }, token);
+      expect(theirs.statusCode).toBe(200);
+      expect(theirs.body).not.toContain(id);
+    }
+  });
+
+  it('opt-outs are per account', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    const added = await callAs(
+      server,
+      { method: 'POST', url: '/api/v1/opt-outs', payload: { phones: ['(11) 98765-0003'] } },
+      owner.token,
+    );
+    expect(added.statusCode, added.body).toBe(200);
+    const search = { method: 'GET', url: '/api/v1/opt-outs?search=987650003' } as const;
+    expect((await callAs(server, search, owner.token)).json().total).toBe(1);
+    expect((await callAs(server, search, stranger.token)).json()).toMatchObject({ total: 0, items: [] });
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets: ['5511987650003'] }, [
+      { method: 'DELETE', url: '/api/v1/opt-outs/5511987650003' },
+    ]);
+  });
+
+  it('money statements are the owner’s alone (administrators read them through the admin routes)', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    const paid = await callAs(
+      server,
+      {
+        method: 'POST',
+        url: `/api/v1/admin/users/${owner.user.id}/payments`,
+        payload: { amount: 123.45, method: 'PIX', reason: 'Pagamento secreto' },
+      },
+      tokens.adminToken,
+    );
+    expect(paid.statusCode, paid.body).toBe(201);
+    const paymentId = JSON.stringify(paid.json()).match(/[0-9a-f-]{36}/)![0];
+    for (const url of ['/api/v1/ledger', '/api/v1/payments', '/api/v1/dashboard/balance']) {
+      const mine = await callAs(server, { method: 'GET', url }, owner.token);
+      expect(mine.statusCode).toBe(200);
+      expect(url === '/api/v1/dashboard/balance' || mine.body.includes('123.45'), url).toBe(true);
+      const theirs = await callAs(server, { method: 'GET', url }, stranger.token);
+      expect(theirs.statusCode).toBe(200);
+      for (const secret of ['123.45', 'Pagamento secreto', paymentId]) expect(theirs.body, url).not.toContain(secret);
+    }
+  });
+});
