@@ -7,10 +7,6 @@ import type { DbHandle } from '../platform/db/client.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
-import { createAdminUsersRepository } from './admin-users/admin-users.repository.ts';
-import { registerAdminUsersRoutes } from './admin-users/admin-users.routes.ts';
-import { type AdminUsersService, createAdminUsersService } from './admin-users/admin-users.service.ts';
-import { createAuditRepository } from './audit/audit.repository.ts';
 import { createAuthRepository } from './auth/auth.repository.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './auth/auth.service.ts';
@@ -54,7 +50,6 @@ export type ComposedModules = {
   optOuts: OptOutsService;
   ledger: LedgerService;
   checkout: CheckoutService;
-  adminUsers: AdminUsersService;
   registerRoutes(app: FastifyInstance): Promise<void>;
 };
 
@@ -107,17 +102,6 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   });
   const guard = createAuthGuard({ sessions: auth });
 
-  // User administration: every change is audited; deactivation ends the user's sessions at once.
-  const adminUsers = createAdminUsersService({
-    db,
-    repo: createAdminUsersRepository(),
-    audit: createAuditRepository(),
-    logger,
-    endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
-    moneyBalances: async (userIds) =>
-      new Map(await Promise.all(userIds.map(async (id) => [id, await ledger.getMoneyBalanceCentavos(id)] as const))),
-  });
-
   // Contact lists: uploads wait in DATA_DIR/uploads for their import job; opt-outs are account-wide.
   const storage = createUploadStorage(config.dataDir);
   const lists = createListsService({ repo: createListsRepository(deps.db), jobs: deps.jobs, clock, storage, logger });
@@ -134,7 +118,6 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     optOuts,
     ledger,
     checkout,
-    adminUsers,
     async registerRoutes(app) {
       app.decorateRequest('user', undefined);
       registerAuthRoutes(app, { auth: auth! });
@@ -143,7 +126,6 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       await registerOptOutsRoutes(app, { optOuts, storage, guard });
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });
-      registerAdminUsersRoutes(app, { service: adminUsers, guard });
       if (!checkout.usesStripe) {
         logger.warn('STRIPE_SECRET_KEY is not set: card purchases use the built-in TEST checkout (no real charge)');
       }

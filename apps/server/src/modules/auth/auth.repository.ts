@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/users.schema.ts';
 import { authAttempts, loginCodes, sessions } from './auth.schema.ts';
@@ -187,6 +187,40 @@ export function createAuthRepository() {
         .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id });
       return rows.length > 0;
+    },
+
+    /** The user's live sessions (not revoked, not expired), most recently used first. */
+    async listLiveSessions(db: DbOrTx, userId: string, now: Date) {
+      return db
+        .select({
+          id: sessions.id,
+          ip: sessions.ip,
+          userAgent: sessions.userAgent,
+          remainLogin: sessions.remainLogin,
+          createdAt: sessions.createdAt,
+          lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expiresAt,
+        })
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+        .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+    },
+
+    /** Ends one live session of this user; false when it is unknown, someone else's or already over. */
+    async revokeUserSession(db: DbOrTx, userId: string, sessionId: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(
+          and(
+            eq(sessions.id, sessionId),
+            eq(sessions.userId, userId),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, now),
+          ),
+        )
+        .returning({ id: sessions.id });
+      return rows.length === 1;
     },
 
     /** Ends every session of a user; returns how many were live. */

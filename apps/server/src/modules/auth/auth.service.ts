@@ -9,12 +9,13 @@ import {
 import type { AuthUser } from '../../platform/auth/guard.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, tooManyRequests } from '../../platform/errors/app-error.ts';
+import { AppError, badRequest, notFound, tooManyRequests } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { PublicUser } from '../users/users.service.ts';
 import { loginCodeEmail } from './auth.emails.ts';
 import type { AuthRepository, RateLimitCheck, RateLimitVerdict } from './auth.repository.ts';
+import { type Device, describeUserAgent } from './user-agent.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -60,7 +61,22 @@ export const AUTH_MESSAGES = {
   mailFailed: 'Não foi possível enviar o e-mail com o código. Tente novamente em instantes.',
   codeSent: 'Código enviado para o seu e-mail.',
   codeResent: 'Código reenviado com sucesso.',
+  sessionNotFound: 'Sessão não encontrada ou já encerrada.',
 } as const;
+
+/** One live session as its user sees it in the settings (`GET /api/v1/me/sessions`). */
+export type SessionSummary = {
+  id: string;
+  ip: string | null;
+  userAgent: string | null;
+  device: Device;
+  remainLogin: boolean;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  /** The session of the request that asked. */
+  current: boolean;
+};
 
 export type AuthServiceDeps = {
   db: Database;
@@ -266,6 +282,28 @@ export function createAuthService(deps: AuthServiceDeps) {
     async logout(token: string | undefined): Promise<void> {
       if (!token) return;
       await repo.revokeSessionByTokenHash(db, hashSessionToken(token), clock.now());
+    },
+
+    /** The user's live sessions, the current one first, with a readable device. */
+    async listSessions(userId: string, currentSessionId: string): Promise<SessionSummary[]> {
+      const rows = await repo.listLiveSessions(db, userId, clock.now());
+      const list = rows.map((row) => ({
+        ...row,
+        device: describeUserAgent(row.userAgent),
+        current: row.id === currentSessionId,
+      }));
+      return [...list.filter((s) => s.current), ...list.filter((s) => !s.current)];
+    },
+
+    /**
+     * Ends one of the user's own live sessions ("sign out of this device"). Another user's
+     * session is answered exactly like an unknown one: 404, and nothing changes.
+     */
+    async endSession(userId: string, sessionId: string): Promise<void> {
+      if (!(await repo.revokeUserSession(db, userId, sessionId, clock.now()))) {
+        throw notFound('SESSION_NOT_FOUND', AUTH_MESSAGES.sessionNotFound);
+      }
+      log.info({ userId, sessionId }, 'session ended by its user');
     },
 
     /**

@@ -1,0 +1,215 @@
+import { PROFILE_IMAGE_MAX_BYTES, profileUpdateSchema } from '@ecoa/shared';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { ACCOUNT_MESSAGES, type AccountService, imageTooLarge } from './account.service.ts';
+import { AVATAR_NAME } from './avatar-storage.ts';
+
+const profileSchema = z.object({
+  fullName: z.string(),
+  name: z.string(),
+  email: z.string(),
+  /** Digits only; the web shows it masked 99.999.999/9999-99. */
+  cnpj: z.string(),
+  /** Digits only (DDD + number). */
+  mobilePhone: z.string(),
+  userProfileImageLink: z.string().nullable(),
+});
+
+const sessionSchema = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  device: z.object({
+    browser: z.string().nullable(),
+    os: z.string().nullable(),
+    kind: z.enum(['desktop', 'mobile', 'tablet', 'unknown']),
+  }),
+  remainLogin: z.boolean(),
+  createdAt: z.date(),
+  lastSeenAt: z.date(),
+  expiresAt: z.date(),
+});
+
+/** A picture is cached for a year: its name changes with every upload, so a file never changes. */
+const AVATAR_CACHE = 'public, max-age=31536000, immutable';
+
+/**
+ * The `file` part of a multipart form, in memory (at most 2 MB, the multipart limit below).
+ * Other parts are drained and ignored.
+ */
+async function receiveImage(request: FastifyRequest): Promise<Buffer | undefined> {
+  if (!request.isMultipart()) throw new AppError('IMAGE_REQUIRED', 400, ACCOUNT_MESSAGES.imageRequired);
+  let bytes: Buffer | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== 'file' || bytes) {
+        part.file.resume();
+        continue;
+      }
+      bytes = await part.toBuffer();
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw imageTooLarge();
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+      throw new AppError('IMAGE_REQUIRED', 400, ACCOUNT_MESSAGES.imageRequired);
+    }
+    throw err;
+  }
+  return bytes;
+}
+
+/**
+ * `/api/v1/me/*`: the signed-in user's own profile, picture and sessions; and
+ * `/api/v1/avatars/<name>.webp`, the pictures themselves, public by their unguessable name so an
+ * `<img>` loads them without the token (which lives in localStorage, not in a cookie).
+ */
+export async function registerAccountRoutes(
+  app: FastifyInstance,
+  deps: { account: AccountService; guard: AuthGuard },
+): Promise<void> {
+  const { account, guard } = deps;
+  // Checked before the body is read or validated: no session, no parsing.
+  const requireUser = guard.requireUser as unknown as onRequestAsyncHookHandler;
+  const tags = ['account'];
+  const security = [{ bearer: [] }];
+
+  await app.register(async (scope) => {
+    // Multipart only in this scope, with the picture's own limit.
+    await scope.register(multipart, {
+      limits: { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+    });
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/api/v1/me/profile',
+      {
+        onRequest: requireUser,
+        schema: { tags, security, summary: 'The signed-in user’s profile', response: { 200: profileSchema } },
+      },
+      async (request) => account.getProfile(currentUser(request).id),
+    );
+
+    r.patch(
+      '/api/v1/me/profile',
+      {
+        onRequest: requireUser,
+        schema: {
+          tags,
+          security,
+          summary: 'Change the full name, company name or mobile phone (the sign-up rules)',
+          body: profileUpdateSchema,
+          response: { 200: profileSchema, 400: errorResponse },
+        },
+      },
+      async (request) => account.updateProfile(currentUser(request).id, request.body),
+    );
+
+    r.put(
+      '/api/v1/me/avatar',
+      {
+        onRequest: requireUser,
+        schema: {
+          tags,
+          security,
+          summary: 'Set the profile picture (multipart `file`: PNG, JPEG or WebP, ≤ 2 MB; stored as 256×256 WebP)',
+          consumes: ['multipart/form-data'],
+          response: { 200: profileSchema, 400: errorResponse, 413: errorResponse, 415: errorResponse },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        return account.setPicture(user.id, await receiveImage(request));
+      },
+    );
+
+    r.delete(
+      '/api/v1/me/avatar',
+      {
+        onRequest: requireUser,
+        schema: { tags, security, summary: 'Remove the profile picture', response: { 200: profileSchema } },
+      },
+      async (request) => account.removePicture(currentUser(request).id),
+    );
+
+    r.get(
+      '/api/v1/avatars/:file',
+      {
+        schema: {
+          tags,
+          summary: 'A profile picture (public by its unguessable name, cached for a year)',
+          params: z.object({ file: z.string().max(64) }),
+        },
+      },
+      async (request, reply) => {
+        const { file } = request.params;
+        const bytes = AVATAR_NAME.test(file) ? await account.readPicture(file) : null;
+        if (!bytes) throw notFound('AVATAR_NOT_FOUND', 'Imagem não encontrada.');
+        return (
+          reply
+            .type('image/webp')
+            .header('cache-control', AVATAR_CACHE)
+            // The API may live on another host than the web app (VITE_API_URL): let its <img> load it.
+            .header('cross-origin-resource-policy', 'cross-origin')
+            .send(bytes)
+        );
+      },
+    );
+
+    r.get(
+      '/api/v1/me/sessions',
+      {
+        onRequest: requireUser,
+        schema: {
+          tags,
+          security,
+          summary: 'The signed-in user’s live sessions, this one first',
+          response: { 200: z.object({ items: z.array(sessionSchema) }) },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        return { items: await account.listSessions(user.id, user.sessionId) };
+      },
+    );
+
+    r.delete(
+      '/api/v1/me/sessions/:id',
+      {
+        onRequest: requireUser,
+        schema: {
+          tags,
+          security,
+          summary: 'Sign out of one device (this one too: `current` says so)',
+          params: z.object({ id: z.uuid() }),
+          response: { 200: z.object({ current: z.boolean() }), 404: errorResponse },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        return account.endSession(user.id, user.sessionId, request.params.id);
+      },
+    );
+
+    r.delete(
+      '/api/v1/me/sessions',
+      {
+        onRequest: requireUser,
+        schema: {
+          tags,
+          security,
+          summary: 'Sign out of all devices, this one included',
+          response: { 200: z.object({ ended: z.number() }) },
+        },
+      },
+      async (request) => account.endAllSessions(currentUser(request).id),
+    );
+  });
+}

@@ -1,0 +1,169 @@
+import { PROFILE_IMAGE_MAX_BYTES, PROFILE_IMAGE_SIZE, type ProfileUpdate } from '@ecoa/shared';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { SessionSummary } from '../auth/auth.service.ts';
+import type { AccountRepository, ProfileRow } from './account.repository.ts';
+import type { AvatarStorage } from './avatar-storage.ts';
+import { ImageDecodeError, type ProfileImages, sniffImage } from './profile-images.ts';
+
+/** Where pictures are served from; `users.profile_image_path` holds this prefix plus the file name. */
+export const AVATAR_ROUTE_PREFIX = 'api/v1/avatars/';
+/** Decoded size cap: 50 megapixels is more than any phone photo that fits in 2 MB. */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+
+export const ACCOUNT_MESSAGES = {
+  userNotFound: 'Usuário não encontrado.',
+  imageRequired: 'Envie uma imagem no campo "file".',
+  imageTooLarge: 'A imagem deve ter no máximo 2 MB.',
+  imageType: 'Formato de imagem não aceito. Envie PNG, JPEG ou WebP.',
+  imageInvalid: 'Não foi possível ler a imagem. O arquivo pode estar corrompido.',
+  imagePixels: 'A imagem tem dimensões grandes demais (máximo de 50 megapixels).',
+} as const;
+
+/** `GET /api/v1/me/profile`: what the settings page shows and edits. */
+export type Profile = {
+  fullName: string;
+  name: string;
+  email: string;
+  cnpj: string;
+  mobilePhone: string;
+  userProfileImageLink: string | null;
+};
+
+/** What the account settings need from the auth module's sessions. */
+export type AccountSessions = {
+  listSessions(userId: string, currentSessionId: string): Promise<SessionSummary[]>;
+  endSession(userId: string, sessionId: string): Promise<void>;
+  endAllSessions(handle: DbOrTx, userId: string): Promise<number>;
+};
+
+export type AccountServiceDeps = {
+  db: Database;
+  repo: AccountRepository;
+  images: ProfileImages;
+  avatars: AvatarStorage;
+  sessions: AccountSessions;
+  publicUrl: string;
+  logger: Logger;
+};
+
+/** The file name inside a stored path we wrote; null for any other (or no) path. */
+export function avatarNameOf(imagePath: string | null | undefined): string | null {
+  if (!imagePath?.startsWith(AVATAR_ROUTE_PREFIX)) return null;
+  return imagePath.slice(AVATAR_ROUTE_PREFIX.length) || null;
+}
+
+/**
+ * The signed-in user's own account (`/configuracoes`): profile, profile picture and sessions.
+ * No HTTP and no SQL here; images go through the image adapter and the avatar storage.
+ */
+export function createAccountService(deps: AccountServiceDeps) {
+  const { db, repo, images, avatars, sessions } = deps;
+  const log = deps.logger.child({ module: 'account' });
+
+  // The same absolute form as GET /api/me's userProfileImageLink (users.service toPublicUser).
+  const linkOf = (imagePath: string | null) =>
+    imagePath ? `${deps.publicUrl}/${imagePath.replace(/^\/+/, '')}` : null;
+
+  const toProfile = (row: ProfileRow): Profile => ({
+    fullName: row.fullName,
+    name: row.name,
+    email: row.email,
+    cnpj: row.cnpj,
+    mobilePhone: row.mobilePhone,
+    userProfileImageLink: linkOf(row.profileImagePath),
+  });
+
+  async function swapPicture(userId: string, imagePath: string | null): Promise<void> {
+    const swapped = await repo.swapProfileImage(db, userId, imagePath);
+    if (!swapped) {
+      await avatars.remove(avatarNameOf(imagePath));
+      throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+    }
+    // Best effort: a file left behind is never linked again (new uploads get new names).
+    await avatars.remove(avatarNameOf(swapped.previous)).catch((err) => log.warn({ err }, 'old picture not removed'));
+  }
+
+  async function getProfile(userId: string): Promise<Profile> {
+    const row = await repo.findProfile(db, userId);
+    if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+    return toProfile(row);
+  }
+
+  return {
+    getProfile,
+
+    /** Full name, company name and mobile phone; input already validated by the shared schema. */
+    async updateProfile(userId: string, changes: ProfileUpdate): Promise<Profile> {
+      const clean = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      const row = Object.keys(clean).length
+        ? await repo.updateProfile(db, userId, clean)
+        : await repo.findProfile(db, userId);
+      if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+      log.info({ userId, fields: Object.keys(clean) }, 'profile updated');
+      return toProfile(row);
+    },
+
+    /**
+     * A new profile picture: PNG, JPEG or WebP by content, at most 2 MB, stored as a 256×256
+     * WebP under a new name (so its link changes with every upload); the old file is removed.
+     */
+    async setPicture(userId: string, bytes: Buffer | undefined): Promise<Profile> {
+      if (!bytes || bytes.length === 0) throw badRequest('IMAGE_REQUIRED', ACCOUNT_MESSAGES.imageRequired);
+      if (bytes.length > PROFILE_IMAGE_MAX_BYTES) throw imageTooLarge();
+      const kind = sniffImage(bytes);
+      if (kind !== 'png' && kind !== 'jpeg' && kind !== 'webp') {
+        throw new AppError('IMAGE_TYPE_NOT_ALLOWED', 415, ACCOUNT_MESSAGES.imageType, { detected: kind });
+      }
+      let webp: Buffer;
+      const started = performance.now();
+      try {
+        webp = await images.toSquareWebp(bytes, PROFILE_IMAGE_SIZE);
+      } catch (err) {
+        if (err instanceof ImageDecodeError) {
+          throw err.reason === 'too-many-pixels'
+            ? badRequest('IMAGE_DIMENSIONS_TOO_LARGE', ACCOUNT_MESSAGES.imagePixels)
+            : badRequest('IMAGE_INVALID', ACCOUNT_MESSAGES.imageInvalid);
+        }
+        throw err;
+      }
+      const name = await avatars.save(webp);
+      await swapPicture(userId, `${AVATAR_ROUTE_PREFIX}${name}`);
+      log.info(
+        { userId, kind, inBytes: bytes.length, outBytes: webp.length, ms: Math.round(performance.now() - started) },
+        'profile picture set',
+      );
+      return getProfile(userId);
+    },
+
+    async removePicture(userId: string): Promise<Profile> {
+      await swapPicture(userId, null);
+      return getProfile(userId);
+    },
+
+    /** A stored picture's bytes by its public file name; null when there is none. */
+    readPicture: (fileName: string) => avatars.read(fileName),
+
+    listSessions: (userId: string, currentSessionId: string) => sessions.listSessions(userId, currentSessionId),
+
+    /** Ends one of the user's sessions; `current` tells the caller it just signed itself out. */
+    async endSession(userId: string, currentSessionId: string, sessionId: string): Promise<{ current: boolean }> {
+      await sessions.endSession(userId, sessionId);
+      return { current: sessionId === currentSessionId };
+    },
+
+    /** "Sign out of all devices": every session, this one included. */
+    async endAllSessions(userId: string): Promise<{ ended: number }> {
+      const ended = await sessions.endAllSessions(db, userId);
+      log.info({ userId, ended }, 'signed out of all devices');
+      return { ended };
+    },
+  };
+}
+
+export function imageTooLarge(): AppError {
+  return new AppError('IMAGE_TOO_LARGE', 413, ACCOUNT_MESSAGES.imageTooLarge, { maxBytes: PROFILE_IMAGE_MAX_BYTES });
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
