@@ -7,6 +7,15 @@ import type { DbHandle } from '../platform/db/client.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
+import { createAccountRepository } from './account/account.repository.ts';
+import { registerAccountRoutes } from './account/account.routes.ts';
+import { type AccountService, createAccountService, MAX_IMAGE_PIXELS } from './account/account.service.ts';
+import { createAvatarStorage } from './account/avatar-storage.ts';
+import { createProfileImages } from './account/profile-images.ts';
+import { createAdminUsersRepository } from './admin-users/admin-users.repository.ts';
+import { registerAdminUsersRoutes } from './admin-users/admin-users.routes.ts';
+import { type AdminUsersService, createAdminUsersService } from './admin-users/admin-users.service.ts';
+import { createAuditRepository } from './audit/audit.repository.ts';
 import { createAuthRepository } from './auth/auth.repository.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './auth/auth.service.ts';
@@ -46,10 +55,12 @@ export type ComposedModules = {
   /** `guard.requireUser` / `guard.requireAdmin`: the preHandlers every module's routes use. */
   guard: AuthGuard;
   users: UsersService;
+  account: AccountService;
   lists: ListsService;
   optOuts: OptOutsService;
   ledger: LedgerService;
   checkout: CheckoutService;
+  adminUsers: AdminUsersService;
   registerRoutes(app: FastifyInstance): Promise<void>;
 };
 
@@ -101,6 +112,27 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     loadUser: users.getPublicUser,
   });
   const guard = createAuthGuard({ sessions: auth });
+  // The user's own settings: profile, picture (DATA_DIR/avatars), sessions (the auth module's).
+  const account = createAccountService({
+    db,
+    repo: createAccountRepository(),
+    images: createProfileImages({ maxPixels: MAX_IMAGE_PIXELS }),
+    avatars: createAvatarStorage(config.dataDir),
+    sessions: auth,
+    publicUrl: config.publicUrl,
+    logger,
+  });
+
+  // User administration: every change is audited; deactivation ends the user's sessions at once.
+  const adminUsers = createAdminUsersService({
+    db,
+    repo: createAdminUsersRepository(),
+    audit: createAuditRepository(),
+    logger,
+    endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
+    moneyBalances: async (userIds) =>
+      new Map(await Promise.all(userIds.map(async (id) => [id, await ledger.getMoneyBalanceCentavos(id)] as const))),
+  });
 
   // Contact lists: uploads wait in DATA_DIR/uploads for their import job; opt-outs are account-wide.
   const storage = createUploadStorage(config.dataDir);
@@ -114,18 +146,22 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     auth,
     guard,
     users,
+    account,
     lists,
     optOuts,
     ledger,
     checkout,
+    adminUsers,
     async registerRoutes(app) {
       app.decorateRequest('user', undefined);
       registerAuthRoutes(app, { auth: auth! });
       registerUsersRoutes(app, { users, guard });
+      await registerAccountRoutes(app, { account, guard });
       await registerListsRoutes(app, { lists, storage, guard });
       await registerOptOutsRoutes(app, { optOuts, storage, guard });
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });
+      registerAdminUsersRoutes(app, { service: adminUsers, guard });
       if (!checkout.usesStripe) {
         logger.warn('STRIPE_SECRET_KEY is not set: card purchases use the built-in TEST checkout (no real charge)');
       }
