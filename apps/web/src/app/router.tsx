@@ -1,5 +1,6 @@
 import { ROUTES } from '@ecoa/shared';
 import { createBrowserRouter, Navigate } from 'react-router';
+import { UsersPage } from '../features/admin-users/UsersPage';
 import { AuthGate } from '../features/auth/AuthGate';
 import { CreditsProvider } from '../features/credits/CreditsProvider';
 import { ShoppingPage } from '../features/credits/ShoppingPage';
@@ -17,7 +18,6 @@ const PAGES: { path: string; titleKey: string }[] = [
   { path: ROUTES.enrichment, titleKey: 'nav.enrichment' },
   { path: ROUTES.campaignsPerUser, titleKey: 'nav.campaignsPerUser' },
   { path: ROUTES.enrichmentPerUser, titleKey: 'nav.enrichmentPerUser' },
-  { path: ROUTES.users, titleKey: 'nav.users' },
   { path: ROUTES.settings, titleKey: 'nav.settings' },
   { path: ROUTES.links, titleKey: 'nav.links' },
 ];
@@ -36,6 +36,7 @@ export const router = createBrowserRouter([
       ...PAGES.map((p) => ({ path: p.path, element: <PlaceholderPage key={p.path} titleKey={p.titleKey} /> })),
       { path: ROUTES.lists, element: <ListsPage /> },
       { path: ROUTES.shopping, element: <ShoppingPage /> },
+      { path: ROUTES.users, element: <UsersPage /> },
       { path: '*', element: <Navigate to={ROUTES.dashboard} replace /> },
     ],
   },

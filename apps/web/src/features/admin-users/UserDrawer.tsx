@@ -1,0 +1,90 @@
+import { Alert, Badge, Button, Center, Divider, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { translateApiError } from '../auth/errors';
+import { AdminUserCredits } from '../credits/AdminUserCredits';
+import { formatReais } from '../shell/format';
+import { AuditHistory } from './AuditHistory';
+import { ADMIN_USERS_KEY, type AdminUser, adminUsersApi } from './adminUsersApi';
+import { maskCnpj, maskPhone } from './format';
+import { UserForm } from './UserForm';
+
+/** Changes whenever a saved value changes, so the form restarts from what the server holds. */
+const savedValuesKey = (u: AdminUser) =>
+  JSON.stringify([u.id, u.active, u.accessLevel, u.priceTable, u.permissions.enriched]);
+
+/**
+ * One user, for an administrator: who they are, the editable settings, their money (the credits
+ * component: balances, manual payments, adjustments, statements) and the history of changes.
+ */
+export function UserDrawer({ userId, onClose }: { userId: string | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const detail = useQuery({
+    queryKey: [...ADMIN_USERS_KEY, 'detail', userId],
+    queryFn: ({ signal }) => adminUsersApi.get(userId as string, signal),
+    enabled: userId !== null,
+  });
+  const user = detail.data;
+
+  const close = () => {
+    onClose();
+    // Payments recorded in the drawer change the balance the table shows.
+    void queryClient.invalidateQueries({ queryKey: [...ADMIN_USERS_KEY, 'list'] });
+  };
+
+  return (
+    <Drawer
+      opened={userId !== null}
+      onClose={close}
+      position="right"
+      size="xl"
+      title={t('adminUsers.drawer.title')}
+      closeButtonProps={{ 'aria-label': t('adminUsers.drawer.close') }}
+      data-testid="user-drawer"
+    >
+      {detail.isPending && (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      )}
+      {detail.isError && (
+        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} data-testid="user-drawer-error">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{translateApiError(t, detail.error, 'adminUsers.loadError')}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void detail.refetch()}>
+              {t('adminUsers.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {user && user.id === userId && (
+        <Stack gap="lg">
+          <Stack gap={2} data-testid="user-drawer-header">
+            <Group gap="xs" wrap="wrap">
+              <Text fw={700} size="lg">
+                {user.name}
+              </Text>
+              <Badge color={user.active ? 'teal' : 'gray'} variant="light">
+                {t(user.active ? 'adminUsers.status.active' : 'adminUsers.status.inactive')}
+              </Badge>
+            </Group>
+            <Text size="sm">
+              {user.fullName} · {user.email}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('adminUsers.columns.cnpj')} {maskCnpj(user.cnpj)} · {maskPhone(user.mobilePhone)} ·{' '}
+              {t('adminUsers.columns.balance')} {formatReais(user.balance.money)}
+            </Text>
+          </Stack>
+          <UserForm key={savedValuesKey(user)} user={user} />
+          <Divider />
+          <AdminUserCredits userId={user.id} />
+          <Divider />
+          <AuditHistory entries={user.history} />
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

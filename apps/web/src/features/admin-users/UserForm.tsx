@@ -1,0 +1,186 @@
+import type { AccessLevel } from '@ecoa/shared';
+import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconDeviceFloppy } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateApiError } from '../auth/errors';
+import { notify } from '../auth/notify';
+import { useSession } from '../auth/SessionProvider';
+import type { PriceTable } from '../auth/types';
+import { ADMIN_USERS_KEY, type AdminUser, type AdminUserPatch, adminUsersApi } from './adminUsersApi';
+import { enrichmentPermission, hasEnrichment, PRICE_FIELDS } from './format';
+
+type Prices = Record<keyof PriceTable, number | ''>;
+
+/** NumberInput's value → a price in reais, or '' while the field is empty (or not a number yet). */
+const toPrice = (v: number | string): number | '' => {
+  const n = typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v);
+  return Number.isFinite(n) ? n : '';
+};
+
+/** The fields of `user` that differ from the form: exactly what the PATCH sends. */
+function changesOf(
+  user: AdminUser,
+  form: { active: boolean; accessLevel: AccessLevel; enrichment: boolean; prices: Prices },
+) {
+  const patch: AdminUserPatch = {};
+  if (form.active !== user.active) patch.active = form.active;
+  if (form.accessLevel !== user.accessLevel) patch.accessLevel = form.accessLevel;
+  if (form.enrichment !== hasEnrichment(user.permissions.enriched)) {
+    patch.permissions = { enriched: enrichmentPermission(form.enrichment) };
+  }
+  const prices: Partial<PriceTable> = {};
+  for (const { key } of PRICE_FIELDS) {
+    const value = form.prices[key];
+    if (value !== '' && value !== user.priceTable[key]) prices[key] = value;
+  }
+  if (Object.keys(prices).length) patch.priceTable = prices;
+  return patch;
+}
+
+/**
+ * The editable part of the drawer: active, access level, enrichment permission, the seven unit
+ * prices. Saves only what changed; deactivating asks first (it signs the user out everywhere).
+ * Mount it with a key of the saved values so a successful save starts from the new ones.
+ */
+export function UserForm({ user }: { user: AdminUser }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const isSelf = session.user?.id === user.id;
+  const [active, setActive] = useState(user.active);
+  const [accessLevel, setAccessLevel] = useState<AccessLevel>(user.accessLevel);
+  const [enrichment, setEnrichment] = useState(hasEnrichment(user.permissions.enriched));
+  const [prices, setPrices] = useState<Prices>({ ...user.priceTable });
+
+  const patch = changesOf(user, { active, accessLevel, enrichment, prices });
+  const missingPrice = PRICE_FIELDS.some(({ key }) => prices[key] === '');
+  const dirty = Object.keys(patch).length > 0;
+
+  const save = useMutation({
+    mutationFn: (body: AdminUserPatch) => adminUsersApi.update(user.id, body),
+    onSuccess: async () => {
+      notify.success(t('adminUsers.drawer.saved'));
+      await queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
+      if (isSelf) await session.refreshUser();
+    },
+    onError: (err) => notify.error(translateApiError(t, err, 'adminUsers.drawer.saveError')),
+  });
+
+  const submit = () => {
+    if (!dirty || missingPrice) return;
+    if (patch.active === false) {
+      modals.openConfirmModal({
+        title: t('adminUsers.confirmDeactivate.title'),
+        children: (
+          <Text size="sm">{t('adminUsers.confirmDeactivate.body', { name: user.fullName || user.email })}</Text>
+        ),
+        labels: {
+          confirm: t('adminUsers.confirmDeactivate.confirm'),
+          cancel: t('adminUsers.confirmDeactivate.cancel'),
+        },
+        confirmProps: { color: 'red', 'data-testid': 'confirm-deactivate' } as never,
+        onConfirm: () => save.mutate(patch),
+      });
+      return;
+    }
+    save.mutate(patch);
+  };
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+      noValidate
+      data-testid="user-form"
+    >
+      <Stack gap="md">
+        <Card withBorder radius="md" padding="md">
+          <Stack gap="md">
+            <Title order={4}>{t('adminUsers.drawer.account')}</Title>
+            {isSelf && (
+              <Text size="sm" c="dimmed" data-testid="self-hint">
+                {t('adminUsers.drawer.selfHint')}
+              </Text>
+            )}
+            <Switch
+              checked={active}
+              onChange={(e) => setActive(e.currentTarget.checked)}
+              disabled={isSelf}
+              label={t('adminUsers.drawer.active')}
+              description={t('adminUsers.drawer.activeHint')}
+              data-testid="user-active-switch"
+            />
+            <Select
+              label={t('adminUsers.drawer.accessLevel')}
+              data={(['USER', 'ADMINISTRATOR'] as const).map((level) => ({
+                value: level,
+                label: t(`adminUsers.accessLevels.${level}`),
+              }))}
+              value={accessLevel}
+              onChange={(v) => v && setAccessLevel(v as AccessLevel)}
+              allowDeselect={false}
+              disabled={isSelf}
+              maw={320}
+              comboboxProps={{ withinPortal: true }}
+              data-testid="user-access-level"
+            />
+            <Switch
+              checked={enrichment}
+              onChange={(e) => setEnrichment(e.currentTarget.checked)}
+              label={t('adminUsers.drawer.enrichment')}
+              description={t('adminUsers.drawer.enrichmentHint')}
+              data-testid="user-enrichment-switch"
+            />
+          </Stack>
+        </Card>
+
+        <Card withBorder radius="md" padding="md">
+          <Stack gap="sm">
+            <div>
+              <Title order={4}>{t('adminUsers.drawer.prices')}</Title>
+              <Text size="xs" c="dimmed">
+                {t('adminUsers.drawer.pricesHint')}
+              </Text>
+            </div>
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+              {PRICE_FIELDS.map(({ key, type }) => (
+                <NumberInput
+                  key={key}
+                  label={t(`credits.types.${type}`)}
+                  prefix="R$ "
+                  decimalScale={4}
+                  decimalSeparator=","
+                  thousandSeparator="."
+                  min={0}
+                  allowNegative={false}
+                  hideControls
+                  value={prices[key]}
+                  onChange={(v) => setPrices((p) => ({ ...p, [key]: toPrice(v) }))}
+                  error={prices[key] === '' ? t('adminUsers.drawer.priceRequired') : undefined}
+                  data-testid={`price-${key}`}
+                />
+              ))}
+            </SimpleGrid>
+          </Stack>
+        </Card>
+
+        <Group justify="flex-end">
+          <Button
+            type="submit"
+            leftSection={<IconDeviceFloppy size={16} />}
+            disabled={!dirty || missingPrice}
+            loading={save.isPending}
+            data-testid="user-save"
+          >
+            {t('adminUsers.drawer.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

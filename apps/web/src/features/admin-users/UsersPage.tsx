@@ -1,0 +1,183 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Pagination,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertCircle, IconSearch, IconUsers } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateApiError } from '../auth/errors';
+import { formatReais } from '../shell/format';
+import { ADMIN_USERS_KEY, type AdminUser, adminUsersApi } from './adminUsersApi';
+import { intlLocale, maskCnpj, maskPhone } from './format';
+import { UserDrawer } from './UserDrawer';
+
+const PAGE_SIZE = 20;
+const SEARCH_DEBOUNCE_MS = 300;
+const COLUMNS = ['company', 'fullName', 'email', 'cnpj', 'phone', 'createdAt', 'status', 'accessLevel', 'balance'];
+
+function UserRow({ user, onOpen }: { user: AdminUser; onOpen: (id: string) => void }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Table.Tr
+      data-testid={`user-row-${user.id}`}
+      onClick={() => onOpen(user.id)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onOpen(user.id);
+        }
+      }}
+      tabIndex={0}
+      style={{ cursor: 'pointer' }}
+    >
+      <Table.Td fw={600}>{user.name}</Table.Td>
+      <Table.Td>{user.fullName}</Table.Td>
+      <Table.Td>{user.email}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{maskCnpj(user.cnpj)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{maskPhone(user.mobilePhone)}</Table.Td>
+      <Table.Td>{new Date(user.createdAt).toLocaleDateString(intlLocale(i18n.language))}</Table.Td>
+      <Table.Td>
+        <Badge color={user.active ? 'teal' : 'gray'} variant="light" data-testid="user-active">
+          {t(user.active ? 'adminUsers.status.active' : 'adminUsers.status.inactive')}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <Badge color={user.accessLevel === 'ADMINISTRATOR' ? 'grape' : 'blue'} variant="outline">
+          {t(`adminUsers.accessLevels.${user.accessLevel}`)}
+        </Badge>
+      </Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="user-balance">
+        {formatReais(user.balance.money)}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function LoadingRows() {
+  return Array.from({ length: 5 }, (_, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+    <Table.Tr key={i}>
+      {COLUMNS.map((c) => (
+        <Table.Td key={c}>
+          <Skeleton height={14} radius="sm" />
+        </Table.Td>
+      ))}
+    </Table.Tr>
+  ));
+}
+
+/** `/usuarios` (administrators): every company account, searchable, and the drawer to manage one. */
+export function UsersPage() {
+  const { t, i18n } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [page, setPage] = useState(1);
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  const query = useQuery({
+    queryKey: [...ADMIN_USERS_KEY, 'list', debounced, page],
+    queryFn: ({ signal }) => adminUsersApi.list({ search: debounced, page, pageSize: PAGE_SIZE }, signal),
+    placeholderData: keepPreviousData,
+  });
+  const total = query.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const items = query.data?.items ?? [];
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <div>
+          <Title order={2}>{t('adminUsers.title')}</Title>
+          <Text c="dimmed" size="sm">
+            {t('adminUsers.subtitle')}
+          </Text>
+        </div>
+        <TextInput
+          w={{ base: '100%', sm: 380 }}
+          leftSection={<IconSearch size={16} />}
+          placeholder={t('adminUsers.searchPlaceholder')}
+          aria-label={t('adminUsers.searchPlaceholder')}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setPage(1);
+          }}
+          data-testid="users-search"
+        />
+      </Group>
+
+      <Paper withBorder radius="md">
+        {query.isError ? (
+          <Alert
+            m="md"
+            color="red"
+            variant="light"
+            icon={<IconAlertCircle size={18} />}
+            title={t('adminUsers.loadError')}
+            data-testid="users-error"
+          >
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{translateApiError(t, query.error, 'adminUsers.loadError')}</Text>
+              <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
+                {t('adminUsers.retry')}
+              </Button>
+            </Stack>
+          </Alert>
+        ) : (
+          <Table.ScrollContainer minWidth={1100}>
+            <Table highlightOnHover verticalSpacing="sm" data-testid="users-table">
+              <Table.Thead>
+                <Table.Tr>
+                  {COLUMNS.map((c) => (
+                    <Table.Th key={c} ta={c === 'balance' ? 'right' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                      {t(`adminUsers.columns.${c}`)}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
+                {query.isPending ? (
+                  <LoadingRows />
+                ) : (
+                  items.map((u) => <UserRow key={u.id} user={u} onOpen={setOpenId} />)
+                )}
+              </Table.Tbody>
+            </Table>
+            {!query.isPending && items.length === 0 && (
+              <Center py="xl" data-testid="users-empty">
+                <Stack align="center" gap={4}>
+                  <IconUsers size={32} stroke={1.5} color="var(--mantine-color-dimmed)" />
+                  <Text c="dimmed">
+                    {debounced ? t('adminUsers.emptySearch', { search: debounced }) : t('adminUsers.empty')}
+                  </Text>
+                </Stack>
+              </Center>
+            )}
+          </Table.ScrollContainer>
+        )}
+      </Paper>
+
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed" data-testid="users-total">
+          {t('adminUsers.total', { count: total, formatted: total.toLocaleString(intlLocale(i18n.language)) })}
+        </Text>
+        {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} data-testid="users-pagination" />}
+      </Group>
+
+      <UserDrawer userId={openId} onClose={() => setOpenId(null)} />
+    </Stack>
+  );
+}
