@@ -6,6 +6,7 @@ import { CreditsProvider } from '../features/credits/CreditsProvider';
 import { ShoppingPage } from '../features/credits/ShoppingPage';
 import { ListsPage } from '../features/lists/ListsPage';
 import { PlaceholderPage } from '../features/placeholder/PlaceholderPage';
+import { SettingsPage } from '../features/settings/SettingsPage';
 import { AuthenticatedLayout } from '../features/shell/AuthenticatedLayout';
 
 /** The spec's routes (section 2). Each page is filled in by its feature's issue. */
@@ -18,7 +19,6 @@ const PAGES: { path: string; titleKey: string }[] = [
   { path: ROUTES.enrichment, titleKey: 'nav.enrichment' },
   { path: ROUTES.campaignsPerUser, titleKey: 'nav.campaignsPerUser' },
   { path: ROUTES.enrichmentPerUser, titleKey: 'nav.enrichmentPerUser' },
-  { path: ROUTES.settings, titleKey: 'nav.settings' },
   { path: ROUTES.links, titleKey: 'nav.links' },
 ];
 
@@ -36,6 +36,7 @@ export const router = createBrowserRouter([
       ...PAGES.map((p) => ({ path: p.path, element: <PlaceholderPage key={p.path} titleKey={p.titleKey} /> })),
       { path: ROUTES.lists, element: <ListsPage /> },
       { path: ROUTES.shopping, element: <ShoppingPage /> },
+      { path: ROUTES.settings, element: <SettingsPage /> },
       { path: ROUTES.users, element: <UsersPage /> },
       { path: '*', element: <Navigate to={ROUTES.dashboard} replace /> },
     ],

@@ -1,0 +1,134 @@
+import { type ProfileInput, profileSchema } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconLock, IconUserCircle } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { translateApiError, translateValidation } from '../auth/errors';
+import { MaskedInput } from '../auth/MaskedInput';
+import { applyMask, CNPJ_MASK, MOBILE_PHONE_MASK } from '../auth/masks';
+import { notify } from '../auth/notify';
+import { useSession } from '../auth/SessionProvider';
+import { PROFILE_QUERY_KEY, type Profile, settingsApi } from './settingsApi';
+
+type FormValues = z.input<typeof profileSchema>;
+type FormOutput = z.output<typeof profileSchema>;
+
+const valuesOf = (p: Profile): FormValues => ({ fullName: p.fullName, name: p.name, mobilePhone: p.mobilePhone });
+
+/**
+ * Full name, company and mobile phone, with the sign-up form's rules, mask and messages (the
+ * shared schema); e-mail and CNPJ are shown, not editable. Saving refreshes the shell's user.
+ */
+export function ProfileCard({ profile }: { profile: Profile }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { refreshUser } = useSession();
+  const form = useForm<FormValues, unknown, FormOutput>({
+    resolver: zodResolver(profileSchema),
+    defaultValues: valuesOf(profile),
+  });
+  const { errors, isDirty } = form.formState;
+
+  // A fresh profile from the server (after saving, or from another tab) becomes the new baseline.
+  useEffect(() => {
+    form.reset(valuesOf(profile));
+  }, [profile, form]);
+
+  const save = useMutation({
+    mutationFn: (values: ProfileInput) => settingsApi.updateProfile(values),
+    onSuccess: async (updated) => {
+      queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
+      notify.success(t('settings.profile.saved'));
+      await refreshUser();
+    },
+    onError: (err) => notify.error(translateApiError(t, err, 'settings.profile.saveFailed')),
+  });
+
+  const submit = form.handleSubmit((values) => save.mutate(values));
+
+  return (
+    <Card withBorder radius="lg" padding="lg" h="100%" data-testid="settings-profile">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Group gap={8}>
+            <IconUserCircle size={20} />
+            <Title order={4}>{t('settings.profile.title')}</Title>
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
+            <TextInput
+              label={t('settings.profile.fullName')}
+              autoComplete="name"
+              error={translateValidation(t, errors.fullName?.message)}
+              data-testid="profile-fullName"
+              {...form.register('fullName')}
+            />
+            <TextInput
+              label={t('settings.profile.company')}
+              autoComplete="organization"
+              error={translateValidation(t, errors.name?.message)}
+              data-testid="profile-company"
+              {...form.register('name')}
+            />
+            <Controller
+              control={form.control}
+              name="mobilePhone"
+              render={({ field }) => (
+                <MaskedInput
+                  label={t('settings.profile.mobilePhone')}
+                  mask={MOBILE_PHONE_MASK}
+                  placeholder="(00) 00000-0000"
+                  inputMode="tel"
+                  autoComplete="tel-national"
+                  name={field.name}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={translateValidation(t, errors.mobilePhone?.message)}
+                  data-testid="profile-mobilePhone"
+                />
+              )}
+            />
+            <TextInput
+              label={t('settings.profile.email')}
+              value={profile.email}
+              readOnly
+              variant="filled"
+              rightSection={<IconLock size={14} />}
+              data-testid="profile-email"
+            />
+            <TextInput
+              label={t('settings.profile.cnpj')}
+              value={applyMask(CNPJ_MASK, profile.cnpj)}
+              readOnly
+              variant="filled"
+              rightSection={<IconLock size={14} />}
+              data-testid="profile-cnpj"
+            />
+          </SimpleGrid>
+          <Group justify="space-between" align="center" gap="sm">
+            <Text size="xs" c="dimmed" style={{ flex: '1 1 16rem' }}>
+              {t('settings.profile.readOnlyHint')}
+            </Text>
+            <Group gap="sm">
+              <Button
+                variant="default"
+                disabled={!isDirty || save.isPending}
+                onClick={() => form.reset(valuesOf(profile))}
+                data-testid="profile-reset"
+              >
+                {t('settings.profile.discard')}
+              </Button>
+              <Button type="submit" disabled={!isDirty} loading={save.isPending} data-testid="profile-save">
+                {t('settings.profile.save')}
+              </Button>
+            </Group>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,219 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import {
+  IconDeviceDesktop,
+  IconDeviceMobile,
+  IconDevices,
+  IconDeviceTablet,
+  IconLogout,
+  IconShieldLock,
+} from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { translateApiError } from '../auth/errors';
+import { notify } from '../auth/notify';
+import { useSession } from '../auth/SessionProvider';
+import { SESSIONS_QUERY_KEY, type SessionInfo, settingsApi } from './settingsApi';
+
+const DEVICE_ICONS = {
+  desktop: IconDeviceDesktop,
+  mobile: IconDeviceMobile,
+  tablet: IconDeviceTablet,
+  unknown: IconDevices,
+} as const;
+
+/** "Chrome on Linux" in the user's language; what is known when only part is. */
+export function deviceName(t: TFunction, device: SessionInfo['device']): string {
+  const { browser, os } = device;
+  if (browser && os) return t('settings.sessions.deviceOn', { browser, os });
+  return browser ?? os ?? t('settings.sessions.unknownDevice');
+}
+
+function useDateTime() {
+  const { i18n } = useTranslation();
+  const locale = i18n.language === 'en' ? 'en-US' : i18n.language === 'cn' ? 'zh-CN' : 'pt-BR';
+  const format = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
+  return (iso: string) => format.format(new Date(iso));
+}
+
+function SessionRow({
+  session,
+  onEnd,
+  ending,
+}: {
+  session: SessionInfo;
+  onEnd: (session: SessionInfo) => void;
+  ending: boolean;
+}) {
+  const { t } = useTranslation();
+  const when = useDateTime();
+  const Icon = DEVICE_ICONS[session.device.kind];
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid="session-row" data-current={session.current || undefined}>
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 18rem' }}>
+          <ThemeIcon size={40} radius="md" variant="light" color={session.current ? 'teal' : 'gray'}>
+            <Icon size={22} />
+          </ThemeIcon>
+          <Stack gap={2} style={{ minWidth: 0 }}>
+            <Group gap={8} wrap="wrap">
+              <Tooltip label={session.userAgent ?? t('settings.sessions.unknownDevice')} multiline maw={360}>
+                <Text fw={600} size="sm" data-testid="session-device">
+                  {deviceName(t, session.device)}
+                </Text>
+              </Tooltip>
+              {session.current && (
+                <Badge color="teal" variant="light" size="sm" data-testid="session-current">
+                  {t('settings.sessions.thisDevice')}
+                </Badge>
+              )}
+            </Group>
+            <Text size="xs" c="dimmed">
+              {t('settings.sessions.ip', { ip: session.ip ?? '—' })}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t('settings.sessions.times', { created: when(session.createdAt), lastSeen: when(session.lastSeenAt) })}
+            </Text>
+          </Stack>
+        </Group>
+        <Button
+          variant={session.current ? 'light' : 'default'}
+          color={session.current ? 'red' : undefined}
+          size="xs"
+          leftSection={<IconLogout size={14} />}
+          loading={ending}
+          onClick={() => onEnd(session)}
+          data-testid="session-end"
+        >
+          {t(session.current ? 'settings.sessions.endThis' : 'settings.sessions.end')}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+/**
+ * Where the account is signed in: each live session with its device, IP and times, "this
+ * device" marked. Ending the current session, or all of them, signs this browser out too.
+ */
+export function SessionsCard() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { signOut } = useSession();
+  const sessions = useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: settingsApi.sessions });
+
+  const endOne = useMutation({
+    mutationFn: (session: SessionInfo) => settingsApi.endSession(session.id),
+    onSuccess: async (result) => {
+      if (result.current) {
+        await signOut();
+        return;
+      }
+      notify.success(t('settings.sessions.ended'));
+      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+    },
+    onError: (err) => {
+      notify.error(translateApiError(t, err, 'settings.sessions.failed'));
+      void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+    },
+  });
+  const endAll = useMutation({
+    mutationFn: () => settingsApi.endAllSessions(),
+    onSuccess: () => signOut(),
+    onError: (err) => notify.error(translateApiError(t, err, 'settings.sessions.failed')),
+  });
+
+  const confirmEnd = (session: SessionInfo) => {
+    if (!session.current) {
+      endOne.mutate(session);
+      return;
+    }
+    modals.openConfirmModal({
+      centered: true,
+      title: t('settings.sessions.endThis'),
+      children: <Text size="sm">{t('settings.sessions.endThisQuestion')}</Text>,
+      labels: { confirm: t('settings.sessions.endThisConfirm'), cancel: t('settings.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'session-end-confirm' } as Record<string, unknown>,
+      onConfirm: () => endOne.mutate(session),
+    });
+  };
+
+  const confirmEndAll = () =>
+    modals.openConfirmModal({
+      centered: true,
+      title: t('settings.sessions.endAll'),
+      children: <Text size="sm">{t('settings.sessions.endAllQuestion')}</Text>,
+      labels: { confirm: t('settings.sessions.endAllConfirm'), cancel: t('settings.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'sessions-end-all-confirm' } as Record<string, unknown>,
+      onConfirm: () => endAll.mutate(),
+    });
+
+  const items = sessions.data?.items ?? [];
+  return (
+    <Card withBorder radius="lg" padding="lg" data-testid="settings-sessions">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <div style={{ flex: '1 1 16rem' }}>
+            <Group gap={8}>
+              <IconShieldLock size={20} />
+              <Title order={4}>{t('settings.sessions.title')}</Title>
+            </Group>
+            <Text size="sm" c="dimmed" mt={4}>
+              {t('settings.sessions.intro')}
+            </Text>
+          </div>
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconLogout size={16} />}
+            loading={endAll.isPending}
+            disabled={!sessions.data}
+            onClick={confirmEndAll}
+            data-testid="sessions-end-all"
+          >
+            {t('settings.sessions.endAll')}
+          </Button>
+        </Group>
+        {sessions.isPending ? (
+          <Group justify="center" py="lg">
+            <Loader size="sm" />
+          </Group>
+        ) : sessions.isError ? (
+          <Alert color="red" variant="light" data-testid="sessions-error">
+            <Group justify="space-between" gap="sm">
+              <Text size="sm">{translateApiError(t, sessions.error, 'settings.sessions.loadFailed')}</Text>
+              <Button size="xs" variant="white" color="red" onClick={() => sessions.refetch()}>
+                {t('settings.retry')}
+              </Button>
+            </Group>
+          </Alert>
+        ) : (
+          <Stack gap="xs" data-testid="sessions-list">
+            {items.map((session) => (
+              <SessionRow
+                key={session.id}
+                session={session}
+                onEnd={confirmEnd}
+                ending={endOne.isPending && endOne.variables?.id === session.id}
+              />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,54 @@
+import { Alert, Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { translateApiError } from '../auth/errors';
+import { PictureCard } from './PictureCard';
+import { ProfileCard } from './ProfileCard';
+import { SessionsCard } from './SessionsCard';
+import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
+
+/** `/configuracoes`: the signed-in user's own account — profile, picture and sessions. */
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const profile = useQuery({ queryKey: PROFILE_QUERY_KEY, queryFn: settingsApi.profile });
+
+  return (
+    <Stack gap="lg" data-testid="settings-page">
+      <div>
+        <Title order={2}>{t('nav.settings')}</Title>
+        <Text c="dimmed" size="sm" mt={4}>
+          {t('settings.subtitle')}
+        </Text>
+      </div>
+      {profile.isPending ? (
+        <Grid gutter="lg" data-testid="settings-loading">
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <Skeleton h={330} radius="lg" />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <Skeleton h={330} radius="lg" />
+          </Grid.Col>
+        </Grid>
+      ) : profile.isError ? (
+        <Alert color="red" variant="light" data-testid="settings-error">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{translateApiError(t, profile.error, 'settings.loadFailed')}</Text>
+            <Button size="xs" variant="white" color="red" onClick={() => profile.refetch()}>
+              {t('settings.retry')}
+            </Button>
+          </Group>
+        </Alert>
+      ) : (
+        <Grid gutter="lg" align="stretch">
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <ProfileCard profile={profile.data} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <PictureCard profile={profile.data} />
+          </Grid.Col>
+        </Grid>
+      )}
+      <SessionsCard />
+    </Stack>
+  );
+}
