@@ -107,11 +107,9 @@ export function PictureCard({ profile }: { profile: Profile }) {
           </Text>
         </Stack>
         {file ? (
-          <Group justify="center" gap="sm">
-            <Button variant="default" onClick={() => setFile(null)} disabled={busy} data-testid="picture-cancel">
-              {t('settings.cancel')}
-            </Button>
+          <Stack gap="xs">
             <Button
+              fullWidth
               leftSection={<IconUpload size={16} />}
               loading={upload.isPending}
               onClick={() => upload.mutate(file)}
@@ -119,13 +117,23 @@ export function PictureCard({ profile }: { profile: Profile }) {
             >
               {t('settings.picture.save')}
             </Button>
-          </Group>
+            <Button
+              fullWidth
+              variant="default"
+              onClick={() => setFile(null)}
+              disabled={busy}
+              data-testid="picture-cancel"
+            >
+              {t('settings.cancel')}
+            </Button>
+          </Stack>
         ) : (
-          <Group justify="center" gap="sm">
+          <Stack gap="xs">
             <FileButton onChange={choose} accept={ACCEPT}>
               {(props) => (
                 <Button
                   {...props}
+                  fullWidth
                   variant="light"
                   leftSection={<IconUpload size={16} />}
                   disabled={busy}
@@ -137,6 +145,7 @@ export function PictureCard({ profile }: { profile: Profile }) {
             </FileButton>
             {profile.userProfileImageLink && (
               <Button
+                fullWidth
                 variant="subtle"
                 color="red"
                 leftSection={<IconTrash size={16} />}
@@ -147,7 +156,7 @@ export function PictureCard({ profile }: { profile: Profile }) {
                 {t('settings.picture.remove')}
               </Button>
             )}
-          </Group>
+          </Stack>
         )}
       </Stack>
     </Card>

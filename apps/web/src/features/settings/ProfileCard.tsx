@@ -1,6 +1,6 @@
 import { type ProfileInput, profileSchema } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconLock, IconUserCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -58,74 +58,90 @@ export function ProfileCard({ profile }: { profile: Profile }) {
             <IconUserCircle size={20} />
             <Title order={4}>{t('settings.profile.title')}</Title>
           </Group>
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
-            <TextInput
-              label={t('settings.profile.fullName')}
-              autoComplete="name"
-              error={translateValidation(t, errors.fullName?.message)}
-              data-testid="profile-fullName"
-              {...form.register('fullName')}
-            />
-            <TextInput
-              label={t('settings.profile.company')}
-              autoComplete="organization"
-              error={translateValidation(t, errors.name?.message)}
-              data-testid="profile-company"
-              {...form.register('name')}
-            />
-            <Controller
-              control={form.control}
-              name="mobilePhone"
-              render={({ field }) => (
-                <MaskedInput
-                  label={t('settings.profile.mobilePhone')}
-                  mask={MOBILE_PHONE_MASK}
-                  placeholder="(00) 00000-0000"
-                  inputMode="tel"
-                  autoComplete="tel-national"
-                  name={field.name}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  error={translateValidation(t, errors.mobilePhone?.message)}
-                  data-testid="profile-mobilePhone"
-                />
-              )}
-            />
-            <TextInput
-              label={t('settings.profile.email')}
-              value={profile.email}
-              readOnly
-              variant="filled"
-              rightSection={<IconLock size={14} />}
-              data-testid="profile-email"
-            />
-            <TextInput
-              label={t('settings.profile.cnpj')}
-              value={applyMask(CNPJ_MASK, profile.cnpj)}
-              readOnly
-              variant="filled"
-              rightSection={<IconLock size={14} />}
-              data-testid="profile-cnpj"
-            />
-          </SimpleGrid>
-          <Group justify="space-between" align="center" gap="sm">
-            <Text size="xs" c="dimmed" style={{ flex: '1 1 16rem' }}>
-              {t('settings.profile.readOnlyHint')}
-            </Text>
-            <Group gap="sm">
+          <Grid gutter="md">
+            <Grid.Col span={{ base: 12, sm: 5 }}>
+              <TextInput
+                label={t('settings.profile.fullName')}
+                autoComplete="name"
+                error={translateValidation(t, errors.fullName?.message)}
+                data-testid="profile-fullName"
+                {...form.register('fullName')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 7 }}>
+              <TextInput
+                label={t('settings.profile.company')}
+                autoComplete="organization"
+                error={translateValidation(t, errors.name?.message)}
+                data-testid="profile-company"
+                {...form.register('name')}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 5 }}>
+              <Controller
+                control={form.control}
+                name="mobilePhone"
+                render={({ field }) => (
+                  <MaskedInput
+                    label={t('settings.profile.mobilePhone')}
+                    mask={MOBILE_PHONE_MASK}
+                    placeholder="(00) 00000-0000"
+                    inputMode="tel"
+                    autoComplete="tel-national"
+                    name={field.name}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    error={translateValidation(t, errors.mobilePhone?.message)}
+                    data-testid="profile-mobilePhone"
+                  />
+                )}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 7 }}>
+              <TextInput
+                label={t('settings.profile.email')}
+                value={profile.email}
+                title={profile.email}
+                readOnly
+                variant="filled"
+                rightSection={<IconLock size={14} />}
+                data-testid="profile-email"
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 5 }}>
+              <TextInput
+                label={t('settings.profile.cnpj')}
+                value={applyMask(CNPJ_MASK, profile.cnpj)}
+                readOnly
+                variant="filled"
+                rightSection={<IconLock size={14} />}
+                data-testid="profile-cnpj"
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 7 }} style={{ display: 'flex', alignItems: 'flex-end' }}>
+              <Group gap={6} wrap="nowrap" align="flex-start">
+                <IconLock size={14} style={{ flexShrink: 0, marginTop: 2, opacity: 0.6 }} />
+                <Text size="xs" c="dimmed">
+                  {t('settings.profile.readOnlyHint')}
+                </Text>
+              </Group>
+            </Grid.Col>
+          </Grid>
+          <Group justify="flex-end" gap="sm">
+            {isDirty && (
               <Button
                 variant="default"
-                disabled={!isDirty || save.isPending}
+                disabled={save.isPending}
                 onClick={() => form.reset(valuesOf(profile))}
                 data-testid="profile-reset"
               >
                 {t('settings.profile.discard')}
               </Button>
-              <Button type="submit" disabled={!isDirty} loading={save.isPending} data-testid="profile-save">
-                {t('settings.profile.save')}
-              </Button>
-            </Group>
+            )}
+            <Button type="submit" disabled={!isDirty} loading={save.isPending} data-testid="profile-save">
+              {t('settings.profile.save')}
+            </Button>
           </Group>
         </Stack>
       </form>
