@@ -26,7 +26,18 @@ import { UserDrawer } from './UserDrawer';
 
 const PAGE_SIZE = 20;
 const SEARCH_DEBOUNCE_MS = 300;
-const COLUMNS = ['company', 'fullName', 'email', 'cnpj', 'phone', 'createdAt', 'status', 'accessLevel', 'balance'];
+/** Badges keep their whole label: the table scrolls sideways before a badge is cut. */
+const NO_SHRINK = { minWidth: 'max-content' } as const;
+/** Each column: one field, or two stacked (company over full name, e-mail over phone) so all fit one screen. */
+const COLUMNS: { key: string; below?: string; right?: boolean }[] = [
+  { key: 'company', below: 'fullName' },
+  { key: 'email', below: 'phone' },
+  { key: 'cnpj' },
+  { key: 'createdAt' },
+  { key: 'status' },
+  { key: 'accessLevel' },
+  { key: 'balance', right: true },
+];
 
 function UserRow({ user, onOpen }: { user: AdminUser; onOpen: (id: string) => void }) {
   const { t, i18n } = useTranslation();
@@ -43,19 +54,31 @@ function UserRow({ user, onOpen }: { user: AdminUser; onOpen: (id: string) => vo
       tabIndex={0}
       style={{ cursor: 'pointer' }}
     >
-      <Table.Td fw={600}>{user.name}</Table.Td>
-      <Table.Td>{user.fullName}</Table.Td>
-      <Table.Td>{user.email}</Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{maskCnpj(user.cnpj)}</Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{maskPhone(user.mobilePhone)}</Table.Td>
-      <Table.Td>{new Date(user.createdAt).toLocaleDateString(intlLocale(i18n.language))}</Table.Td>
+      <Table.Td miw={180}>
+        <Text size="sm" fw={600}>
+          {user.name}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {user.fullName}
+        </Text>
+      </Table.Td>
       <Table.Td>
-        <Badge color={user.active ? 'teal' : 'gray'} variant="light" data-testid="user-active">
+        <Text size="sm">{user.email}</Text>
+        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {maskPhone(user.mobilePhone)}
+        </Text>
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{maskCnpj(user.cnpj)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {new Date(user.createdAt).toLocaleDateString(intlLocale(i18n.language))}
+      </Table.Td>
+      <Table.Td>
+        <Badge color={user.active ? 'teal' : 'gray'} variant="light" style={NO_SHRINK} data-testid="user-active">
           {t(user.active ? 'adminUsers.status.active' : 'adminUsers.status.inactive')}
         </Badge>
       </Table.Td>
       <Table.Td>
-        <Badge color={user.accessLevel === 'ADMINISTRATOR' ? 'grape' : 'blue'} variant="outline">
+        <Badge color={user.accessLevel === 'ADMINISTRATOR' ? 'grape' : 'blue'} variant="outline" style={NO_SHRINK}>
           {t(`adminUsers.accessLevels.${user.accessLevel}`)}
         </Badge>
       </Table.Td>
@@ -71,7 +94,7 @@ function LoadingRows() {
     // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
     <Table.Tr key={i}>
       {COLUMNS.map((c) => (
-        <Table.Td key={c}>
+        <Table.Td key={c.key}>
           <Skeleton height={14} radius="sm" />
         </Table.Td>
       ))}
@@ -137,13 +160,18 @@ export function UsersPage() {
             </Stack>
           </Alert>
         ) : (
-          <Table.ScrollContainer minWidth={1100}>
-            <Table highlightOnHover verticalSpacing="sm" data-testid="users-table">
+          <Table.ScrollContainer minWidth={900}>
+            <Table highlightOnHover verticalSpacing="xs" data-testid="users-table">
               <Table.Thead>
                 <Table.Tr>
                   {COLUMNS.map((c) => (
-                    <Table.Th key={c} ta={c === 'balance' ? 'right' : undefined} style={{ whiteSpace: 'nowrap' }}>
-                      {t(`adminUsers.columns.${c}`)}
+                    <Table.Th key={c.key} ta={c.right ? 'right' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                      {t(`adminUsers.columns.${c.key}`)}
+                      {c.below && (
+                        <Text span display="block" size="xs" c="dimmed" fw={400}>
+                          {t(`adminUsers.columns.${c.below}`)}
+                        </Text>
+                      )}
                     </Table.Th>
                   ))}
                 </Table.Tr>
