@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server.ts';
 import { callAs, expectAdminOnly, expectOwnerOnly, type RouteCall, userAndAdmin } from './access.ts';
-import { signUpAndSignIn } from './factories.ts';
+import { signIn, signUpAndSignIn } from './factories.ts';
 import { createTestServer, dbKind } from './helpers.ts';
 import { multipart } from './multipart.ts';
 
@@ -123,6 +123,21 @@ describe(`access control (${dbKind})`, () => {
     await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets: ['5511987650003'] }, [
       { method: 'DELETE', url: '/api/v1/opt-outs/5511987650003' },
     ]);
+  });
+
+  it('a session (a signed-in device) is ended only by its owner', async () => {
+    const owner = await signUpAndSignIn(server);
+    const laptop = await signIn(server, owner.email);
+    const stranger = await signUpAndSignIn(server);
+    const listed = await callAs(server, { method: 'GET', url: '/api/v1/me/sessions' }, owner.token);
+    const laptopId = (listed.json().items as { id: string; current: boolean }[]).find((s) => !s.current)!.id;
+    const strangers = await callAs(server, { method: 'GET', url: '/api/v1/me/sessions' }, stranger.token);
+    expect(strangers.body).not.toContain(laptopId);
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token }, [
+      { method: 'DELETE', url: `/api/v1/me/sessions/${laptopId}` },
+    ]);
+    const me = await callAs(server, { method: 'GET', url: '/api/me' }, laptop.token);
+    expect(me.statusCode).toBe(401);
   });
 
   it('money statements are the owner’s alone (administrators read them through the admin routes)', async () => {
