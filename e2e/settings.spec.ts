@@ -51,6 +51,18 @@ async function closeOnboarding(page: Page): Promise<void> {
   await expect(popover).toBeHidden();
 }
 
+/**
+ * Opens /configuracoes once the page signInWithApi left on `/` is idle: that page may notice the
+ * new token and start GET /api/me, and navigating away mid-request made the app treat the
+ * aborted request as an expired session (token cleared, login shown) — seen on PostgreSQL.
+ */
+async function openSettings(page: Page): Promise<void> {
+  await page.evaluate(() => localStorage.setItem('closedModal', 'false'));
+  await page.waitForLoadState('networkidle');
+  await page.goto('/configuracoes');
+  await closeOnboarding(page);
+}
+
 async function meStatus(page: Page, token: string): Promise<number> {
   return (await page.request.get('/api/me', { headers: { Authorization: `Bearer ${token}` } })).status();
 }
@@ -67,9 +79,7 @@ test('settings: edit the profile, upload a picture, end the other session, then 
   // A long flow (two sign-ins, an upload, four screenshots) on a busy 2-core machine.
   test.setTimeout(90_000);
   const account = await signInWithApi(page, { name: 'Padaria Pão Quente', fullName: 'Maria da Silva' });
-  await page.evaluate(() => localStorage.setItem('closedModal', 'false'));
-  await page.goto('/configuracoes');
-  await closeOnboarding(page);
+  await openSettings(page);
 
   // The profile: what sign-up stored, masked; e-mail and CNPJ read-only.
   await expect(page.getByTestId('profile-fullName')).toHaveValue('Maria da Silva');
@@ -153,9 +163,7 @@ test('settings: edit the profile, upload a picture, end the other session, then 
 test('settings on a phone: the cards stack, a wrong file type is refused before upload', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInWithApi(page, { name: 'Oficina Mecânica Irmãos Rocha Ltda', fullName: 'Carlos Rocha' });
-  await page.evaluate(() => localStorage.setItem('closedModal', 'false'));
-  await page.goto('/configuracoes');
-  await closeOnboarding(page);
+  await openSettings(page);
   await expect(page.getByTestId('session-row')).toHaveCount(1);
   await snap(page, 'settings-pt-light-mobile');
   await page.locator('input[type="file"]').setInputFiles({
