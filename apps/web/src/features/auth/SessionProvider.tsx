@@ -8,7 +8,7 @@ import {
   useMemo,
   useSyncExternalStore,
 } from 'react';
-import { sessionToken } from '../../platform/api';
+import { isApiError, sessionToken } from '../../platform/api';
 import { i18n } from '../../platform/i18n';
 import { authApi } from './authApi';
 import { notify } from './notify';
@@ -31,6 +31,26 @@ export interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+/** Waits before each new try when the server could not be reached at all. */
+const NO_ANSWER_RETRY_MS = [500, 1500, 3000];
+
+/**
+ * GET /api/me, tried again when no answer came at all (status 0: the page is being left, a
+ * network blip, the server restarting). Only an answer ends a session: a request cut off by
+ * navigating away must not sign the user out of the next page.
+ */
+async function fetchMeThroughBlips(): Promise<SessionUser> {
+  for (const wait of NO_ANSWER_RETRY_MS) {
+    try {
+      return await authApi.me();
+    } catch (err) {
+      if (!isApiError(err) || err.status !== 0) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  return authApi.me();
+}
+
 /**
  * The session (spec section 4): the token lives in localStorage; on load, when a token exists,
  * the user is fetched (a spinner shows meanwhile); a failure shows the login-expired toast and
@@ -47,7 +67,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // No user yet: this is the session's first load (a stored token, or one from another tab).
       const firstLoad = queryClient.getQueryData(ME_QUERY_KEY) === undefined;
       try {
-        return await authApi.me();
+        return await fetchMeThroughBlips();
       } catch (err) {
         if (firstLoad) {
           // Whatever the failure (a 401 has already cleared the token), the session is over.
