@@ -14,7 +14,8 @@ process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results',
+  // Per port: several runs on one machine (E2E_PORT) must not clean each other's artifacts.
+  outputDir: `test-results/${PORT}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -177,3 +177,15 @@ export async function signInAs(page: Page, email: string): Promise<string> {
   await page.evaluate((token) => localStorage.setItem('@legacy:token', token), accessToken);
   return accessToken;
 }
+
+/** Signs out through the shell: the sidebar's "Sair", then "Sim, Sair" in the confirmation. */
+export async function signOutViaUi(page: Page): Promise<void> {
+  const sidebarLogout = page.getByTestId('sidebar-logout');
+  if (await sidebarLogout.isVisible()) {
+    await sidebarLogout.click();
+  } else {
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('menu-logout').click();
+  }
+  await page.getByTestId('logout-confirm').click();
+}

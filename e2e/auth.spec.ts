@@ -5,6 +5,7 @@ import {
   pasteInto,
   randomCnpj,
   signIn,
+  signOutViaUi,
   typeCode,
   uniqueEmail,
   useOwnNetwork,
@@ -165,17 +166,17 @@ test.describe('sign-up and sign-in', () => {
 
     // Signed in, on the route asked for.
     await expect(page.getByRole('heading', { name: 'Campanhas' })).toBeVisible();
-    await expect(page.getByTestId('sign-out')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
     expect(await storedToken(page)).toBeTruthy();
 
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Campanhas' })).toBeVisible();
-    await expect(page.getByTestId('sign-out')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
     await snap(page, 'auth-signed-in-pt-light');
 
     // Sign out: the token is revoked on the server and forgotten here.
     const token = await storedToken(page);
-    await page.getByTestId('sign-out').click();
+    await signOutViaUi(page);
     await expect(page.getByTestId('login-step')).toBeVisible();
     expect(await storedToken(page)).toBeNull();
     const me = await page.request.get('/api/me', { headers: { Authorization: `Bearer ${token}` } });
@@ -194,10 +195,10 @@ test.describe('sign-up and sign-in', () => {
     const login = await loginRequest;
     expect(new URL(login.url()).searchParams.get('remainLogin')).toBe('true');
     expect(login.postDataJSON()).toMatchObject({ email: account.email, remainLogin: true });
-    await expect(page.getByTestId('sign-out')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
 
     await page.reload();
-    await expect(page.getByTestId('sign-out')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
     await page.goto('/listas');
     await expect(page.getByRole('heading', { name: 'Listas' })).toBeVisible();
   });
@@ -251,7 +252,7 @@ test.describe('sign-up and sign-in', () => {
     await pasteInto(page, 'code-box-0', ` ${next}\n`);
     expect((await values()).join('')).toBe(next);
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId('sign-out')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
   });
 
   test('resend: disabled for 10 s, then sends a new code and waits 60 s', async ({ page, request }) => {
@@ -273,7 +274,7 @@ test.describe('sign-up and sign-in', () => {
     const fresh = await waitForCode(account.email, 2);
     await typeCode(page, fresh);
     await page.getByTestId('code-submit').click();
-    await expect(page.getByTestId('sign-out')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
   });
 
   test('code request errors: unknown e-mail, deactivated account, rate limit; 2 → 0 via Voltar', async ({ page }) => {
@@ -341,7 +342,7 @@ test.describe('sign-up and sign-in', () => {
     });
     await page.reload();
     await expect(page.getByTestId('session-loader')).toBeVisible();
-    await expect(page.getByTestId('sign-out')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
     await page.unroute('**/api/me');
 
     await page.evaluate((key) => localStorage.setItem(key, 'expired-or-forged-token'), TOKEN_KEY);
@@ -401,7 +402,7 @@ test.describe('languages, themes and layouts', () => {
       await chooseLanguage(page, option);
       await signIn(page, account.email);
       await expect(page.locator('html')).toHaveAttribute('lang', lng === 'cn' ? 'zh-CN' : 'en');
-      await page.getByTestId('sign-out').click();
+      await signOutViaUi(page);
       await expect(page.getByTestId('login-step')).toBeVisible();
     }
     await expect(page.getByRole('button', { name: '继续' })).toBeVisible();

@@ -42,7 +42,7 @@ test('a client-side route survives a direct load and the CSP lets the app run', 
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(msg.text());
   });
-  await page.goto('/usuarios');
-  await expect(page.getByRole('heading', { name: 'Usuários' })).toBeVisible();
+  await page.goto('/audios');
+  await expect(page.getByRole('heading', { name: 'Áudios' })).toBeVisible();
   expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
 });

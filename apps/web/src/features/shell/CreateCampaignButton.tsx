@@ -1,27 +1,57 @@
 import { ROUTES } from '@ecoa/shared';
-import { Button, Group, Popover, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Popover, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+type CreateCampaignButtonProps = {
+  /** A first-time user (isNewUser) sees the onboarding popover, until they dismiss it. */
+  showOnboarding: boolean;
+  /** Phones: an icon-only button, so the header fits 375px. */
+  compact?: boolean;
+};
+
 /** The header's create-campaign button; a first-time user sees an onboarding popover beside it. */
-export function CreateCampaignButton({ isNewUser, compact }: { isNewUser: boolean; compact?: boolean }) {
+export function CreateCampaignButton({ showOnboarding, compact }: CreateCampaignButtonProps) {
   const { t } = useTranslation();
-  const [onboardingOpen, setOnboardingOpen] = useState(isNewUser);
+  const [dismissed, setDismissed] = useState(false);
+  const dismiss = () => setDismissed(true);
+  const label = t('shell.createCampaign');
   return (
-    <Popover opened={onboardingOpen} position="bottom" withArrow shadow="lg" width={280} trapFocus={false}>
+    <Popover
+      opened={showOnboarding && !dismissed}
+      position="bottom"
+      withArrow
+      shadow="lg"
+      width={280}
+      trapFocus={false}
+    >
       <Popover.Target>
-        <Button
-          component={Link}
-          to={ROUTES.createCampaign}
-          leftSection={<IconPlus size={16} />}
-          size={compact ? 'xs' : 'sm'}
-          data-testid="create-campaign"
-          onClick={() => setOnboardingOpen(false)}
-        >
-          {t('shell.createCampaign')}
-        </Button>
+        {compact ? (
+          <ActionIcon
+            component={Link}
+            to={ROUTES.createCampaign}
+            size="lg"
+            radius="md"
+            aria-label={label}
+            title={label}
+            data-testid="create-campaign"
+            onClick={dismiss}
+          >
+            <IconPlus size={18} />
+          </ActionIcon>
+        ) : (
+          <Button
+            component={Link}
+            to={ROUTES.createCampaign}
+            leftSection={<IconPlus size={16} />}
+            data-testid="create-campaign"
+            onClick={dismiss}
+          >
+            {label}
+          </Button>
+        )}
       </Popover.Target>
       <Popover.Dropdown data-testid="onboarding-popover">
         <Text fw={700} size="sm" mb={4}>
@@ -31,7 +61,7 @@ export function CreateCampaignButton({ isNewUser, compact }: { isNewUser: boolea
           {t('onboarding.body')}
         </Text>
         <Group justify="flex-end">
-          <Button size="xs" variant="light" onClick={() => setOnboardingOpen(false)}>
+          <Button size="xs" variant="light" onClick={dismiss}>
             {t('onboarding.dismiss')}
           </Button>
         </Group>

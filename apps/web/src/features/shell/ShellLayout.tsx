@@ -95,8 +95,11 @@ export function ShellLayout({ user, onSignOut, onOpenCredits, children }: ShellL
           ) : (
             <div />
           )}
-          <Group gap="md" wrap="nowrap">
-            {showsCreateCampaign(pathname) && <CreateCampaignButton isNewUser={user.isNewUser} compact={isPhone} />}
+          <Group gap={isPhone ? 'xs' : 'md'} wrap="nowrap">
+            {showsCreateCampaign(pathname) && (
+              // The welcome modal comes first; the onboarding popover once it is closed.
+              <CreateCampaignButton showOnboarding={user.isNewUser && !welcomeOpen} compact={isPhone} />
+            )}
             <BalancePopover money={user.balance.money} onOpenCredits={onOpenCredits} />
             {isPhone ? (
               <UnstyledButton onClick={mobileMenu.toggle} data-testid="user-menu" aria-label={t('shell.account')}>
