@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -29,6 +30,13 @@ const envSchema = z.object({
     .string()
     .regex(/^\d{12,13}$/, 'must be the international number in digits, e.g. 5511999999999')
     .default('5511999999999'),
+  TRUST_PROXY: z
+    .string()
+    .refine(
+      isTrustProxy,
+      'must be true, false, or a comma-separated list of loopback, linklocal, uniquelocal, IPs or CIDRs',
+    )
+    .default('loopback'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 });
@@ -40,6 +48,20 @@ function isPostgresUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `true`/`false`, or proxy-addr's list: named ranges, addresses and CIDRs. */
+function isTrustProxy(value: string): boolean {
+  if (value === 'true' || value === 'false') return true;
+  return value.split(',').every((raw) => {
+    const entry = raw.trim();
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+    const [address = '', bits, ...rest] = entry.split('/');
+    if (rest.length > 0 || isIP(address) === 0) return false;
+    if (bits === undefined) return true;
+    const max = isIP(address) === 4 ? 32 : 128;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+  });
 }
 
 export type Config = {
@@ -56,6 +78,12 @@ export type Config = {
   stripe: { secretKey: string; webhookSecret: string | undefined; apiBase: string | undefined } | undefined;
   smppUrl: string | undefined;
   supportWhatsapp: string;
+  /**
+   * Which direct peers may set X-Forwarded-For (the client IP behind the abuse limits). Default
+   * `loopback`: a reverse proxy on the same machine; a client reaching the server directly can
+   * no longer pick its own IP to dodge the per-IP limits.
+   */
+  trustProxy: boolean | string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   env: z.infer<typeof envSchema>['NODE_ENV'];
 };
@@ -96,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     smppUrl: e.SMPP_URL,
     supportWhatsapp: e.SUPPORT_WHATSAPP,
+    trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,
   };
