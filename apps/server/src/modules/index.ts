@@ -101,6 +101,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       await ledger.grantWelcomeBonus(user.id, { tx });
     },
     endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
+    allowSignup: (meta) => auth!.allowSignup(meta),
   });
   auth = createAuthService({
     db,

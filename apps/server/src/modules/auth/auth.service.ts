@@ -46,6 +46,12 @@ export const AUTH_RULES = {
     loginWindowMs: 15 * MINUTE,
     /** Failed sign-ins (wrong, expired or used codes) from one IP per window. */
     loginFailuresPerIp: 20,
+    signupWindowMs: HOUR,
+    /**
+     * Sign-ups from one IP per hour. Every account gets a welcome bonus of credits, so scripted
+     * sign-ups would farm free messages; a company signs up once, an office a few times.
+     */
+    signupsPerIp: 10,
   },
 } as const;
 export type AuthRules = {
@@ -193,6 +199,18 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /** `POST /api/auth/request-code`: e-mails a new code (voiding any previous one). */
     requestCode: (email: string, meta: RequestMeta) => sendCode(email, meta, 'request'),
+
+    /** Counts a sign-up attempt from this client; refuses past the per-IP limit (429). */
+    async allowSignup(meta: RequestMeta): Promise<void> {
+      if (!meta.ip) return;
+      const l = rules.limits;
+      const check = { kind: 'signup:ip', subject: meta.ip, limit: l.signupsPerIp, windowMs: l.signupWindowMs };
+      const verdict = await repo.consumeRateLimits(db, [check], clock.now());
+      if (!verdict.ok) {
+        log.warn({ ip: meta.ip }, 'sign-up rate-limited');
+        throw rateLimited(verdict, 'Muitos cadastros a partir desta rede.');
+      }
+    },
 
     /** `POST /api/auth/resend-code`: the same, worded as a resend. The previous code stops working. */
     resendCode: (email: string, meta: RequestMeta) => sendCode(email, meta, 'resend'),

@@ -144,6 +144,26 @@ describe(`company sign-up and /api/me (${dbKind})`, () => {
     });
   });
 
+  describe('sign-up abuse limit', () => {
+    it('takes 10 sign-ups per IP per hour, then answers 429 and creates nothing; other IPs go on', async () => {
+      const ip = uniqueIp();
+      const from = (payload: object, remoteAddress: string) =>
+        server.app.inject({ method: 'POST', url: '/api/user', payload, remoteAddress });
+      for (let i = 0; i < 10; i++) {
+        const res = await from(signupPayload(), ip);
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      const refused = signupPayload();
+      const res = await from(refused, ip);
+      expect(res.statusCode).toBe(429);
+      expect(res.json()).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('cadastros') });
+      expect(res.json().details.retryAfterSeconds).toBeGreaterThan(0);
+      const { rows } = await server.db.executeSql('select id from users where email = $1', [refused.email]);
+      expect(rows).toHaveLength(0);
+      expect((await from(refused, uniqueIp())).statusCode).toBe(201);
+    });
+  });
+
   describe('GET /api/me', () => {
     it("answers exactly the spec's fields, money and prices in reais", async () => {
       const { token, user } = await signUpAndSignIn(server);

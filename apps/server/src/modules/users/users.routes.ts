@@ -40,11 +40,11 @@ export function registerUsersRoutes(app: FastifyInstance, deps: { users: UsersSe
         tags: ['users'],
         summary: 'Company sign-up',
         body: signupPayloadSchema,
-        response: { 201: publicUserSchema, 400: errorResponse, 409: errorResponse },
+        response: { 201: publicUserSchema, 400: errorResponse, 409: errorResponse, 429: errorResponse },
       },
     },
     async (request, reply) => {
-      const user = await users.signUp(request.body);
+      const user = await users.signUp(request.body, { ip: request.ip });
       return reply.status(201).send(user);
     },
   );

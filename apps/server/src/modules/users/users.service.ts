@@ -59,6 +59,8 @@ export type UsersServiceDeps = {
   getMoneyBalanceCentavos?: (userId: string) => Promise<number>;
   /** Ends every session of a user (and voids its live code), on the given handle. */
   endAllSessions: (db: DbOrTx, userId: string) => Promise<unknown>;
+  /** Refuses a sign-up past the abuse limits (the auth module counts them per client IP). */
+  allowSignup?: (meta: { ip: string | null }) => Promise<void>;
   /** Runs inside the sign-up transaction (e.g. the welcome bonus). */
   onUserCreated?: (db: DbOrTx, user: UserRow) => Promise<void>;
 };
@@ -96,12 +98,13 @@ export function createUsersService(deps: UsersServiceDeps) {
     getPublicUser,
 
     /** `POST /api/user`: a company account, active, new, with the sign-up price table (all 0). */
-    async signUp(input: SignupInput): Promise<PublicUser> {
+    async signUp(input: SignupInput, meta: { ip: string | null } = { ip: null }): Promise<PublicUser> {
       const prices = input.priceTable ?? {};
       // Prices are set by the Ecoa team; a self-service price would let anyone buy credits cheap.
       if (Object.values(prices).some((v) => v !== undefined && v !== 0)) {
         throw badRequest('PRICE_TABLE_NOT_ALLOWED', USERS_MESSAGES.priceTableNotAllowed);
       }
+      await deps.allowSignup?.(meta);
       const utm = Object.fromEntries(
         UTM_FIELDS.flatMap((field) => (input[field] ? [[field, input[field] as string]] : [])),
       ) as Record<string, string>;
