@@ -74,9 +74,10 @@ describe('ListsPage', () => {
       errorCode: 'CSV_RAGGED',
       error: 'Muitas linhas…',
     };
+    // The lists page also mounts the opt-outs panel: it gets an empty opt-out list.
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => page([importing, failed, base])),
+      vi.fn(async (url: string) => (String(url).includes('/opt-outs') ? page([]) : page([importing, failed, base]))),
     );
     renderPage();
     const ready = await screen.findByTestId(`list-row-${base.id}`);
