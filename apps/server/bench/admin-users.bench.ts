@@ -44,9 +44,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     audit: createAuditRepository(),
     logger: createLogger('silent'),
     endAllSessions: async () => 0,
-    // The same wiring as modules/index.ts: one balance read per row of the page.
-    moneyBalances: async (ids) =>
-      new Map(await Promise.all(ids.map(async (id) => [id, await ledger.getMoneyBalanceCentavos(id)] as const))),
+    // The same wiring as modules/index.ts: the page's balances in one query.
+    moneyBalances: ledger.getMoneyBalancesCentavos,
   });
 
   const run = crypto.randomUUID().slice(0, 8);

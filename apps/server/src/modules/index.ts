@@ -131,8 +131,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     audit: createAuditRepository(),
     logger,
     endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
-    moneyBalances: async (userIds) =>
-      new Map(await Promise.all(userIds.map(async (id) => [id, await ledger.getMoneyBalanceCentavos(id)] as const))),
+    // A page's balances in one query.
+    moneyBalances: ledger.getMoneyBalancesCentavos,
   });
 
   // Contact lists: uploads wait in DATA_DIR/uploads for their import job; opt-outs are account-wide.

@@ -233,6 +233,19 @@ function ledgerQueries(db: DbOrTx) {
       return rows[0] ?? { available: 0, reserved: 0 };
     },
 
+    /**
+     * The available amount of one credit type for many users, in one query (a page of the
+     * administrators' users table). Users without a balance row are absent from the map.
+     */
+    async getAvailableOfUsers(userIds: string[], type: CreditType): Promise<Map<string, number>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db
+        .select({ userId: creditBalances.userId, available: creditBalances.available })
+        .from(creditBalances)
+        .where(and(inArray(creditBalances.userId, userIds), eq(creditBalances.type, type)));
+      return new Map(rows.map((r) => [r.userId, Number(r.available)]));
+    },
+
     async listEntries(
       userId: string,
       options: { limit: number; offset: number; type?: CreditType },

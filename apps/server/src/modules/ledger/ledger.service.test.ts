@@ -108,6 +108,60 @@ describe(`ledger service (${dbKind})`, () => {
     });
   });
 
+  describe('money balances of many users (the users table of administrators)', () => {
+    it('reads every balance of a page in one repository call, 0 for users without money', async () => {
+      const rich = await userWithMoney(150_00);
+      const holding = await userWithMoney(20_00);
+      await ledger.reserve({
+        userId: holding.id,
+        type: 'BALANCE',
+        amount: 5_00,
+        reference: { type: 'campaign', id: crypto.randomUUID() },
+      });
+      const creditsOnly = await newUser();
+      await ledger.credit({ userId: creditsOnly.id, type: 'SMSSHORT', amount: 700, kind: 'ADMIN_ADJUSTMENT' });
+      const nothing = await newUser();
+      const unknown = crypto.randomUUID();
+
+      const repo = createLedgerRepository(handle.db);
+      let calls = 0;
+      const counted = createLedgerService({
+        repo: {
+          ...repo,
+          getAvailableOfUsers: (ids, type) => {
+            calls++;
+            return repo.getAvailableOfUsers(ids, type);
+          },
+        },
+        clock: { now: () => new Date() },
+      });
+      const ids = [rich.id, holding.id, creditsOnly.id, nothing.id, unknown, rich.id];
+      const balances = await counted.getMoneyBalancesCentavos(ids);
+      expect(calls).toBe(1);
+      expect([...balances.entries()]).toEqual([
+        [rich.id, 150_00],
+        [holding.id, 15_00], // available only: what a campaign reserved is not spendable
+        [creditsOnly.id, 0], // other credit types are not money
+        [nothing.id, 0],
+        [unknown, 0],
+      ]);
+      for (const id of [rich.id, holding.id, creditsOnly.id, nothing.id]) {
+        expect(balances.get(id)).toBe(await ledger.getMoneyBalanceCentavos(id));
+      }
+      expect((await counted.getMoneyBalancesCentavos([])).size).toBe(0);
+      expect(calls).toBe(2);
+    });
+
+    it('reads a thousand users at once', async () => {
+      const user = await userWithMoney(1_23);
+      const others = Array.from({ length: 999 }, () => crypto.randomUUID());
+      const balances = await ledger.getMoneyBalancesCentavos([...others, user.id]);
+      expect(balances.size).toBe(1000);
+      expect(balances.get(user.id)).toBe(1_23);
+      expect(balances.get(others[0]!)).toBe(0);
+    });
+  });
+
   describe('the database itself', () => {
     it('makes a negative balance impossible (CHECK), whatever the code does', async () => {
       const user = await newUser();

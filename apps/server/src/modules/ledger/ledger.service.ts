@@ -707,6 +707,16 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       return (await deps.repo.getBalance(userId, 'BALANCE')).available;
     },
 
+    /**
+     * The money balances (available BALANCE, centavos) of many users in one query: every id
+     * asked for is in the map, 0 when the user never had money (or does not exist).
+     */
+    async getMoneyBalancesCentavos(userIds: readonly string[]): Promise<Map<string, number>> {
+      const unique = [...new Set(userIds)];
+      const found = await deps.repo.getAvailableOfUsers(unique, 'BALANCE');
+      return new Map(unique.map((id) => [id, found.get(id) ?? 0]));
+    },
+
     async listEntries(
       userId: string,
       options: { page: number; pageSize: number; type?: CreditType },
