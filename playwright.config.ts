@@ -44,6 +44,8 @@ export default defineConfig({
     command: 'npx tsx apps/server/src/main.ts',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
+    // The server's own log (warnings and errors only, LOG_LEVEL below) shows up in the run's output.
+    stdout: 'pipe',
     timeout: 60_000,
     env: {
       PORT: String(PORT),
