@@ -6,4 +6,6 @@ export * from './routes.ts';
 export * from './schemas/account.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/ledger.ts';
+export * from './schemas/lists.ts';
+export * from './schemas/opt-outs.ts';
 export * from './validators/cnpj.ts';

@@ -203,6 +203,9 @@ export const paginationQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 
+/** A page of a list endpoint: `pageSchema(item)` on the server, `Page<Item>` in the web app. */
+export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total: z.number(), page: z.number(), pageSize: z.number() });
 }

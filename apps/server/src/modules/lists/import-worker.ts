@@ -6,11 +6,11 @@
  * import cannot swell the server's memory.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { normalizeBrazilianPhone } from '@ecoa/shared';
+import { type ColumnMapping, normalizeBrazilianPhone } from '@ecoa/shared';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { ImportCounts, InvalidInsert } from './lists.repository.ts';
 import { fileError } from './parser/errors.ts';
-import { type ColumnMapping, columnCountOf, validateMapping } from './parser/mapping.ts';
+import { columnCountOf, validateMapping } from './parser/mapping.ts';
 import { openSpreadsheet } from './parser/source.ts';
 
 export type WorkerInput = {

@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
+import type { ColumnMapping } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { ParentMessage, WorkerInput, WorkerMessage } from './import-worker.ts';
 import type { ContactWriter, ImportCounts, ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
 import { fileError } from './parser/errors.ts';
-import type { ColumnMapping } from './parser/mapping.ts';
 
 export { RAGGED_ROW } from './import-worker.ts';
 

@@ -1,18 +1,12 @@
 import { once } from 'node:events';
+import type { ColumnMapping, ContactList, ListContact, ListStatus } from '@ecoa/shared';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbHandle } from '../../platform/db/client.ts';
-import { type ContactListRow, contactLists, contacts, type ListStatus, listInvalidRows } from './lists.schema.ts';
-import type { ColumnMapping } from './parser/mapping.ts';
+import { type ContactListRow, contactLists, contacts, listInvalidRows } from './lists.schema.ts';
 
-export type ImportCounts = {
-  total: number;
-  valid: number;
-  mobiles: number;
-  landlines: number;
-  invalid: number;
-  duplicates: number;
-};
+/** What an import counts (the list's counts in the API). */
+export type ImportCounts = Pick<ContactList, 'total' | 'valid' | 'mobiles' | 'landlines' | 'invalid' | 'duplicates'>;
 
 export type NewList = {
   userId: string;
@@ -24,13 +18,8 @@ export type NewList = {
   mapping: ColumnMapping | null;
 };
 
-export type ContactRow = {
-  rowNumber: number;
-  phone: string;
-  kind: 'mobile' | 'landline';
-  name: string | null;
-  fields: Record<string, string> | null;
-};
+/** A stored contact: the API's list contact without the opt-out mark. */
+export type ContactRow = Omit<ListContact, 'optedOut'>;
 
 export type InvalidRow = { rowNumber: number; reason: string; cells: string[] };
 /** An invalid row on its way in: the cells already as JSON text (a fresh string, not slices of the file). */
@@ -268,7 +257,7 @@ export function createListsRepository(handle: DbHandle) {
           order by c.phone limit $3 offset $4`,
         [listId, userId, pageSize, (page - 1) * pageSize],
       );
-      return rows as (ContactRow & { optedOut: boolean })[];
+      return rows as ListContact[];
     },
 
     /** Contacts in phone order, in batches (keyset paging on the unique index). */

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { type ColumnMapping, columnMappingSchema, contactListSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -7,38 +8,7 @@ import { currentUser } from '../../platform/auth/guard.ts';
 import { AppError, badRequest } from '../../platform/errors/app-error.ts';
 import type { ListsService, UploadedFile } from './lists.service.ts';
 import { fileError } from './parser/errors.ts';
-import type { ColumnMapping } from './parser/mapping.ts';
 import type { UploadStorage } from './upload-storage.ts';
-
-export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-
-export const listDtoSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  status: z.enum(['importing', 'ready', 'failed']),
-  progress: z.number(),
-  rowsProcessed: z.number(),
-  total: z.number(),
-  valid: z.number(),
-  mobiles: z.number(),
-  landlines: z.number(),
-  invalid: z.number(),
-  duplicates: z.number(),
-  optedOut: z.number(),
-  error: z.string().optional(),
-  errorCode: z.string().optional(),
-  fileName: z.string(),
-  fields: z.array(z.string()),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-});
-
-export const mappingSchema = z.object({
-  hasHeader: z.boolean(),
-  phone: z.number().int().min(0),
-  name: z.number().int().min(0).nullable(),
-  fields: z.array(z.object({ column: z.number().int().min(0), key: z.string() })).max(200),
-});
 
 const idParams = z.object({ id: z.uuid() });
 const pageQuery = z.object({
@@ -89,7 +59,7 @@ function parseMapping(raw: string | undefined): ColumnMapping | undefined {
   } catch {
     throw fileError('INVALID_MAPPING');
   }
-  const parsed = mappingSchema.safeParse(json);
+  const parsed = columnMappingSchema.safeParse(json);
   if (!parsed.success) throw fileError('INVALID_MAPPING');
   return parsed.data;
 }
@@ -165,7 +135,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
           querystring: pageQuery,
           response: {
             200: z.object({
-              items: z.array(listDtoSchema),
+              items: z.array(contactListSchema),
               page: z.number(),
               pageSize: z.number(),
               total: z.number(),
@@ -183,7 +153,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
           tags,
           summary: 'A list: status, import progress, counts',
           params: idParams,
-          response: { 200: listDtoSchema },
+          response: { 200: contactListSchema },
         },
       },
       async (request) => lists.get(currentUser(request).id, request.params.id),
@@ -197,7 +167,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
           summary: 'Rename a list',
           params: idParams,
           body: z.object({ name: z.string().max(120, 'O nome da lista pode ter até 120 caracteres.') }),
-          response: { 200: listDtoSchema },
+          response: { 200: contactListSchema },
         },
       },
       async (request) => lists.rename(currentUser(request).id, request.params.id, request.body.name),

@@ -1,3 +1,4 @@
+import { type ColumnMapping, LIST_STATUSES } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -13,10 +14,6 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from '../users/users.schema.ts';
-import type { ColumnMapping } from './parser/mapping.ts';
-
-export const LIST_STATUSES = ['importing', 'ready', 'failed'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
 
 /**
  * A contact list and its import. The import's progress and counts live here, so a reload of

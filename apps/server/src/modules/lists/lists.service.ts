@@ -1,4 +1,10 @@
-import { PHONE_INVALID_REASON_PT, type PhoneInvalidReason } from '@ecoa/shared';
+import {
+  type ColumnMapping,
+  type ContactList,
+  type ListPreview,
+  PHONE_INVALID_REASON_PT,
+  type PhoneInvalidReason,
+} from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
@@ -7,52 +13,11 @@ import { ImportCancelled, importErrorOf, importListFile, RAGGED_ROW } from './li
 import type { ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
 import { fileError } from './parser/errors.ts';
-import {
-  type ColumnMapping,
-  columnCountOf,
-  describeColumns,
-  detectHeader,
-  detectMapping,
-  type PreviewColumn,
-  validateMapping,
-} from './parser/mapping.ts';
+import { columnCountOf, describeColumns, detectHeader, detectMapping, validateMapping } from './parser/mapping.ts';
 import { openSpreadsheet, type Spreadsheet } from './parser/source.ts';
 import type { UploadStorage } from './upload-storage.ts';
 
 export const IMPORT_QUEUE = 'lists.import';
-
-export type ListDto = {
-  id: string;
-  name: string;
-  status: 'importing' | 'ready' | 'failed';
-  progress: number;
-  rowsProcessed: number;
-  total: number;
-  valid: number;
-  mobiles: number;
-  landlines: number;
-  invalid: number;
-  duplicates: number;
-  optedOut: number;
-  error?: string;
-  errorCode?: string;
-  fileName: string;
-  fields: string[];
-  createdAt: string;
-  finishedAt: string | null;
-};
-
-export type PreviewDto = {
-  kind: 'csv' | 'xlsx';
-  encoding: string | null;
-  delimiter: string | null;
-  hasHeader: boolean;
-  columns: PreviewColumn[];
-  /** The first data rows (header excluded). */
-  rows: string[][];
-  /** The detected mapping; null when no column looks like phones (the user must choose). */
-  mapping: ColumnMapping | null;
-};
 
 export type UploadedFile = { path: string; size: number; fileName: string };
 
@@ -72,7 +37,7 @@ const REASON_PT: Record<string, string> = {
   [RAGGED_ROW]: 'Linha com colunas a mais (separador ou aspas fora do lugar)',
 };
 
-function toDto(row: ContactListRow, optedOut: number): ListDto {
+function toDto(row: ContactListRow, optedOut: number): ContactList {
   return {
     id: row.id,
     name: row.name,
@@ -140,7 +105,7 @@ export function createListsService(deps: ListsServiceDeps) {
      * The mapping step: the first rows of a file (or of its beginning: the web sends the first
      * megabyte of a big CSV), its columns and the detected mapping.
      */
-    async preview(file: UploadedFile, options: { sampleOnly?: boolean } = {}): Promise<PreviewDto> {
+    async preview(file: UploadedFile, options: { sampleOnly?: boolean } = {}): Promise<ListPreview> {
       try {
         const sheet = await openSpreadsheet(file.path, options);
         const sample = await readSample(sheet, SAMPLE_ROWS);
@@ -226,7 +191,7 @@ export function createListsService(deps: ListsServiceDeps) {
       }
     },
 
-    async get(userId: string, id: string): Promise<ListDto> {
+    async get(userId: string, id: string): Promise<ContactList> {
       const row = await owned(userId, id);
       const opted = row.status === 'ready' ? await repo.optedOutCounts(userId, [id]) : new Map<string, number>();
       return toDto(row, opted.get(id) ?? 0);
@@ -241,7 +206,7 @@ export function createListsService(deps: ListsServiceDeps) {
       return { items: rows.map((r) => toDto(r, opted.get(r.id) ?? 0)), page, pageSize, total };
     },
 
-    async rename(userId: string, id: string, name: string): Promise<ListDto> {
+    async rename(userId: string, id: string, name: string): Promise<ContactList> {
       const trimmed = name.trim();
       if (!trimmed) throw badRequest('LIST_NAME_REQUIRED', 'Dê um nome à lista.');
       if (!(await repo.rename(userId, id, trimmed, clock.now())))

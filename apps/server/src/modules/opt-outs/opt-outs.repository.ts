@@ -1,7 +1,5 @@
+import type { OptOutSource } from '@ecoa/shared';
 import type { DbHandle } from '../../platform/db/client.ts';
-import type { OptOutSource } from './opt-outs.schema.ts';
-
-export type OptOutRow = { phone: string; source: OptOutSource; createdAt: string };
 
 export function createOptOutsRepository(handle: DbHandle) {
   return {

@@ -1,19 +1,13 @@
+import { MAX_UPLOAD_BYTES, optOutSchema, optOutSummarySchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/guard.ts';
-import { MAX_UPLOAD_BYTES, receiveUpload } from '../lists/lists.routes.ts';
+import { receiveUpload } from '../lists/lists.routes.ts';
 import { fileError } from '../lists/parser/errors.ts';
 import type { UploadStorage } from '../lists/upload-storage.ts';
 import type { OptOutsService } from './opt-outs.service.ts';
-
-const summarySchema = z.object({
-  added: z.number(),
-  alreadyOptedOut: z.number(),
-  invalid: z.number(),
-  invalidSamples: z.array(z.object({ value: z.string(), reason: z.string() })),
-});
 
 export type OptOutsRoutesDeps = {
   optOuts: OptOutsService;
@@ -44,7 +38,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
           }),
           response: {
             200: z.object({
-              items: z.array(z.object({ phone: z.string(), source: z.string(), createdAt: z.string() })),
+              items: z.array(optOutSchema),
               total: z.number(),
               page: z.number(),
               pageSize: z.number(),
@@ -70,7 +64,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
               .min(1, 'Informe ao menos um número.')
               .max(1000, 'Envie até 1.000 números por vez (ou um arquivo).'),
           }),
-          response: { 200: summarySchema },
+          response: { 200: optOutSummarySchema },
         },
       },
       async (request) => optOuts.add(currentUser(request).id, request.body.phones),
@@ -83,7 +77,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
           tags,
           summary: 'Add the numbers of a CSV/XLSX file',
           consumes: ['multipart/form-data'],
-          response: { 200: summarySchema },
+          response: { 200: optOutSummarySchema },
         },
       },
       async (request) => {

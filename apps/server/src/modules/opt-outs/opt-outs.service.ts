@@ -1,4 +1,4 @@
-import { normalizeBrazilianPhone, type PhoneInvalidReason } from '@ecoa/shared';
+import { normalizeBrazilianPhone, type OptOutSummary } from '@ecoa/shared';
 import { notFound } from '../../platform/errors/app-error.ts';
 import { fileError } from '../lists/parser/errors.ts';
 import { detectMapping } from '../lists/parser/mapping.ts';
@@ -8,14 +8,6 @@ import type { OptOutsRepository } from './opt-outs.repository.ts';
 
 const BATCH = 5000;
 const SAMPLE_ROWS = 50;
-
-export type AddSummary = {
-  added: number;
-  alreadyOptedOut: number;
-  invalid: number;
-  /** The first invalid values with their reason (at most 20). */
-  invalidSamples: { value: string; reason: PhoneInvalidReason }[];
-};
 
 export type OptOutsServiceDeps = { repo: OptOutsRepository; storage: UploadStorage };
 
@@ -27,7 +19,7 @@ export function createOptOutsService(deps: OptOutsServiceDeps) {
   const { repo, storage } = deps;
 
   function summarise() {
-    const summary: AddSummary = { added: 0, alreadyOptedOut: 0, invalid: 0, invalidSamples: [] };
+    const summary: OptOutSummary = { added: 0, alreadyOptedOut: 0, invalid: 0, invalidSamples: [] };
     return {
       summary,
       classify(values: string[]): string[] {
@@ -51,14 +43,14 @@ export function createOptOutsService(deps: OptOutsServiceDeps) {
   }
 
   return {
-    async add(userId: string, values: string[]): Promise<AddSummary> {
+    async add(userId: string, values: string[]): Promise<OptOutSummary> {
       const s = summarise();
       await s.add(userId, s.classify(values), 'manual');
       return s.summary;
     },
 
     /** A CSV/XLSX of numbers: the phone column is detected like in a list import. */
-    async upload(userId: string, file: { path: string }): Promise<AddSummary> {
+    async upload(userId: string, file: { path: string }): Promise<OptOutSummary> {
       try {
         const sheet = await openSpreadsheet(file.path);
         const s = summarise();

@@ -1,10 +1,10 @@
-import { formatBrazilianPhone } from '@ecoa/shared';
+import { type ContactList, formatBrazilianPhone } from '@ecoa/shared';
 import { Badge, Group, Modal, Pagination, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listErrorText } from './errors';
-import { type ContactList, listsApi } from './listsApi';
+import { listsApi } from './listsApi';
 
 const PAGE_SIZE = 50;
 

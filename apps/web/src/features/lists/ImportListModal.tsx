@@ -1,3 +1,4 @@
+import { type ColumnMapping, type ListPreview, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import '@mantine/dropzone/styles.css';
 import {
   Alert,
@@ -19,9 +20,9 @@ import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listErrorText } from './errors';
-import { type ColumnMapping, listsApi, MAX_UPLOAD_BYTES, type Preview } from './listsApi';
+import { listsApi } from './listsApi';
 
-type Step = { kind: 'pick' } | { kind: 'map'; file: File; preview: Preview } | { kind: 'upload'; file: File };
+type Step = { kind: 'pick' } | { kind: 'map'; file: File; preview: ListPreview } | { kind: 'upload'; file: File };
 
 const ACCEPT = {
   'text/csv': ['.csv'],
@@ -33,7 +34,7 @@ const ACCEPT = {
 const NONE = '-1';
 
 /** Keys of the custom fields: the detected ones with a header row, `coluna_N` without. */
-function fieldKeys(preview: Preview, hasHeader: boolean): string[] {
+function fieldKeys(preview: ListPreview, hasHeader: boolean): string[] {
   return preview.columns.map((c) => (hasHeader === preview.hasHeader ? c.key : `coluna_${c.index + 1}`));
 }
 
@@ -120,7 +121,7 @@ export function ImportListModal({
     }
   };
 
-  const columnLabel = (preview: Preview, index: number) => {
+  const columnLabel = (preview: ListPreview, index: number) => {
     const header = hasHeader ? preview.columns[index]?.header : null;
     return header ? `${header}` : t('lists.import.column', { n: index + 1 });
   };

@@ -1,3 +1,4 @@
+import type { ContactList } from '@ecoa/shared';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -7,7 +8,6 @@ import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { ListsPage } from './ListsPage';
-import type { ContactList } from './listsApi';
 
 const base: ContactList = {
   id: '00000000-0000-4000-8000-000000000001',

@@ -1,3 +1,4 @@
+import type { ContactList } from '@ecoa/shared';
 import {
   ActionIcon,
   Anchor,
@@ -34,7 +35,7 @@ import { notify } from '../auth/notify';
 import { ContactsModal } from './ContactsModal';
 import { listErrorText } from './errors';
 import { ImportListModal } from './ImportListModal';
-import { type ContactList, listsApi } from './listsApi';
+import { listsApi } from './listsApi';
 import { OptOutsPanel } from './OptOutsPanel';
 
 const PAGE_SIZE = 20;

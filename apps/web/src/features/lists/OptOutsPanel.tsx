@@ -1,4 +1,4 @@
-import { formatBrazilianPhone } from '@ecoa/shared';
+import { formatBrazilianPhone, type OptOutSummary } from '@ecoa/shared';
 import {
   ActionIcon,
   Button,
@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../auth/notify';
 import { listErrorText } from './errors';
-import { type OptOutSummary, optOutsApi } from './listsApi';
+import { optOutsApi } from './listsApi';
 
 const PAGE_SIZE = 20;
 

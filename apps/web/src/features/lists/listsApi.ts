@@ -1,73 +1,6 @@
+import type { ColumnMapping, ContactList, ListContact, ListPreview, OptOut, OptOutSummary, Page } from '@ecoa/shared';
 import { ApiError, apiRequest, buildUrl, sessionToken } from '../../platform/api';
 
-export type ListStatus = 'importing' | 'ready' | 'failed';
-
-export type ContactList = {
-  id: string;
-  name: string;
-  status: ListStatus;
-  progress: number;
-  rowsProcessed: number;
-  total: number;
-  valid: number;
-  mobiles: number;
-  landlines: number;
-  invalid: number;
-  duplicates: number;
-  optedOut: number;
-  error?: string;
-  errorCode?: string;
-  fileName: string;
-  fields: string[];
-  createdAt: string;
-  finishedAt: string | null;
-};
-
-export type Page<T> = { items: T[]; page: number; pageSize: number; total: number };
-
-export type ColumnMapping = {
-  hasHeader: boolean;
-  phone: number;
-  name: number | null;
-  fields: { column: number; key: string }[];
-};
-
-export type PreviewColumn = {
-  index: number;
-  header: string | null;
-  key: string;
-  phoneShare: number;
-  samples: string[];
-};
-
-export type Preview = {
-  kind: 'csv' | 'xlsx';
-  encoding: string | null;
-  delimiter: string | null;
-  hasHeader: boolean;
-  columns: PreviewColumn[];
-  rows: string[][];
-  mapping: ColumnMapping | null;
-};
-
-export type Contact = {
-  rowNumber: number;
-  phone: string;
-  kind: 'mobile' | 'landline';
-  name: string | null;
-  fields: Record<string, string> | null;
-  optedOut: boolean;
-};
-
-export type OptOut = { phone: string; source: 'manual' | 'upload' | 'reply'; createdAt: string };
-export type OptOutSummary = {
-  added: number;
-  alreadyOptedOut: number;
-  invalid: number;
-  invalidSamples: { value: string; reason: string }[];
-};
-
-export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** A big CSV is previewed from its first megabyte; an XLSX (a ZIP) must be sent whole. */
 const PREVIEW_SLICE = 1024 * 1024;
 
@@ -105,17 +38,17 @@ export const listsApi = {
   list: (page: number, pageSize = 20) => apiRequest<Page<ContactList>>('/api/v1/lists', { query: { page, pageSize } }),
   get: (id: string) => apiRequest<ContactList>(`/api/v1/lists/${id}`),
   contacts: (id: string, page: number, pageSize = 50) =>
-    apiRequest<Page<Contact>>(`/api/v1/lists/${id}/contacts`, { query: { page, pageSize } }),
+    apiRequest<Page<ListContact>>(`/api/v1/lists/${id}/contacts`, { query: { page, pageSize } }),
   rename: (id: string, name: string) =>
     apiRequest<ContactList>(`/api/v1/lists/${id}`, { method: 'PATCH', body: { name } }),
   remove: (id: string) => apiRequest<void>(`/api/v1/lists/${id}`, { method: 'DELETE' }),
 
-  async preview(file: File): Promise<Preview> {
+  async preview(file: File): Promise<ListPreview> {
     const form = new FormData();
     const partial = file.size > PREVIEW_SLICE && !(await isZip(file));
     form.append('partial', String(partial));
     form.append('file', partial ? file.slice(0, PREVIEW_SLICE) : file, file.name);
-    return sendForm<Preview>('/api/v1/lists/preview', form);
+    return sendForm<ListPreview>('/api/v1/lists/preview', form);
   },
 
   create(input: { file: File; name: string; mapping: ColumnMapping | null }, onProgress?: (f: number) => void) {

@@ -1,24 +1,5 @@
-import { normalizeBrazilianPhone } from '@ecoa/shared';
+import { type ColumnMapping, normalizeBrazilianPhone, type PreviewColumn } from '@ecoa/shared';
 import { fileError } from './errors.ts';
-
-/** Which column holds what. Column indexes are 0-based. */
-export type ColumnMapping = {
-  hasHeader: boolean;
-  phone: number;
-  name: number | null;
-  /** The other columns kept as custom fields (campaign variables `{key}`). */
-  fields: { column: number; key: string }[];
-};
-
-export type PreviewColumn = {
-  index: number;
-  header: string | null;
-  /** The variable name this column gets when kept as a custom field. */
-  key: string;
-  /** Share (0..1) of sample cells that are valid Brazilian phones. */
-  phoneShare: number;
-  samples: string[];
-};
 
 const PHONE_HEADER = /^(tel|fone|phone|cel|whats|zap|mobile|movel|numero|contato_?tel|ddd_?tel|n_?tel)/;
 const PHONE_HEADER_ANY = /(telefone|celular|whatsapp|phone|mobile|fone)/;
