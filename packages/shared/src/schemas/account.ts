@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { signupFormSchema } from './auth.ts';
 
 /**
@@ -12,6 +12,45 @@ export type ProfileInput = z.input<typeof profileSchema>;
 /** A PATCH: each field is optional, and a field that is sent follows the rules above. */
 export const profileUpdateSchema = profileSchema.partial();
 export type ProfileUpdate = z.output<typeof profileUpdateSchema>;
+
+/** `GET /api/v1/me/profile`, and the answer of every profile or picture change. */
+export const accountProfileSchema = z.object({
+  fullName: z.string(),
+  name: z.string(),
+  email: z.string(),
+  /** Digits only; the web shows it masked 99.999.999/9999-99. */
+  cnpj: z.string(),
+  /** Digits only (DDD + number). */
+  mobilePhone: z.string(),
+  userProfileImageLink: z.string().nullable(),
+});
+export type AccountProfile = z.infer<typeof accountProfileSchema>;
+
+export const DEVICE_KINDS = ['desktop', 'mobile', 'tablet', 'unknown'] as const;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+
+/** The device a session's User-Agent names ("Chrome on Linux"); null when it cannot tell. */
+export const deviceSchema = z.object({
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  kind: z.enum(DEVICE_KINDS),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+/** One item of `GET /api/v1/me/sessions`: a live session; the current one comes first. */
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  device: deviceSchema,
+  remainLogin: z.boolean(),
+  /** ISO 8601 times. */
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
 /** A profile picture: PNG, JPEG or WebP (checked by content), at most 2 MB; stored as a 256×256 WebP. */
 export const PROFILE_IMAGE_MAX_BYTES = 2 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { PROFILE_IMAGE_MAX_BYTES, profileUpdateSchema } from '@ecoa/shared';
+import { accountProfileSchema, PROFILE_IMAGE_MAX_BYTES, profileUpdateSchema, sessionInfoSchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,33 +8,6 @@ import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { ACCOUNT_MESSAGES, type AccountService, imageTooLarge } from './account.service.ts';
 import { AVATAR_NAME } from './avatar-storage.ts';
-
-const profileSchema = z.object({
-  fullName: z.string(),
-  name: z.string(),
-  email: z.string(),
-  /** Digits only; the web shows it masked 99.999.999/9999-99. */
-  cnpj: z.string(),
-  /** Digits only (DDD + number). */
-  mobilePhone: z.string(),
-  userProfileImageLink: z.string().nullable(),
-});
-
-const sessionSchema = z.object({
-  id: z.string(),
-  current: z.boolean(),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  device: z.object({
-    browser: z.string().nullable(),
-    os: z.string().nullable(),
-    kind: z.enum(['desktop', 'mobile', 'tablet', 'unknown']),
-  }),
-  remainLogin: z.boolean(),
-  createdAt: z.date(),
-  lastSeenAt: z.date(),
-  expiresAt: z.date(),
-});
 
 /** A picture is cached for a year: its name changes with every upload, so a file never changes. */
 const AVATAR_CACHE = 'public, max-age=31536000, immutable';
@@ -92,7 +65,7 @@ export async function registerAccountRoutes(
       '/api/v1/me/profile',
       {
         onRequest: requireUser,
-        schema: { tags, security, summary: 'The signed-in user’s profile', response: { 200: profileSchema } },
+        schema: { tags, security, summary: 'The signed-in user’s profile', response: { 200: accountProfileSchema } },
       },
       async (request) => account.getProfile(currentUser(request).id),
     );
@@ -106,7 +79,7 @@ export async function registerAccountRoutes(
           security,
           summary: 'Change the full name, company name or mobile phone (the sign-up rules)',
           body: profileUpdateSchema,
-          response: { 200: profileSchema, 400: errorResponse },
+          response: { 200: accountProfileSchema, 400: errorResponse },
         },
       },
       async (request) => account.updateProfile(currentUser(request).id, request.body),
@@ -121,7 +94,7 @@ export async function registerAccountRoutes(
           security,
           summary: 'Set the profile picture (multipart `file`: PNG, JPEG or WebP, ≤ 2 MB; stored as 256×256 WebP)',
           consumes: ['multipart/form-data'],
-          response: { 200: profileSchema, 400: errorResponse, 413: errorResponse, 415: errorResponse },
+          response: { 200: accountProfileSchema, 400: errorResponse, 413: errorResponse, 415: errorResponse },
         },
       },
       async (request) => {
@@ -134,7 +107,7 @@ export async function registerAccountRoutes(
       '/api/v1/me/avatar',
       {
         onRequest: requireUser,
-        schema: { tags, security, summary: 'Remove the profile picture', response: { 200: profileSchema } },
+        schema: { tags, security, summary: 'Remove the profile picture', response: { 200: accountProfileSchema } },
       },
       async (request) => account.removePicture(currentUser(request).id),
     );
@@ -171,7 +144,7 @@ export async function registerAccountRoutes(
           tags,
           security,
           summary: 'The signed-in user’s live sessions, this one first',
-          response: { 200: z.object({ items: z.array(sessionSchema) }) },
+          response: { 200: z.object({ items: z.array(sessionInfoSchema) }) },
         },
       },
       async (request) => {

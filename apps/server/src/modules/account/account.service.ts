@@ -1,4 +1,10 @@
-import { PROFILE_IMAGE_MAX_BYTES, PROFILE_IMAGE_SIZE, type ProfileUpdate } from '@ecoa/shared';
+import {
+  type AccountProfile,
+  PROFILE_IMAGE_MAX_BYTES,
+  PROFILE_IMAGE_SIZE,
+  type ProfileUpdate,
+  type SessionInfo,
+} from '@ecoa/shared';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -20,16 +26,6 @@ export const ACCOUNT_MESSAGES = {
   imageInvalid: 'Não foi possível ler a imagem. O arquivo pode estar corrompido.',
   imagePixels: 'A imagem tem dimensões grandes demais (máximo de 50 megapixels).',
 } as const;
-
-/** `GET /api/v1/me/profile`: what the settings page shows and edits. */
-export type Profile = {
-  fullName: string;
-  name: string;
-  email: string;
-  cnpj: string;
-  mobilePhone: string;
-  userProfileImageLink: string | null;
-};
 
 /** What the account settings need from the auth module's sessions. */
 export type AccountSessions = {
@@ -66,7 +62,7 @@ export function createAccountService(deps: AccountServiceDeps) {
   const linkOf = (imagePath: string | null) =>
     imagePath ? `${deps.publicUrl}/${imagePath.replace(/^\/+/, '')}` : null;
 
-  const toProfile = (row: ProfileRow): Profile => ({
+  const toProfile = (row: ProfileRow): AccountProfile => ({
     fullName: row.fullName,
     name: row.name,
     email: row.email,
@@ -85,7 +81,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     await avatars.remove(avatarNameOf(swapped.previous)).catch((err) => log.warn({ err }, 'old picture not removed'));
   }
 
-  async function getProfile(userId: string): Promise<Profile> {
+  async function getProfile(userId: string): Promise<AccountProfile> {
     const row = await repo.findProfile(db, userId);
     if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
     return toProfile(row);
@@ -95,7 +91,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     getProfile,
 
     /** Full name, company name and mobile phone; input already validated by the shared schema. */
-    async updateProfile(userId: string, changes: ProfileUpdate): Promise<Profile> {
+    async updateProfile(userId: string, changes: ProfileUpdate): Promise<AccountProfile> {
       const clean = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       const row = Object.keys(clean).length
         ? await repo.updateProfile(db, userId, clean)
@@ -109,7 +105,7 @@ export function createAccountService(deps: AccountServiceDeps) {
      * A new profile picture: PNG, JPEG or WebP by content, at most 2 MB, stored as a 256×256
      * WebP under a new name (so its link changes with every upload); the old file is removed.
      */
-    async setPicture(userId: string, bytes: Buffer | undefined): Promise<Profile> {
+    async setPicture(userId: string, bytes: Buffer | undefined): Promise<AccountProfile> {
       if (!bytes || bytes.length === 0) throw badRequest('IMAGE_REQUIRED', ACCOUNT_MESSAGES.imageRequired);
       if (bytes.length > PROFILE_IMAGE_MAX_BYTES) throw imageTooLarge();
       const kind = sniffImage(bytes);
@@ -137,7 +133,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       return getProfile(userId);
     },
 
-    async removePicture(userId: string): Promise<Profile> {
+    async removePicture(userId: string): Promise<AccountProfile> {
       await swapPicture(userId, null);
       return getProfile(userId);
     },
@@ -145,7 +141,16 @@ export function createAccountService(deps: AccountServiceDeps) {
     /** A stored picture's bytes by its public file name; null when there is none. */
     readPicture: (fileName: string) => avatars.read(fileName),
 
-    listSessions: (userId: string, currentSessionId: string) => sessions.listSessions(userId, currentSessionId),
+    /** The user's live sessions, this one first, with the times as the API shows them (ISO 8601). */
+    async listSessions(userId: string, currentSessionId: string): Promise<SessionInfo[]> {
+      const list = await sessions.listSessions(userId, currentSessionId);
+      return list.map((s) => ({
+        ...s,
+        createdAt: s.createdAt.toISOString(),
+        lastSeenAt: s.lastSeenAt.toISOString(),
+        expiresAt: s.expiresAt.toISOString(),
+      }));
+    },
 
     /** Ends one of the user's sessions; `current` tells the caller it just signed itself out. */
     async endSession(userId: string, currentSessionId: string, sessionId: string): Promise<{ current: boolean }> {

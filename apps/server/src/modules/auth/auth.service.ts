@@ -1,4 +1,4 @@
-import { LOGIN_CODE_LENGTH } from '@ecoa/shared';
+import { type Device, LOGIN_CODE_LENGTH } from '@ecoa/shared';
 import {
   hashLoginCode,
   hashSessionToken,
@@ -15,7 +15,7 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import type { PublicUser } from '../users/users.service.ts';
 import { loginCodeEmail } from './auth.emails.ts';
 import type { AuthRepository, RateLimitCheck, RateLimitVerdict } from './auth.repository.ts';
-import { type Device, describeUserAgent } from './user-agent.ts';
+import { describeUserAgent } from './user-agent.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

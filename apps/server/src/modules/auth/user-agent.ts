@@ -1,11 +1,10 @@
+import type { Device, DeviceKind } from '@ecoa/shared';
+
 /**
  * A readable device from a User-Agent header, for the sessions list ("Chrome on Linux"). Only
  * the names people recognise: no versions, no engines. Order matters: many browsers also claim
  * to be Chrome and Safari, so the specific ones are tested first.
  */
-export type DeviceKind = 'desktop' | 'mobile' | 'tablet' | 'unknown';
-export type Device = { browser: string | null; os: string | null; kind: DeviceKind };
-
 const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
   [/\bOPR\/|\bOPiOS\/|\bOpera\b/, 'Opera'],

@@ -1,4 +1,4 @@
-import { PROFILE_IMAGE_ACCEPT, PROFILE_IMAGE_MAX_BYTES } from '@ecoa/shared';
+import { type AccountProfile, PROFILE_IMAGE_ACCEPT, PROFILE_IMAGE_MAX_BYTES } from '@ecoa/shared';
 import { Avatar, Button, Card, FileButton, Group, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPhoto, IconTrash, IconUpload } from '@tabler/icons-react';
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { translateApiError } from '../auth/errors';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
-import { PROFILE_QUERY_KEY, type Profile, settingsApi } from './settingsApi';
+import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
 
 const ACCEPT = PROFILE_IMAGE_ACCEPT.join(',');
 
@@ -31,14 +31,14 @@ function usePreview(file: File | null): string | null {
  * The profile picture: choose a PNG, JPEG or WebP (≤ 2 MB), see it, save it; or remove it.
  * The server checks the content again and stores a 256×256 square; the shell's avatar follows.
  */
-export function PictureCard({ profile }: { profile: Profile }) {
+export function PictureCard({ profile }: { profile: AccountProfile }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { refreshUser } = useSession();
   const [file, setFile] = useState<File | null>(null);
   const preview = usePreview(file);
 
-  const done = async (updated: Profile, message: string) => {
+  const done = async (updated: AccountProfile, message: string) => {
     queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
     setFile(null);
     notify.success(message);

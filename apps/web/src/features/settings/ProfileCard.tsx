@@ -1,4 +1,4 @@
-import { type ProfileInput, profileSchema } from '@ecoa/shared';
+import { type AccountProfile, type ProfileInput, profileSchema } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconLock, IconUserCircle } from '@tabler/icons-react';
@@ -12,18 +12,22 @@ import { MaskedInput } from '../auth/MaskedInput';
 import { applyMask, CNPJ_MASK, MOBILE_PHONE_MASK } from '../auth/masks';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
-import { PROFILE_QUERY_KEY, type Profile, settingsApi } from './settingsApi';
+import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
 
 type FormValues = z.input<typeof profileSchema>;
 type FormOutput = z.output<typeof profileSchema>;
 
-const valuesOf = (p: Profile): FormValues => ({ fullName: p.fullName, name: p.name, mobilePhone: p.mobilePhone });
+const valuesOf = (p: AccountProfile): FormValues => ({
+  fullName: p.fullName,
+  name: p.name,
+  mobilePhone: p.mobilePhone,
+});
 
 /**
  * Full name, company and mobile phone, with the sign-up form's rules, mask and messages (the
  * shared schema); e-mail and CNPJ are shown, not editable. Saving refreshes the shell's user.
  */
-export function ProfileCard({ profile }: { profile: Profile }) {
+export function ProfileCard({ profile }: { profile: AccountProfile }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { refreshUser } = useSession();

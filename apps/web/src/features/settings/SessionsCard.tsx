@@ -1,3 +1,4 @@
+import type { SessionInfo } from '@ecoa/shared';
 import {
   Alert,
   Badge,
@@ -27,7 +28,7 @@ import { useTranslation } from 'react-i18next';
 import { translateApiError } from '../auth/errors';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
-import { SESSIONS_QUERY_KEY, type SessionInfo, settingsApi } from './settingsApi';
+import { SESSIONS_QUERY_KEY, settingsApi } from './settingsApi';
 
 const DEVICE_ICONS = {
   desktop: IconDeviceDesktop,

@@ -1,3 +1,4 @@
+import type { AccountProfile, SessionInfo } from '@ecoa/shared';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -9,12 +10,11 @@ import cn from '../../../public/locales/cn.json';
 import en from '../../../public/locales/en.json';
 import pt from '../../../public/locales/pt.json';
 import { SettingsPage } from './SettingsPage';
-import type { Profile, SessionInfo } from './settingsApi';
 
 const session = { refreshUser: vi.fn(async () => null), signOut: vi.fn(async () => {}) };
 vi.mock('../auth/SessionProvider', () => ({ useSession: () => session }));
 
-const PROFILE: Profile = {
+const PROFILE: AccountProfile = {
   fullName: 'Ana Souza',
   name: 'Acme Ltda',
   email: 'ana@acme.com.br',

@@ -1,36 +1,11 @@
-import type { ProfileInput } from '@ecoa/shared';
+import type { AccountProfile, ProfileInput, SessionInfo } from '@ecoa/shared';
 import { ApiError, apiRequest, buildUrl, sessionToken } from '../../platform/api';
-
-/** `GET/PATCH /api/v1/me/profile`: CNPJ and phone as digits; e-mail and CNPJ are read-only. */
-export type Profile = {
-  fullName: string;
-  name: string;
-  email: string;
-  cnpj: string;
-  mobilePhone: string;
-  userProfileImageLink: string | null;
-};
-
-export type DeviceKind = 'desktop' | 'mobile' | 'tablet' | 'unknown';
-
-/** `GET /api/v1/me/sessions`: one live session; the current one comes first. */
-export type SessionInfo = {
-  id: string;
-  current: boolean;
-  ip: string | null;
-  userAgent: string | null;
-  device: { browser: string | null; os: string | null; kind: DeviceKind };
-  remainLogin: boolean;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-};
 
 export const PROFILE_QUERY_KEY = ['settings', 'profile'] as const;
 export const SESSIONS_QUERY_KEY = ['settings', 'sessions'] as const;
 
 /** Sends the picture as multipart (`file`), answering like `apiRequest` (a 401 signs out). */
-async function putPicture(file: Blob): Promise<Profile> {
+async function putPicture(file: Blob): Promise<AccountProfile> {
   const form = new FormData();
   form.append('file', file, 'picture');
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -44,17 +19,18 @@ async function putPicture(file: Blob): Promise<Profile> {
   }
   if (response.status === 401) sessionToken.set(null);
   const data = (await response.json().catch(() => undefined)) as
-    | (Partial<Profile> & { message?: string; code?: string })
+    | (Partial<AccountProfile> & { message?: string; code?: string })
     | undefined;
   if (!response.ok) throw new ApiError(response.status, data?.message || response.statusText, data?.code);
-  return data as Profile;
+  return data as AccountProfile;
 }
 
 export const settingsApi = {
-  profile: () => apiRequest<Profile>('/api/v1/me/profile'),
-  updateProfile: (input: ProfileInput) => apiRequest<Profile>('/api/v1/me/profile', { method: 'PATCH', body: input }),
+  profile: () => apiRequest<AccountProfile>('/api/v1/me/profile'),
+  updateProfile: (input: ProfileInput) =>
+    apiRequest<AccountProfile>('/api/v1/me/profile', { method: 'PATCH', body: input }),
   uploadPicture: putPicture,
-  removePicture: () => apiRequest<Profile>('/api/v1/me/avatar', { method: 'DELETE' }),
+  removePicture: () => apiRequest<AccountProfile>('/api/v1/me/avatar', { method: 'DELETE' }),
   sessions: () => apiRequest<{ items: SessionInfo[] }>('/api/v1/me/sessions'),
   endSession: (id: string) => apiRequest<{ current: boolean }>(`/api/v1/me/sessions/${id}`, { method: 'DELETE' }),
   endAllSessions: () => apiRequest<{ ended: number }>('/api/v1/me/sessions', { method: 'DELETE' }),
