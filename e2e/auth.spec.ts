@@ -353,6 +353,37 @@ test.describe('sign-up and sign-in', () => {
   });
 });
 
+test.describe('code splitting', () => {
+  test('signed out, only the sign-in code is downloaded; signing in fetches the frame and the page asked for', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request);
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    const errors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    const loaded = (chunk: string) => scripts.some((path) => path.startsWith(`/assets/${chunk}-`));
+
+    await page.goto('/listas');
+    await expect(page.getByTestId('login-step')).toBeVisible();
+    for (const chunk of ['SignedInApp', 'signed-in', 'ListsPage', 'SignupStep', 'forms', 'confetti.module']) {
+      expect(loaded(chunk), `${chunk} before signing in`).toBe(false);
+    }
+
+    await signIn(page, account.email);
+    await expect(page.getByRole('heading', { name: 'Listas' })).toBeVisible();
+    expect(loaded('SignedInApp')).toBe(true);
+    expect(loaded('ListsPage')).toBe(true);
+    expect(loaded('SignupStep')).toBe(false);
+    expect(errors.filter((e) => /Content Security Policy|dynamically imported module/i.test(e))).toEqual([]);
+  });
+});
+
 test.describe('languages, themes and layouts', () => {
   const LANGUAGES = [
     { lng: 'pt', option: 'Português', title: ['Ecoa | Login', 'Ecoa | Cadastro'], continue: 'Continuar' },

@@ -1,6 +1,35 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+/** A module id inside one of these packages (`a|b|@scope[\\/]c`). */
+const inPackages = (names: string) => new RegExp(`[\\\\/]node_modules[\\\\/](${names})[\\\\/]`);
+
+/**
+ * Chunks (docs/ARCHITECTURE.md, "Web bundle"). The router lazy-loads the signed-in frame, each
+ * page, the sign-up step and the confetti; these groups then keep the number of files small:
+ * - `vendor`: the libraries the sign-in screens need (changes rarely, cached long);
+ * - the entry (`index`): the app code of the sign-in screens, in one file with nothing split off;
+ * - `forms`: the phone/CNPJ masks (imask), for sign-up, settings and the admin drawer only;
+ * - `simple-grid`: the one layout component sign-up shares with the signed-in pages (1 KB), so
+ *   sign-up does not need `signed-in`;
+ * - `signed-in`: what two or more signed-in chunks share (Mantine tables, inputs, the credits
+ *   modals), instead of a dozen tiny files; what one chunk alone uses stays in it (the lists'
+ *   drop zone in the lists page, the confetti in its own).
+ */
+const codeSplitting = {
+  groups: [
+    { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial' as const], priority: 3 },
+    { name: 'app', tags: ['$initial' as const], priority: 3 },
+    { name: 'simple-grid', test: /[\\/]@mantine[\\/]core[\\/].*[\\/]SimpleGrid[\\/]/, priority: 3 },
+    {
+      name: 'forms',
+      test: (id: string) => inPackages('imask|react-imask').test(id) || /[\\/]features[\\/]auth[\\/]mask/i.test(id),
+      priority: 2,
+    },
+    { name: 'signed-in', minShareCount: 2, priority: 1 },
+  ],
+};
+
 // In development the API runs on :3000 (npm run dev); the built app is served by the server itself.
 export default defineConfig({
   plugins: [react()],
@@ -8,5 +37,5 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000', '/locales': 'http://127.0.0.1:3000', '/l/': 'http://127.0.0.1:3000' },
   },
-  build: { sourcemap: false, chunkSizeWarningLimit: 900 },
+  build: { sourcemap: false, chunkSizeWarningLimit: 900, rolldownOptions: { output: { codeSplitting } } },
 });

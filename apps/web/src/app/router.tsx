@@ -1,13 +1,27 @@
 import { ROUTES } from '@ecoa/shared';
+import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { UsersPage } from '../features/admin-users/UsersPage';
 import { AuthGate } from '../features/auth/AuthGate';
-import { CreditsProvider } from '../features/credits/CreditsProvider';
-import { ShoppingPage } from '../features/credits/ShoppingPage';
-import { ListsPage } from '../features/lists/ListsPage';
 import { PlaceholderPage } from '../features/placeholder/PlaceholderPage';
-import { SettingsPage } from '../features/settings/SettingsPage';
-import { AuthenticatedLayout } from '../features/shell/AuthenticatedLayout';
+
+/**
+ * Code splitting (docs/ARCHITECTURE.md): the first download holds only what the sign-in
+ * screens need. The signed-in frame (shell, credits modals) is one chunk, fetched once a session
+ * exists; each page is another, fetched the first time it is shown (what only one page uses,
+ * e.g. the lists' drop zone, travels with it).
+ */
+const loadSignedInApp = () => import('../features/shell/SignedInApp');
+const SignedInApp = lazy(loadSignedInApp);
+
+/** A named export of a page module as a lazy component. */
+function lazyPage<M>(load: () => Promise<M>, name: keyof M) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const ListsPage = lazyPage(() => import('../features/lists/ListsPage'), 'ListsPage');
+const ShoppingPage = lazyPage(() => import('../features/credits/ShoppingPage'), 'ShoppingPage');
+const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
+const UsersPage = lazyPage(() => import('../features/admin-users/UsersPage'), 'UsersPage');
 
 /** The spec's routes (section 2). Each page is filled in by its feature's issue. */
 const PAGES: { path: string; titleKey: string }[] = [
@@ -25,14 +39,13 @@ const PAGES: { path: string; titleKey: string }[] = [
 export const router = createBrowserRouter([
   {
     element: (
-      <AuthGate>
-        {/* The buy-credits modal and the payment-result modals, on every page: useCredits(). */}
-        <CreditsProvider>
-          <AuthenticatedLayout />
-        </CreditsProvider>
+      // While a stored session is checked, the signed-in frame's code is fetched alongside.
+      <AuthGate preload={loadSignedInApp}>
+        <SignedInApp />
       </AuthGate>
     ),
     children: [
+      // The placeholders are a few lines each: they ride in the entry rather than in a chunk.
       ...PAGES.map((p) => ({ path: p.path, element: <PlaceholderPage key={p.path} titleKey={p.titleKey} /> })),
       { path: ROUTES.lists, element: <ListsPage /> },
       { path: ROUTES.shopping, element: <ShoppingPage /> },

@@ -1,11 +1,14 @@
 import { PRODUCT_NAME } from '@ecoa/shared';
-import { useEffect, useState } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthLayout } from './AuthLayout';
 import { CodeStep } from './CodeStep';
 import { LoginStep } from './LoginStep';
-import { SignupStep } from './SignupStep';
 import { SignupSuccessModal } from './SignupSuccessModal';
+
+/** Sign-up (its masks and checks) is a chunk of its own: signing in never downloads it. */
+const SignupStep = lazy(async () => ({ default: (await import('./SignupStep')).SignupStep }));
 
 /** The spec's steps: 0 login, 1 code validation, 2 company sign-up. */
 export type AuthStep = 0 | 1 | 2;
@@ -51,14 +54,22 @@ export function AuthFlow() {
       )}
       {step === 1 && <CodeStep email={email} remainLogin={remainLogin} onBack={() => setStep(0)} />}
       {step === 2 && (
-        <SignupStep
-          email={email}
-          onBack={() => setStep(0)}
-          onCreated={(result) => {
-            setEmail(result.email);
-            setCreated(result);
-          }}
-        />
+        <Suspense
+          fallback={
+            <Center mih={480} data-testid="signup-loader">
+              <Loader aria-hidden="true" />
+            </Center>
+          }
+        >
+          <SignupStep
+            email={email}
+            onBack={() => setStep(0)}
+            onCreated={(result) => {
+              setEmail(result.email);
+              setCreated(result);
+            }}
+          />
+        </Suspense>
       )}
       <SignupSuccessModal
         result={created}

@@ -1,4 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import confetti from 'canvas-confetti';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentResult, paymentResultOf, withoutResultParams } from './PaymentResult';
 import { renderWithApp } from './testing';
@@ -30,6 +31,8 @@ describe('payment result modals', () => {
     expect(screen.getByText('Seus créditos foram adicionados com sucesso!')).toBeTruthy();
     expect(screen.getByText('Comece agora mesmo a criar suas campanhas')).toBeTruthy();
     expect(session.refreshUser).toHaveBeenCalledTimes(1);
+    // The confetti's code is fetched only now (a lazy chunk), then fired once.
+    await waitFor(() => expect(confetti).toHaveBeenCalledTimes(1));
     void invalidate;
     fireEvent.click(screen.getByTestId('payment-success-back'));
     await waitFor(() => expect(location.current).toBe('/listas'));

@@ -2,7 +2,6 @@ import { ROUTES } from '@ecoa/shared';
 import { Button, Group, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconConfetti } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import confetti from 'canvas-confetti';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -51,11 +50,12 @@ export function PaymentResult({ onRetry }: { onRetry: () => void }) {
       void queryClient.invalidateQueries({ queryKey: DASHBOARD_BALANCE_KEY });
       void queryClient.invalidateQueries({ queryKey: PAYMENTS_KEY });
       void queryClient.invalidateQueries({ queryKey: LEDGER_KEY });
-      try {
-        void confetti({ particleCount: 160, spread: 80, origin: { y: 0.6 } });
-      } catch {
-        // no canvas (tests, old browsers): the modal is enough
-      }
+      // Only a paid user ever sees confetti: its code is a chunk fetched at this moment.
+      import('canvas-confetti')
+        .then(({ default: confetti }) => confetti({ particleCount: 160, spread: 80, origin: { y: 0.6 } }))
+        .catch(() => {
+          // no canvas (tests, old browsers) or the chunk did not arrive: the modal is enough
+        });
     }
   }, [location.search, queryClient, refreshUser]);
 
