@@ -11,9 +11,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PublicUser } from '@ecoa/shared';
 import { eq } from 'drizzle-orm';
 import { users } from '../src/modules/users/users.schema.ts';
-import type { PublicUser } from '../src/modules/users/users.service.ts';
 import { outboxDir, safeFilePart } from '../src/platform/mail/mailer.ts';
 import type { RunningServer } from '../src/server.ts';
 

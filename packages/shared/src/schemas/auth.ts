@@ -30,6 +30,14 @@ export const requestCodeSchema = z.object({
 });
 export type RequestCodeInput = z.infer<typeof requestCodeSchema>;
 
+/** `POST /api/auth/request-code` and `POST /api/auth/resend-code`: the code is on its way. */
+export const codeSentSchema = z.object({
+  ok: z.literal(true),
+  message: z.string(),
+  expiresInSeconds: z.number().int(),
+});
+export type CodeSent = z.infer<typeof codeSentSchema>;
+
 export const loginSchema = z.object({
   email: loginEmail,
   code: text(MESSAGES.code).trim().length(LOGIN_CODE_LENGTH, MESSAGES.code),

@@ -1,22 +1,8 @@
 import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { type UserRow, users } from '../users/users.schema.ts';
+import { type PriceColumn, type UserRow, users } from '../users/users.schema.ts';
 
-export type UserPatch = Partial<
-  Pick<
-    UserRow,
-    | 'active'
-    | 'accessLevel'
-    | 'permissionsEnriched'
-    | 'priceSmsShort'
-    | 'priceSmsFlash'
-    | 'priceWhatsapp'
-    | 'priceUra'
-    | 'priceRcs'
-    | 'priceUraIntegration'
-    | 'priceEnriched'
-  >
->;
+export type UserPatch = Partial<Pick<UserRow, 'active' | 'accessLevel' | 'permissionsEnriched' | PriceColumn>>;
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,9 +1,12 @@
 import {
-  ACCESS_LEVELS,
+  type AdminUser,
+  adminUserDetailSchema,
+  adminUserPatchSchema,
+  adminUserSchema,
   centavosToReais,
   PRICE_TABLE_FIELDS,
   type PriceTableKey,
-  priceToTenThousandths,
+  pageSchema,
   tenThousandthsToReais,
 } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
@@ -11,72 +14,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { type AdminUsersService, type AdminUserView, PRICE_COLUMNS } from './admin-users.service.ts';
-
-const PRICE_MESSAGE = 'Preço inválido: use um valor em reais, nunca negativo, com até 4 casas decimais.';
-const MAX_PRICE_REAIS = 1_000_000;
-
-/** A unit price in reais (≥ 0, at most four decimals) → exact integer ten-thousandths. */
-const priceInReais = z
-  .number({ error: PRICE_MESSAGE })
-  .min(0, PRICE_MESSAGE)
-  .max(MAX_PRICE_REAIS, PRICE_MESSAGE)
-  .refine((v) => priceToTenThousandths(v) !== null, PRICE_MESSAGE)
-  .transform((v) => priceToTenThousandths(v) as number);
-
-const priceTableInput = z
-  .object(
-    Object.fromEntries(PRICE_TABLE_FIELDS.map((k) => [k, priceInReais.optional()])) as Record<
-      PriceTableKey,
-      z.ZodOptional<typeof priceInReais>
-    >,
-  )
-  .strict();
-
-const patchBody = z
-  .object({
-    active: z.boolean({ error: 'O campo "active" deve ser verdadeiro ou falso.' }).optional(),
-    accessLevel: z.enum(ACCESS_LEVELS, { error: 'Nível de acesso inválido.' }).optional(),
-    priceTable: priceTableInput.optional(),
-    /** permissions.enriched of the spec: 'all' grants enrichment. */
-    permissions: z
-      .object({ enriched: z.array(z.string().trim().min(1).max(40)).max(20) }, { error: 'Permissões inválidas.' })
-      .strict()
-      .optional(),
-  })
-  .strict();
-
-const adminUser = z.object({
-  id: z.string(),
-  name: z.string(),
-  fullName: z.string(),
-  email: z.string(),
-  cnpj: z.string(),
-  mobilePhone: z.string(),
-  createdAt: z.string(),
-  active: z.boolean(),
-  accessLevel: z.enum(ACCESS_LEVELS),
-  isNewUser: z.boolean(),
-  /** Reais, like `/api/me` (blueprint: money in JSON is reais as a number). */
-  balance: z.object({ money: z.number() }),
-  priceTable: z.object(
-    Object.fromEntries(PRICE_TABLE_FIELDS.map((k) => [k, z.number()])) as Record<PriceTableKey, z.ZodNumber>,
-  ),
-  permissions: z.object({ enriched: z.array(z.string()) }),
-});
-
-const historyEntry = z.object({
-  id: z.string(),
-  action: z.string(),
-  /** field → {from, to}; fields in the API's words (`active`, `priceTable.smsShort`, …), prices in reais. */
-  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
-  createdAt: z.string(),
-  actor: z.object({ id: z.string(), name: z.string(), email: z.string() }),
-});
+import { PRICE_COLUMNS } from '../users/users.schema.ts';
+import type { AdminUsersService, AdminUserView } from './admin-users.service.ts';
 
 const userParams = z.object({ id: z.uuid('Usuário inválido.') });
 
-function toAdminUser({ row, moneyCentavos }: AdminUserView): z.infer<typeof adminUser> {
+function toAdminUser({ row, moneyCentavos }: AdminUserView): AdminUser {
   return {
     id: row.id,
     name: row.name,
@@ -116,7 +59,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: 
           pageSize: z.coerce.number().int().min(1).max(100).optional().default(20),
         }),
         response: {
-          200: z.object({ items: z.array(adminUser), total: z.number(), page: z.number(), pageSize: z.number() }),
+          200: pageSchema(adminUserSchema),
           400: errorResponse,
           ...denied,
         },
@@ -138,7 +81,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: 
         summary: 'One user with the audit history of administrative changes, newest first',
         params: userParams,
         response: {
-          200: adminUser.extend({ history: z.array(historyEntry) }),
+          200: adminUserDetailSchema,
           400: errorResponse,
           404: errorResponse,
           ...denied,
@@ -159,8 +102,8 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: 
         ...common,
         summary: 'Change the active flag, access level, unit prices (reais, 4 decimals) or enrichment permission',
         params: userParams,
-        body: patchBody,
-        response: { 200: adminUser, 400: errorResponse, 404: errorResponse, 409: errorResponse, ...denied },
+        body: adminUserPatchSchema,
+        response: { 200: adminUserSchema, 400: errorResponse, 404: errorResponse, 409: errorResponse, ...denied },
       },
     },
     async (request) => toAdminUser(await service.update(currentUser(request).id, request.params.id, request.body)),

@@ -1,21 +1,11 @@
-import { type AccessLevel, PRICE_TABLE_FIELDS, type PriceTableKey, tenThousandthsToReais } from '@ecoa/shared';
+import { type adminUserPatchSchema, PRICE_TABLE_FIELDS, tenThousandthsToReais } from '@ecoa/shared';
+import type { z } from 'zod';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditChanges, AuditEntry, AuditRepository } from '../audit/audit.repository.ts';
-import type { UserRow } from '../users/users.schema.ts';
+import { PRICE_COLUMNS, type UserRow } from '../users/users.schema.ts';
 import type { AdminUsersRepository, UserPatch } from './admin-users.repository.ts';
-
-/** Price-table keys of the API → the users table columns (integers in ten-thousandths of a real). */
-export const PRICE_COLUMNS = {
-  smsShort: 'priceSmsShort',
-  smsFlash: 'priceSmsFlash',
-  whatsapp: 'priceWhatsapp',
-  ura: 'priceUra',
-  rcs: 'priceRcs',
-  uraIntegration: 'priceUraIntegration',
-  enriched: 'priceEnriched',
-} as const satisfies Record<PriceTableKey, keyof UserPatch & keyof UserRow>;
 
 export const ADMIN_USERS_MESSAGES = {
   userNotFound: 'Usuário não encontrado.',
@@ -23,13 +13,8 @@ export const ADMIN_USERS_MESSAGES = {
   cannotDemoteSelf: 'Você não pode remover o seu próprio acesso de administrador.',
 } as const;
 
-export type AdminUserPatchInput = {
-  active?: boolean;
-  accessLevel?: AccessLevel;
-  /** Unit prices in ten-thousandths of a real (the route converts the API's reais exactly). */
-  priceTable?: Partial<Record<PriceTableKey, number>>;
-  permissions?: { enriched: string[] };
-};
+/** The validated PATCH: unit prices already in ten-thousandths of a real (the shared schema converts them exactly). */
+export type AdminUserPatchInput = z.output<typeof adminUserPatchSchema>;
 
 /** A user as administrators see it: the row and its money balance. */
 export type AdminUserView = { row: UserRow; moneyCentavos: number };

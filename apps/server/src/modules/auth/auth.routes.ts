@@ -1,17 +1,20 @@
-import { loginSchema, requestCodeSchema } from '@ecoa/shared';
+import { codeSentSchema, loginResponseSchema, loginSchema, requestCodeSchema } from '@ecoa/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readToken } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { publicUserSchema } from '../users/users.routes.ts';
 import type { AuthService, RequestMeta } from './auth.service.ts';
 
-const codeSentSchema = z.object({
-  ok: z.literal(true),
-  message: z.string(),
-  expiresInSeconds: z.number().int(),
-});
+/** What both code routes answer: the code is on its way, or why not. */
+const codeSentResponses = {
+  200: codeSentSchema,
+  400: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  429: errorResponse,
+  503: errorResponse,
+};
 
 const loginQuerySchema = z.object({
   remainLogin: z
@@ -39,14 +42,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
         tags: ['auth'],
         summary: 'E-mail a 6-digit sign-in code (valid 10 minutes, once)',
         body: requestCodeSchema,
-        response: {
-          200: codeSentSchema,
-          400: errorResponse,
-          403: errorResponse,
-          404: errorResponse,
-          429: errorResponse,
-          503: errorResponse,
-        },
+        response: codeSentResponses,
       },
     },
     async (request) => auth.requestCode(request.body.email, meta(request)),
@@ -59,14 +55,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
         tags: ['auth'],
         summary: 'E-mail a new code; the previous one stops working',
         body: requestCodeSchema,
-        response: {
-          200: codeSentSchema,
-          400: errorResponse,
-          403: errorResponse,
-          404: errorResponse,
-          429: errorResponse,
-          503: errorResponse,
-        },
+        response: codeSentResponses,
       },
     },
     async (request) => auth.resendCode(request.body.email, meta(request)),
@@ -81,7 +70,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
         querystring: loginQuerySchema,
         body: loginBodySchema,
         response: {
-          200: z.object({ accessToken: z.string(), user: publicUserSchema }),
+          200: loginResponseSchema,
           400: errorResponse,
           403: errorResponse,
           429: errorResponse,

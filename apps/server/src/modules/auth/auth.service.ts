@@ -1,4 +1,4 @@
-import { type Device, LOGIN_CODE_LENGTH } from '@ecoa/shared';
+import { type Device, LOGIN_CODE_LENGTH, type PublicUser } from '@ecoa/shared';
 import {
   hashLoginCode,
   hashSessionToken,
@@ -12,7 +12,6 @@ import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound, tooManyRequests } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
-import type { PublicUser } from '../users/users.service.ts';
 import { loginCodeEmail } from './auth.emails.ts';
 import type { AuthRepository, RateLimitCheck, RateLimitVerdict } from './auth.repository.ts';
 import { describeUserAgent } from './user-agent.ts';

@@ -1,20 +1,9 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../platform/db/client.ts';
-import { type UserRow, users } from '../users/users.schema.ts';
+import { type PriceColumn, type UserRow, users } from '../users/users.schema.ts';
 
 /** Unit prices in ten-thousandths of a real, keyed like the users table columns. */
-export type TestPrices = Partial<
-  Pick<
-    UserRow,
-    | 'priceSmsShort'
-    | 'priceSmsFlash'
-    | 'priceWhatsapp'
-    | 'priceUra'
-    | 'priceRcs'
-    | 'priceUraIntegration'
-    | 'priceEnriched'
-  >
->;
+export type TestPrices = Partial<Pick<UserRow, PriceColumn>>;
 
 /**
  * Tests of the ledger need only a users row: this inserts one directly (a unique e-mail per

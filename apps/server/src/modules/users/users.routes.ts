@@ -1,33 +1,9 @@
-import { signupPayloadSchema } from '@ecoa/shared';
+import { publicUserSchema, signupPayloadSchema } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import type { UsersService } from './users.service.ts';
-
-const priceTableSchema = z.object({
-  smsShort: z.number(),
-  smsFlash: z.number(),
-  whatsapp: z.number(),
-  ura: z.number(),
-  rcs: z.number(),
-  uraIntegration: z.number(),
-  enriched: z.number(),
-});
-
-/** `GET /api/me`: exactly the spec's fields (plus `id`). Money and prices in reais. */
-export const publicUserSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  accessLevel: z.enum(['USER', 'ADMINISTRATOR']),
-  isNewUser: z.boolean(),
-  userProfileImageLink: z.string().nullable(),
-  balance: z.object({ money: z.number() }),
-  permissions: z.object({ enriched: z.array(z.string()) }),
-  priceTable: priceTableSchema,
-});
 
 export function registerUsersRoutes(app: FastifyInstance, deps: { users: UsersService; guard: AuthGuard }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,3 +1,4 @@
+import type { PriceTableKey } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
@@ -47,3 +48,15 @@ export const users = pgTable(
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+/** Price-table keys of the API → the users table columns (integers in ten-thousandths of a real). */
+export const PRICE_COLUMNS = {
+  smsShort: 'priceSmsShort',
+  smsFlash: 'priceSmsFlash',
+  whatsapp: 'priceWhatsapp',
+  ura: 'priceUra',
+  rcs: 'priceRcs',
+  uraIntegration: 'priceUraIntegration',
+  enriched: 'priceEnriched',
+} as const satisfies Record<PriceTableKey, keyof UserRow>;
+export type PriceColumn = (typeof PRICE_COLUMNS)[PriceTableKey];

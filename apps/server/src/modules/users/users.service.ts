@@ -1,40 +1,12 @@
-import type { PriceTableKey, SignupPayload } from '@ecoa/shared';
+import { CENTAVOS_PER_REAL, PRICE_SCALE, type PriceTableKey, type PublicUser, type SignupPayload } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { NewUser, UsersRepository } from './users.repository.ts';
-import type { UserRow } from './users.schema.ts';
-
-/** Unit prices are stored in ten-thousandths of a real. */
-const PRICE_SCALE = 10_000;
-const CENTAVOS_PER_REAL = 100;
-
-/** Price-table keys of the API → the users table columns. */
-const PRICE_COLUMNS = {
-  smsShort: 'priceSmsShort',
-  smsFlash: 'priceSmsFlash',
-  whatsapp: 'priceWhatsapp',
-  ura: 'priceUra',
-  rcs: 'priceRcs',
-  uraIntegration: 'priceUraIntegration',
-  enriched: 'priceEnriched',
-} as const satisfies Record<PriceTableKey, keyof UserRow>;
+import { PRICE_COLUMNS, type UserRow } from './users.schema.ts';
 
 const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
-
-/** `GET /api/me`: the spec's field names exactly (section 3, "User (session)"), plus `id`. Money in reais. */
-export type PublicUser = {
-  id: string;
-  name: string;
-  email: string;
-  accessLevel: 'USER' | 'ADMINISTRATOR';
-  isNewUser: boolean;
-  userProfileImageLink: string | null;
-  balance: { money: number };
-  permissions: { enriched: string[] };
-  priceTable: Record<PriceTableKey, number>;
-};
 
 /** The validated sign-up payload (the shared zod schema's output). */
 export type SignupInput = Omit<SignupPayload, 'priceTable'> & {

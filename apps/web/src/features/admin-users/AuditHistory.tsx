@@ -1,7 +1,7 @@
+import type { AuditEntry } from '@ecoa/shared';
 import { Stack, Text, Timeline, Title } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { AuditEntry } from './adminUsersApi';
 import { describeChange, intlLocale } from './format';
 
 /** Who changed what and when, newest first (the server's audit log of this user). */

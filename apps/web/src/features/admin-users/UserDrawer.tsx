@@ -1,3 +1,4 @@
+import type { AdminUser } from '@ecoa/shared';
 import { Alert, Badge, Button, Center, Divider, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +7,7 @@ import { translateApiError } from '../auth/errors';
 import { AdminUserCredits } from '../credits/AdminUserCredits';
 import { formatReais } from '../shell/format';
 import { AuditHistory } from './AuditHistory';
-import { ADMIN_USERS_KEY, type AdminUser, adminUsersApi } from './adminUsersApi';
+import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
 import { maskCnpj, maskPhone } from './format';
 import { UserForm } from './UserForm';
 

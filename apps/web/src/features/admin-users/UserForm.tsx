@@ -1,4 +1,4 @@
-import type { AccessLevel } from '@ecoa/shared';
+import type { AccessLevel, AdminUser, AdminUserPatch, PriceTable } from '@ecoa/shared';
 import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconDeviceFloppy } from '@tabler/icons-react';
@@ -8,8 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { translateApiError } from '../auth/errors';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
-import type { PriceTable } from '../auth/types';
-import { ADMIN_USERS_KEY, type AdminUser, type AdminUserPatch, adminUsersApi } from './adminUsersApi';
+import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
 import { enrichmentPermission, hasEnrichment, PRICE_FIELDS } from './format';
 
 type Prices = Record<keyof PriceTable, number | ''>;

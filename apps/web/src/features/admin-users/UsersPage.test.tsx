@@ -1,8 +1,8 @@
+import type { AdminUser, AdminUserDetail } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../platform/api';
 import { renderWithApp } from '../credits/testing';
-import type { AdminUser, AdminUserDetail } from './adminUsersApi';
 import { UsersPage } from './UsersPage';
 
 const maria: AdminUser = {

@@ -1,3 +1,4 @@
+import type { AdminUser } from '@ecoa/shared';
 import {
   Alert,
   Badge,
@@ -20,7 +21,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateApiError } from '../auth/errors';
 import { formatReais } from '../shell/format';
-import { ADMIN_USERS_KEY, type AdminUser, adminUsersApi } from './adminUsersApi';
+import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
 import { intlLocale, maskCnpj, maskPhone } from './format';
 import { UserDrawer } from './UserDrawer';
 

@@ -1,3 +1,4 @@
+import type { LoginResponse, PublicUser } from '@ecoa/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
@@ -12,7 +13,6 @@ import { isApiError, sessionToken } from '../../platform/api';
 import { i18n } from '../../platform/i18n';
 import { authApi } from './authApi';
 import { notify } from './notify';
-import type { LoginResponse, SessionUser } from './types';
 
 export const ME_QUERY_KEY = ['me'] as const;
 
@@ -20,13 +20,13 @@ export type SessionStatus = 'loading' | 'authenticated' | 'anonymous';
 
 export interface Session {
   status: SessionStatus;
-  user: SessionUser | null;
+  user: PublicUser | null;
   /** Keeps the token and the user of a successful sign-in. */
   signIn: (response: LoginResponse) => void;
   /** Revokes the token on the server (best effort) and forgets the session. */
   signOut: () => Promise<void>;
   /** Fetches the user again (e.g. after a payment); resolves to the fresh user. */
-  refreshUser: () => Promise<SessionUser | null>;
+  refreshUser: () => Promise<PublicUser | null>;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -39,7 +39,7 @@ const NO_ANSWER_RETRY_MS = [500, 1500, 3000];
  * network blip, the server restarting). Only an answer ends a session: a request cut off by
  * navigating away must not sign the user out of the next page.
  */
-async function fetchMeThroughBlips(): Promise<SessionUser> {
+async function fetchMeThroughBlips(): Promise<PublicUser> {
   for (const wait of NO_ANSWER_RETRY_MS) {
     try {
       return await authApi.me();

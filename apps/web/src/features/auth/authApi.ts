@@ -1,11 +1,10 @@
-import type { SignupPayload } from '@ecoa/shared';
+import type { CodeSent, LoginResponse, PublicUser, SignupPayload } from '@ecoa/shared';
 import { api } from '../../platform/api';
-import type { LoginResponse, SessionUser } from './types';
 
 /** The auth calls of spec section 7, under /api on the main host. */
 export const authApi = {
-  requestCode: (email: string) => api.post<{ ok: boolean }>('/api/auth/request-code', { email }),
-  resendCode: (email: string) => api.post<{ ok: boolean }>('/api/auth/resend-code', { email }),
+  requestCode: (email: string) => api.post<CodeSent>('/api/auth/request-code', { email }),
+  resendCode: (email: string) => api.post<CodeSent>('/api/auth/resend-code', { email }),
   login: (input: { email: string; code: string; remainLogin: boolean }) =>
     api.post<LoginResponse>(
       '/api/auth/login',
@@ -13,7 +12,7 @@ export const authApi = {
       { query: { remainLogin: input.remainLogin } },
     ),
   logout: () => api.post<unknown>('/api/auth/logout'),
-  me: () => api.get<SessionUser>('/api/me'),
+  me: () => api.get<PublicUser>('/api/me'),
   signup: (payload: SignupPayload) => api.post<unknown>('/api/user', payload),
 };
 

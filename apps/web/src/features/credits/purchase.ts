@@ -5,13 +5,13 @@ import {
   formatBRL,
   MIN_PURCHASE_REAIS,
   maxQuantityAffordable,
+  type PriceTable,
   PURCHASE_QUANTITY_STEP,
   priceToTenThousandths,
   reaisToCentavos,
   type TransferableCreditType,
   WHATSAPP_MIN_REAIS,
 } from '@ecoa/shared';
-import type { PriceTable } from '../auth/types';
 
 /** A row of the buy-credits modal (spec section 3, "Purchase row"). */
 export interface PurchaseRow {

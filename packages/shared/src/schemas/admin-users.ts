@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ACCESS_LEVELS } from '../enums.ts';
+import { priceToTenThousandths } from '../money.ts';
+import { PRICE_TABLE_FIELDS, type PriceTableKey } from './auth.ts';
+
+const PRICE_MESSAGE = 'Preço inválido: use um valor em reais, nunca negativo, com até 4 casas decimais.';
+const MAX_PRICE_REAIS = 1_000_000;
+
+/** A unit price in reais (≥ 0, at most four decimals) → exact integer ten-thousandths. */
+const priceInReais = z
+  .number({ error: PRICE_MESSAGE })
+  .min(0, PRICE_MESSAGE)
+  .max(MAX_PRICE_REAIS, PRICE_MESSAGE)
+  .refine((v) => priceToTenThousandths(v) !== null, PRICE_MESSAGE)
+  .transform((v) => priceToTenThousandths(v) as number);
+
+/**
+ * `PATCH /api/v1/admin/users/:id`: the fields an administrator may change. The web sends unit
+ * prices in reais (`AdminUserPatch`); the server receives them as exact ten-thousandths.
+ */
+export const adminUserPatchSchema = z
+  .object({
+    active: z.boolean({ error: 'O campo "active" deve ser verdadeiro ou falso.' }).optional(),
+    accessLevel: z.enum(ACCESS_LEVELS, { error: 'Nível de acesso inválido.' }).optional(),
+    priceTable: z
+      .object(
+        Object.fromEntries(PRICE_TABLE_FIELDS.map((k) => [k, priceInReais.optional()])) as Record<
+          PriceTableKey,
+          z.ZodOptional<typeof priceInReais>
+        >,
+      )
+      .strict()
+      .optional(),
+    /** permissions.enriched of the spec: 'all' grants enrichment. */
+    permissions: z
+      .object({ enriched: z.array(z.string().trim().min(1).max(40)).max(20) }, { error: 'Permissões inválidas.' })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type AdminUserPatch = z.input<typeof adminUserPatchSchema>;
+
+/** A user as administrators see it (`GET /api/v1/admin/users` items, and the PATCH answer). */
+export const adminUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  cnpj: z.string(),
+  mobilePhone: z.string(),
+  createdAt: z.string(),
+  active: z.boolean(),
+  accessLevel: z.enum(ACCESS_LEVELS),
+  isNewUser: z.boolean(),
+  /** Reais, like `/api/me` (blueprint: money in JSON is reais as a number). */
+  balance: z.object({ money: z.number() }),
+  /** Unit prices in reais (keys in PRICE_TABLE_FIELDS order). */
+  priceTable: z.object(
+    Object.fromEntries(PRICE_TABLE_FIELDS.map((k) => [k, z.number()])) as Record<PriceTableKey, z.ZodNumber>,
+  ),
+  permissions: z.object({ enriched: z.array(z.string()) }),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** One administrative change in a user's history. */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  /** field → {from, to}; fields in the API's words (`active`, `priceTable.smsShort`, …), prices in reais. */
+  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+  createdAt: z.string(),
+  actor: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** `GET /api/v1/admin/users/:id`: the user with the history of administrative changes, newest first. */
+export const adminUserDetailSchema = adminUserSchema.extend({ history: z.array(auditEntrySchema) });
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
