@@ -79,6 +79,7 @@ export const checkoutRequestSchema = z.object({
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 export const checkoutResponseSchema = z.object({ checkout_url: z.string() });
+export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
 /** `POST /api/v1/credits/transfer` (spec section 3, "Credit transfer request"). */
 export const creditTransferSchema = z.object({
@@ -182,6 +183,18 @@ export const paymentSchema = z.object({
   completedAt: z.string().nullable(),
 });
 export type PaymentDto = z.infer<typeof paymentSchema>;
+
+/** `POST /api/v1/admin/users/:id/payments` answer: the payment, its entry, the money balance after (reais). */
+export const adminPaymentResultSchema = z.object({
+  payment: paymentSchema,
+  entry: ledgerEntrySchema.nullable(),
+  money: z.number(),
+});
+export type AdminPaymentResult = z.infer<typeof adminPaymentResultSchema>;
+
+/** `POST /api/v1/admin/users/:id/adjustments` answer: the entry and the adjusted balance after. */
+export const adminAdjustmentResultSchema = z.object({ entry: ledgerEntrySchema, balance: creditBalanceSchema });
+export type AdminAdjustmentResult = z.infer<typeof adminAdjustmentResultSchema>;
 
 /** `POST /api/v1/credits/transfer` answer. */
 export const creditTransferResultSchema = z.object({

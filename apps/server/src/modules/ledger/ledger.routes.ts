@@ -1,11 +1,14 @@
 import {
+  adminAdjustmentResultSchema,
   adminAdjustmentSchema,
+  adminPaymentResultSchema,
   adminPaymentSchema,
   CREDIT_TYPES,
   type CreditType,
   centavosToReais,
   creditTransferResultSchema,
   creditTransferSchema,
+  type DashboardBalance,
   dashboardBalanceSchema,
   type LedgerEntryDto,
   ledgerEntrySchema,
@@ -35,13 +38,12 @@ const showBalance = (type: CreditType, b: BalanceAmounts) => ({
   reserved: show(type, b.reserved),
 });
 
-export function toDashboardBalance(balances: Balances) {
+export function toDashboardBalance(balances: Balances): DashboardBalance {
   return {
     money: centavosToReais(balances.BALANCE.available),
-    credits: Object.fromEntries(CREDIT_TYPES.map((t) => [t, showBalance(t, balances[t])])) as Record<
-      CreditType,
-      { available: number; reserved: number }
-    >,
+    credits: Object.fromEntries(
+      CREDIT_TYPES.map((t) => [t, showBalance(t, balances[t])]),
+    ) as DashboardBalance['credits'],
   };
 }
 
@@ -92,13 +94,8 @@ const prefixed = (operation: string, key: string | undefined) =>
 
 const userParams = z.object({ id: z.uuid('Usuário inválido.') });
 const entriesQuery = paginationQuerySchema.extend({ type: z.enum(CREDIT_TYPES).optional() });
-const entriesPage = pageSchema(ledgerEntrySchema);
-const paymentsPage = pageSchema(paymentSchema);
-const paymentResult = z.object({ payment: paymentSchema, entry: ledgerEntrySchema.nullable(), money: z.number() });
-const adjustmentResult = z.object({
-  entry: ledgerEntrySchema,
-  balance: z.object({ available: z.number(), reserved: z.number() }),
-});
+const entriesPageSchema = pageSchema(ledgerEntrySchema);
+const paymentsPageSchema = pageSchema(paymentSchema);
 const idempotencyHeaderDoc = {
   description: 'Optional `Idempotency-Key` header: a retry with the same key answers the first result.',
 };
@@ -115,6 +112,17 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   const userOnly = { onRequest: guard.requireUser };
   const adminOnly = { onRequest: guard.requireAdmin };
   const security = [{ bearer: [] }];
+  const adminErrors = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+  /** A page of a user's ledger or payments as the API shows them (the user's own, or an administrator's view). */
+  const entriesPage = async (userId: string, query: z.infer<typeof entriesQuery>) => {
+    const page = await ledger.listEntries(userId, query);
+    return { ...page, items: page.items.map(toEntryDto) };
+  };
+  const paymentsPage = async (userId: string, query: z.infer<typeof paginationQuerySchema>) => {
+    const page = await ledger.listPayments(userId, query);
+    return { ...page, items: page.items.map(toPaymentDto) };
+  };
 
   r.get(
     '/api/v1/dashboard/balance',
@@ -171,13 +179,10 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         summary: 'The signed-in user’s ledger, newest first',
         security,
         querystring: entriesQuery,
-        response: { 200: entriesPage, 401: errorResponse },
+        response: { 200: entriesPageSchema, 401: errorResponse },
       },
     },
-    async (request) => {
-      const page = await ledger.listEntries(currentUser(request).id, request.query);
-      return { ...page, items: page.items.map(toEntryDto) };
-    },
+    async (request) => entriesPage(currentUser(request).id, request.query),
   );
 
   r.get(
@@ -189,13 +194,10 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         summary: 'The signed-in user’s payments, newest first',
         security,
         querystring: paginationQuerySchema,
-        response: { 200: paymentsPage, 401: errorResponse },
+        response: { 200: paymentsPageSchema, 401: errorResponse },
       },
     },
-    async (request) => {
-      const page = await ledger.listPayments(currentUser(request).id, request.query);
-      return { ...page, items: page.items.map(toPaymentDto) };
-    },
+    async (request) => paymentsPage(currentUser(request).id, request.query),
   );
 
   // --- administrators -------------------------------------------------------------------
@@ -209,7 +211,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         summary: 'A user’s balances (same shape as the dashboard balance)',
         security,
         params: userParams,
-        response: { 200: dashboardBalanceSchema, 401: errorResponse, 403: errorResponse, 404: errorResponse },
+        response: { 200: dashboardBalanceSchema, ...adminErrors },
       },
     },
     async (request) => {
@@ -228,13 +230,12 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         security,
         params: userParams,
         querystring: entriesQuery,
-        response: { 200: entriesPage, 401: errorResponse, 403: errorResponse, 404: errorResponse },
+        response: { 200: entriesPageSchema, ...adminErrors },
       },
     },
     async (request) => {
       await ledger.assertUserExists(request.params.id);
-      const page = await ledger.listEntries(request.params.id, request.query);
-      return { ...page, items: page.items.map(toEntryDto) };
+      return entriesPage(request.params.id, request.query);
     },
   );
 
@@ -248,13 +249,12 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         security,
         params: userParams,
         querystring: paginationQuerySchema,
-        response: { 200: paymentsPage, 401: errorResponse, 403: errorResponse, 404: errorResponse },
+        response: { 200: paymentsPageSchema, ...adminErrors },
       },
     },
     async (request) => {
       await ledger.assertUserExists(request.params.id);
-      const page = await ledger.listPayments(request.params.id, request.query);
-      return { ...page, items: page.items.map(toPaymentDto) };
+      return paymentsPage(request.params.id, request.query);
     },
   );
 
@@ -270,12 +270,10 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         params: userParams,
         body: adminPaymentSchema,
         response: {
-          200: paymentResult.describe('A retry with the same Idempotency-Key: the first result'),
-          201: paymentResult,
+          200: adminPaymentResultSchema.describe('A retry with the same Idempotency-Key: the first result'),
+          201: adminPaymentResultSchema,
           400: errorResponse,
-          401: errorResponse,
-          403: errorResponse,
-          404: errorResponse,
+          ...adminErrors,
           409: errorResponse,
         },
       },
@@ -309,12 +307,10 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         params: userParams,
         body: adminAdjustmentSchema,
         response: {
-          200: adjustmentResult.describe('A retry with the same Idempotency-Key: the first result'),
-          201: adjustmentResult,
+          200: adminAdjustmentResultSchema.describe('A retry with the same Idempotency-Key: the first result'),
+          201: adminAdjustmentResultSchema,
           400: errorResponse,
-          401: errorResponse,
-          403: errorResponse,
-          404: errorResponse,
+          ...adminErrors,
           409: errorResponse,
         },
       },

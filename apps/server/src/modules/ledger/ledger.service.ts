@@ -5,6 +5,7 @@ import {
   costCentavos,
   LEDGER_MESSAGES,
   type LedgerEntryKind,
+  type Page,
   type PaymentMethod,
   type TransferableCreditType,
   WELCOME_BONUS_CREDITS,
@@ -70,8 +71,6 @@ export type PaymentResult = {
 };
 
 export type Balances = Record<CreditType, BalanceAmounts>;
-
-export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 
 const CREDIT_KINDS: ReadonlySet<LedgerEntryKind> = new Set([
   'PURCHASE',
@@ -193,9 +192,18 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     return e;
   }
 
-  /** One movement of `available` (signed) and `reserved` (signed) with its entry. */
+  /**
+   * One movement of `available` (signed) and `reserved` (signed) with its entry. `check` runs
+   * first in the transaction (it may lock and refuse); `onShort` says why the balance could not
+   * move.
+   */
   async function move(
-    input: MovementInput & { availableDelta: number; reservedDelta: number; onShort: (b: BalanceAmounts) => AppError },
+    input: MovementInput & {
+      availableDelta: number;
+      reservedDelta: number;
+      check?: (repo: LedgerRepository) => Promise<void>;
+      onShort: (b: BalanceAmounts) => AppError;
+    },
   ): Promise<MovementResult> {
     assertPositiveInteger(input.amount);
     return operate<MovementResult>({
@@ -209,6 +217,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         return { entry: e, balance: balanceOf(e), replayed: true };
       },
       run: async (repo, [key]) => {
+        await input.check?.(repo);
         const after = await repo.applyDelta(
           input.userId,
           input.type,
@@ -243,20 +252,13 @@ export function createLedgerService(deps: LedgerServiceDeps) {
     input: Omit<MovementInput, 'kind'> & { reference: Reference },
     kind: 'CAPTURE' | 'RELEASE',
   ): Promise<MovementResult> {
-    assertPositiveInteger(input.amount);
-    const availableDelta = kind === 'RELEASE' ? input.amount : 0;
-    return operate<MovementResult>({
-      userId: input.userId,
-      key: input.idempotencyKey,
-      entryCount: 1,
-      tx: input.tx,
-      replay: (entries) => {
-        const e = sameMovement(entries[0], input.type, kind, availableDelta);
-        if (e.reservedDelta !== -input.amount) throw ledgerErrors.keyReused();
-        return { entry: e, balance: balanceOf(e), replayed: true };
-      },
-      run: async (repo, [key]) => {
-        // Serialise settlements of this balance, then check what this reference still holds.
+    return move({
+      ...input,
+      kind,
+      availableDelta: kind === 'RELEASE' ? input.amount : 0,
+      reservedDelta: -input.amount,
+      // Serialise settlements of this balance, then check what this reference still holds.
+      check: async (repo) => {
         await repo.lockBalance(input.userId, input.type);
         const outstanding = await repo.outstandingReservation(
           input.userId,
@@ -265,26 +267,8 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           input.reference.id,
         );
         if (input.amount > outstanding) throw ledgerErrors.reservationExceeded(outstanding);
-        const after = await repo.applyDelta(input.userId, input.type, availableDelta, -input.amount, clock.now());
-        if (!after) throw ledgerErrors.reservationExceeded(0); // cannot happen: the reference held it
-        const [e] = await repo.insertEntries([
-          entry({
-            userId: input.userId,
-            type: input.type,
-            kind,
-            amount: availableDelta,
-            balanceAfter: after.available,
-            reservedDelta: -input.amount,
-            reservedAfter: after.reserved,
-            reference: input.reference,
-            actorUserId: input.actorUserId,
-            reason: input.reason,
-            idempotencyKey: key ?? null,
-            metadata: input.metadata,
-          }),
-        ]);
-        return { entry: e!, balance: after, replayed: false };
       },
+      onShort: () => ledgerErrors.reservationExceeded(0), // cannot happen: the reference held it
     });
   }
 

@@ -1,11 +1,15 @@
 import type {
   AdminAdjustmentInput,
+  AdminAdjustmentResult,
   AdminPaymentInput,
+  AdminPaymentResult,
   CheckoutRequest,
+  CheckoutResponse,
   CreditTransferInput,
   CreditTransferResult,
   DashboardBalance,
   LedgerEntryDto,
+  Page,
   PaymentDto,
 } from '@ecoa/shared';
 import { api } from '../../platform/api';
@@ -15,8 +19,6 @@ export const DASHBOARD_BALANCE_KEY = ['dashboard-balance'] as const;
 export const PAYMENTS_KEY = ['payments'] as const;
 export const LEDGER_KEY = ['ledger'] as const;
 
-export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
-
 export const creditsApi = {
   /** `GET /api/v1/dashboard/balance`: money in reais and every credit type. */
   balance: () => api.get<DashboardBalance>('/api/v1/dashboard/balance'),
@@ -24,7 +26,7 @@ export const creditsApi = {
   transfer: (input: CreditTransferInput) => api.post<CreditTransferResult>('/api/v1/credits/transfer', input),
   /** `POST /checkout` on the legacy host with the raw token (spec section 7). */
   checkout: (input: CheckoutRequest) =>
-    api.post<{ checkout_url: string }>('/api/checkout', input, { host: 'legacy', auth: 'raw' }),
+    api.post<CheckoutResponse>('/api/checkout', input, { host: 'legacy', auth: 'raw' }),
   payments: (page = 1, pageSize = 10) => api.get<Page<PaymentDto>>('/api/v1/payments', { query: { page, pageSize } }),
   ledger: (page = 1, pageSize = 10) => api.get<Page<LedgerEntryDto>>('/api/v1/ledger', { query: { page, pageSize } }),
 };
@@ -37,9 +39,9 @@ export const adminCreditsApi = {
   ledger: (userId: string, page = 1, pageSize = 10) =>
     api.get<Page<LedgerEntryDto>>(`/api/v1/admin/users/${userId}/ledger`, { query: { page, pageSize } }),
   recordPayment: (userId: string, input: AdminPaymentInput) =>
-    api.post<{ payment: PaymentDto; money: number }>(`/api/v1/admin/users/${userId}/payments`, input),
+    api.post<AdminPaymentResult>(`/api/v1/admin/users/${userId}/payments`, input),
   adjust: (userId: string, input: AdminAdjustmentInput) =>
-    api.post<{ entry: LedgerEntryDto }>(`/api/v1/admin/users/${userId}/adjustments`, input),
+    api.post<AdminAdjustmentResult>(`/api/v1/admin/users/${userId}/adjustments`, input),
 };
 
 export const adminUserMoneyKey = (userId: string) => ['admin-user-money', userId] as const;
