@@ -11,13 +11,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Checkbox, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { authApi, readUtm } from './authApi';
 import { translateApiError, translateValidation } from './errors';
-import { MaskedInput } from './MaskedInput';
-import { CNPJ_MASK, MOBILE_PHONE_MASK } from './masks';
+import { CnpjField, MobilePhoneField } from './MaskedFields';
 import { notify } from './notify';
 
 /** The terms of use shipped with the app (apps/web/public). */
@@ -113,42 +112,12 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
           {...form.register('email')}
         />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
-          <Controller
-            control={form.control}
-            name="cnpj"
-            render={({ field }) => (
-              <MaskedInput
-                label={t('auth.signup.cnpj')}
-                mask={CNPJ_MASK}
-                placeholder="00.000.000/0000-00"
-                inputMode="numeric"
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={translateValidation(t, errors.cnpj?.message)}
-                data-testid="signup-cnpj"
-              />
-            )}
-          />
-          <Controller
+          <CnpjField control={form.control} name="cnpj" label={t('auth.signup.cnpj')} data-testid="signup-cnpj" />
+          <MobilePhoneField
             control={form.control}
             name="mobilePhone"
-            render={({ field }) => (
-              <MaskedInput
-                label={t('auth.signup.mobilePhone')}
-                mask={MOBILE_PHONE_MASK}
-                placeholder="(00) 00000-0000"
-                inputMode="tel"
-                autoComplete="tel-national"
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={translateValidation(t, errors.mobilePhone?.message)}
-                data-testid="signup-mobilePhone"
-              />
-            )}
+            label={t('auth.signup.mobilePhone')}
+            data-testid="signup-mobilePhone"
           />
         </SimpleGrid>
         <Checkbox

@@ -4,12 +4,12 @@ import { Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@manti
 import { IconLock, IconUserCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { translateApiError, translateValidation } from '../auth/errors';
-import { MaskedInput } from '../auth/MaskedInput';
-import { applyMask, CNPJ_MASK, MOBILE_PHONE_MASK } from '../auth/masks';
+import { MobilePhoneField } from '../auth/MaskedFields';
+import { applyMask, CNPJ_MASK } from '../auth/masks';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
 import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
@@ -82,24 +82,11 @@ export function ProfileCard({ profile }: { profile: AccountProfile }) {
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 5 }}>
-              <Controller
+              <MobilePhoneField
                 control={form.control}
                 name="mobilePhone"
-                render={({ field }) => (
-                  <MaskedInput
-                    label={t('settings.profile.mobilePhone')}
-                    mask={MOBILE_PHONE_MASK}
-                    placeholder="(00) 00000-0000"
-                    inputMode="tel"
-                    autoComplete="tel-national"
-                    name={field.name}
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    error={translateValidation(t, errors.mobilePhone?.message)}
-                    data-testid="profile-mobilePhone"
-                  />
-                )}
+                label={t('settings.profile.mobilePhone')}
+                data-testid="profile-mobilePhone"
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 7 }}>

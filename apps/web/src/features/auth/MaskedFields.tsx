@@ -1,0 +1,55 @@
+import { type Control, type FieldPathByValue, type FieldValues, useController } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { translateValidation } from './errors';
+import { MaskedInput } from './MaskedInput';
+import { CNPJ_MASK, MOBILE_PHONE_MASK } from './masks';
+
+type MaskedFieldProps<T extends FieldValues, TOutput> = {
+  control: Control<T, unknown, TOutput>;
+  /** A form field holding the digits only. */
+  name: FieldPathByValue<T, string>;
+  label: string;
+  'data-testid'?: string;
+};
+
+function MaskedField<T extends FieldValues, TOutput>({
+  control,
+  name,
+  ...props
+}: MaskedFieldProps<T, TOutput> & {
+  mask: string;
+  placeholder: string;
+  inputMode: 'numeric' | 'tel';
+  autoComplete?: string;
+}) {
+  const { t } = useTranslation();
+  const { field, fieldState } = useController({ control, name });
+  return (
+    <MaskedInput
+      name={field.name}
+      value={field.value}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      error={translateValidation(t, fieldState.error?.message)}
+      {...props}
+    />
+  );
+}
+
+/** The CNPJ input of the sign-up rules: 00.000.000/0000-00, the field's error translated. */
+export function CnpjField<T extends FieldValues, TOutput>(props: MaskedFieldProps<T, TOutput>) {
+  return <MaskedField mask={CNPJ_MASK} placeholder="00.000.000/0000-00" inputMode="numeric" {...props} />;
+}
+
+/** The mobile phone input of the sign-up rules (sign-up and settings): (00) 00000-0000, the field's error translated. */
+export function MobilePhoneField<T extends FieldValues, TOutput>(props: MaskedFieldProps<T, TOutput>) {
+  return (
+    <MaskedField
+      mask={MOBILE_PHONE_MASK}
+      placeholder="(00) 00000-0000"
+      inputMode="tel"
+      autoComplete="tel-national"
+      {...props}
+    />
+  );
+}
