@@ -219,6 +219,16 @@ test.describe('welcome modal and onboarding', () => {
     await page.reload();
     await expect(page.getByTestId('nav-dashboard')).toHaveAttribute('aria-current', 'page');
     await expect(page.getByText(WELCOME)).toHaveCount(0);
+
+    // The onboarding popover (shown once the modal is gone), dismissed once, stays closed.
+    await page.goto('/campanhas');
+    const onboarding = page.getByTestId('onboarding-popover');
+    await expect(onboarding).toBeVisible();
+    await onboarding.getByRole('button').click();
+    await expect(onboarding).toBeHidden();
+    await page.reload();
+    await expect(page.getByTestId('create-campaign')).toBeVisible();
+    await expect(onboarding).toHaveCount(0);
   });
 
   test('a user who is not new never sees it', async ({ page }) => {

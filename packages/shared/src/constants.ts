@@ -44,6 +44,8 @@ export const STORAGE_KEYS = {
   closedModal: 'closedModal',
   colorScheme: 'color-mode',
   token: '@legacy:token',
+  /** Ours, not the spec's: the onboarding popover, once dismissed, stays closed on this browser. */
+  onboardingDismissed: 'onboardingDismissed',
 } as const;
 
 export const CURRENCY = 'BRL';

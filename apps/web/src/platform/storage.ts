@@ -27,4 +27,6 @@ export const storage = {
   setToken: (token: string | null) => write(STORAGE_KEYS.token, token),
   getClosedModal: () => read(STORAGE_KEYS.closedModal),
   setClosedModal: (value: string) => write(STORAGE_KEYS.closedModal, value),
+  isOnboardingDismissed: () => read(STORAGE_KEYS.onboardingDismissed) === 'true',
+  dismissOnboarding: () => write(STORAGE_KEYS.onboardingDismissed, 'true'),
 };

@@ -4,6 +4,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { storage } from '../../platform/storage';
 
 type CreateCampaignButtonProps = {
   /** A first-time user (isNewUser) sees the onboarding popover, until they dismiss it. */
@@ -15,8 +16,12 @@ type CreateCampaignButtonProps = {
 /** The header's create-campaign button; a first-time user sees an onboarding popover beside it. */
 export function CreateCampaignButton({ showOnboarding, compact }: CreateCampaignButtonProps) {
   const { t } = useTranslation();
-  const [dismissed, setDismissed] = useState(false);
-  const dismiss = () => setDismissed(true);
+  // Dismissed once (the "Entendi" button or the button itself), it stays closed on this browser.
+  const [dismissed, setDismissed] = useState(storage.isOnboardingDismissed);
+  const dismiss = () => {
+    storage.dismissOnboarding();
+    setDismissed(true);
+  };
   const label = t('shell.createCampaign');
   return (
     <Popover
