@@ -107,6 +107,50 @@ describe(`database and jobs (${dbKind})`, () => {
     await db.close();
   });
 
+  it.runIf(dbKind === 'pglite')(
+    'on PGlite, a job cut off by a crash is retried at the next start, not after its lease',
+    async () => {
+      const db = await openTestDb();
+      await runMigrations(db);
+      const queue = `test-orphan-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      // The "crashed" process: its handler never ends, as if the process died mid-job.
+      const crashed = createJobs(db, silentLogger);
+      let started!: () => void;
+      const isRunning = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      crashed.define({
+        name: queue,
+        expireInSeconds: 15 * 60,
+        retryDelaySeconds: 1,
+        handler: () => {
+          started();
+          return new Promise<void>(() => {});
+        },
+      });
+      await crashed.start({ work: true });
+      const id = await crashed.send(queue, { n: 1 });
+      await isRunning;
+      await crashed.boss.offWork(queue); // the dead process polls no more
+
+      // The next start on the same database works the job again at once.
+      const restarted = createJobs(db, silentLogger);
+      let workedAgain!: (jobId: string) => void;
+      const again = new Promise<string>((resolve) => {
+        workedAgain = resolve;
+      });
+      restarted.define({ name: queue, retryDelaySeconds: 1, handler: async (_data, job) => workedAgain(job.id) });
+      const before = Date.now();
+      await restarted.start({ work: true });
+      expect(await again).toBe(id);
+      expect(Date.now() - before).toBeLessThan(60_000);
+      const { rows } = await db.executeSql('select state, retry_count from pgboss.job where id = $1', [id]);
+      expect(rows[0]).toMatchObject({ retry_count: 1 });
+      await restarted.stop(1000);
+      await db.close();
+    },
+  );
+
   it('refuses an unreachable PostgreSQL with a clear error', async () => {
     await expect(openDb({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow();
   });

@@ -37,6 +37,23 @@ export function createJobs(handle: DbHandle, logger: Logger): Jobs {
   const queues = new Map<string, QueueDefinition<object>>();
   let started = false;
 
+  /**
+   * PGlite lives inside this one process, so a job still marked active at start was cut off by a
+   * crash or a kill: hand it back to its queue now (a retry, counted as such) instead of waiting
+   * for its lease (up to 15 minutes for an import). On PostgreSQL another live worker may own an
+   * active job, so there the lease decides.
+   */
+  async function retryOrphanedJobs(): Promise<void> {
+    const { rows } = await handle.executeSql(
+      "select id, name from pgboss.job where state = 'active' and name = any($1::text[])",
+      [[...queues.keys()]],
+    );
+    for (const { id, name } of rows as { id: string; name: string }[]) {
+      await boss.fail(name, id, { message: 'the process stopped while working on this job' });
+      logger.warn({ job: name, jobId: id }, 'job cut off by a stop or crash: back in its queue');
+    }
+  }
+
   return {
     boss,
     define(queue) {
@@ -53,6 +70,7 @@ export function createJobs(handle: DbHandle, logger: Logger): Jobs {
     async start({ work }) {
       await boss.start();
       started = true;
+      if (handle.kind === 'pglite' && work) await retryOrphanedJobs();
       for (const queue of queues.values()) {
         await boss.createQueue(queue.name, {
           name: queue.name,
