@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -58,7 +59,10 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     };
   }
   const dir = options.pgliteDir ?? 'memory://';
-  if (!dir.startsWith('memory://')) fs.mkdirSync(path.resolve(dir), { recursive: true });
+  if (!dir.startsWith('memory://')) {
+    fs.mkdirSync(path.resolve(dir), { recursive: true });
+    if (!options.loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteDir(path.resolve(dir));
+  }
   const pglite = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return {
@@ -79,4 +83,16 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/**
+ * A first start on an empty directory: run initdb in a worker thread, so the ~450 MB it leaves
+ * in WASM memory goes away with the thread instead of staying in the server for its whole life.
+ */
+function initPgliteDir(dir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./pglite-initdb.worker.mjs', import.meta.url), { workerData: { dir } });
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`PGlite initdb exited with ${code}`))));
+  });
 }
