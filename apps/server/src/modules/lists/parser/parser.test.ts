@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
@@ -134,6 +135,26 @@ describe('openSpreadsheet', () => {
     expect((await readAll(path.join(dir, 'contacts.csv'))).sheet.kind).toBe('xlsx');
     fs.copyFileSync(fixture('no-header-tab.csv'), path.join(dir, 'list.xlsx'));
     expect((await readAll(path.join(dir, 'list.xlsx'))).sheet.kind).toBe('csv');
+  });
+
+  it('reads a workbook whose workbook part is stored last, every time (exceljs issue #3064)', async () => {
+    // exceljs's writer, like Excel, stores xl/workbook.xml after the sheets; its one-pass reader
+    // then intermittently failed with "Cannot read properties of undefined (reading 'sheets')".
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Contatos').addRows([
+      ['telefone', 'nome'],
+      ['11912345678', 'Ana'],
+    ]);
+    book.addWorksheet('Outra').addRow(['x', 'y']);
+    const file = path.join(tempDir(), 'two-sheets.xlsx');
+    fs.writeFileSync(file, Buffer.from(await book.xlsx.writeBuffer()));
+    const reads = await Promise.all(Array.from({ length: 20 }, () => readAll(file)));
+    for (const { rows } of reads) {
+      expect(rows).toEqual([
+        ['telefone', 'nome'],
+        ['11912345678', 'Ana'],
+      ]);
+    }
   });
 
   it('previews the beginning of a big file without choking on the cut last line', async () => {
