@@ -9,7 +9,7 @@ import { RouterProvider } from 'react-router';
 import { SessionProvider } from '../features/auth/SessionProvider';
 import { queryClient } from './queryClient';
 import { router } from './router';
-import { colorSchemeManager, theme } from './theme';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 export function FullPageLoader() {
   return (
@@ -21,7 +21,12 @@ export function FullPageLoader() {
 
 export function App() {
   return (
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      colorSchemeManager={colorSchemeManager}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+    >
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>

@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from '@ecoa/shared';
-import { createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, localStorageColorSchemeManager } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'teal',
@@ -12,3 +12,16 @@ export const theme = createTheme({
 
 /** The theme choice persists under the spec's colour-mode key, as "light" or "dark". */
 export const colorSchemeManager = localStorageColorSchemeManager({ key: STORAGE_KEYS.colorScheme });
+
+/**
+ * Dark theme: Mantine's disabled buttons (dark-6 on dark-7 cards) were nearly invisible; one step
+ * lighter keeps them clearly disabled but readable.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {},
+  dark: {
+    '--mantine-color-disabled': 'var(--mantine-color-dark-5)',
+    '--mantine-color-disabled-color': 'var(--mantine-color-dark-2)',
+  },
+});
