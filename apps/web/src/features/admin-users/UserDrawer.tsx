@@ -1,9 +1,8 @@
 import type { AdminUser } from '@ecoa/shared';
-import { Alert, Badge, Button, Center, Divider, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Badge, Center, Divider, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { translateApiError } from '../auth/errors';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { AdminUserCredits } from '../credits/AdminUserCredits';
 import { formatReais } from '../shell/format';
 import { AuditHistory } from './AuditHistory';
@@ -51,14 +50,12 @@ export function UserDrawer({ userId, onClose }: { userId: string | null; onClose
         </Center>
       )}
       {detail.isError && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} data-testid="user-drawer-error">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{translateApiError(t, detail.error, 'adminUsers.loadError')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void detail.refetch()}>
-              {t('adminUsers.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadErrorAlert
+          error={detail.error}
+          fallbackKey="adminUsers.loadError"
+          onRetry={() => void detail.refetch()}
+          data-testid="user-drawer-error"
+        />
       )}
       {user && user.id === userId && (
         <Stack gap="lg">

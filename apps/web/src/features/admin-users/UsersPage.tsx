@@ -1,25 +1,11 @@
 import type { AdminUser } from '@ecoa/shared';
-import {
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Pagination,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Center, Group, Pagination, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertCircle, IconSearch, IconUsers } from '@tabler/icons-react';
+import { IconSearch, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateApiError } from '../auth/errors';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { formatReais } from '../shell/format';
 import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
 import { intlLocale, maskCnpj, maskPhone } from './format';
@@ -145,21 +131,14 @@ export function UsersPage() {
 
       <Paper withBorder radius="md">
         {query.isError ? (
-          <Alert
+          <LoadErrorAlert
             m="md"
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle size={18} />}
             title={t('adminUsers.loadError')}
+            error={query.error}
+            fallbackKey="adminUsers.loadError"
+            onRetry={() => void query.refetch()}
             data-testid="users-error"
-          >
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{translateApiError(t, query.error, 'adminUsers.loadError')}</Text>
-              <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-                {t('adminUsers.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          />
         ) : (
           <Table.ScrollContainer minWidth={900}>
             <Table highlightOnHover verticalSpacing="xs" data-testid="users-table">

@@ -1,18 +1,5 @@
 import type { SessionInfo } from '@ecoa/shared';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, Paper, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import {
   IconDeviceDesktop,
@@ -25,6 +12,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { translateApiError } from '../auth/errors';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
@@ -194,14 +182,12 @@ export function SessionsCard() {
             <Loader size="sm" />
           </Group>
         ) : sessions.isError ? (
-          <Alert color="red" variant="light" data-testid="sessions-error">
-            <Group justify="space-between" gap="sm">
-              <Text size="sm">{translateApiError(t, sessions.error, 'settings.sessions.loadFailed')}</Text>
-              <Button size="xs" variant="white" color="red" onClick={() => sessions.refetch()}>
-                {t('settings.retry')}
-              </Button>
-            </Group>
-          </Alert>
+          <LoadErrorAlert
+            error={sessions.error}
+            fallbackKey="settings.sessions.loadFailed"
+            onRetry={() => void sessions.refetch()}
+            data-testid="sessions-error"
+          />
         ) : (
           <Stack gap="xs" data-testid="sessions-list">
             {items.map((session) => (

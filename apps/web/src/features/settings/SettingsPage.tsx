@@ -1,7 +1,7 @@
-import { Alert, Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { translateApiError } from '../auth/errors';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PictureCard } from './PictureCard';
 import { ProfileCard } from './ProfileCard';
 import { SessionsCard } from './SessionsCard';
@@ -30,14 +30,12 @@ export function SettingsPage() {
           </Grid.Col>
         </Grid>
       ) : profile.isError ? (
-        <Alert color="red" variant="light" data-testid="settings-error">
-          <Group justify="space-between" gap="sm">
-            <Text size="sm">{translateApiError(t, profile.error, 'settings.loadFailed')}</Text>
-            <Button size="xs" variant="white" color="red" onClick={() => profile.refetch()}>
-              {t('settings.retry')}
-            </Button>
-          </Group>
-        </Alert>
+        <LoadErrorAlert
+          error={profile.error}
+          fallbackKey="settings.loadFailed"
+          onRetry={() => void profile.refetch()}
+          data-testid="settings-error"
+        />
       ) : (
         <Grid gutter="lg" align="stretch">
           <Grid.Col span={{ base: 12, md: 8 }}>
