@@ -41,13 +41,6 @@ export async function openSpreadsheet(filePath: string, options: { sampleOnly?: 
   const head = await readHead(filePath, SNIFF_BYTES);
   const kind = sniffKind(head);
   let bytesRead = 0;
-  const counting = () => {
-    const stream = fs.createReadStream(filePath, { highWaterMark: READ_CHUNK });
-    stream.on('data', (chunk) => {
-      bytesRead += chunk.length;
-    });
-    return stream;
-  };
 
   if (kind === 'xlsx') {
     // The zip is read part by part (not front to back): progress is the share of sheet bytes read.
@@ -80,9 +73,10 @@ export async function openSpreadsheet(filePath: string, options: { sampleOnly?: 
       // TextDecoder strips a UTF-8/UTF-16 BOM itself (ignoreBOM: false).
       const decoder = new TextDecoder(encoding);
       const parser = new CsvParser(delimiter);
-      const stream = counting();
+      const stream = fs.createReadStream(filePath, { highWaterMark: READ_CHUNK });
       try {
         for await (const chunk of stream) {
+          bytesRead += (chunk as Buffer).length;
           const rows = parser.push(decoder.decode(chunk as Buffer, { stream: true }));
           if (rows.length > 0) yield rows;
         }

@@ -75,11 +75,6 @@ export async function* readXlsxRows(
       });
       for (const { eventType, value } of reader._parseWorksheet(stream, sheetNo)) {
         if (eventType !== 'worksheet') continue;
-        // Only the first sheet with data is imported: once it is read, stop reading the file.
-        if (rowsSeen > 0) {
-          stream.destroy();
-          continue;
-        }
         for await (const events of (value as SheetReader).parse()) {
           const batch: string[][] = [];
           for (const event of events) {
@@ -93,6 +88,7 @@ export async function* readXlsxRows(
           }
         }
       }
+      // Only the first sheet with data is imported: once it is read, the other parts stay unread.
       if (rowsSeen > 0) break;
     }
     onProgress(1);
