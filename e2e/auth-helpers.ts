@@ -156,8 +156,7 @@ export async function signInAsAdmin(page: Page): Promise<string> {
   if (cached) {
     const me = await page.request.get('/api/me', { headers: { Authorization: `Bearer ${cached}` } });
     if (me.ok()) {
-      await page.goto('/');
-      await page.evaluate((token) => localStorage.setItem('@legacy:token', token), cached);
+      await storeToken(page, cached);
       return cached;
     }
   }
@@ -180,9 +179,14 @@ export async function signInAs(page: Page, email: string): Promise<string> {
   });
   expect(login.status(), await login.text()).toBe(200);
   const { accessToken } = (await login.json()) as { accessToken: string };
-  await page.goto('/');
-  await page.evaluate((token) => localStorage.setItem('@legacy:token', token), accessToken);
+  await storeToken(page, accessToken);
   return accessToken;
+}
+
+/** Puts a session token where the app keeps it; the page is left on `/`. */
+async function storeToken(page: Page, token: string): Promise<void> {
+  await page.goto('/');
+  await page.evaluate((value) => localStorage.setItem('@legacy:token', value), token);
 }
 
 /** Signs out through the shell: the sidebar's "Sair", then "Sim, Sair" in the confirmation. */

@@ -80,10 +80,13 @@ test.describe('desktop (1280px)', () => {
 
     // The create-campaign button: present on most pages, hidden on the four the spec lists.
     await expect(page.getByTestId('create-campaign')).toHaveAttribute('href', '/campanhas/criar-campanha');
-    for (const path of ['/listas', '/audios', '/link-rotativo']) {
-      await page
-        .getByTestId(`nav-${path === '/listas' ? 'lists' : path === '/audios' ? 'audios' : 'rotatingLink'}`)
-        .click();
+    const hiddenOn: [entry: string, path: string][] = [
+      ['lists', '/listas'],
+      ['audios', '/audios'],
+      ['rotatingLink', '/link-rotativo'],
+    ];
+    for (const [entry, path] of hiddenOn) {
+      await page.getByTestId(`nav-${entry}`).click();
       await expect(page).toHaveURL(path);
       await expect(page.getByTestId('create-campaign')).toHaveCount(0);
     }
