@@ -110,7 +110,7 @@ export function BuyCreditsModal({
     const tabRef = window.open(url, '_blank');
     if (tabRef) tabRef.opener = null;
     close();
-    navigate(ROUTES.campaigns);
+    void navigate(ROUTES.campaigns);
   };
 
   return (
