@@ -24,7 +24,7 @@ export type UploadedFile = { path: string; size: number; fileName: string };
 
 export type ListsServiceDeps = {
   repo: ListsRepository;
-  jobs: Pick<Jobs, 'send'>;
+  jobs: Pick<Jobs, 'send' | 'wake'>;
   clock: Clock;
   storage: UploadStorage;
   logger: Logger;
@@ -157,8 +157,13 @@ export function createListsService(deps: ListsServiceDeps) {
             uploadPath: input.file.path,
             mapping,
           },
-          (tx, listId) => jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx }),
+          async (tx, listId) => {
+            if (!(await jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx }))) {
+              throw new Error('the import job was not queued');
+            }
+          },
         );
+        jobs.wake(IMPORT_QUEUE);
         return { id };
       } catch (err) {
         await storage.remove(input.file.path);

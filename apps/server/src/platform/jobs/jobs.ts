@@ -46,7 +46,10 @@ export type SendOptions = {
 export interface Jobs {
   /** Declares a queue and its handler. Handlers run only when this process works jobs. */
   define<T extends object>(queue: QueueDefinition<T>): void;
+  /** Enqueues a job; this process's workers of that queue look for it at once (not at their next poll). */
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** Wakes this process's workers of `name` (after the transaction that enqueued a job with `tx` committed). */
+  wake(name: string): void;
   /** Starts pg-boss, creates the declared queues and, when `work` is true, their workers. */
   start(options: { work: boolean }): Promise<void>;
   /** Graceful stop: no new jobs are fetched; running ones finish (or return to the queue after the timeout). */
@@ -88,7 +91,12 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   const queues = new Map<string, QueueDefinition<object>>();
   const runs = createJobRuns(handle.executeSql);
+  const workerIds = new Map<string, string[]>();
   let started = false;
+
+  function wake(name: string): void {
+    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+  }
 
   /**
    * PGlite lives inside this one process, so a job still marked active at start was cut off by a
@@ -148,13 +156,17 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
       queues.set(queue.name, queue as QueueDefinition<object>);
     },
     async send(name, data, options = {}) {
-      return boss.send(name, data, {
+      const id = await boss.send(name, data, {
         startAfter: options.startAfterSeconds,
         singletonKey: options.singletonKey,
         id: options.id,
         ...(options.tx ? { db: { executeSql: sqlExecutorOf(options.tx) } } : {}),
       });
+      // In a transaction the job is invisible until the caller commits: the caller wakes then.
+      if (id && !options.tx && !options.startAfterSeconds) wake(name);
+      return id;
     },
+    wake,
     async start({ work: working }) {
       await boss.start();
       started = true;
@@ -171,15 +183,19 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
         });
         if (!working) continue;
         const workers = queue.concurrency ?? 1;
+        const ids: string[] = [];
         for (let i = 0; i < workers; i++) {
-          await boss.work<object>(
-            queue.name,
-            { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
-            async ([job]) => {
-              if (job) await work(queue, job);
-            },
+          ids.push(
+            await boss.work<object>(
+              queue.name,
+              { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
+              async ([job]) => {
+                if (job) await work(queue, job);
+              },
+            ),
           );
         }
+        workerIds.set(queue.name, ids);
         const onGiveUp = queue.onGiveUp;
         if (onGiveUp) {
           await boss.work<object>(
