@@ -1,38 +1,17 @@
-import http from 'node:http';
-import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind, testConfig } from '../../../test/helpers.ts';
+import { signUpAndSignIn } from '../../../test/factories.ts';
+import { createTestServer, dbKind } from '../../../test/helpers.ts';
 import type { RunningServer } from '../../server.ts';
-import { users } from '../users/users.schema.ts';
-
-type Json = Record<string, unknown>;
-
-/** Calls as the spec's legacy checkout does: the raw token in Authorization, no "Bearer". */
-function checkoutCall(server: RunningServer, token: string | undefined, payload: Json) {
-  return server.app.inject({
-    method: 'POST',
-    url: '/api/checkout',
-    payload,
-    headers: token ? { authorization: token } : {},
-  });
-}
-
-const returnUrls = (server: RunningServer) => ({
-  successUrl: `${server.config.publicUrl}/?success=true`,
-  cancelUrl: `${server.config.publicUrl}/?cancel=true`,
-});
-
-async function money(server: RunningServer, token: string): Promise<number> {
-  const res = await server.app.inject({ method: 'GET', url: '/api/v1/dashboard/balance', headers: bearer(token) });
-  return res.json().money;
-}
-
-async function payments(server: RunningServer, token: string): Promise<Json[]> {
-  const res = await server.app.inject({ method: 'GET', url: '/api/v1/payments', headers: bearer(token) });
-  return res.json().items;
-}
+import {
+  checkoutCall,
+  expectReconciled,
+  type Json,
+  money,
+  payments,
+  returnUrls,
+  type StripeHarness,
+  startStripeHarness,
+} from './checkout.test-helpers.ts';
 
 describe(`checkout without Stripe: the built-in test checkout (${dbKind})`, () => {
   let server: RunningServer;
@@ -114,123 +93,25 @@ describe(`checkout without Stripe: the built-in test checkout (${dbKind})`, () =
   });
 });
 
-/** A local stand-in for the Stripe API: the real SDK talks to it through STRIPE_API_BASE. */
-function startFakeStripe() {
-  const sessions = new Map<string, Json>();
-  const requests: { path: string; idempotencyKey?: string; body: URLSearchParams }[] = [];
-  let failures = 0;
-  let n = 0;
-  // Ids unique per run: the PostgreSQL suite keeps one database across runs.
-  const run = crypto.randomUUID().slice(0, 8);
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => {
-      raw += c;
-    });
-    req.on('end', () => {
-      const body = new URLSearchParams(raw);
-      requests.push({ path: req.url ?? '', idempotencyKey: req.headers['idempotency-key'] as string, body });
-      res.setHeader('content-type', 'application/json');
-      if (failures > 0) {
-        failures--;
-        res.statusCode = 500;
-        res.end(JSON.stringify({ error: { type: 'api_error', message: 'boom' } }));
-        return;
-      }
-      if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
-        const id = `cs_test_${run}_${++n}`;
-        const session = {
-          id,
-          object: 'checkout.session',
-          url: `https://checkout.stripe.test/pay/${id}`,
-          amount_total: Number(body.get('line_items[0][price_data][unit_amount]')),
-          currency: body.get('line_items[0][price_data][currency]'),
-          metadata: { paymentId: body.get('metadata[paymentId]') },
-          payment_intent: `pi_test_${run}_${n}`,
-        };
-        sessions.set(id, session);
-        res.end(JSON.stringify(session));
-        return;
-      }
-      const intent = /^\/v1\/payment_intents\/(pi_test_\w+)/.exec(req.url ?? '');
-      if (req.method === 'GET' && intent) {
-        const session = [...sessions.values()].find((s) => s.payment_intent === intent[1]);
-        res.end(JSON.stringify({ id: intent[1], object: 'payment_intent', metadata: session?.metadata ?? {} }));
-        return;
-      }
-      res.statusCode = 404;
-      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'not faked' } }));
-    });
-  });
-  return {
-    sessions,
-    requests,
-    /** The next `count` requests answer 500 (the SDK retries twice). */
-    fail: (count: number) => {
-      failures = count;
-    },
-    async listen(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-      return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
-  const WEBHOOK_SECRET = 'whsec_test_secret';
-  const fake = startFakeStripe();
-  const signer = new Stripe('sk_test_signer');
+  let h: StripeHarness;
   let server: RunningServer;
-  let n = 0;
-
   beforeAll(async () => {
-    const apiBase = await fake.listen();
-    server = await createTestServer({
-      work: false,
-      config: testConfig({
-        STRIPE_SECRET_KEY: 'sk_test_fake',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_BASE: apiBase,
-      }),
-    });
+    h = await startStripeHarness();
+    server = h.server;
   });
   afterAll(async () => {
-    await server?.close();
-    await fake.close();
+    await h?.close();
   });
-
-  function webhook(type: string, object: Json, options: { secret?: string; signature?: string | null } = {}) {
-    const payload = JSON.stringify({ id: `evt_${++n}`, object: 'event', type, data: { object } });
-    const signature =
-      options.signature === undefined
-        ? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET })
-        : options.signature;
-    return server.app.inject({
-      method: 'POST',
-      url: '/api/webhooks/stripe',
-      payload,
-      headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
-    });
-  }
-
-  /** A signed-in user with a fresh checkout of `amount` reais: its session as Stripe has it. */
-  async function startCheckout(amount = 300) {
-    const user = await signUpAndSignIn(server);
-    const res = await checkoutCall(server, user.token, { amount, ...returnUrls(server) });
-    expect(res.statusCode, res.body).toBe(200);
-    const id = /cs_test_\w+/.exec(res.json().checkout_url)![0];
-    const session = fake.sessions.get(id)!;
-    return { ...user, session, checkoutUrl: res.json().checkout_url as string };
-  }
-
-  const paidSession = (s: Json) => ({ ...s, payment_status: 'paid', status: 'complete' });
+  const webhook: StripeHarness['webhook'] = (...args) => h.webhook(...args);
+  const startCheckout: StripeHarness['startCheckout'] = (...args) => h.startCheckout(...args);
+  const paidSession = (s: Json) => h.paidSession(s);
 
   it('creates a Checkout Session in BRL with the payment id and an idempotency key', async () => {
     const { token, session, checkoutUrl } = await startCheckout(270);
     expect(checkoutUrl).toBe(session.url);
     const paymentId = (session.metadata as Json).paymentId as string;
-    const sent = fake.requests.find((r) => r.body.get('metadata[paymentId]') === paymentId)!;
+    const sent = h.fake.requests.find((r) => r.body.get('metadata[paymentId]') === paymentId)!;
     expect(sent.idempotencyKey).toBe(`checkout:${paymentId}`);
     expect(sent.body.get('line_items[0][price_data][currency]')).toBe('brl');
     expect(sent.body.get('line_items[0][price_data][unit_amount]')).toBe('27000');
@@ -240,7 +121,7 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
   });
 
   it('credits a paid session exactly once, whatever the duplicates', async () => {
-    const { token, session } = await startCheckout(300);
+    const { token, session, user } = await startCheckout(300);
     const results = await Promise.all(
       Array.from({ length: 5 }, () => webhook('checkout.session.completed', paidSession(session))),
     );
@@ -251,6 +132,7 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
     // A late expiry changes nothing.
     await webhook('checkout.session.expired', { ...session, status: 'expired' });
     expect((await payments(server, token))[0]).toMatchObject({ status: 'SUCCEEDED' });
+    await expectReconciled(server, user.id);
   });
 
   it('refuses a bad or missing signature and changes nothing', async () => {
@@ -292,59 +174,9 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
     expect((await payments(server, expired.token))[0]).toMatchObject({ status: 'CANCELED' });
   });
 
-  it('takes refunds back, never below zero, recording the shortfall', async () => {
-    const full = await startCheckout(300);
-    await webhook('checkout.session.completed', paidSession(full.session));
-    const charge = { id: `ch_${n}`, object: 'charge', payment_intent: full.session.payment_intent };
-    await webhook('charge.refunded', { ...charge, amount_refunded: 10000 }); // R$ 100 partial
-    await webhook('charge.refunded', { ...charge, amount_refunded: 10000 }); // duplicate
-    expect(await money(server, full.token)).toBe(200);
-    await webhook('charge.refunded', { ...charge, amount_refunded: 30000 });
-    expect(await money(server, full.token)).toBe(0);
-    expect((await payments(server, full.token))[0]).toMatchObject({ status: 'REFUNDED', refunded: 300 });
-
-    // Money already spent: only what is left is taken back; the rest is recorded as a shortfall.
-    const spent = await startCheckout(300);
-    await webhook('checkout.session.completed', paidSession(spent.session));
-    await server.db.db.update(users).set({ priceSmsShort: 10000 }).where(eq(users.id, spent.user.id)); // R$ 1,00
-    const transfer = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/credits/transfer',
-      payload: { amount: 250, type: 'SMSSHORT' },
-      headers: bearer(spent.token),
-    });
-    expect(transfer.statusCode, transfer.body).toBe(200);
-    await webhook('charge.refunded', {
-      id: 'ch_2',
-      object: 'charge',
-      payment_intent: spent.session.payment_intent,
-      amount_refunded: 30000,
-    });
-    expect(await money(server, spent.token)).toBe(0);
-    const [payment] = await payments(server, spent.token);
-    expect(payment).toMatchObject({ status: 'REFUNDED', refunded: 300 });
-    const { rows } = await server.db.executeSql('select refund_shortfall_centavos as s from payments where id = $1', [
-      payment!.id,
-    ]);
-    expect(Number((rows[0] as { s: number }).s)).toBe(250_00);
-  });
-
-  it('a refund seen before the success: the payment is never credited', async () => {
-    const early = await startCheckout(300);
-    await webhook('charge.refunded', {
-      id: 'ch_early',
-      object: 'charge',
-      payment_intent: early.session.payment_intent,
-      amount_refunded: 30000,
-    });
-    await webhook('checkout.session.completed', paidSession(early.session));
-    expect(await money(server, early.token)).toBe(0);
-    expect((await payments(server, early.token))[0]).toMatchObject({ status: 'REFUNDED' });
-  });
-
   it('answers 502 when Stripe fails, and marks the payment FAILED', async () => {
     const user = await signUpAndSignIn(server);
-    fake.fail(3);
+    h.fake.fail(3);
     const res = await checkoutCall(server, user.token, { amount: 300, ...returnUrls(server) });
     expect(res.statusCode).toBe(502);
     expect(res.json().code).toBe('CHECKOUT_FAILED');

@@ -65,7 +65,13 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
             createdAt: now,
             completedAt: now,
           });
-          const e = await creditPurchase(repo, payment, key ?? `payment:${payment.id}`, input.actorUserId);
+          const e = await creditPurchase(
+            repo,
+            payment,
+            payment.amountCentavos,
+            key ?? `payment:${payment.id}`,
+            input.actorUserId,
+          );
           return { payment, entry: e, replayed: false };
         },
       });
@@ -126,10 +132,13 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
 
     /**
      * The provider refunded `totalRefundedCentavos` of a payment so far (cumulative, as Stripe
-     * reports it). Takes the new part back from the money balance — never below zero: what
-     * cannot be taken is recorded as `refundShortfallCentavos` for the team to follow up.
-     * Repeated or stale events change nothing. A payment never credited (refund seen before
-     * its success) is just marked REFUNDED, and will never be credited.
+     * reports it; repeated or stale events change nothing). Card payments settle by amounts
+     * (ADR 002, "Settling card payments by amounts"): the customer keeps exactly what was paid
+     * minus what was refunded, whatever order the events arrive in.
+     * - Not credited yet (the refund came before the success): only `refundedCentavos` moves;
+     *   the success will credit what is not refunded. Refunded in full → REFUNDED.
+     * - Credited: the new part is taken back from the money balance — never below zero: what
+     *   cannot be taken is recorded as `refundShortfallCentavos` for the team to follow up.
      */
     async refundPayment(
       paymentId: string,
@@ -143,14 +152,16 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
         if (delta <= 0) return { payment, entry: null, shortfallCentavos: 0, replayed: true };
         const now = clock.now();
         const fully = total >= payment.amountCentavos;
-        if (payment.status !== 'SUCCEEDED' && payment.status !== 'REFUNDED') {
+        if (!successApplied(payment)) {
           const updated = await repo.updatePayment(paymentId, {
-            status: 'REFUNDED',
+            status: fully ? 'REFUNDED' : payment.status,
             refundedCentavos: total,
             updatedAt: now,
           });
           return { payment: updated, entry: null, shortfallCentavos: 0, replayed: false };
         }
+        // What was credited is amount − refunded-before-credit ≥ every later delta, so the
+        // refunds never take back more than the payment put in.
         const money = (await repo.lockBalance(payment.userId, 'BALANCE')) ?? { available: 0, reserved: 0 };
         const take = Math.min(delta, money.available);
         const shortfall = delta - take;
@@ -184,11 +195,12 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
     },
 
     /**
-     * Marks a payment SUCCEEDED and credits its amount, exactly once: the payment row is locked,
-     * and the PURCHASE entry's key is `payment:<id>`. A second call (a duplicate webhook)
-     * changes nothing and answers `replayed: true`. A REFUNDED payment is never credited again.
-     * A FAILED or CANCELED one is: a verified "paid" from the provider is authoritative (the
-     * customer was charged), whatever we inferred from events that arrived before it.
+     * The provider confirmed the payment: credits what was paid minus what was already refunded
+     * (refunds can arrive first), exactly once: the payment row is locked, and the PURCHASE
+     * entry's key is `payment:<id>`. A second call (a duplicate webhook) changes nothing and
+     * answers `replayed: true`. Refunded in full before the success → REFUNDED, nothing
+     * credited. A FAILED or CANCELED payment is credited too: a verified "paid" from the
+     * provider is authoritative (the customer was charged), whatever we inferred before it.
      */
     async completePayment(
       paymentId: string,
@@ -197,18 +209,20 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
       return deps.repo.transaction(async (repo) => {
         const payment = await repo.lockPayment(paymentId);
         if (!payment) throw ledgerErrors.paymentNotFound();
-        if (payment.status === 'SUCCEEDED' || payment.status === 'REFUNDED') {
+        if (successApplied(payment)) {
           const [e] = await repo.findEntriesByKeys(payment.userId, [`payment:${payment.id}`]);
           return { payment, entry: e ?? null, replayed: true };
         }
         const now = clock.now();
+        const net = payment.amountCentavos - payment.refundedCentavos;
         const updated = await repo.updatePayment(paymentId, {
-          status: 'SUCCEEDED',
+          status: net > 0 ? 'SUCCEEDED' : 'REFUNDED',
+          // Also marks the success as applied: see successApplied.
           completedAt: now,
           updatedAt: now,
           ...(changes.externalPaymentId ? { externalPaymentId: changes.externalPaymentId } : {}),
         });
-        const e = await creditPurchase(repo, updated, `payment:${updated.id}`, null);
+        const e = net > 0 ? await creditPurchase(repo, updated, net, `payment:${updated.id}`, null) : null;
         return { payment: updated, entry: e, replayed: false };
       });
     },
@@ -236,19 +250,21 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
     },
   };
 
+  /** The PURCHASE entry of a payment: `amount` is what it credits (its amount minus earlier refunds). */
   async function creditPurchase(
     repo: LedgerRepository,
     payment: PaymentRow,
+    amount: number,
     key: string,
     actorUserId: string | null,
   ): Promise<LedgerEntryRow> {
-    const after = await repo.applyDelta(payment.userId, 'BALANCE', payment.amountCentavos, 0, clock.now());
+    const after = await repo.applyDelta(payment.userId, 'BALANCE', amount, 0, clock.now());
     const [e] = await repo.insertEntries([
       entry({
         userId: payment.userId,
         type: 'BALANCE',
         kind: 'PURCHASE',
-        amount: payment.amountCentavos,
+        amount,
         balanceAfter: after!.available,
         reservedDelta: 0,
         reservedAfter: after!.reserved,
@@ -256,11 +272,24 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
         actorUserId,
         reason: payment.reason,
         idempotencyKey: key,
-        metadata: { method: payment.method, provider: payment.provider },
+        metadata: {
+          method: payment.method,
+          provider: payment.provider,
+          ...(amount < payment.amountCentavos ? { refundedBeforeCreditCentavos: payment.amountCentavos - amount } : {}),
+        },
       }),
     ]);
     return e!;
   }
 
   return payments;
+}
+
+/**
+ * Whether the provider's success was applied (what was not refunded credited, possibly
+ * nothing): SUCCEEDED, or REFUNDED with `completedAt`. A payment refunded before its success
+ * has neither, so the success still credits what is left.
+ */
+function successApplied(payment: PaymentRow): boolean {
+  return payment.status === 'SUCCEEDED' || (payment.status === 'REFUNDED' && payment.completedAt !== null);
 }
