@@ -127,13 +127,39 @@ export const balanceOf = (e: LedgerEntryRow): BalanceAmounts => ({
   reserved: e.reservedAfter,
 });
 
-export function sameMovement(
-  e: LedgerEntryRow | undefined,
-  type: CreditType,
-  kind: LedgerEntryKind,
-  amount: number,
-): LedgerEntryRow {
-  if (!e || e.type !== type || e.kind !== kind || e.amount !== amount) throw ledgerErrors.keyReused();
+/**
+ * What defines an operation, as its first entry recorded it. A field left undefined is not
+ * compared (e.g. a reference the server generates per call); `null` must match an absent value.
+ */
+export type OperationIdentity = {
+  type: CreditType;
+  kind: LedgerEntryKind;
+  /** The signed change of `available`. */
+  amount: number;
+  reservedDelta?: number;
+  reference?: Reference | null;
+  actorUserId?: string | null;
+  reason?: string | null;
+};
+
+/**
+ * The entry an idempotency key found, if it records the same operation; else 409
+ * IDEMPOTENCY_KEY_REUSED. Keys are per user, so the user always matches. Replaying a different
+ * operation's result would tell the caller something happened that did not (e.g. answer
+ * campaign A's capture to campaign B), so every parameter that defines it is compared.
+ */
+export function sameOperation(e: LedgerEntryRow | undefined, expected: OperationIdentity): LedgerEntryRow {
+  const differs =
+    !e ||
+    e.type !== expected.type ||
+    e.kind !== expected.kind ||
+    e.amount !== expected.amount ||
+    (expected.reservedDelta !== undefined && e.reservedDelta !== expected.reservedDelta) ||
+    (expected.reference !== undefined &&
+      (e.referenceType !== (expected.reference?.type ?? null) || e.referenceId !== (expected.reference?.id ?? null))) ||
+    (expected.actorUserId !== undefined && e.actorUserId !== expected.actorUserId) ||
+    (expected.reason !== undefined && e.reason !== expected.reason);
+  if (differs) throw ledgerErrors.keyReused();
   return e;
 }
 

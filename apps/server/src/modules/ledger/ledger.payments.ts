@@ -5,7 +5,7 @@ import {
   type LedgerCoreDeps,
   ledgerErrors,
   type OperationOptions,
-  sameMovement,
+  sameOperation,
 } from './ledger.core.ts';
 import type { LedgerRepository } from './ledger.repository.ts';
 import type { LedgerEntryRow, PaymentRow } from './ledger.schema.ts';
@@ -46,9 +46,16 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
         entryCount: 1,
         tx: input.tx,
         replay: async (entries, repo) => {
-          const e = sameMovement(entries[0], 'BALANCE', 'PURCHASE', input.amountCentavos);
+          const e = sameOperation(entries[0], {
+            type: 'BALANCE',
+            kind: 'PURCHASE',
+            amount: input.amountCentavos,
+            actorUserId: input.actorUserId,
+            reason: input.reason,
+          });
           const payment = await repo.findPayment(e.referenceId ?? '');
           if (!payment) throw ledgerErrors.paymentNotFound();
+          if (payment.method !== input.method) throw ledgerErrors.keyReused();
           return { payment, entry: e, replayed: true };
         },
         run: async (repo, [key]) => {

@@ -18,9 +18,10 @@ import {
   createLedgerCore,
   type LedgerClock,
   ledgerErrors,
+  type OperationIdentity,
   type OperationOptions,
   type Reference,
-  sameMovement,
+  sameOperation,
 } from './ledger.core.ts';
 import { createPaymentOperations } from './ledger.payments.ts';
 import type { BalanceAmounts, LedgerRepository } from './ledger.repository.ts';
@@ -104,6 +105,8 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       reservedDelta: number;
       check?: (repo: LedgerRepository) => Promise<void>;
       onShort: (b: BalanceAmounts) => AppError;
+      /** What a replay compares besides type, kind, amounts, reference and actor (or instead of them). */
+      identity?: Partial<OperationIdentity>;
     },
   ): Promise<MovementResult> {
     assertPositiveInteger(input.amount);
@@ -113,8 +116,15 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       entryCount: 1,
       tx: input.tx,
       replay: (entries) => {
-        const e = sameMovement(entries[0], input.type, input.kind, input.availableDelta);
-        if (e.reservedDelta !== input.reservedDelta) throw ledgerErrors.keyReused();
+        const e = sameOperation(entries[0], {
+          type: input.type,
+          kind: input.kind,
+          amount: input.availableDelta,
+          reservedDelta: input.reservedDelta,
+          reference: input.reference ?? null,
+          actorUserId: input.actorUserId ?? null,
+          ...input.identity,
+        });
         return { entry: e, balance: balanceOf(e), replayed: true };
       },
       run: async (repo, [key]) => {
@@ -239,7 +249,13 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         replay: (entries) => {
           const out = entries.find((e) => e.kind === 'TRANSFER_OUT');
           const into = entries.find((e) => e.kind === 'TRANSFER_IN');
-          if (!out || !into || into.type !== type || into.amount !== quantity) throw ledgerErrors.keyReused();
+          const sameTransfer =
+            out &&
+            into &&
+            into.type === type &&
+            into.amount === quantity &&
+            out.actorUserId === (input.actorUserId ?? null);
+          if (!sameTransfer) throw ledgerErrors.keyReused();
           const meta = (out.metadata ?? {}) as { unitPrice?: number };
           return {
             transferId: out.referenceId ?? '',
@@ -371,6 +387,8 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         availableDelta: input.amount,
         reservedDelta: 0,
         reference: { type: 'admin_adjustment', id: input.actorUserId },
+        // The reason is part of the administrator's request: another reason is another adjustment.
+        identity: { reason: input.reason },
         onShort: (b) => ledgerErrors.belowZero(input.type, b.available),
       });
     },
