@@ -59,7 +59,7 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
           return { payment, entry: e, replayed: true };
         },
         run: async (repo, [key]) => {
-          if (!(await repo.userExists(input.userId))) throw ledgerErrors.userNotFound();
+          if (!(await repo.lockUserKey(input.userId))) throw ledgerErrors.userNotFound();
           const now = clock.now();
           const payment = await repo.insertPayment({
             userId: input.userId,

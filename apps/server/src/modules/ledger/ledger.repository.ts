@@ -75,6 +75,15 @@ function ledgerQueries(db: DbOrTx) {
       return rows.length > 0;
     },
 
+    /**
+     * True when the user exists, and then holds it until the transaction ends: FOR KEY SHARE
+     * keeps the row from being deleted, yet lets an administrator deactivate or edit it meanwhile.
+     */
+    async lockUserKey(userId: string): Promise<boolean> {
+      const rows = await execute<{ id: string }>(sql`select id from ${users} where id = ${userId} for key share`);
+      return rows.length > 0;
+    },
+
     async getUnitPrices(userId: string): Promise<UnitPrices | null> {
       const rows = await db
         .select({

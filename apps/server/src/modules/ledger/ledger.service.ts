@@ -361,7 +361,9 @@ export function createLedgerService(deps: LedgerServiceDeps) {
 
     /**
      * An administrator's signed adjustment of one balance (units, or centavos for BALANCE),
-     * never below zero: 400 ADJUSTMENT_BELOW_ZERO with the available amount.
+     * never below zero: 400 ADJUSTMENT_BELOW_ZERO with the available amount. Each adjustment is
+     * its own reference (`admin_adjustment`/<new id>); the administrator is its actor. The user
+     * is checked, and held (no delete) in the same transaction as the balance change.
      */
     async adjust(
       input: OperationOptions & {
@@ -375,20 +377,20 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       if (!Number.isSafeInteger(input.amount) || input.amount === 0) {
         throw badRequest('VALIDATION_FAILED', LEDGER_MESSAGES.adjustmentZero);
       }
-      const base = input.tx ? deps.repo.withTx(input.tx) : deps.repo;
-      if (!(await base.userExists(input.userId))) {
-        throw ledgerErrors.userNotFound();
-      }
-      const magnitude = Math.abs(input.amount);
       return move({
         ...input,
-        amount: magnitude,
+        amount: Math.abs(input.amount),
         kind: 'ADMIN_ADJUSTMENT',
         availableDelta: input.amount,
         reservedDelta: 0,
-        reference: { type: 'admin_adjustment', id: input.actorUserId },
-        // The reason is part of the administrator's request: another reason is another adjustment.
-        identity: { reason: input.reason },
+        reference: { type: 'admin_adjustment', id: crypto.randomUUID() },
+        // A retry gets a new reference id, so it is not compared; the reason is part of the
+        // administrator's request: another reason is another adjustment.
+        identity: { reference: undefined, reason: input.reason },
+        // Without it, a decrease for an unknown user would say ADJUSTMENT_BELOW_ZERO (no balance row).
+        check: async (repo) => {
+          if (!(await repo.lockUserKey(input.userId))) throw ledgerErrors.userNotFound();
+        },
         onShort: (b) => ledgerErrors.belowZero(input.type, b.available),
       });
     },
