@@ -116,6 +116,8 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
     expect(sent.body.get('line_items[0][price_data][currency]')).toBe('brl');
     expect(sent.body.get('line_items[0][price_data][unit_amount]')).toBe('27000');
     expect(sent.body.get('payment_intent_data[metadata][paymentId]')).toBe(paymentId);
+    // The payment is stored before Stripe is called: its id also names the session for Stripe.
+    expect(sent.body.get('client_reference_id')).toBe(paymentId);
     expect(sent.body.get('success_url')).toBe(returnUrls(server).successUrl);
     expect((await payments(server, token))[0]).toMatchObject({ id: paymentId, status: 'PENDING', provider: 'STRIPE' });
   });
@@ -172,6 +174,55 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
     const expired = await startCheckout(300);
     await webhook('checkout.session.expired', expired.session);
     expect((await payments(server, expired.token))[0]).toMatchObject({ status: 'CANCELED' });
+  });
+
+  it('a paid session whose id could not be stored is still credited, exactly once', async () => {
+    const { user, token } = await signUpAndSignIn(server);
+    // Storing the session id fails after Stripe created the session (a database error at that
+    // moment): a trigger refuses that one write for this user only.
+    const fn = `fail_session_write_${user.id.replaceAll('-', '')}`;
+    await server.db.executeSql(
+      `create function ${fn}() returns trigger language plpgsql as $$ begin raise exception 'simulated failure storing the session id'; end $$`,
+    );
+    await server.db.executeSql(
+      `create trigger ${fn} before update of external_id on payments for each row when (new.user_id = '${user.id}' and new.external_id is not null) execute function ${fn}()`,
+    );
+    let res: Awaited<ReturnType<typeof checkoutCall>>;
+    try {
+      res = await checkoutCall(server, token, { amount: 300, ...returnUrls(server) });
+    } finally {
+      await server.db.executeSql(`drop trigger ${fn} on payments`);
+      await server.db.executeSql(`drop function ${fn}()`);
+    }
+    expect(res.statusCode).toBe(502);
+    expect(res.json().code).toBe('CHECKOUT_FAILED');
+    const [payment] = await payments(server, token);
+    expect(payment).toMatchObject({ status: 'FAILED' });
+    const session = [...h.fake.sessions.values()].find((s) => (s.metadata as Json).paymentId === payment!.id)!;
+    expect(session).toBeDefined();
+
+    // The customer paid that session anyway (e.g. a page opened from a retried response): the
+    // webhook finds the payment by the id in the session's metadata and credits it once.
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () => webhook('checkout.session.completed', paidSession(session))),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    await webhook('checkout.session.async_payment_succeeded', paidSession(session));
+    expect(await money(server, token)).toBe(300);
+    expect((await payments(server, token))[0]).toMatchObject({ id: payment!.id, status: 'SUCCEEDED' });
+    const stored = await server.modules.ledger.findPayment(payment!.id as string);
+    expect(stored).toMatchObject({ externalId: session.id, externalPaymentId: session.payment_intent });
+    await expectReconciled(server, user.id);
+  });
+
+  it('a session for a payment that already has another session id is refused and flagged', async () => {
+    const { token, session } = await startCheckout(300);
+    const other = { ...paidSession(session), id: `${session.id}_other` };
+    await webhook('checkout.session.completed', other);
+    expect(await money(server, token)).toBe(0);
+    const stored = await server.modules.ledger.findPayment((session.metadata as Json).paymentId as string);
+    expect(stored).toMatchObject({ status: 'PENDING', externalId: session.id });
+    expect(stored?.metadata).toMatchObject({ refusedReason: 'session id does not match the payment' });
   });
 
   it('answers 502 when Stripe fails, and marks the payment FAILED', async () => {

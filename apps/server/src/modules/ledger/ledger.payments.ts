@@ -133,6 +133,11 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
       });
     },
 
+    /** A payment by its provider checkout's id (Stripe: the Checkout Session). */
+    findPaymentByExternalId(provider: 'STRIPE' | 'MANUAL', externalId: string) {
+      return deps.repo.findPaymentByExternalId(provider, externalId);
+    },
+
     findPaymentByExternalPaymentId(provider: 'STRIPE' | 'MANUAL', externalPaymentId: string) {
       return deps.repo.findPaymentByExternalPaymentId(provider, externalPaymentId);
     },
@@ -211,7 +216,11 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
      */
     async completePayment(
       paymentId: string,
-      changes: { externalPaymentId?: string | null } = {},
+      changes: {
+        externalPaymentId?: string | null;
+        /** The provider checkout's id, kept if the payment has none yet (storing it failed at creation). */
+        externalId?: string;
+      } = {},
     ): Promise<PaymentResult> {
       return deps.repo.transaction(async (repo) => {
         const payment = await repo.lockPayment(paymentId);
@@ -228,6 +237,7 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
           completedAt: now,
           updatedAt: now,
           ...(changes.externalPaymentId ? { externalPaymentId: changes.externalPaymentId } : {}),
+          ...(changes.externalId && !payment.externalId ? { externalId: changes.externalId } : {}),
         });
         const e = net > 0 ? await creditPurchase(repo, updated, net, `payment:${updated.id}`, null) : null;
         return { payment: updated, entry: e, replayed: false };

@@ -323,6 +323,15 @@ function ledgerQueries(db: DbOrTx) {
       return rows[0]!;
     },
 
+    async findPaymentByExternalId(provider: PaymentProvider, externalId: string): Promise<PaymentRow | null> {
+      const rows = await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.provider, provider), eq(payments.externalId, externalId)))
+        .limit(1);
+      return rows[0] ?? null;
+    },
+
     async findPaymentByExternalPaymentId(
       provider: PaymentProvider,
       externalPaymentId: string,
