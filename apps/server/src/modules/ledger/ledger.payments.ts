@@ -42,7 +42,7 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
       assertPositiveInteger(input.amountCentavos);
       return operate<PaymentResult>({
         userId: input.userId,
-        key: input.idempotencyKey === undefined ? undefined : `admin-payment:${input.idempotencyKey}`,
+        key: input.idempotencyKey,
         entryCount: 1,
         tx: input.tx,
         replay: async (entries, repo) => {
