@@ -1,4 +1,4 @@
-import { type CheckoutRequest, LEDGER_MESSAGES } from '@ecoa/shared';
+import { type CardPaymentMode, type CheckoutRequest, LEDGER_MESSAGES } from '@ecoa/shared';
 import type Stripe from 'stripe';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -8,8 +8,14 @@ import type { CardGateway } from './checkout.stripe.ts';
 
 export type CheckoutServiceDeps = {
   ledger: LedgerService;
-  /** The card provider; null → the built-in test checkout page (no STRIPE_SECRET_KEY). */
+  /** The card provider (STRIPE_SECRET_KEY); null → the built-in test checkout, if allowed. */
   gateway: CardGateway | null;
+  /**
+   * Without a gateway: whether the built-in test checkout (credits without a charge) may run —
+   * config.cardPayments `test` (a loopback PUBLIC_URL or CHECKOUT_TEST_MODE). Else card
+   * payments are not configured.
+   */
+  testCheckout: boolean;
   /** PUBLIC_URL: return URLs must be on this origin; the test checkout page lives under it. */
   publicUrl: string;
   logger: Logger;
@@ -23,6 +29,8 @@ export const checkoutErrors = {
   providerFailed: () =>
     new AppError('CHECKOUT_FAILED', 502, 'Não foi possível iniciar o pagamento com cartão. Tente novamente.'),
   testCheckoutDisabled: () => notFound('NOT_FOUND', 'Pagamento de teste indisponível.'),
+  notConfigured: () =>
+    new AppError('CARD_PAYMENTS_NOT_CONFIGURED', 503, 'Pagamento com cartão não está configurado neste servidor.'),
 };
 
 /**
@@ -31,6 +39,7 @@ export const checkoutErrors = {
  */
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const { ledger, gateway } = deps;
+  const card: CardPaymentMode = gateway ? 'stripe' : deps.testCheckout ? 'test' : 'unavailable';
   const log = deps.logger.child({ module: 'checkout' });
   const origin = new URL(deps.publicUrl).origin;
 
@@ -97,23 +106,26 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return paymentId ? ledger.findPayment(paymentId) : null;
   }
 
-  /** The built-in test checkout's payment (only without Stripe, only its own payments). */
+  /** The built-in test checkout's payment (only in test mode, only its own payments). */
   async function testPayment(paymentId: string): Promise<PaymentRow> {
-    if (gateway) throw checkoutErrors.testCheckoutDisabled();
+    // A page made while test mode was on must not credit anything once it is off.
+    if (card === 'unavailable') throw checkoutErrors.notConfigured();
+    if (card !== 'test') throw checkoutErrors.testCheckoutDisabled();
     const payment = await ledger.findPayment(paymentId);
     if (!payment || payment.externalId !== `${TEST_PREFIX}${payment.id}`) throw checkoutErrors.testCheckoutDisabled();
     return payment;
   }
 
   return {
-    /** True when card payments go through Stripe; false → the built-in test checkout. */
-    usesStripe: gateway !== null,
+    /** How card payments work here (`GET /api/v1/checkout/options`; a warning at start unless Stripe). */
+    cardPayments: card,
 
     /** `POST /api/checkout`: a PENDING card payment and where to pay it. */
     async createCheckout(
       user: { id: string; email?: string },
       input: CheckoutRequest,
     ): Promise<{ checkoutUrl: string }> {
+      if (card === 'unavailable') throw checkoutErrors.notConfigured();
       if (!sameOrigin(input.successUrl) || !sameOrigin(input.cancelUrl)) throw checkoutErrors.returnUrl();
       const payment = await ledger.createPendingPayment({
         userId: user.id,

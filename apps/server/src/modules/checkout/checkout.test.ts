@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.ts';
+import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
 import { createTestServer, dbKind } from '../../../test/helpers.ts';
 import type { RunningServer } from '../../server.ts';
 import {
@@ -85,6 +85,12 @@ describe(`checkout without Stripe: the built-in test checkout (${dbKind})`, () =
     expect((await payments(server, token))[0]).toMatchObject({ status: 'CANCELED' });
   });
 
+  it('tells the web that card payments use the test checkout (a local trial: PUBLIC_URL on localhost)', async () => {
+    const { token } = await signUpAndSignIn(server);
+    const res = await server.app.inject({ method: 'GET', url: '/api/v1/checkout/options', headers: bearer(token) });
+    expect(res.json()).toEqual({ card: 'test' });
+  });
+
   it('has no Stripe webhook, and no test page for unknown payments', async () => {
     const hook = await server.app.inject({ method: 'POST', url: '/api/webhooks/stripe', payload: {} });
     expect(hook.statusCode).toBe(404);
@@ -106,6 +112,20 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
   const webhook: StripeHarness['webhook'] = (...args) => h.webhook(...args);
   const startCheckout: StripeHarness['startCheckout'] = (...args) => h.startCheckout(...args);
   const paidSession = (s: Json) => h.paidSession(s);
+
+  it('tells the web that card payments go through Stripe; the test checkout pages do not exist', async () => {
+    const { token, user } = await signUpAndSignIn(server);
+    const res = await server.app.inject({ method: 'GET', url: '/api/v1/checkout/options', headers: bearer(token) });
+    expect(res.json()).toEqual({ card: 'stripe' });
+    const payment = await server.modules.ledger.createPendingPayment({
+      userId: user.id,
+      amountCentavos: 300_00,
+      method: 'CARD',
+      provider: 'STRIPE',
+    });
+    const page = await server.app.inject({ method: 'GET', url: `/api/checkout/test/${payment.id}` });
+    expect(page.statusCode).toBe(404);
+  });
 
   it('creates a Checkout Session in BRL with the payment id and an idempotency key', async () => {
     const { token, session, checkoutUrl } = await startCheckout(270);

@@ -3,6 +3,7 @@ import type {
   AdminAdjustmentResult,
   AdminPaymentInput,
   AdminPaymentResult,
+  CheckoutOptions,
   CheckoutRequest,
   CheckoutResponse,
   CreditTransferInput,
@@ -19,6 +20,7 @@ import { idempotencyHeader } from '../../platform/idempotency';
 export const DASHBOARD_BALANCE_KEY = ['dashboard-balance'] as const;
 export const PAYMENTS_KEY = ['payments'] as const;
 export const LEDGER_KEY = ['ledger'] as const;
+export const CHECKOUT_OPTIONS_KEY = ['checkout-options'] as const;
 
 export const creditsApi = {
   /** `GET /api/v1/dashboard/balance`: money in reais and every credit type. */
@@ -29,6 +31,8 @@ export const creditsApi = {
   /** `POST /checkout` on the legacy host with the raw token (spec section 7). */
   checkout: (input: CheckoutRequest) =>
     api.post<CheckoutResponse>('/api/checkout', input, { host: 'legacy', auth: 'raw' }),
+  /** `GET /api/v1/checkout/options`: whether "Pay with credit card" can work here (stripe, test, unavailable). */
+  checkoutOptions: () => api.get<CheckoutOptions>('/api/v1/checkout/options'),
   payments: (page = 1, pageSize = 10) => api.get<Page<PaymentDto>>('/api/v1/payments', { query: { page, pageSize } }),
   ledger: (page = 1, pageSize = 10) => api.get<Page<LedgerEntryDto>>('/api/v1/ledger', { query: { page, pageSize } }),
 };
