@@ -68,8 +68,9 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   function sessionProblem(session: Stripe.Checkout.Session, payment: PaymentRow): string | null {
     // A payment has one session (its creation is keyed by the payment id); none stored means
     // storing it failed, and the metadata we set names the payment.
-    if (payment.externalId !== null && session.id !== payment.externalId)
+    if (payment.externalId !== null && session.id !== payment.externalId) {
       return 'session id does not match the payment';
+    }
     if (session.amount_total !== payment.amountCentavos) {
       return `amount_total ${session.amount_total} differs from ${payment.amountCentavos}`;
     }
