@@ -42,6 +42,46 @@ describe('loadConfig', () => {
     }
   });
 
+  it('channel providers: simulators when unset; SMPP_URL with its tps/window; a half-set provider is an error', () => {
+    expect(loadConfig({}).providers).toEqual({
+      smpp: undefined,
+      whatsapp: undefined,
+      rcs: undefined,
+      voice: undefined,
+    });
+    expect(
+      loadConfig({ SMPP_URL: 'smpp://ecoa:p%40ss@smsc.example.com:2775?tps=250&window=20' }).providers.smpp,
+    ).toEqual({
+      url: 'smpp://ecoa:p%40ss@smsc.example.com:2775?tps=250&window=20',
+      host: 'smsc.example.com',
+      port: 2775,
+      systemId: 'ecoa',
+      password: 'p@ss',
+      tps: 250,
+      window: 20,
+    });
+    expect(loadConfig({ SMPP_URL: 'smpp://ecoa:x@10.0.0.5:2775' }).providers.smpp).toMatchObject({
+      tps: 100,
+      window: 10,
+    });
+    for (const bad of ['smpp://ecoa:x@h:2775?tps=0', 'smpp://ecoa:x@h:2775?speed=9', 'smpp://h:2775']) {
+      expect(() => loadConfig({ SMPP_URL: bad }), bad).toThrow(/SMPP_URL/);
+    }
+    expect(() => loadConfig({ WHATSAPP_ACCESS_TOKEN: 'EAAG-secret' })).toThrow(/WhatsApp: set all of .*missing/);
+    try {
+      loadConfig({ WHATSAPP_ACCESS_TOKEN: 'EAAG-secret' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('EAAG-secret');
+    }
+    const voice = loadConfig({ VOICE_ACCOUNT_SID: 'AC1', VOICE_AUTH_TOKEN: 't', VOICE_FROM: '+551140000000' });
+    expect(voice.providers.voice).toEqual({
+      apiUrl: 'https://api.twilio.com',
+      accountSid: 'AC1',
+      authToken: 't',
+      from: '+551140000000',
+    });
+  });
+
   it('trusts X-Forwarded-For from loopback proxies by default; TRUST_PROXY widens or narrows it', () => {
     expect(loadConfig({}).trustProxy).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

@@ -26,7 +26,27 @@ const envSchema = z.object({
   CHECKOUT_TEST_MODE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   SMPP_URL: z
     .string()
-    .refine((v) => /^smpps?:\/\/[^:@/]+:[^@/]*@[^:/]+:\d+\/?$/.test(v), 'must be smpp://system_id:password@host:port')
+    .refine(isSmppUrl, 'must be smpp://system_id:password@host:port, optionally ?tps=<1-10000>&window=<1-1000>')
+    .optional(),
+  WHATSAPP_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com'),
+  WHATSAPP_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'must look like v21.0')
+    .default('v21.0'),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d+$/, 'must be the numeric phone number id').optional(),
+  WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  RCS_API_URL: z.url({ protocol: /^https?$/ }).default('https://rcsbusinessmessaging.googleapis.com'),
+  RCS_AGENT_ID: z.string().min(1).optional(),
+  RCS_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
+  RCS_WEBHOOK_TOKEN: z.string().min(1).optional(),
+  VOICE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
+  VOICE_ACCOUNT_SID: z.string().min(1).optional(),
+  VOICE_AUTH_TOKEN: z.string().min(1).optional(),
+  VOICE_FROM: z
+    .string()
+    .regex(/^\+\d{10,15}$/, 'must be the caller number in E.164, e.g. +551140000000')
     .optional(),
   SUPPORT_WHATSAPP: z
     .string()
@@ -42,6 +62,19 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 });
+
+function isSmppUrl(value: string): boolean {
+  const match = /^smpps?:\/\/[^:@/]+:[^@/]*@[^:/?]+:\d+\/?(\?.*)?$/.exec(value);
+  if (!match) return false;
+  const query = new URLSearchParams(match[1]?.slice(1) ?? '');
+  const inRange = (name: string, max: number) => {
+    const raw = query.get(name);
+    return raw === null || (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max);
+  };
+  return (
+    [...query.keys()].every((k) => k === 'tps' || k === 'window') && inRange('tps', 10_000) && inRange('window', 1000)
+  );
+}
 
 function isPostgresUrl(value: string): boolean {
   try {
@@ -86,6 +119,11 @@ export type Config = {
    */
   cardPayments: CardPaymentMode;
   smppUrl: string | undefined;
+  /**
+   * The carriers behind the six channels. A provider left unset runs against its simulator
+   * (a local SMSC, local fake HTTP APIs), started in-process by `npm start`.
+   */
+  providers: ProvidersConfig;
   supportWhatsapp: string;
   /**
    * Which direct peers may set X-Forwarded-For (the client IP behind the abuse limits). Default
@@ -96,6 +134,104 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   env: z.infer<typeof envSchema>['NODE_ENV'];
 };
+
+export type SmppConfig = {
+  url: string;
+  host: string;
+  port: number;
+  systemId: string;
+  password: string;
+  /** Submits per second on the bind. */
+  tps: number;
+  /** Requests in flight on the bind. */
+  window: number;
+};
+
+export type ProvidersConfig = {
+  smpp: SmppConfig | undefined;
+  whatsapp:
+    | {
+        apiUrl: string;
+        apiVersion: string;
+        phoneNumberId: string;
+        accessToken: string;
+        appSecret: string;
+        verifyToken: string;
+      }
+    | undefined;
+  rcs: { apiUrl: string; agentId: string; serviceAccountFile: string; webhookToken: string } | undefined;
+  voice: { apiUrl: string; accountSid: string; authToken: string; from: string } | undefined;
+};
+
+/** The SMPP defaults when SMPP_URL does not say: a typical carrier bind. */
+export const SMPP_DEFAULT_TPS = 100;
+export const SMPP_DEFAULT_WINDOW = 10;
+
+export function parseSmppUrl(raw: string): SmppConfig {
+  const url = new URL(raw.replace(/^smpps?:/, 'http:'));
+  return {
+    url: raw,
+    host: url.hostname,
+    port: Number(url.port),
+    systemId: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    tps: Number(url.searchParams.get('tps') ?? SMPP_DEFAULT_TPS),
+    window: Number(url.searchParams.get('window') ?? SMPP_DEFAULT_WINDOW),
+  };
+}
+
+/**
+ * A provider is real when all of its variables are set, its simulator when none is; some but
+ * not all is a mistake, reported with the others at start.
+ */
+function providersOf(e: z.infer<typeof envSchema>, problems: string[]): ProvidersConfig {
+  const group = <K extends keyof typeof e>(name: string, keys: K[]) => {
+    const set = keys.filter((k) => e[k] !== undefined);
+    if (set.length > 0 && set.length < keys.length) {
+      problems.push(
+        `${name}: set all of ${keys.join(', ')} or none (missing ${keys.filter((k) => !set.includes(k)).join(', ')})`,
+      );
+    }
+    return set.length === keys.length;
+  };
+  const whatsapp = group('WhatsApp', [
+    'WHATSAPP_PHONE_NUMBER_ID',
+    'WHATSAPP_ACCESS_TOKEN',
+    'WHATSAPP_APP_SECRET',
+    'WHATSAPP_VERIFY_TOKEN',
+  ]);
+  const rcs = group('RCS', ['RCS_AGENT_ID', 'RCS_SERVICE_ACCOUNT_FILE', 'RCS_WEBHOOK_TOKEN']);
+  const voice = group('Voice', ['VOICE_ACCOUNT_SID', 'VOICE_AUTH_TOKEN', 'VOICE_FROM']);
+  return {
+    smpp: e.SMPP_URL ? parseSmppUrl(e.SMPP_URL) : undefined,
+    whatsapp: whatsapp
+      ? {
+          apiUrl: e.WHATSAPP_API_URL.replace(/\/+$/, ''),
+          apiVersion: e.WHATSAPP_API_VERSION,
+          phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID!,
+          accessToken: e.WHATSAPP_ACCESS_TOKEN!,
+          appSecret: e.WHATSAPP_APP_SECRET!,
+          verifyToken: e.WHATSAPP_VERIFY_TOKEN!,
+        }
+      : undefined,
+    rcs: rcs
+      ? {
+          apiUrl: e.RCS_API_URL.replace(/\/+$/, ''),
+          agentId: e.RCS_AGENT_ID!,
+          serviceAccountFile: path.resolve(e.RCS_SERVICE_ACCOUNT_FILE!),
+          webhookToken: e.RCS_WEBHOOK_TOKEN!,
+        }
+      : undefined,
+    voice: voice
+      ? {
+          apiUrl: e.VOICE_API_URL.replace(/\/+$/, ''),
+          accountSid: e.VOICE_ACCOUNT_SID!,
+          authToken: e.VOICE_AUTH_TOKEN!,
+          from: e.VOICE_FROM!,
+        }
+      : undefined,
+  };
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -117,6 +253,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(problems);
   }
   const e = parsed.data;
+  const problems: string[] = [];
+  const providers = providersOf(e, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const testCheckout = e.CHECKOUT_TEST_MODE === 'true' || isLoopbackUrl(publicUrl);
   return {
@@ -134,6 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     cardPayments: e.STRIPE_SECRET_KEY ? 'stripe' : testCheckout ? 'test' : 'unavailable',
     smppUrl: e.SMPP_URL,
+    providers,
     supportWhatsapp: e.SUPPORT_WHATSAPP,
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
@@ -150,6 +290,6 @@ export function isLoopbackUrl(url: string): boolean {
 
 /** Secrets never reach the logs, not even when they are wrong. */
 function redact(name: string, value: string): string {
-  if (/SECRET|PASSWORD|KEY/.test(name)) return '***';
+  if (/SECRET|PASSWORD|KEY|TOKEN/.test(name)) return '***';
   return value.replace(/\/\/([^:@/]+):([^@/]*)@/, '//$1:***@');
 }
