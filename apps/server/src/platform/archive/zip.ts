@@ -346,7 +346,7 @@ export async function openZip(filePath: string, options: Partial<ZipLimits> = {}
       if (output.compressed !== e.compressedSize) output.destroy(broken(`${e.name} is truncated`));
     });
     if (e.method === 8) {
-      const inflate = zlib.createInflateRaw();
+      const inflate = zlib.createInflateRaw({ chunkSize: READ_CHUNK });
       inflate.on('error', (err) => output.destroy(broken(`${e.name}: ${err.message}`)));
       output.on('close', () => inflate.destroy());
       raw.pipe(inflate).pipe(output);
@@ -419,7 +419,8 @@ class EntryOutput extends Transform {
     private readonly limits: ZipLimits,
     private readonly inflated: { bytes: number },
   ) {
-    super();
+    // Room for a few inflated chunks, so zlib (in the thread pool) keeps ahead of the reader.
+    super({ readableHighWaterMark: 4 * READ_CHUNK });
   }
 
   compressedBytesRead(): number {
