@@ -31,3 +31,13 @@ export function fileError(code: FileErrorCode, details?: unknown): AppError {
 export function isFileError(err: unknown): err is AppError {
   return err instanceof AppError && err.code in FILE_ERRORS;
 }
+
+/**
+ * A worker thread that died of its heap limit (ERR_WORKER_OUT_OF_MEMORY) as the file error the
+ * user sees: an XLSX is refused as too large for its reader, any other file as too large to
+ * import at once. Undefined for any other error.
+ */
+export function workerMemoryError(err: unknown, kind: 'csv' | 'xlsx', heapMb: number): AppError | undefined {
+  if ((err as { code?: unknown } | null)?.code !== 'ERR_WORKER_OUT_OF_MEMORY') return undefined;
+  return fileError(kind === 'xlsx' ? 'XLSX_TOO_LARGE' : 'IMPORT_TOO_LARGE', { limit: 'heapMb', max: heapMb });
+}

@@ -59,7 +59,7 @@ export const XLSX_LIMITS: Readonly<{
 };
 
 export type XlsxLimits = typeof XLSX_LIMITS;
-export type XlsxLimit = keyof XlsxLimits | 'centralDirectoryBytes' | 'memory' | 'seconds';
+export type XlsxLimit = keyof XlsxLimits | 'centralDirectoryBytes' | 'heapMb' | 'seconds';
 
 export function xlsxTooLarge(limit: XlsxLimit, max: number, details: Record<string, unknown> = {}): AppError {
   return fileError('XLSX_TOO_LARGE', { limit, max, ...details });
@@ -761,11 +761,13 @@ export async function readXlsxSample(
     for (const sheet of book.sheets) {
       const handler = new SheetHandler({ ...book, strings: null });
       const rows: string[][] = [];
+      let chars = 0;
       const it = sheetRows(book, sheet, handler, () => {});
       try {
         for await (const batch of it) {
           rows.push(...batch);
-          if (rows.length >= maxRows) break;
+          for (const row of batch) for (const cell of row) chars += cell.length;
+          if (rows.length >= maxRows || chars >= SAMPLE_CHARS) break;
         }
       } finally {
         await it.return(undefined);
@@ -781,7 +783,7 @@ export async function readXlsxSample(
         if (sampleSet.has(row)) row[col] = strings.get(index).trim();
       }
       const out: string[][] = [];
-      let chars = 0;
+      chars = 0;
       for (const row of sample) {
         while (row.length > 0 && row[row.length - 1] === '') row.pop();
         if (row.length === 0) continue;
