@@ -205,20 +205,42 @@ export function zipBuffer(entries: TestZipEntry[], options: TestZipOptions = {})
 }
 
 /**
- * Deflate data of `repeat` copies of `block` in little space: the block is compressed once with
- * a full flush (byte-aligned, no back-references across it) and the result repeated, then an
- * empty final block. Returns the compressed bytes and the real inflated size and CRC (0 with
+ * Deflate data of `head`, `repeat` copies of `block`, then `tail`, in little space: the block is
+ * compressed once with a full flush (byte-aligned, no back-references across it) and the result
+ * repeated. Returns the compressed bytes and the real inflated size and CRC (0 with
  * `crc: false`, for bombs never read to their end).
  */
 export function repeatedDeflate(
   block: Buffer,
   repeat: number,
-  options: { crc?: boolean } = {},
+  options: { head?: string; tail?: string; crc?: boolean } = {},
 ): { compressed: Buffer; size: number; crc32: number } {
-  const deflate = zlib.deflateRawSync(block, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
-  const end = zlib.deflateRawSync(Buffer.alloc(0));
-  const compressed = Buffer.concat([...Array.from({ length: repeat }, () => deflate), end]);
+  const flushed = (data: Buffer) => zlib.deflateRawSync(data, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+  const head = Buffer.from(options.head ?? '');
+  const tail = Buffer.from(options.tail ?? '');
+  const body = flushed(block);
+  const compressed = Buffer.concat([
+    ...(head.length > 0 ? [flushed(head)] : []),
+    ...Array.from({ length: repeat }, () => body),
+    zlib.deflateRawSync(tail),
+  ]);
   let crc = 0;
-  if (options.crc !== false) for (let i = 0; i < repeat; i++) crc = zlib.crc32(block, crc);
-  return { compressed, size: block.length * repeat, crc32: crc };
+  if (options.crc !== false) {
+    crc = zlib.crc32(head);
+    for (let i = 0; i < repeat; i++) crc = zlib.crc32(block, crc);
+    crc = zlib.crc32(tail, crc);
+  }
+  return { compressed, size: head.length + block.length * repeat + tail.length, crc32: crc };
+}
+
+/**
+ * The zip bomb of issue 9 as a shared strings part: `<sst>` holding one short string repeated
+ * (`repeat` × ~1 MiB inflated; 2,000 → ~2.1 GB from ~5 MB).
+ */
+export function sharedStringsBomb(repeat: number, options: { crc?: boolean } = {}) {
+  return repeatedDeflate(Buffer.from('<si><t>Ana</t></si>'.repeat(55_189)), repeat, {
+    head: '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">',
+    tail: '</sst>',
+    crc: options.crc,
+  });
 }

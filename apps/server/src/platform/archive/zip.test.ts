@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers.ts';
-import { deflateRaw, repeatedDeflate, type TestZipEntry, zipBuffer, zipParts } from '../../../test/zip-writer.ts';
+import { deflateRaw, sharedStringsBomb, type TestZipEntry, zipBuffer, zipParts } from '../../../test/zip-writer.ts';
 import { openZip, ZipFormatError, ZipLimitError, type ZipLimits } from './zip.ts';
 
 const dir = tempDir('ecoa-zip-');
@@ -177,8 +177,7 @@ describe('openZip: limits', () => {
 
   it('stops a bomb that lies about its size after one chunk, whatever it declares', async () => {
     // 1 GiB of one repeated string, declared as 1 KB.
-    const block = Buffer.from('<si><t>Ana</t></si>'.repeat(55_189));
-    const { compressed } = repeatedDeflate(block, 1000, { crc: false });
+    const { compressed } = sharedStringsBomb(1000, { crc: false });
     const file = zipFile([{ name: 'xl/sharedStrings.xml', method: 8, compressed, size: 1000 }]);
     const zip = await openZip(file);
     const stream = await zip.openEntry(zip.find('xl/sharedStrings.xml')!);
@@ -194,9 +193,27 @@ describe('openZip: limits', () => {
     expect(zip.inflatedBytes()).toBeLessThan(1024 * 1024);
   });
 
+  it('a bomb padded to declare a harmless ratio is stopped by the counted one', async () => {
+    // 1 GiB of inflated data in ~1 MB of deflate, followed by 5 MB of padding inside the entry:
+    // the declared ratio is ~180, the real one ~1,000 from the first chunk.
+    const { compressed, size } = sharedStringsBomb(1000, { crc: false });
+    const padded = Buffer.concat([compressed, Buffer.alloc(5 * 1024 * 1024, 0x55)]);
+    const file = zipFile([{ name: 'xl/sharedStrings.xml', method: 8, compressed: padded, size }]);
+    const zip = await openZip(file, { maxEntryBytes: 2 * 1024 ** 3 });
+    const entry = zip.find('xl/sharedStrings.xml')!;
+    expect(entry.size / entry.compressedSize).toBeLessThan(200);
+    const stream = await zip.openEntry(entry);
+    const err = await failure(
+      (async () => {
+        for await (const _ of stream);
+      })(),
+    );
+    expect(err).toMatchObject({ limit: 'ratio', max: 200 });
+    expect(zip.inflatedBytes()).toBeLessThan(20 * 1024 * 1024);
+  });
+
   it('the same bomb declared honestly is refused before inflating anything', async () => {
-    const block = Buffer.from('<si><t>Ana</t></si>'.repeat(55_189));
-    const { compressed, size } = repeatedDeflate(block, 2000, { crc: false });
+    const { compressed, size } = sharedStringsBomb(2000, { crc: false });
     expect(size).toBeGreaterThan(2_000_000_000);
     const file = zipFile([{ name: 'xl/sharedStrings.xml', method: 8, compressed, size }]);
     const zip = await openZip(file, { maxEntryBytes: 4 * 1024 ** 3 });

@@ -12,7 +12,7 @@ import {
   xlsxBuffer,
   xmlEscape,
 } from '../../../../test/xlsx-builder.ts';
-import { repeatedDeflate } from '../../../../test/zip-writer.ts';
+import { repeatedDeflate, sharedStringsBomb } from '../../../../test/zip-writer.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { excelDate, isDateFormat, readXlsxRows, readXlsxSample, SharedStrings, type XlsxLimits } from './xlsx.ts';
 
@@ -202,8 +202,7 @@ describe('readXlsxRows: hostile and broken files', () => {
   });
 
   it('refuses a 5 MB-class bomb: shared strings inflating to ~2 GB, in well under a second', async () => {
-    const block = Buffer.from('<si><t>Ana</t></si>'.repeat(55_189));
-    const { compressed, size } = repeatedDeflate(block, 2000, { crc: false });
+    const { compressed, size } = sharedStringsBomb(2000, { crc: false });
     const bomb = file(
       oneSheet('<row r="1"><c t="s"><v>0</v></c><c><v>11912345678</v></c></row>', {
         parts: { 'xl/sharedStrings.xml': { method: 8, compressed, size } },
@@ -214,6 +213,17 @@ describe('readXlsxRows: hostile and broken files', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(err).toMatchObject({ code: 'XLSX_TOO_LARGE', details: { max: 200, part: 'xl/sharedStrings.xml' } });
     expect(err.details.limit).toBe('ratio');
+    // Padded inside its entry until the declared ratio looks harmless: the sample needs one
+    // string and passes, the full read is stopped by the ratio it counts.
+    const padded = Buffer.concat([compressed, Buffer.alloc(Math.ceil(size / 200) - compressed.length, 0x55)]);
+    const sneaky = file(
+      oneSheet('<row r="1"><c t="s"><v>0</v></c><c><v>11912345678</v></c></row>', {
+        parts: { 'xl/sharedStrings.xml': { method: 8, compressed: padded, size } },
+      }),
+    );
+    expect(await readXlsxSample(sneaky, 50)).toEqual([['Ana', '11912345678']]);
+    const counted = await failure(rowsOf(sneaky));
+    expect(counted).toMatchObject({ code: 'XLSX_TOO_LARGE', details: { limit: 'ratio', max: 200 } });
     // Declared small, the same bomb is stopped at its first chunk as broken.
     const liar = file(
       oneSheet('<row r="1"><c t="s"><v>0</v></c></row>', {
@@ -225,7 +235,11 @@ describe('readXlsxRows: hostile and broken files', () => {
 
   it('refuses a bomb in a worksheet too', async () => {
     const block = Buffer.from('<row><c><v>1</v></c></row>'.repeat(40_000));
-    const { compressed, size } = repeatedDeflate(block, 500, { crc: false });
+    const { compressed, size } = repeatedDeflate(block, 500, {
+      head: '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+      tail: '</sheetData></worksheet>',
+      crc: false,
+    });
     const bomb = file(oneSheet('', { parts: { 'xl/worksheets/sheet1.xml': { method: 8, compressed, size } } }));
     expect(await failure(rowsOf(bomb))).toMatchObject({ code: 'XLSX_TOO_LARGE', details: { limit: 'ratio' } });
   });
@@ -351,8 +365,7 @@ describe('readXlsxSample', () => {
   });
 
   it('refuses the bomb as the full read does', async () => {
-    const block = Buffer.from('<si><t>Ana</t></si>'.repeat(55_189));
-    const { compressed, size } = repeatedDeflate(block, 2000, { crc: false });
+    const { compressed, size } = sharedStringsBomb(2000, { crc: false });
     // However few strings the sample needs, the part is refused before any is read.
     const bomb = file(
       oneSheet('<row r="1"><c t="s"><v>5000000</v></c></row>', {
