@@ -7,7 +7,7 @@ import { tempDir } from '../../../../test/helpers.ts';
 import { inlineRow, sheetXml, xlsxBuffer } from '../../../../test/xlsx-builder.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { workerMemoryError } from './errors.ts';
-import { readSpreadsheetSample, sampleXlsxInWorker } from './sample.ts';
+import { readSpreadsheetSample, sampleWorkersRunning, sampleXlsxInWorker } from './sample.ts';
 import { readXlsxSample } from './xlsx.ts';
 
 const fixture = (name: string) => path.resolve(import.meta.dirname, '../fixtures', name);
@@ -62,6 +62,18 @@ describe('readSpreadsheetSample', () => {
     expect(err).toMatchObject({ code: 'XLSX_TOO_LARGE', details: { limit: 'heapMb', max: 6 } });
     // With the real limits the same file samples fine.
     expect((await sampleXlsxInWorker(file, 50)).length).toBeGreaterThan(0);
+  });
+
+  it('runs at most two sample threads at once, the others wait their turn', async () => {
+    let most = 0;
+    const watch = setInterval(() => {
+      most = Math.max(most, sampleWorkersRunning());
+    }, 5);
+    const samples = await Promise.all(Array.from({ length: 5 }, () => sampleXlsxInWorker(fixture('contacts.xlsx'), 2)));
+    clearInterval(watch);
+    for (const rows of samples) expect(rows).toHaveLength(2);
+    expect(most).toBe(2);
+    expect(sampleWorkersRunning()).toBe(0);
   });
 
   it('a sample past its deadline is XLSX_TOO_LARGE', async () => {

@@ -49,10 +49,34 @@ export async function readSpreadsheetSample(
   return { sheet: info, rows: rows.slice(0, maxRows) };
 }
 
-export function sampleXlsxInWorker(
+/** Sample threads at once (~30 MB each); more uploads wait their turn. */
+const MAX_SAMPLE_WORKERS = 2;
+let running = 0;
+const queue: (() => void)[] = [];
+
+export const sampleWorkersRunning = () => running;
+
+export async function sampleXlsxInWorker(
   filePath: string,
   maxRows: number,
   options: { resourceLimits?: typeof SAMPLE_WORKER_LIMITS; deadlineMs?: number } = {},
+): Promise<string[][]> {
+  // A finished sample hands its slot straight to the next one waiting.
+  if (running < MAX_SAMPLE_WORKERS) running++;
+  else await new Promise<void>((resolve) => queue.push(resolve));
+  try {
+    return await runSampleWorker(filePath, maxRows, options);
+  } finally {
+    const next = queue.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+function runSampleWorker(
+  filePath: string,
+  maxRows: number,
+  options: { resourceLimits?: typeof SAMPLE_WORKER_LIMITS; deadlineMs?: number },
 ): Promise<string[][]> {
   const resourceLimits = options.resourceLimits ?? SAMPLE_WORKER_LIMITS;
   const deadlineMs = options.deadlineMs ?? SAMPLE_DEADLINE_MS;

@@ -694,16 +694,16 @@ async function* sheetRows(
   }
 }
 
-function asFileError(err: unknown): AppError {
+/** Limits → XLSX_TOO_LARGE, a malformed zip or XML → XLSX_BROKEN; anything else is a bug and stays itself. */
+function asFileError(err: unknown): unknown {
   if (isFileError(err)) return err;
   if (err instanceof ZipLimitError) {
     const limit = err.limit === 'entryBytes' ? 'sheetBytes' : err.limit;
     return xlsxTooLarge(limit, err.max, { part: err.entry });
   }
   if (err instanceof XmlLimitError) return xlsxTooLarge('xmlToken', err.max);
-  const cause =
-    err instanceof ZipFormatError || err instanceof XmlError || err instanceof Error ? err.message : String(err);
-  return fileError('XLSX_BROKEN', { cause });
+  if (err instanceof ZipFormatError || err instanceof XmlError) return fileError('XLSX_BROKEN', { cause: err.message });
+  return err;
 }
 
 /**
