@@ -6,6 +6,7 @@ import type { Config } from './platform/config/config.ts';
 import type { DbHandle } from './platform/db/client.ts';
 import { registerApiDocs } from './platform/http/docs.ts';
 import { registerErrorHandling } from './platform/http/error-handler.ts';
+import { registerInputGuard } from './platform/http/input-guard.ts';
 import { registerLocales } from './platform/http/locales.ts';
 import { registerSecurityHeaders } from './platform/http/security.ts';
 import { registerSpa } from './platform/http/spa.ts';
@@ -44,6 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerInputGuard(app);
   await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   await registerApiDocs(app);
 

@@ -1,9 +1,11 @@
 /** `npm start`: the HTTP server with in-process job workers, on PGlite unless DATABASE_URL is set. */
+import { installCrashGuard } from './platform/crash-guard.ts';
 import { createProcessLogger, loadConfigOrExit, onShutdownSignal } from './platform/process.ts';
 import { startServer } from './server.ts';
 
 const config = loadConfigOrExit();
 const logger = createProcessLogger(config);
+installCrashGuard(logger);
 const startedAt = performance.now();
 
 try {

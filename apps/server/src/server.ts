@@ -41,7 +41,13 @@ export function pgliteDir(config: Config): string {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config, logger } = options;
   const ownsDb = !options.db;
-  const db = options.db ?? (await openDb({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDir(config) }));
+  const db =
+    options.db ??
+    (await openDb({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: pgliteDir(config),
+      onIdleConnectionError: (err) => logger.warn({ err }, 'an idle database connection broke: it is replaced'),
+    }));
   try {
     await runMigrations(db);
     const jobs = createJobs(db, logger);

@@ -3,6 +3,7 @@
  * as needed. PGlite is a single-process database, so there the server works the jobs itself.
  */
 import { composeModules } from './modules/index.ts';
+import { installCrashGuard } from './platform/crash-guard.ts';
 import { openDb } from './platform/db/client.ts';
 import { runMigrations } from './platform/db/migrate.ts';
 import { createJobs } from './platform/jobs/jobs.ts';
@@ -10,13 +11,17 @@ import { createProcessLogger, loadConfigOrExit, onShutdownSignal } from './platf
 
 const config = loadConfigOrExit();
 const logger = createProcessLogger(config).child({ role: 'worker' });
+installCrashGuard(logger);
 
 if (!config.databaseUrl) {
   logger.fatal('npm run worker needs DATABASE_URL (a PostgreSQL server): on PGlite, `npm start` works the jobs itself');
   process.exit(1);
 }
 
-const db = await openDb({ databaseUrl: config.databaseUrl });
+const db = await openDb({
+  databaseUrl: config.databaseUrl,
+  onIdleConnectionError: (err) => logger.warn({ err }, 'an idle database connection broke: it is replaced'),
+});
 await runMigrations(db);
 const jobs = createJobs(db, logger);
 composeModules({ config, db, jobs, logger });

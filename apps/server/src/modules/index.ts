@@ -78,10 +78,12 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
 
   // The money core: balances, ledger, transfers, payments (sign-up grants the welcome bonus).
   const ledger = createLedgerService({ repo: createLedgerRepository(db), clock });
-  // Card purchases: Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout page.
+  // Card purchases: Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout page
+  // for a local trial or CHECKOUT_TEST_MODE, else none (config.cardPayments).
   const checkout = createCheckoutService({
     ledger,
     gateway: config.stripe ? createStripeGateway(config.stripe) : null,
+    testCheckout: config.cardPayments === 'test',
     publicUrl: config.publicUrl,
     logger,
   });
@@ -163,8 +165,12 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });
       registerAdminUsersRoutes(app, { service: adminUsers, guard });
-      if (!checkout.usesStripe) {
+      if (checkout.cardPayments === 'test') {
         logger.warn('STRIPE_SECRET_KEY is not set: card purchases use the built-in TEST checkout (no real charge)');
+      } else if (checkout.cardPayments === 'unavailable') {
+        logger.warn(
+          'card payments are not configured: set STRIPE_SECRET_KEY (CHECKOUT_TEST_MODE=true offers the test checkout)',
+        );
       }
       // ADMIN_EMAIL (runtime contract): on start, that account exists and is an active administrator.
       if (config.adminEmail) await users.ensureAdmin(config.adminEmail);

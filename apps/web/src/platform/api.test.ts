@@ -36,6 +36,16 @@ describe('api client', () => {
     expect(fetchMock.mock.calls[0]![1].headers.Authorization).toBe('tok');
   });
 
+  it('sends extra headers (the Idempotency-Key of money operations) without losing its own', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.token, 'tok');
+    const fetchMock = respond(200, {});
+    vi.stubGlobal('fetch', fetchMock);
+    await api.post('/api/v1/credits/transfer', { amount: 1 }, { headers: { 'Idempotency-Key': 'k-1' } });
+    const { headers } = fetchMock.mock.calls[0]![1];
+    expect(headers).toMatchObject({ 'Idempotency-Key': 'k-1', Authorization: 'Bearer tok' });
+    expect(headers['Content-Type']).toBe('application/json');
+  });
+
   it('builds query strings', () => {
     expect(buildUrl('/api/auth/login', 'main', { remainLogin: true, skip: undefined })).toBe(
       '/api/auth/login?remainLogin=true',

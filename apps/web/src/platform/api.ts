@@ -46,6 +46,8 @@ export interface RequestOptions {
   /** `bearer` (default): `Authorization: Bearer <token>`; `raw`: the bare token (legacy checkout). */
   auth?: 'bearer' | 'raw' | 'none';
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 /* ---------- the session token, observable so the UI follows a silent sign-out ---------- */
@@ -87,7 +89,7 @@ export function buildUrl(path: string, host: ApiHost = 'main', query?: RequestOp
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = options.body === undefined ? 'GET' : 'POST', body, query, host = 'main', auth = 'bearer' } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = sessionToken.get();
   if (token && auth !== 'none') headers.Authorization = auth === 'raw' ? token : `Bearer ${token}`;

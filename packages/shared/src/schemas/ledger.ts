@@ -81,6 +81,16 @@ export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 export const checkoutResponseSchema = z.object({ checkout_url: z.string() });
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
+/**
+ * How this server takes card payments (`GET /api/v1/checkout/options`): `stripe`; `test`, the
+ * built-in test checkout (a local trial or CHECKOUT_TEST_MODE, no real charge); `unavailable`
+ * (not configured: `POST /api/checkout` answers 503 CARD_PAYMENTS_NOT_CONFIGURED).
+ */
+export const CARD_PAYMENT_MODES = ['stripe', 'test', 'unavailable'] as const;
+export type CardPaymentMode = (typeof CARD_PAYMENT_MODES)[number];
+export const checkoutOptionsSchema = z.object({ card: z.enum(CARD_PAYMENT_MODES) });
+export type CheckoutOptions = z.infer<typeof checkoutOptionsSchema>;
+
 /** `POST /api/v1/credits/transfer` (spec section 3, "Credit transfer request"). */
 export const creditTransferSchema = z.object({
   amount: z

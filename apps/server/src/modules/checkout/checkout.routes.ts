@@ -1,4 +1,4 @@
-import { checkoutRequestSchema, checkoutResponseSchema, formatBRL } from '@ecoa/shared';
+import { checkoutOptionsSchema, checkoutRequestSchema, checkoutResponseSchema, formatBRL } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -59,10 +59,16 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: CheckoutRoute
         tags: ['checkout'],
         summary: 'Start a card purchase of account balance (whole reais, at least R$ 270)',
         description:
-          'Creates a PENDING payment and a Stripe Checkout Session in BRL (or the built-in test checkout without STRIPE_SECRET_KEY). Return URLs must be on this site.',
+          'Creates a PENDING payment and a Stripe Checkout Session in BRL (or the built-in test checkout without STRIPE_SECRET_KEY, on a loopback PUBLIC_URL or with CHECKOUT_TEST_MODE; else 503 CARD_PAYMENTS_NOT_CONFIGURED). Return URLs must be on this site.',
         security: [{ bearer: [] }],
         body: checkoutRequestSchema,
-        response: { 200: checkoutResponseSchema, 400: errorResponse, 401: errorResponse, 502: errorResponse },
+        response: {
+          200: checkoutResponseSchema,
+          400: errorResponse,
+          401: errorResponse,
+          502: errorResponse,
+          503: errorResponse,
+        },
       },
     },
     async (request) => {
@@ -70,6 +76,20 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: CheckoutRoute
       const { checkoutUrl } = await checkout.createCheckout({ id: user.id, email: user.email }, request.body);
       return { checkout_url: checkoutUrl };
     },
+  );
+
+  r.get(
+    '/api/v1/checkout/options',
+    {
+      onRequest: guard.requireUser,
+      schema: {
+        tags: ['checkout'],
+        summary: 'How card payments work on this server: stripe, test (no real charge) or unavailable',
+        security: [{ bearer: [] }],
+        response: { 200: checkoutOptionsSchema, 401: errorResponse },
+      },
+    },
+    async () => ({ card: checkout.cardPayments }),
   );
 
   // The webhook needs the exact raw body for the signature: its own JSON parser, in its own scope.

@@ -1,4 +1,4 @@
-import { type CheckoutRequest, LEDGER_MESSAGES } from '@ecoa/shared';
+import { type CardPaymentMode, type CheckoutRequest, LEDGER_MESSAGES } from '@ecoa/shared';
 import type Stripe from 'stripe';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -8,20 +8,29 @@ import type { CardGateway } from './checkout.stripe.ts';
 
 export type CheckoutServiceDeps = {
   ledger: LedgerService;
-  /** The card provider; null → the built-in test checkout page (no STRIPE_SECRET_KEY). */
+  /** The card provider (STRIPE_SECRET_KEY); null → the built-in test checkout, if allowed. */
   gateway: CardGateway | null;
+  /**
+   * Without a gateway: whether the built-in test checkout (credits without a charge) may run —
+   * config.cardPayments `test` (a loopback PUBLIC_URL or CHECKOUT_TEST_MODE). Else card
+   * payments are not configured.
+   */
+  testCheckout: boolean;
   /** PUBLIC_URL: return URLs must be on this origin; the test checkout page lives under it. */
   publicUrl: string;
   logger: Logger;
 };
 
 const TEST_PREFIX = 'test_';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const checkoutErrors = {
   returnUrl: () => badRequest('INVALID_RETURN_URL', LEDGER_MESSAGES.returnUrl),
   providerFailed: () =>
     new AppError('CHECKOUT_FAILED', 502, 'Não foi possível iniciar o pagamento com cartão. Tente novamente.'),
   testCheckoutDisabled: () => notFound('NOT_FOUND', 'Pagamento de teste indisponível.'),
+  notConfigured: () =>
+    new AppError('CARD_PAYMENTS_NOT_CONFIGURED', 503, 'Pagamento com cartão não está configurado neste servidor.'),
 };
 
 /**
@@ -30,6 +39,7 @@ export const checkoutErrors = {
  */
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const { ledger, gateway } = deps;
+  const card: CardPaymentMode = gateway ? 'stripe' : deps.testCheckout ? 'test' : 'unavailable';
   const log = deps.logger.child({ module: 'checkout' });
   const origin = new URL(deps.publicUrl).origin;
 
@@ -41,29 +51,51 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     }
   }
 
+  /**
+   * The payment a Checkout Session belongs to. Our payment id travels in the session's metadata
+   * (and client_reference_id), set before Stripe created it, so a session is found even when
+   * storing its id on the payment failed; else by the stored session id.
+   */
+  async function paymentOfSession(session: Stripe.Checkout.Session): Promise<PaymentRow | null> {
+    const paymentId = session.metadata?.paymentId ?? session.client_reference_id;
+    const payment =
+      (paymentId && UUID.test(paymentId) ? await ledger.findPayment(paymentId) : null) ??
+      (await ledger.findPaymentByExternalId('STRIPE', session.id));
+    return payment?.provider === 'STRIPE' ? payment : null;
+  }
+
+  /** Why a verified session event may not settle `payment`, or null when it may. */
+  function sessionProblem(session: Stripe.Checkout.Session, payment: PaymentRow): string | null {
+    // A payment has one session (its creation is keyed by the payment id); none stored means
+    // storing it failed, and the metadata we set names the payment.
+    if (payment.externalId !== null && session.id !== payment.externalId) {
+      return 'session id does not match the payment';
+    }
+    if (session.amount_total !== payment.amountCentavos) {
+      return `amount_total ${session.amount_total} differs from ${payment.amountCentavos}`;
+    }
+    if ((session.currency ?? '').toLowerCase() !== 'brl') return `currency ${session.currency}`;
+    return null;
+  }
+
   async function completeFromSession(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<void> {
-    const paymentId = session.metadata?.paymentId;
-    const payment = paymentId ? await ledger.findPayment(paymentId) : null;
-    if (payment?.provider !== 'STRIPE') {
+    const payment = await paymentOfSession(session);
+    if (!payment) {
       log.warn({ eventId: event.id, sessionId: session.id }, 'stripe event for an unknown payment: ignored');
       return;
     }
     // The amount credited is always the payment's own; an event that disagrees is refused and flagged.
-    const problem =
-      session.id !== payment.externalId
-        ? 'session id does not match the payment'
-        : session.amount_total !== payment.amountCentavos
-          ? `amount_total ${session.amount_total} differs from ${payment.amountCentavos}`
-          : (session.currency ?? '').toLowerCase() !== 'brl'
-            ? `currency ${session.currency}`
-            : null;
+    const problem = sessionProblem(session, payment);
     if (problem) {
       log.error({ eventId: event.id, paymentId: payment.id, problem }, 'stripe event refused');
       await ledger.flagPayment(payment.id, { refusedEvent: event.id, refusedReason: problem });
       return;
     }
     const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
-    const result = await ledger.completePayment(payment.id, { externalPaymentId: intent ?? null });
+    const result = await ledger.completePayment(payment.id, {
+      externalPaymentId: intent ?? null,
+      externalId: session.id,
+    });
     if (!result.replayed) log.info({ paymentId: payment.id, eventId: event.id }, 'card payment credited');
   }
 
@@ -75,23 +107,26 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return paymentId ? ledger.findPayment(paymentId) : null;
   }
 
-  /** The built-in test checkout's payment (only without Stripe, only its own payments). */
+  /** The built-in test checkout's payment (only in test mode, only its own payments). */
   async function testPayment(paymentId: string): Promise<PaymentRow> {
-    if (gateway) throw checkoutErrors.testCheckoutDisabled();
+    // A page made while test mode was on must not credit anything once it is off.
+    if (card === 'unavailable') throw checkoutErrors.notConfigured();
+    if (card !== 'test') throw checkoutErrors.testCheckoutDisabled();
     const payment = await ledger.findPayment(paymentId);
     if (!payment || payment.externalId !== `${TEST_PREFIX}${payment.id}`) throw checkoutErrors.testCheckoutDisabled();
     return payment;
   }
 
   return {
-    /** True when card payments go through Stripe; false → the built-in test checkout. */
-    usesStripe: gateway !== null,
+    /** How card payments work here (`GET /api/v1/checkout/options`; a warning at start unless Stripe). */
+    cardPayments: card,
 
     /** `POST /api/checkout`: a PENDING card payment and where to pay it. */
     async createCheckout(
       user: { id: string; email?: string },
       input: CheckoutRequest,
     ): Promise<{ checkoutUrl: string }> {
+      if (card === 'unavailable') throw checkoutErrors.notConfigured();
       if (!sameOrigin(input.successUrl) || !sameOrigin(input.cancelUrl)) throw checkoutErrors.returnUrl();
       const payment = await ledger.createPendingPayment({
         userId: user.id,
@@ -106,20 +141,27 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         await ledger.attachCheckout(payment.id, { externalId: `${TEST_PREFIX}${payment.id}`, checkoutUrl });
         return { checkoutUrl };
       }
+      // The PENDING payment exists before Stripe is called, and its id travels in the session:
+      // if anything below fails after Stripe created the session, a paid session still finds
+      // its payment (paymentOfSession) and is credited once.
+      let stage = 'creating the stripe checkout session';
       try {
         const session = await gateway.createCheckoutSession({
           paymentId: payment.id,
-          userId: user.id,
           amountCentavos: payment.amountCentavos,
           successUrl: input.successUrl,
           cancelUrl: input.cancelUrl,
           customerEmail: user.email,
         });
+        stage = `storing the stripe checkout session ${session.id}`;
         await ledger.attachCheckout(payment.id, { externalId: session.id, checkoutUrl: session.url });
         return { checkoutUrl: session.url };
       } catch (err) {
-        log.error({ err, paymentId: payment.id }, 'stripe checkout session failed');
-        await ledger.closePendingPayment(payment.id, 'FAILED');
+        log.error({ err, paymentId: payment.id }, `checkout failed while ${stage}`);
+        // Best effort (the database may be what failed); a later "paid" is credited even so.
+        await ledger.closePendingPayment(payment.id, 'FAILED').catch((closeErr: unknown) => {
+          log.error({ err: closeErr, paymentId: payment.id }, 'could not mark the payment FAILED');
+        });
         throw checkoutErrors.providerFailed();
       }
     },
@@ -151,9 +193,9 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
           return;
         case 'checkout.session.async_payment_failed':
         case 'checkout.session.expired': {
-          const paymentId = event.data.object.metadata?.paymentId;
-          const payment = paymentId ? await ledger.findPayment(paymentId) : null;
-          if (payment?.provider === 'STRIPE' && payment.externalId === event.data.object.id) {
+          const session = event.data.object;
+          const payment = await paymentOfSession(session);
+          if (payment && (payment.externalId === null || payment.externalId === session.id)) {
             await ledger.closePendingPayment(
               payment.id,
               event.type === 'checkout.session.expired' ? 'CANCELED' : 'FAILED',

@@ -4,7 +4,6 @@ import Stripe from 'stripe';
 export type CardGateway = {
   createCheckoutSession(input: {
     paymentId: string;
-    userId: string;
     amountCentavos: number;
     successUrl: string;
     cancelUrl: string;
@@ -48,7 +47,8 @@ export function createStripeGateway(config: StripeConfig): CardGateway {
           ],
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
-          client_reference_id: input.userId,
+          // Our payment id names the session three ways, so an event always finds its payment.
+          client_reference_id: input.paymentId,
           ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
           metadata: { paymentId: input.paymentId },
           payment_intent_data: { metadata: { paymentId: input.paymentId } },

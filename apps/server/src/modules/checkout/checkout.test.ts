@@ -1,38 +1,17 @@
-import http from 'node:http';
-import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind, testConfig } from '../../../test/helpers.ts';
+import { createTestServer, dbKind } from '../../../test/helpers.ts';
 import type { RunningServer } from '../../server.ts';
-import { users } from '../users/users.schema.ts';
-
-type Json = Record<string, unknown>;
-
-/** Calls as the spec's legacy checkout does: the raw token in Authorization, no "Bearer". */
-function checkoutCall(server: RunningServer, token: string | undefined, payload: Json) {
-  return server.app.inject({
-    method: 'POST',
-    url: '/api/checkout',
-    payload,
-    headers: token ? { authorization: token } : {},
-  });
-}
-
-const returnUrls = (server: RunningServer) => ({
-  successUrl: `${server.config.publicUrl}/?success=true`,
-  cancelUrl: `${server.config.publicUrl}/?cancel=true`,
-});
-
-async function money(server: RunningServer, token: string): Promise<number> {
-  const res = await server.app.inject({ method: 'GET', url: '/api/v1/dashboard/balance', headers: bearer(token) });
-  return res.json().money;
-}
-
-async function payments(server: RunningServer, token: string): Promise<Json[]> {
-  const res = await server.app.inject({ method: 'GET', url: '/api/v1/payments', headers: bearer(token) });
-  return res.json().items;
-}
+import {
+  checkoutCall,
+  expectReconciled,
+  type Json,
+  money,
+  payments,
+  returnUrls,
+  type StripeHarness,
+  startStripeHarness,
+} from './checkout.test-helpers.ts';
 
 describe(`checkout without Stripe: the built-in test checkout (${dbKind})`, () => {
   let server: RunningServer;
@@ -106,6 +85,12 @@ describe(`checkout without Stripe: the built-in test checkout (${dbKind})`, () =
     expect((await payments(server, token))[0]).toMatchObject({ status: 'CANCELED' });
   });
 
+  it('tells the web that card payments use the test checkout (a local trial: PUBLIC_URL on localhost)', async () => {
+    const { token } = await signUpAndSignIn(server);
+    const res = await server.app.inject({ method: 'GET', url: '/api/v1/checkout/options', headers: bearer(token) });
+    expect(res.json()).toEqual({ card: 'test' });
+  });
+
   it('has no Stripe webhook, and no test page for unknown payments', async () => {
     const hook = await server.app.inject({ method: 'POST', url: '/api/webhooks/stripe', payload: {} });
     expect(hook.statusCode).toBe(404);
@@ -114,133 +99,51 @@ describe(`checkout without Stripe: the built-in test checkout (${dbKind})`, () =
   });
 });
 
-/** A local stand-in for the Stripe API: the real SDK talks to it through STRIPE_API_BASE. */
-function startFakeStripe() {
-  const sessions = new Map<string, Json>();
-  const requests: { path: string; idempotencyKey?: string; body: URLSearchParams }[] = [];
-  let failures = 0;
-  let n = 0;
-  // Ids unique per run: the PostgreSQL suite keeps one database across runs.
-  const run = crypto.randomUUID().slice(0, 8);
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => {
-      raw += c;
-    });
-    req.on('end', () => {
-      const body = new URLSearchParams(raw);
-      requests.push({ path: req.url ?? '', idempotencyKey: req.headers['idempotency-key'] as string, body });
-      res.setHeader('content-type', 'application/json');
-      if (failures > 0) {
-        failures--;
-        res.statusCode = 500;
-        res.end(JSON.stringify({ error: { type: 'api_error', message: 'boom' } }));
-        return;
-      }
-      if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
-        const id = `cs_test_${run}_${++n}`;
-        const session = {
-          id,
-          object: 'checkout.session',
-          url: `https://checkout.stripe.test/pay/${id}`,
-          amount_total: Number(body.get('line_items[0][price_data][unit_amount]')),
-          currency: body.get('line_items[0][price_data][currency]'),
-          metadata: { paymentId: body.get('metadata[paymentId]') },
-          payment_intent: `pi_test_${run}_${n}`,
-        };
-        sessions.set(id, session);
-        res.end(JSON.stringify(session));
-        return;
-      }
-      const intent = /^\/v1\/payment_intents\/(pi_test_\w+)/.exec(req.url ?? '');
-      if (req.method === 'GET' && intent) {
-        const session = [...sessions.values()].find((s) => s.payment_intent === intent[1]);
-        res.end(JSON.stringify({ id: intent[1], object: 'payment_intent', metadata: session?.metadata ?? {} }));
-        return;
-      }
-      res.statusCode = 404;
-      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'not faked' } }));
-    });
-  });
-  return {
-    sessions,
-    requests,
-    /** The next `count` requests answer 500 (the SDK retries twice). */
-    fail: (count: number) => {
-      failures = count;
-    },
-    async listen(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-      return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
-  const WEBHOOK_SECRET = 'whsec_test_secret';
-  const fake = startFakeStripe();
-  const signer = new Stripe('sk_test_signer');
+  let h: StripeHarness;
   let server: RunningServer;
-  let n = 0;
-
   beforeAll(async () => {
-    const apiBase = await fake.listen();
-    server = await createTestServer({
-      work: false,
-      config: testConfig({
-        STRIPE_SECRET_KEY: 'sk_test_fake',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_BASE: apiBase,
-      }),
-    });
+    h = await startStripeHarness();
+    server = h.server;
   });
   afterAll(async () => {
-    await server?.close();
-    await fake.close();
+    await h?.close();
   });
+  const webhook: StripeHarness['webhook'] = (...args) => h.webhook(...args);
+  const startCheckout: StripeHarness['startCheckout'] = (...args) => h.startCheckout(...args);
+  const paidSession = (s: Json) => h.paidSession(s);
 
-  function webhook(type: string, object: Json, options: { secret?: string; signature?: string | null } = {}) {
-    const payload = JSON.stringify({ id: `evt_${++n}`, object: 'event', type, data: { object } });
-    const signature =
-      options.signature === undefined
-        ? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET })
-        : options.signature;
-    return server.app.inject({
-      method: 'POST',
-      url: '/api/webhooks/stripe',
-      payload,
-      headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
+  it('tells the web that card payments go through Stripe; the test checkout pages do not exist', async () => {
+    const { token, user } = await signUpAndSignIn(server);
+    const res = await server.app.inject({ method: 'GET', url: '/api/v1/checkout/options', headers: bearer(token) });
+    expect(res.json()).toEqual({ card: 'stripe' });
+    const payment = await server.modules.ledger.createPendingPayment({
+      userId: user.id,
+      amountCentavos: 300_00,
+      method: 'CARD',
+      provider: 'STRIPE',
     });
-  }
-
-  /** A signed-in user with a fresh checkout of `amount` reais: its session as Stripe has it. */
-  async function startCheckout(amount = 300) {
-    const user = await signUpAndSignIn(server);
-    const res = await checkoutCall(server, user.token, { amount, ...returnUrls(server) });
-    expect(res.statusCode, res.body).toBe(200);
-    const id = /cs_test_\w+/.exec(res.json().checkout_url)![0];
-    const session = fake.sessions.get(id)!;
-    return { ...user, session, checkoutUrl: res.json().checkout_url as string };
-  }
-
-  const paidSession = (s: Json) => ({ ...s, payment_status: 'paid', status: 'complete' });
+    const page = await server.app.inject({ method: 'GET', url: `/api/checkout/test/${payment.id}` });
+    expect(page.statusCode).toBe(404);
+  });
 
   it('creates a Checkout Session in BRL with the payment id and an idempotency key', async () => {
     const { token, session, checkoutUrl } = await startCheckout(270);
     expect(checkoutUrl).toBe(session.url);
     const paymentId = (session.metadata as Json).paymentId as string;
-    const sent = fake.requests.find((r) => r.body.get('metadata[paymentId]') === paymentId)!;
+    const sent = h.fake.requests.find((r) => r.body.get('metadata[paymentId]') === paymentId)!;
     expect(sent.idempotencyKey).toBe(`checkout:${paymentId}`);
     expect(sent.body.get('line_items[0][price_data][currency]')).toBe('brl');
     expect(sent.body.get('line_items[0][price_data][unit_amount]')).toBe('27000');
     expect(sent.body.get('payment_intent_data[metadata][paymentId]')).toBe(paymentId);
+    // The payment is stored before Stripe is called: its id also names the session for Stripe.
+    expect(sent.body.get('client_reference_id')).toBe(paymentId);
     expect(sent.body.get('success_url')).toBe(returnUrls(server).successUrl);
     expect((await payments(server, token))[0]).toMatchObject({ id: paymentId, status: 'PENDING', provider: 'STRIPE' });
   });
 
   it('credits a paid session exactly once, whatever the duplicates', async () => {
-    const { token, session } = await startCheckout(300);
+    const { token, session, user } = await startCheckout(300);
     const results = await Promise.all(
       Array.from({ length: 5 }, () => webhook('checkout.session.completed', paidSession(session))),
     );
@@ -251,6 +154,7 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
     // A late expiry changes nothing.
     await webhook('checkout.session.expired', { ...session, status: 'expired' });
     expect((await payments(server, token))[0]).toMatchObject({ status: 'SUCCEEDED' });
+    await expectReconciled(server, user.id);
   });
 
   it('refuses a bad or missing signature and changes nothing', async () => {
@@ -292,59 +196,58 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
     expect((await payments(server, expired.token))[0]).toMatchObject({ status: 'CANCELED' });
   });
 
-  it('takes refunds back, never below zero, recording the shortfall', async () => {
-    const full = await startCheckout(300);
-    await webhook('checkout.session.completed', paidSession(full.session));
-    const charge = { id: `ch_${n}`, object: 'charge', payment_intent: full.session.payment_intent };
-    await webhook('charge.refunded', { ...charge, amount_refunded: 10000 }); // R$ 100 partial
-    await webhook('charge.refunded', { ...charge, amount_refunded: 10000 }); // duplicate
-    expect(await money(server, full.token)).toBe(200);
-    await webhook('charge.refunded', { ...charge, amount_refunded: 30000 });
-    expect(await money(server, full.token)).toBe(0);
-    expect((await payments(server, full.token))[0]).toMatchObject({ status: 'REFUNDED', refunded: 300 });
+  it('a paid session whose id could not be stored is still credited, exactly once', async () => {
+    const { user, token } = await signUpAndSignIn(server);
+    // Storing the session id fails after Stripe created the session (a database error at that
+    // moment): a trigger refuses that one write for this user only.
+    const fn = `fail_session_write_${user.id.replaceAll('-', '')}`;
+    await server.db.executeSql(
+      `create function ${fn}() returns trigger language plpgsql as $$ begin raise exception 'simulated failure storing the session id'; end $$`,
+    );
+    await server.db.executeSql(
+      `create trigger ${fn} before update of external_id on payments for each row when (new.user_id = '${user.id}' and new.external_id is not null) execute function ${fn}()`,
+    );
+    let res: Awaited<ReturnType<typeof checkoutCall>>;
+    try {
+      res = await checkoutCall(server, token, { amount: 300, ...returnUrls(server) });
+    } finally {
+      await server.db.executeSql(`drop trigger ${fn} on payments`);
+      await server.db.executeSql(`drop function ${fn}()`);
+    }
+    expect(res.statusCode).toBe(502);
+    expect(res.json().code).toBe('CHECKOUT_FAILED');
+    const [payment] = await payments(server, token);
+    expect(payment).toMatchObject({ status: 'FAILED' });
+    const session = [...h.fake.sessions.values()].find((s) => (s.metadata as Json).paymentId === payment!.id)!;
+    expect(session).toBeDefined();
 
-    // Money already spent: only what is left is taken back; the rest is recorded as a shortfall.
-    const spent = await startCheckout(300);
-    await webhook('checkout.session.completed', paidSession(spent.session));
-    await server.db.db.update(users).set({ priceSmsShort: 10000 }).where(eq(users.id, spent.user.id)); // R$ 1,00
-    const transfer = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/credits/transfer',
-      payload: { amount: 250, type: 'SMSSHORT' },
-      headers: bearer(spent.token),
-    });
-    expect(transfer.statusCode, transfer.body).toBe(200);
-    await webhook('charge.refunded', {
-      id: 'ch_2',
-      object: 'charge',
-      payment_intent: spent.session.payment_intent,
-      amount_refunded: 30000,
-    });
-    expect(await money(server, spent.token)).toBe(0);
-    const [payment] = await payments(server, spent.token);
-    expect(payment).toMatchObject({ status: 'REFUNDED', refunded: 300 });
-    const { rows } = await server.db.executeSql('select refund_shortfall_centavos as s from payments where id = $1', [
-      payment!.id,
-    ]);
-    expect(Number((rows[0] as { s: number }).s)).toBe(250_00);
+    // The customer paid that session anyway (e.g. a page opened from a retried response): the
+    // webhook finds the payment by the id in the session's metadata and credits it once.
+    const results = await Promise.all(
+      Array.from({ length: 3 }, () => webhook('checkout.session.completed', paidSession(session))),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    await webhook('checkout.session.async_payment_succeeded', paidSession(session));
+    expect(await money(server, token)).toBe(300);
+    expect((await payments(server, token))[0]).toMatchObject({ id: payment!.id, status: 'SUCCEEDED' });
+    const stored = await server.modules.ledger.findPayment(payment!.id as string);
+    expect(stored).toMatchObject({ externalId: session.id, externalPaymentId: session.payment_intent });
+    await expectReconciled(server, user.id);
   });
 
-  it('a refund seen before the success: the payment is never credited', async () => {
-    const early = await startCheckout(300);
-    await webhook('charge.refunded', {
-      id: 'ch_early',
-      object: 'charge',
-      payment_intent: early.session.payment_intent,
-      amount_refunded: 30000,
-    });
-    await webhook('checkout.session.completed', paidSession(early.session));
-    expect(await money(server, early.token)).toBe(0);
-    expect((await payments(server, early.token))[0]).toMatchObject({ status: 'REFUNDED' });
+  it('a session for a payment that already has another session id is refused and flagged', async () => {
+    const { token, session } = await startCheckout(300);
+    const other = { ...paidSession(session), id: `${session.id}_other` };
+    await webhook('checkout.session.completed', other);
+    expect(await money(server, token)).toBe(0);
+    const stored = await server.modules.ledger.findPayment((session.metadata as Json).paymentId as string);
+    expect(stored).toMatchObject({ status: 'PENDING', externalId: session.id });
+    expect(stored?.metadata).toMatchObject({ refusedReason: 'session id does not match the payment' });
   });
 
   it('answers 502 when Stripe fails, and marks the payment FAILED', async () => {
     const user = await signUpAndSignIn(server);
-    fake.fail(3);
+    h.fake.fail(3);
     const res = await checkoutCall(server, user.token, { amount: 300, ...returnUrls(server) });
     expect(res.statusCode).toBe(502);
     expect(res.json().code).toBe('CHECKOUT_FAILED');

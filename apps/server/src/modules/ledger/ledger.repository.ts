@@ -75,6 +75,15 @@ function ledgerQueries(db: DbOrTx) {
       return rows.length > 0;
     },
 
+    /**
+     * True when the user exists, and then holds it until the transaction ends: FOR KEY SHARE
+     * keeps the row from being deleted, yet lets an administrator deactivate or edit it meanwhile.
+     */
+    async lockUserKey(userId: string): Promise<boolean> {
+      const rows = await execute<{ id: string }>(sql`select id from ${users} where id = ${userId} for key share`);
+      return rows.length > 0;
+    },
+
     async getUnitPrices(userId: string): Promise<UnitPrices | null> {
       const rows = await db
         .select({
@@ -312,6 +321,15 @@ function ledgerQueries(db: DbOrTx) {
     ): Promise<PaymentRow> {
       const rows = await db.update(payments).set(changes).where(eq(payments.id, paymentId)).returning();
       return rows[0]!;
+    },
+
+    async findPaymentByExternalId(provider: PaymentProvider, externalId: string): Promise<PaymentRow | null> {
+      const rows = await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.provider, provider), eq(payments.externalId, externalId)))
+        .limit(1);
+      return rows[0] ?? null;
     },
 
     async findPaymentByExternalPaymentId(

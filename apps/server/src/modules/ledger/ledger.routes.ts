@@ -285,7 +285,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         method: request.body.method,
         reason: request.body.reason,
         actorUserId: currentUser(request).id,
-        idempotencyKey: idempotencyKey(request),
+        idempotencyKey: prefixed('admin-payment', idempotencyKey(request)),
       });
       return reply.status(result.replayed ? 200 : 201).send({
         payment: toPaymentDto(result.payment),
@@ -318,14 +318,13 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
     async (request, reply) => {
       const { type, amount, reason } = request.body;
       const units = type === 'BALANCE' ? reaisToCentavos(amount)! : amount;
-      const key = idempotencyKey(request);
       const result = await ledger.adjust({
         userId: request.params.id,
         type,
         amount: units,
         reason,
         actorUserId: currentUser(request).id,
-        idempotencyKey: prefixed('admin-adjustment', key),
+        idempotencyKey: prefixed('admin-adjustment', idempotencyKey(request)),
       });
       return reply
         .status(result.replayed ? 200 : 201)

@@ -31,6 +31,8 @@ export type ImportDeps = {
   clock: Clock;
   /** How often progress is written to the list row. */
   progressIntervalMs?: number;
+  /** Stops the import (its job was failed from outside). */
+  signal?: AbortSignal;
 };
 
 export type ImportResult = ImportCounts & { timings: Record<string, number> };
@@ -104,13 +106,22 @@ export async function importListFile(deps: ImportDeps, list: ContactListRow): Pr
     stdout: false,
     stderr: false,
   });
+  const stopWorker = () => {
+    worker.terminate().catch(() => {});
+  };
+  deps.signal?.addEventListener('abort', stopWorker, { once: true });
   let writer: ContactWriter | undefined;
+  // Invalid rows are written in the background, in order. Their chain never rejects: a failure
+  // is kept and thrown from this loop at the next message (an unobserved rejection here once
+  // took the whole server down).
   let invalidChain: Promise<void> = Promise.resolve();
+  let invalidFailure: { error: unknown } | undefined;
   let lastProgressAt = 0;
   let counts: ImportCounts | undefined;
   try {
     writer = await repo.contactWriter(list.id);
     for await (const msg of workerMessages(worker)) {
+      if (invalidFailure) throw invalidFailure.error;
       switch (msg.t) {
         case 'header':
           await repo.saveDetected(list.id, mapping, msg.header);
@@ -125,8 +136,13 @@ export async function importListFile(deps: ImportDeps, list: ContactListRow): Pr
         case 'invalid': {
           const rows = msg.rows;
           invalidChain = invalidChain.then(async () => {
+            if (invalidFailure) return;
             const t = performance.now();
-            await repo.insertInvalid(list.id, rows);
+            try {
+              await repo.insertInvalid(list.id, rows);
+            } catch (error) {
+              invalidFailure = { error };
+            }
             timings.invalid! += performance.now() - t;
           });
           break;
@@ -146,20 +162,24 @@ export async function importListFile(deps: ImportDeps, list: ContactListRow): Pr
           break;
       }
     }
+    deps.signal?.throwIfAborted();
     if (!counts) throw new Error('the import worker stopped without finishing');
     const t = performance.now();
     await writer.finish();
     timings.write! += performance.now() - t;
     await invalidChain;
+    if (invalidFailure) throw invalidFailure.error;
     if (!(await repo.markReady(list.id, counts, clock.now()))) throw new ImportCancelled();
     timings.total = performance.now() - started;
     return { ...counts, timings };
   } catch (err) {
     await worker.terminate().catch(() => {});
     await writer?.abort().catch(() => {});
-    await invalidChain.catch(() => {});
+    await invalidChain;
     // The thread died of its heap cap: the file is too big for it (its own code, not IMPORT_FAILED).
     throw workerMemoryError(err, list.fileKind, WORKER_LIMITS.maxOldGenerationSizeMb) ?? err;
+  } finally {
+    deps.signal?.removeEventListener('abort', stopWorker);
   }
 }
 

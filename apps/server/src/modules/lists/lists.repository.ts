@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { ColumnMapping, ContactList, ListContact, ListStatus } from '@ecoa/shared';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { DbHandle } from '../../platform/db/client.ts';
+import type { DbHandle, Tx } from '../../platform/db/client.ts';
 import { type ContactListRow, contactLists, contacts, listInvalidRows } from './lists.schema.ts';
 
 /** What an import counts (the list's counts in the API). */
@@ -51,18 +51,25 @@ export function createListsRepository(handle: DbHandle) {
       const client = await handle.pool!.connect();
       const stream = client.query(copyFrom(`COPY ${COPY_COLUMNS} FROM STDIN`));
       let failed: Error | undefined;
+      let fail!: (err: Error) => void;
       const done = new Promise<void>((resolve, reject) => {
-        stream.on('finish', resolve);
-        stream.on('error', (err) => {
-          failed = err;
+        fail = (err) => {
+          failed ??= err;
           reject(err);
-        });
+        };
+        stream.on('finish', resolve);
+        stream.on('error', fail);
       });
+      // A checked-out client whose connection dies emits 'error': unheard, that event ends the
+      // process. Here it fails the COPY, and the import job retries.
+      const onConnectionError = (err: Error) => fail(err);
+      client.on('error', onConnectionError);
       done.catch(() => {});
       let released = false;
       const release = (err?: Error) => {
         if (released) return;
         released = true;
+        client.off('error', onConnectionError);
         client.release(err);
       };
       return {
@@ -117,12 +124,19 @@ export function createListsRepository(handle: DbHandle) {
   return {
     contactWriter,
 
-    async create(list: NewList): Promise<string> {
-      const [row] = await db
-        .insert(contactLists)
-        .values({ ...list, status: 'importing' })
-        .returning({ id: contactLists.id });
-      return row!.id;
+    /**
+     * Creates an importing list and, in the same transaction, whatever must exist with it (its
+     * import job): both or neither, so no list waits for a job that was never queued.
+     */
+    async create(list: NewList, withList: (tx: Tx, id: string) => Promise<unknown>): Promise<string> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(contactLists)
+          .values({ ...list, status: 'importing' })
+          .returning({ id: contactLists.id });
+        await withList(tx, row!.id);
+        return row!.id;
+      });
     },
 
     async findById(id: string): Promise<ContactListRow | undefined> {

@@ -1,11 +1,18 @@
 import { Readable } from 'node:stream';
-import { type ColumnMapping, columnMappingSchema, contactListSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
+import {
+  type ColumnMapping,
+  columnMappingSchema,
+  contactListSchema,
+  MAX_UPLOAD_BYTES,
+  sanitizeText,
+} from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/guard.ts';
 import { AppError, badRequest } from '../../platform/errors/app-error.ts';
+import { findDisallowedText, textInvalidCharacters } from '../../platform/http/input-guard.ts';
 import type { ListsService, UploadedFile } from './lists.service.ts';
 import { fileError } from './parser/errors.ts';
 import type { UploadStorage } from './upload-storage.ts';
@@ -34,9 +41,12 @@ export async function receiveUpload(request: FastifyRequest, storage: UploadStor
           continue;
         }
         const saved = await storage.save(part.file as Readable);
-        file = { ...saved, fileName: (part.filename || 'planilha').slice(0, 200) };
+        // The browser's file name is outside input too (it becomes the default list name).
+        file = { ...saved, fileName: (sanitizeText(part.filename ?? '').trim() || 'planilha').slice(0, 200) };
         if (part.file.truncated) throw fileError('FILE_TOO_LARGE');
       } else if (typeof part.value === 'string') {
+        const found = findDisallowedText(part.value, part.fieldname);
+        if (found) throw textInvalidCharacters(found.field, found.character);
         fields[part.fieldname] = part.value;
       }
     }

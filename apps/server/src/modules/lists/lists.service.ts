@@ -6,8 +6,9 @@ import {
   type PhoneInvalidReason,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
+import { isTransientDbError } from '../../platform/db/errors.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
-import type { Jobs } from '../../platform/jobs/jobs.ts';
+import type { GiveUpReason, Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ImportCancelled, importErrorOf, importListFile, RAGGED_ROW } from './lists.import.ts';
 import type { ListsRepository } from './lists.repository.ts';
@@ -23,13 +24,15 @@ export type UploadedFile = { path: string; size: number; fileName: string };
 
 export type ListsServiceDeps = {
   repo: ListsRepository;
-  jobs: Pick<Jobs, 'send'>;
+  jobs: Pick<Jobs, 'send' | 'wake'>;
   clock: Clock;
   storage: UploadStorage;
   logger: Logger;
 };
 
 const PREVIEW_ROWS = 10;
+const IMPORT_CRASHED_MESSAGE =
+  'A importação deste arquivo parou o processamento duas vezes e foi interrompida. Exporte a planilha como CSV e envie de novo.';
 const SAMPLE_ROWS = 50;
 
 const REASON_PT: Record<string, string> = {
@@ -122,36 +125,46 @@ export function createListsService(deps: ListsServiceDeps) {
      * and enqueues its import.
      */
     async create(input: { userId: string; name: string; file: UploadedFile; mapping?: ColumnMapping }) {
-      let id: string | undefined;
       try {
         const { sheet, rows: sample } = await readSpreadsheetSample(input.file.path, SAMPLE_ROWS);
         if (sample.length === 0) throw fileError('NO_DATA_ROWS');
         const mapping = input.mapping ? validateMapping(input.mapping, columnCountOf(sample)) : detectMapping(sample);
         if (mapping.hasHeader && sample.length < 2) throw fileError('NO_DATA_ROWS');
         if (mapping.hasHeader && raggedShare(sample) > 0.5) throw fileError('CSV_RAGGED');
-        id = await repo.create({
-          userId: input.userId,
-          name: input.name,
-          fileName: input.file.fileName,
-          fileKind: sheet.kind,
-          fileSize: input.file.size,
-          uploadPath: input.file.path,
-          mapping,
-        });
-        await jobs.send(IMPORT_QUEUE, { listId: id }, { singletonKey: id });
+        const id = await repo.create(
+          {
+            userId: input.userId,
+            name: input.name,
+            fileName: input.file.fileName,
+            fileKind: sheet.kind,
+            fileSize: input.file.size,
+            uploadPath: input.file.path,
+            mapping,
+          },
+          async (tx, listId) => {
+            if (!(await jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx }))) {
+              throw new Error('the import job was not queued');
+            }
+          },
+        );
+        jobs.wake(IMPORT_QUEUE);
         return { id };
       } catch (err) {
-        if (!id) await storage.remove(input.file.path);
+        await storage.remove(input.file.path);
         throw err;
       }
     },
 
-    /** The import job: idempotent (a retried job starts the same import over, cleanly). */
-    async runImport(listId: string): Promise<void> {
+    /**
+     * The import job: idempotent (a retried job starts the same import over, cleanly). A
+     * transient database error is thrown so the job retries it, keeping the uploaded file for
+     * that retry; anything else settles the list (ready, failed or cancelled) and removes the file.
+     */
+    async runImport(listId: string, job: { signal?: AbortSignal; lastAttempt?: boolean } = {}): Promise<void> {
       const list = await repo.findById(listId);
       if (list?.status !== 'importing') return;
       try {
-        const result = await importListFile({ repo, clock }, list);
+        const result = await importListFile({ repo, clock, signal: job.signal }, list);
         logger.info(
           {
             listId,
@@ -165,14 +178,32 @@ export function createListsService(deps: ListsServiceDeps) {
         if (err instanceof ImportCancelled) {
           await repo.clearImported(listId);
           logger.info({ listId }, 'list import cancelled');
+        } else if (isTransientDbError(err) && !job.lastAttempt) {
+          logger.warn({ err, listId }, 'list import hit a transient database error: the job retries it');
+          throw err;
         } else {
           const error = importErrorOf(err);
           if (error.code === 'IMPORT_FAILED') logger.error({ err, listId }, 'list import failed');
           await repo.markFailed(listId, error, clock.now());
         }
-      } finally {
-        await storage.remove(list.uploadPath);
       }
+      await storage.remove(list.uploadPath);
+    },
+
+    /**
+     * The import job ended for good without settling its list (its process died twice on this
+     * file and it was quarantined, or its retries ran out): the list fails with the reason.
+     */
+    async giveUpImport(listId: string, reason: GiveUpReason): Promise<void> {
+      const list = await repo.findById(listId);
+      if (list?.status !== 'importing') return;
+      const error =
+        reason.code === 'JOB_QUARANTINED'
+          ? { code: 'IMPORT_CRASHED', message: IMPORT_CRASHED_MESSAGE }
+          : importErrorOf(null);
+      logger.error({ listId, reason }, 'list import given up');
+      await repo.markFailed(listId, error, clock.now());
+      await storage.remove(list.uploadPath);
     },
 
     async get(userId: string, id: string): Promise<ContactList> {

@@ -52,6 +52,40 @@ describe('loadConfig', () => {
     }
   });
 
+  it('card payments: Stripe with a key; else the test checkout only on a loopback PUBLIC_URL or with CHECKOUT_TEST_MODE', () => {
+    expect(loadConfig({}).cardPayments).toBe('test'); // http://localhost:3000: a local trial
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', PUBLIC_URL: 'https://app.ecoa.com.br' }).cardPayments).toBe(
+      'stripe',
+    );
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', CHECKOUT_TEST_MODE: 'true' }).cardPayments).toBe('stripe');
+    for (const local of [
+      'http://localhost:3000',
+      'http://127.0.0.1:8080',
+      'http://127.8.9.10',
+      'http://[::1]:3000',
+      'https://LOCALHOST/',
+    ]) {
+      expect(loadConfig({ PUBLIC_URL: local }).cardPayments, local).toBe('test');
+    }
+    for (const remote of [
+      'https://app.ecoa.com.br',
+      'http://192.168.0.10:3000',
+      'http://10.0.0.1',
+      'http://128.0.0.1',
+      'http://localhost.evil.example',
+      'http://127.0.0.1.nip.io',
+      'http://[::2]',
+      'http://0.0.0.0:3000',
+    ]) {
+      expect(loadConfig({ PUBLIC_URL: remote }).cardPayments, remote).toBe('unavailable');
+      expect(loadConfig({ PUBLIC_URL: remote, CHECKOUT_TEST_MODE: 'true' }).cardPayments, remote).toBe('test');
+      expect(loadConfig({ PUBLIC_URL: remote, CHECKOUT_TEST_MODE: 'false' }).cardPayments, remote).toBe('unavailable');
+    }
+    for (const bad of ['yes', '1', 'TRUE']) {
+      expect(() => loadConfig({ CHECKOUT_TEST_MODE: bad }), bad).toThrow(/CHECKOUT_TEST_MODE/);
+    }
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(3000);
   });

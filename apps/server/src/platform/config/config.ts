@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { CardPaymentMode } from '@ecoa/shared';
 import { z } from 'zod';
 
 /**
@@ -22,6 +23,7 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  CHECKOUT_TEST_MODE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   SMPP_URL: z
     .string()
     .refine((v) => /^smpps?:\/\/[^:@/]+:[^@/]*@[^:/]+:\d+\/?$/.test(v), 'must be smpp://system_id:password@host:port')
@@ -76,6 +78,13 @@ export type Config = {
   /** Keys the login-code hashes. Unset → a random secret kept in `DATA_DIR/auth-secret`. */
   authSecret: string | undefined;
   stripe: { secretKey: string; webhookSecret: string | undefined; apiBase: string | undefined } | undefined;
+  /**
+   * How card payments work: `stripe` with STRIPE_SECRET_KEY; else the built-in test checkout
+   * (`test`, credits without a charge) only for a local trial (PUBLIC_URL on a loopback address)
+   * or with CHECKOUT_TEST_MODE=true; otherwise `unavailable`, so a public server that forgot
+   * the key never lets its users mint balance.
+   */
+  cardPayments: CardPaymentMode;
   smppUrl: string | undefined;
   supportWhatsapp: string;
   /**
@@ -109,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const testCheckout = e.CHECKOUT_TEST_MODE === 'true' || isLoopbackUrl(publicUrl);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -122,12 +132,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE }
       : undefined,
+    cardPayments: e.STRIPE_SECRET_KEY ? 'stripe' : testCheckout ? 'test' : 'unavailable',
     smppUrl: e.SMPP_URL,
     supportWhatsapp: e.SUPPORT_WHATSAPP,
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,
   };
+}
+
+/** Whether a URL's host is this machine only: `localhost`, 127.0.0.0/8 or ::1 (a local trial). */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
 }
 
 /** Secrets never reach the logs, not even when they are wrong. */

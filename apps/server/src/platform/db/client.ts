@@ -34,7 +34,23 @@ export type OpenDbOptions = {
   /** PGlite only: start from a dump made by `dumpDataDir` (tests load a migrated template). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** Told when an idle PostgreSQL connection breaks (the server restarted, the network dropped). */
+  onIdleConnectionError?: (err: Error) => void;
 };
+
+/**
+ * Raw SQL on the connection of a drizzle transaction, for libraries that take an executor
+ * (pg-boss's `send(…, {db})`, so a job is enqueued in the caller's transaction). Drizzle keeps
+ * that connection as `session.client` on both drivers: a pg PoolClient or a PGlite transaction,
+ * and both answer `query(text, values)` with `{rows}`.
+ */
+export function sqlExecutorOf(tx: Tx): SqlExecutor {
+  const client = (tx as unknown as { session: { client: { query: SqlExecutor } } }).session.client;
+  return async (text, values) => {
+    const result = await client.query(text, values ?? []);
+    return { rows: result.rows };
+  };
+}
 
 // node-postgres returns int8/numeric as strings by default; we keep money in bigint columns
 // but never beyond Number.MAX_SAFE_INTEGER centavos, so parse them as numbers.
@@ -43,6 +59,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // Without a listener, an idle connection's error (PostgreSQL restarting) would end the
+    // process. The pool drops that connection; the next query opens a new one.
+    pool.on('error', (err) => options.onIdleConnectionError?.(err));
     // Fail fast with a clear message when the server is unreachable.
     await pool.query('select 1');
     const db = drizzleNodePg(pool, { schema }) as unknown as Database;

@@ -1,6 +1,6 @@
 /**
  * Every table, gathered for drizzle (queries and drizzle-kit). Tables are defined beside
- * their feature in `modules/<feature>/<feature>.schema.ts`.
+ * their feature in `modules/<feature>/<feature>.schema.ts` (the platform's own beside it).
  */
 import * as auditSchema from '../../modules/audit/audit.schema.ts';
 import * as authSchema from '../../modules/auth/auth.schema.ts';
@@ -8,6 +8,7 @@ import * as ledgerSchema from '../../modules/ledger/ledger.schema.ts';
 import * as listsSchema from '../../modules/lists/lists.schema.ts';
 import * as optOutsSchema from '../../modules/opt-outs/opt-outs.schema.ts';
 import * as usersSchema from '../../modules/users/users.schema.ts';
+import * as jobsSchema from '../jobs/jobs.schema.ts';
 
 export const schema = {
   ...usersSchema,
@@ -16,4 +17,5 @@ export const schema = {
   ...listsSchema,
   ...optOutsSchema,
   ...auditSchema,
+  ...jobsSchema,
 };

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isInvalidTextError } from '../db/errors.ts';
 import { AppError } from '../errors/app-error.ts';
+import { TEXT_INVALID_CHARACTERS_MESSAGE } from './input-guard.ts';
 
 /**
  * The one error handler. Every error leaves as `{message, code}` (plus `issues` for
@@ -24,6 +26,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .status(400)
         .send({ message: issues[0]?.message ?? 'Requisição inválida.', code: 'VALIDATION_FAILED', issues });
+    }
+    // The backstop of the input guard and the sanitizer: text the database refuses is the
+    // client's input, never a 500.
+    if (isInvalidTextError(error)) {
+      request.log.warn({ err: error }, 'text refused by the database');
+      return reply.status(400).send({ message: TEXT_INVALID_CHARACTERS_MESSAGE, code: 'TEXT_INVALID_CHARACTERS' });
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {

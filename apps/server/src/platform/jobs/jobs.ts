@@ -1,12 +1,33 @@
 import PgBoss from 'pg-boss';
-import type { DbHandle } from '../db/client.ts';
+import { runGuarded } from '../crash-guard.ts';
+import { type DbHandle, sqlExecutorOf, type Tx } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
+import { createJobRuns, MAX_CRASHES } from './job-runs.ts';
 
-export type JobHandler<T> = (data: T, job: { id: string; name: string }) => Promise<void>;
+export type JobContext = {
+  id: string;
+  name: string;
+  /** Aborted when the job is failed from outside (an uncaught error of its own, see crash-guard.ts). */
+  signal: AbortSignal;
+  /** No retry follows if this attempt fails: the handler should settle what the job was for. */
+  lastAttempt: boolean;
+};
+
+export type JobHandler<T> = (data: T, job: JobContext) => Promise<void>;
+
+/** Why a job ended for good without succeeding: its retries ran out, its lease expired, or it was quarantined. */
+export type GiveUpReason = { code: 'JOB_QUARANTINED' | 'JOB_FAILED'; message: string };
 
 export type QueueDefinition<T> = {
   name: string;
   handler: JobHandler<T>;
+  /**
+   * Called once when a job of this queue has failed for good, whatever the way (last retry,
+   * lease expired, a process that died, quarantine): the place to mark what it worked on as
+   * failed, so nothing stays "in progress" forever. Runs from a dead-letter queue, so even a
+   * job whose process died settles.
+   */
+  onGiveUp?: (data: T, reason: GiveUpReason) => Promise<void>;
   /** Concurrent jobs of this queue in one process (pg-boss polls each worker at most every 0.5 s). */
   concurrency?: number;
   retryLimit?: number;
@@ -14,12 +35,21 @@ export type QueueDefinition<T> = {
   expireInSeconds?: number;
 };
 
-export type SendOptions = { startAfterSeconds?: number; singletonKey?: string; id?: string };
+export type SendOptions = {
+  startAfterSeconds?: number;
+  singletonKey?: string;
+  id?: string;
+  /** Enqueue inside this transaction: the job exists if and only if the caller's writes commit. */
+  tx?: Tx;
+};
 
 export interface Jobs {
   /** Declares a queue and its handler. Handlers run only when this process works jobs. */
   define<T extends object>(queue: QueueDefinition<T>): void;
+  /** Enqueues a job; this process's workers of that queue look for it at once (not at their next poll). */
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** Wakes this process's workers of `name` (after the transaction that enqueued a job with `tx` committed). */
+  wake(name: string): void;
   /** Starts pg-boss, creates the declared queues and, when `work` is true, their workers. */
   start(options: { work: boolean }): Promise<void>;
   /** Graceful stop: no new jobs are fetched; running ones finish (or return to the queue after the timeout). */
@@ -27,15 +57,46 @@ export interface Jobs {
   readonly boss: PgBoss;
 }
 
-export function createJobs(handle: DbHandle, logger: Logger): Jobs {
-  const boss = new PgBoss(
-    handle.kind === 'postgres'
+/** The dead-letter queue of `queue`: pg-boss copies each job that failed for good into it. */
+const giveUpQueueOf = (queue: string) => `${queue}.given-up`;
+
+/** Thrown instead of running a job that took its process down MAX_CRASHES times. */
+export class JobQuarantined extends Error {
+  readonly code = 'JOB_QUARANTINED';
+  constructor(crashes: number) {
+    super(`quarantined: the process stopped ${crashes} times while working on this job, so it is not run again`);
+    this.name = 'JobQuarantined';
+  }
+}
+
+/** What pg-boss stored as a failed job's output: a serialized error, or `{value: {message}}` for a timeout. */
+function giveUpReasonOf(output: unknown): GiveUpReason {
+  const o = (output ?? {}) as { code?: unknown; message?: unknown; value?: { message?: unknown } };
+  const message = String(o.message ?? o.value?.message ?? 'failed');
+  return { code: o.code === 'JOB_QUARANTINED' ? 'JOB_QUARANTINED' : 'JOB_FAILED', message };
+}
+
+export type JobsOptions = {
+  /** How often pg-boss fails jobs whose lease expired (their process died, on PostgreSQL). */
+  maintenanceIntervalSeconds?: number;
+};
+
+export function createJobs(handle: DbHandle, logger: Logger, options: JobsOptions = {}): Jobs {
+  const boss = new PgBoss({
+    ...(handle.kind === 'postgres'
       ? { connectionString: handle.connectionString, max: 4 }
-      : { db: { executeSql: handle.executeSql } },
-  );
+      : { db: { executeSql: handle.executeSql } }),
+    ...(options.maintenanceIntervalSeconds ? { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds } : {}),
+  });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   const queues = new Map<string, QueueDefinition<object>>();
+  const runs = createJobRuns(handle.executeSql);
+  const workerIds = new Map<string, string[]>();
   let started = false;
+
+  function wake(name: string): void {
+    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+  }
 
   /**
    * PGlite lives inside this one process, so a job still marked active at start was cut off by a
@@ -54,46 +115,99 @@ export function createJobs(handle: DbHandle, logger: Logger): Jobs {
     }
   }
 
+  async function work(queue: QueueDefinition<object>, job: PgBoss.JobWithMetadata<object>): Promise<void> {
+    const log = logger.child({ job: job.name, jobId: job.id });
+    const lastAttempt = job.retryCount >= job.retryLimit;
+    const { crashes } = await runs.started(job.id, job.name);
+    if (crashes >= MAX_CRASHES) {
+      // No retry after this failure: the dead-letter queue settles it (onGiveUp).
+      await handle.executeSql('update pgboss.job set retry_limit = retry_count where id = $1', [job.id]);
+      await runs.forget(job.id);
+      log.error({ crashes }, 'job quarantined: it took its process down twice');
+      throw new JobQuarantined(crashes);
+    }
+    log.debug('job started');
+    let succeeded = false;
+    try {
+      await runGuarded({ job: job.name, jobId: job.id }, (signal) =>
+        queue.handler(job.data, { id: job.id, name: job.name, signal, lastAttempt }),
+      );
+      succeeded = true;
+      log.debug('job done');
+    } catch (err) {
+      log.error({ err, lastAttempt }, 'job failed');
+      throw err;
+    } finally {
+      await (succeeded || lastAttempt ? runs.forget(job.id) : runs.ended(job.id)).catch((err: unknown) =>
+        log.warn({ err }, 'could not record the end of a job'),
+      );
+    }
+  }
+
   return {
     boss,
     define(queue) {
       if (started) throw new Error(`queue ${queue.name} must be defined before jobs start`);
+      if ((queue.retryLimit ?? 3) < MAX_CRASHES) {
+        throw new Error(
+          `queue ${queue.name}: retryLimit must be at least ${MAX_CRASHES}, so a crash can be quarantined`,
+        );
+      }
       queues.set(queue.name, queue as QueueDefinition<object>);
     },
     async send(name, data, options = {}) {
-      return boss.send(name, data, {
+      const id = await boss.send(name, data, {
         startAfter: options.startAfterSeconds,
         singletonKey: options.singletonKey,
         id: options.id,
+        ...(options.tx ? { db: { executeSql: sqlExecutorOf(options.tx) } } : {}),
       });
+      // In a transaction the job is invisible until the caller commits: the caller wakes then.
+      if (id && !options.tx && !options.startAfterSeconds) wake(name);
+      return id;
     },
-    async start({ work }) {
+    wake,
+    async start({ work: working }) {
       await boss.start();
       started = true;
-      if (handle.kind === 'pglite' && work) await retryOrphanedJobs();
+      if (handle.kind === 'pglite' && working) await retryOrphanedJobs();
       for (const queue of queues.values()) {
+        if (queue.onGiveUp) await boss.createQueue(giveUpQueueOf(queue.name), { name: giveUpQueueOf(queue.name) });
         await boss.createQueue(queue.name, {
           name: queue.name,
           retryLimit: queue.retryLimit ?? 3,
           retryDelay: queue.retryDelaySeconds ?? 5,
           retryBackoff: true,
           expireInSeconds: queue.expireInSeconds ?? 15 * 60,
+          ...(queue.onGiveUp ? { deadLetter: giveUpQueueOf(queue.name) } : {}),
         });
-        if (!work) continue;
+        if (!working) continue;
         const workers = queue.concurrency ?? 1;
+        const ids: string[] = [];
         for (let i = 0; i < workers; i++) {
-          await boss.work<object>(queue.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-            if (!job) return;
-            const log = logger.child({ job: job.name, jobId: job.id });
-            log.debug('job started');
-            try {
-              await queue.handler(job.data, { id: job.id, name: job.name });
-              log.debug('job done');
-            } catch (err) {
-              log.error({ err }, 'job failed');
-              throw err;
-            }
-          });
+          ids.push(
+            await boss.work<object>(
+              queue.name,
+              { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
+              async ([job]) => {
+                if (job) await work(queue, job);
+              },
+            ),
+          );
+        }
+        workerIds.set(queue.name, ids);
+        const onGiveUp = queue.onGiveUp;
+        if (onGiveUp) {
+          await boss.work<object>(
+            giveUpQueueOf(queue.name),
+            { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
+            async ([job]) => {
+              if (!job) return;
+              const reason = giveUpReasonOf(job.output);
+              logger.warn({ job: queue.name, reason }, 'job given up: settling what it worked on');
+              await onGiveUp(job.data, reason);
+            },
+          );
         }
       }
     },

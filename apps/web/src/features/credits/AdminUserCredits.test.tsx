@@ -49,7 +49,11 @@ describe('AdminUserCredits', () => {
     fireEvent.change(screen.getByTestId('admin-payment-reason'), { target: { value: 'PIX do dia 10' } });
     fireEvent.click(screen.getByTestId('admin-payment-submit'));
     await waitFor(() =>
-      expect(recordPayment).toHaveBeenCalledWith('u-1', { amount: 270.5, method: 'PIX', reason: 'PIX do dia 10' }),
+      expect(recordPayment).toHaveBeenCalledWith(
+        'u-1',
+        { amount: 270.5, method: 'PIX', reason: 'PIX do dia 10' },
+        expect.any(String),
+      ),
     );
     expect(adjust).not.toHaveBeenCalled();
   });
@@ -65,7 +69,11 @@ describe('AdminUserCredits', () => {
     fireEvent.change(screen.getByTestId('admin-adjust-reason'), { target: { value: 'estorno' } });
     fireEvent.click(screen.getByTestId('admin-adjust-submit'));
     await waitFor(() =>
-      expect(adjust).toHaveBeenCalledWith('u-2', { type: 'BALANCE', amount: -20, reason: 'estorno' }),
+      expect(adjust).toHaveBeenCalledWith(
+        'u-2',
+        { type: 'BALANCE', amount: -20, reason: 'estorno' },
+        expect.any(String),
+      ),
     );
     expect(await screen.findByText('O ajuste deixaria o saldo abaixo de zero.')).toBeTruthy();
   });

@@ -26,6 +26,7 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
+import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../auth/notify';
 import { adminCreditsApi, adminUserMoneyKey } from './creditsApi';
 import { formatMoney, LedgerTable, PaymentsTable } from './MoneyTables';
@@ -58,9 +59,13 @@ export function AdminUserCredits({ userId }: { userId: string }) {
     resolver: zodResolver(adminPaymentSchema),
     defaultValues: { method: 'PIX', reason: '' },
   });
+  // One Idempotency-Key per submission: resubmitting after an error cannot record it twice.
+  const paymentKey = useSubmissionKey();
   const record = useMutation({
-    mutationFn: (input: AdminPaymentInput) => adminCreditsApi.recordPayment(userId, input),
+    mutationFn: ({ input, key }: { input: AdminPaymentInput; key: string }) =>
+      adminCreditsApi.recordPayment(userId, input, key),
     onSuccess: async () => {
+      paymentKey.done();
       notify.success(t('credits.admin.paymentRecorded'));
       paymentForm.reset({ method: 'PIX', reason: '' });
       await refresh();
@@ -72,9 +77,12 @@ export function AdminUserCredits({ userId }: { userId: string }) {
     resolver: zodResolver(adminAdjustmentSchema),
     defaultValues: { reason: '' },
   });
+  const adjustKey = useSubmissionKey();
   const adjust = useMutation({
-    mutationFn: (input: AdminAdjustmentInput) => adminCreditsApi.adjust(userId, input),
+    mutationFn: ({ input, key }: { input: AdminAdjustmentInput; key: string }) =>
+      adminCreditsApi.adjust(userId, input, key),
     onSuccess: async () => {
+      adjustKey.done();
       notify.success(t('credits.admin.adjusted'));
       adjustForm.reset({ reason: '' });
       await refresh();
@@ -105,7 +113,12 @@ export function AdminUserCredits({ userId }: { userId: string }) {
       </SimpleGrid>
 
       <Card withBorder radius="md" padding="md">
-        <form onSubmit={paymentForm.handleSubmit((values) => record.mutate(values))} noValidate>
+        <form
+          onSubmit={paymentForm.handleSubmit((input) =>
+            record.mutate({ input, key: paymentKey.keyFor({ userId, ...input }) }),
+          )}
+          noValidate
+        >
           <Stack gap="sm">
             <Text fw={600}>{t('credits.admin.recordPayment')}</Text>
             <Controller
@@ -152,7 +165,12 @@ export function AdminUserCredits({ userId }: { userId: string }) {
       </Card>
 
       <Card withBorder radius="md" padding="md">
-        <form onSubmit={adjustForm.handleSubmit((values) => adjust.mutate(values))} noValidate>
+        <form
+          onSubmit={adjustForm.handleSubmit((input) =>
+            adjust.mutate({ input, key: adjustKey.keyFor({ userId, ...input }) }),
+          )}
+          noValidate
+        >
           <Stack gap="sm">
             <Text fw={600}>{t('credits.admin.adjust')}</Text>
             <Controller

@@ -5,9 +5,17 @@ import { BuyCreditsModal } from './BuyCreditsModal';
 import { renderWithApp } from './testing';
 
 const checkout = vi.fn();
+const checkoutOptions = vi.fn();
 vi.mock('./creditsApi', async (importOriginal) => {
   const original = await importOriginal<typeof import('./creditsApi')>();
-  return { ...original, creditsApi: { ...original.creditsApi, checkout: (input: unknown) => checkout(input) } };
+  return {
+    ...original,
+    creditsApi: {
+      ...original.creditsApi,
+      checkout: (input: unknown) => checkout(input),
+      checkoutOptions: () => checkoutOptions(),
+    },
+  };
 });
 const session = {
   user: {
@@ -26,6 +34,8 @@ describe('BuyCreditsModal', () => {
   let open: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
     checkout.mockReset();
+    checkoutOptions.mockReset();
+    checkoutOptions.mockResolvedValue({ card: 'stripe' });
     open = vi.spyOn(window, 'open').mockImplementation(() => ({ opener: window }) as unknown as Window);
   });
   afterEach(() => {
@@ -93,6 +103,32 @@ describe('BuyCreditsModal', () => {
     await waitFor(() => expect(screen.getByTestId('pay-card').getAttribute('data-state')).toBe('failed'));
     expect(error).toHaveBeenCalledWith('checkout failed', 502);
     expect(screen.queryByTestId('partner-dialog')).toBeNull();
+  });
+
+  it('card payments not configured on the server: the card button says so and cannot be used; PIX still can', async () => {
+    checkoutOptions.mockResolvedValue({ card: 'unavailable' });
+    await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
+    fireEvent.change(quantity(), { target: { value: '300' } });
+    await waitFor(() =>
+      expect(screen.getByTestId('pay-card').textContent).toBe('Pagamento com cartão não configurado'),
+    );
+    expect(isDisabled('pay-card')).toBe(true);
+    expect(isDisabled('pay-pix')).toBe(false);
+    fireEvent.click(screen.getByTestId('pay-card'));
+    expect(checkout).not.toHaveBeenCalled();
+  });
+
+  it('a checkout refused as not configured (the server changed since the page loaded) switches the button too', async () => {
+    checkout.mockRejectedValue(new ApiError(503, 'x', 'CARD_PAYMENTS_NOT_CONFIGURED'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
+    fireEvent.change(quantity(), { target: { value: '300' } });
+    expect(screen.getByTestId('pay-card').textContent).toBe('Pagar com cartão de crédito');
+    fireEvent.click(screen.getByTestId('pay-card'));
+    await waitFor(() =>
+      expect(screen.getByTestId('pay-card').textContent).toBe('Pagamento com cartão não configurado'),
+    );
+    expect(isDisabled('pay-card')).toBe(true);
   });
 
   it('PIX: a 500 ms spinner, then the chat link with the amount and the e-mail', async () => {

@@ -14,6 +14,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconCreditCard, IconMinus, IconPlus, IconQrcode } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -21,7 +22,7 @@ import { isApiError } from '../../platform/api';
 import { openSupportChat } from '../../platform/support';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
-import { creditsApi } from './creditsApi';
+import { CHECKOUT_OPTIONS_KEY, creditsApi } from './creditsApi';
 import { balanceRow, canPay, digitsOnly, purchaseTotal, showsMinimumNotice, stepQuantity } from './purchase';
 import { TransferForm } from './TransferForm';
 
@@ -59,6 +60,15 @@ export function BuyCreditsModal({
   const [quantity, setQuantity] = useState(0);
   const [checkout, setCheckout] = useState<CheckoutState>({ status: 'idle' });
   const [pixLoading, setPixLoading] = useState(false);
+  const queryClient = useQueryClient();
+  // Known before the click: a server without card payments says so on the button.
+  const cardOptions = useQuery({
+    queryKey: CHECKOUT_OPTIONS_KEY,
+    queryFn: creditsApi.checkoutOptions,
+    enabled: opened,
+    staleTime: 5 * 60_000,
+  });
+  const cardUnavailable = cardOptions.data?.card === 'unavailable';
 
   const rows = [balanceRow(t('credits.balanceRow'), quantity)];
   const total = purchaseTotal(rows);
@@ -88,6 +98,10 @@ export function BuyCreditsModal({
       // Spec section 8: the status goes to the console and the state becomes failed; no message.
       console.error('checkout failed', isApiError(err) ? err.status : err);
       setCheckout({ status: 'failed' });
+      // The server stopped taking cards since the options were read: the button says so now.
+      if (isApiError(err) && err.code === 'CARD_PAYMENTS_NOT_CONFIGURED') {
+        queryClient.setQueryData(CHECKOUT_OPTIONS_KEY, { card: 'unavailable' });
+      }
     }
   };
 
@@ -110,7 +124,7 @@ export function BuyCreditsModal({
     const tabRef = window.open(url, '_blank');
     if (tabRef) tabRef.opener = null;
     close();
-    navigate(ROUTES.campaigns);
+    void navigate(ROUTES.campaigns);
   };
 
   return (
@@ -217,13 +231,13 @@ export function BuyCreditsModal({
                   <Group gap="sm">
                     <Button
                       leftSection={<IconCreditCard size={18} />}
-                      disabled={!payable}
+                      disabled={!payable || cardUnavailable}
                       loading={checkout.status === 'loading'}
                       onClick={() => void payWithCard()}
                       data-testid="pay-card"
                       data-state={checkout.status}
                     >
-                      {t('credits.payCard')}
+                      {cardUnavailable ? t('credits.payCardUnavailable') : t('credits.payCard')}
                     </Button>
                     <Button
                       color="teal"

@@ -61,7 +61,7 @@ export function PaymentResult({ onRetry }: { onRetry: () => void }) {
 
   const close = (then?: () => void) => {
     setResult(null);
-    navigate({ pathname: location.pathname, search: withoutResultParams(location.search) }, { replace: true });
+    void navigate({ pathname: location.pathname, search: withoutResultParams(location.search) }, { replace: true });
     handled.current = false;
     then?.();
   };

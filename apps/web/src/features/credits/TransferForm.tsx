@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
+import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
 import { creditsApi, DASHBOARD_BALANCE_KEY, LEDGER_KEY } from './creditsApi';
@@ -29,9 +30,14 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
   const [serverErrors, setServerErrors] = useState<Partial<Record<TransferableCreditType, string>>>({});
   const money = user?.balance.money ?? 0;
 
+  // One Idempotency-Key per submission: converting again after an error (the answer may have
+  // been lost after the server applied it) cannot charge the balance twice.
+  const submissionKey = useSubmissionKey();
   const transfer = useMutation({
-    mutationFn: (input: { type: TransferableCreditType; amount: number }) => creditsApi.transfer(input),
-    onSuccess: async (_result, input) => {
+    mutationFn: ({ input, key }: { input: { type: TransferableCreditType; amount: number }; key: string }) =>
+      creditsApi.transfer(input, key),
+    onSuccess: async (_result, { input }) => {
+      submissionKey.done();
       notify.success(t('credits.transferSuccess'));
       setQuantities((q) => ({ ...q, [input.type]: undefined }));
       await Promise.all([
@@ -41,7 +47,7 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
       ]);
       onDone?.();
     },
-    onError: (err, input) => {
+    onError: (err, { input }) => {
       const message = isApiError(err)
         ? err.code && ERROR_KEYS[err.code]
           ? t(ERROR_KEYS[err.code]!)
@@ -112,9 +118,13 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
                     <Button
                       size="xs"
                       disabled={!check?.ok}
-                      loading={transfer.isPending && transfer.variables?.type === type}
+                      loading={transfer.isPending && transfer.variables?.input.type === type}
                       data-testid={`transfer-submit-${type}`}
-                      onClick={() => quantity && transfer.mutate({ type, amount: quantity })}
+                      onClick={() => {
+                        if (!quantity) return;
+                        const input = { type, amount: quantity };
+                        transfer.mutate({ input, key: submissionKey.keyFor(input) });
+                      }}
                     >
                       {t('credits.transferButton')}
                     </Button>

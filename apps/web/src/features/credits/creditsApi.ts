@@ -3,6 +3,7 @@ import type {
   AdminAdjustmentResult,
   AdminPaymentInput,
   AdminPaymentResult,
+  CheckoutOptions,
   CheckoutRequest,
   CheckoutResponse,
   CreditTransferInput,
@@ -13,20 +14,25 @@ import type {
   PaymentDto,
 } from '@ecoa/shared';
 import { api } from '../../platform/api';
+import { idempotencyHeader } from '../../platform/idempotency';
 
 /** TanStack Query keys (the spec names the balance's: `dashboard-balance`). */
 export const DASHBOARD_BALANCE_KEY = ['dashboard-balance'] as const;
 export const PAYMENTS_KEY = ['payments'] as const;
 export const LEDGER_KEY = ['ledger'] as const;
+export const CHECKOUT_OPTIONS_KEY = ['checkout-options'] as const;
 
 export const creditsApi = {
   /** `GET /api/v1/dashboard/balance`: money in reais and every credit type. */
   balance: () => api.get<DashboardBalance>('/api/v1/dashboard/balance'),
-  /** `POST /api/v1/credits/transfer` (bearer). */
-  transfer: (input: CreditTransferInput) => api.post<CreditTransferResult>('/api/v1/credits/transfer', input),
+  /** `POST /api/v1/credits/transfer` (bearer); `idempotencyKey`: one per submission (a retry applies once). */
+  transfer: (input: CreditTransferInput, idempotencyKey: string) =>
+    api.post<CreditTransferResult>('/api/v1/credits/transfer', input, { headers: idempotencyHeader(idempotencyKey) }),
   /** `POST /checkout` on the legacy host with the raw token (spec section 7). */
   checkout: (input: CheckoutRequest) =>
     api.post<CheckoutResponse>('/api/checkout', input, { host: 'legacy', auth: 'raw' }),
+  /** `GET /api/v1/checkout/options`: whether "Pay with credit card" can work here (stripe, test, unavailable). */
+  checkoutOptions: () => api.get<CheckoutOptions>('/api/v1/checkout/options'),
   payments: (page = 1, pageSize = 10) => api.get<Page<PaymentDto>>('/api/v1/payments', { query: { page, pageSize } }),
   ledger: (page = 1, pageSize = 10) => api.get<Page<LedgerEntryDto>>('/api/v1/ledger', { query: { page, pageSize } }),
 };
@@ -38,10 +44,15 @@ export const adminCreditsApi = {
     api.get<Page<PaymentDto>>(`/api/v1/admin/users/${userId}/payments`, { query: { page, pageSize } }),
   ledger: (userId: string, page = 1, pageSize = 10) =>
     api.get<Page<LedgerEntryDto>>(`/api/v1/admin/users/${userId}/ledger`, { query: { page, pageSize } }),
-  recordPayment: (userId: string, input: AdminPaymentInput) =>
-    api.post<AdminPaymentResult>(`/api/v1/admin/users/${userId}/payments`, input),
-  adjust: (userId: string, input: AdminAdjustmentInput) =>
-    api.post<AdminAdjustmentResult>(`/api/v1/admin/users/${userId}/adjustments`, input),
+  /** Money operations take one `idempotencyKey` per form submission: a retried submission applies once. */
+  recordPayment: (userId: string, input: AdminPaymentInput, idempotencyKey: string) =>
+    api.post<AdminPaymentResult>(`/api/v1/admin/users/${userId}/payments`, input, {
+      headers: idempotencyHeader(idempotencyKey),
+    }),
+  adjust: (userId: string, input: AdminAdjustmentInput, idempotencyKey: string) =>
+    api.post<AdminAdjustmentResult>(`/api/v1/admin/users/${userId}/adjustments`, input, {
+      headers: idempotencyHeader(idempotencyKey),
+    }),
 };
 
 export const adminUserMoneyKey = (userId: string) => ['admin-user-money', userId] as const;

@@ -41,8 +41,8 @@ export function OptOutsPanel() {
 
   const report = (s: OptOutSummary) => {
     notify.success(t('optOuts.summary', { added: s.added, already: s.alreadyOptedOut, invalid: s.invalid }));
-    queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
-    queryClient.invalidateQueries({ queryKey: ['lists'] });
+    void queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
+    void queryClient.invalidateQueries({ queryKey: ['lists'] });
   };
 
   const add = async () => {
@@ -77,8 +77,8 @@ export function OptOutsPanel() {
   const remove = async (phone: string) => {
     try {
       await optOutsApi.remove(phone);
-      queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
-      queryClient.invalidateQueries({ queryKey: ['lists'] });
+      void queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
+      void queryClient.invalidateQueries({ queryKey: ['lists'] });
     } catch (err) {
       notify.error(listErrorText(t, err));
     }

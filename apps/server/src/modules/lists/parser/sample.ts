@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { workerMemoryError } from './errors.ts';
 import type { SampleWorkerInput, SampleWorkerMessage } from './sample-worker.ts';
-import { openSpreadsheet, type SpreadsheetInfo } from './source.ts';
+import { openSpreadsheet, type SpreadsheetInfo, sanitizeCells } from './source.ts';
 import { xlsxTooLarge } from './xlsx.ts';
 
 /**
@@ -35,7 +35,10 @@ export async function readSpreadsheetSample(
     ...(sheet.encoding ? { encoding: sheet.encoding } : {}),
     ...(sheet.delimiter ? { delimiter: sheet.delimiter } : {}),
   };
-  if (sheet.kind === 'xlsx') return { sheet: info, rows: await sampleXlsxInWorker(filePath, maxRows) };
+  if (sheet.kind === 'xlsx') {
+    // Sanitized here, as openSpreadsheet's rows are (the worker loads only the XLSX reader).
+    return { sheet: info, rows: sanitizeCells(await sampleXlsxInWorker(filePath, maxRows)) };
+  }
   const rows: string[][] = [];
   const it = sheet.rows();
   try {

@@ -30,15 +30,18 @@ export function bomOf(head: Buffer): TextEncoding | undefined {
   return undefined;
 }
 
-/** Text has no NUL bytes and few control characters (PDFs, images and executables do). */
+/**
+ * Text has few control characters (PDFs, images and executables have many, NUL bytes above all).
+ * A stray NUL in a real CSV counts as one control character: the sanitizer drops it from the
+ * cell, as it does anywhere else in the file.
+ */
 function looksLikeText(head: Buffer): boolean {
   let control = 0;
   for (let i = 0; i < head.length; i++) {
     const b = head[i]!;
-    if (b === 0) return false;
     if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12) control++;
   }
-  return control <= head.length * 0.01;
+  return control <= Math.max(1, head.length * 0.01);
 }
 
 /**

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { sanitizeText } from '@ecoa/shared';
 import { CsvParser, type Delimiter, detectDelimiter } from './csv.ts';
 import { fileError } from './errors.ts';
 import {
@@ -23,11 +24,12 @@ export type SpreadsheetInfo = {
 export type Spreadsheet = SpreadsheetInfo & {
   /** Bytes of the file read so far (progress = bytesRead / size). */
   bytesRead(): number;
-  /** The rows as text cells, in batches; blank rows skipped. Iterate once. */
+  /** The rows as text cells (sanitized, see sanitizeCells), in batches; blank rows skipped. Iterate once. */
   rows(): AsyncGenerator<string[][]>;
 };
 
 const READ_CHUNK = 128 * 1024;
+const MULTILINE = { multiline: true };
 
 /**
  * Opens an uploaded spreadsheet for streaming: decides the type by content, and for a CSV the
@@ -49,9 +51,11 @@ export async function openSpreadsheet(filePath: string, options: { sampleOnly?: 
       size,
       bytesRead: () => bytesRead,
       rows: () =>
-        readXlsxRows(filePath, (done) => {
-          bytesRead = Math.round(done * size);
-        }),
+        sanitizedRows(
+          readXlsxRows(filePath, (done) => {
+            bytesRead = Math.round(done * size);
+          }),
+        ),
     };
   }
 
@@ -69,29 +73,47 @@ export async function openSpreadsheet(filePath: string, options: { sampleOnly?: 
     delimiter,
     size,
     bytesRead: () => bytesRead,
-    rows: async function* () {
-      // TextDecoder strips a UTF-8/UTF-16 BOM itself (ignoreBOM: false).
-      const decoder = new TextDecoder(encoding);
-      const parser = new CsvParser(delimiter);
-      const stream = fs.createReadStream(filePath, { highWaterMark: READ_CHUNK });
-      try {
-        for await (const chunk of stream) {
-          bytesRead += (chunk as Buffer).length;
-          const rows = parser.push(decoder.decode(chunk as Buffer, { stream: true }));
-          if (rows.length > 0) yield rows;
-        }
-        const tail = decoder.decode();
-        const rows = tail ? parser.push(tail) : [];
-        try {
-          parser.end(rows);
-        } catch (err) {
-          // A preview sample ends mid-row: drop the cut row.
-          if (!sampleOnly) throw err;
-        }
-        if (rows.length > 0) yield rows;
-      } finally {
-        stream.destroy();
-      }
-    },
+    rows: () => sanitizedRows(csvRows()),
   };
+
+  async function* csvRows(): AsyncGenerator<string[][]> {
+    // TextDecoder strips a UTF-8/UTF-16 BOM itself (ignoreBOM: false).
+    const decoder = new TextDecoder(encoding);
+    const parser = new CsvParser(delimiter);
+    const stream = fs.createReadStream(filePath, { highWaterMark: READ_CHUNK });
+    try {
+      for await (const chunk of stream) {
+        bytesRead += (chunk as Buffer).length;
+        const rows = parser.push(decoder.decode(chunk as Buffer, { stream: true }));
+        if (rows.length > 0) yield rows;
+      }
+      const tail = decoder.decode();
+      const rows = tail ? parser.push(tail) : [];
+      try {
+        parser.end(rows);
+      } catch (err) {
+        // A preview sample ends mid-row: drop the cut row.
+        if (!sampleOnly) throw err;
+      }
+      if (rows.length > 0) yield rows;
+    } finally {
+      stream.destroy();
+    }
+  }
+}
+
+/**
+ * Every cell of a batch through the one text sanitizer, in place: a NUL or a lone surrogate in
+ * a cell would otherwise fail its insert (PostgreSQL refuses them in text and jsonb). Tabs and
+ * line breaks stay: a quoted cell may span lines, and the export gives it back as it came.
+ */
+export function sanitizeCells(batch: string[][]): string[][] {
+  for (const row of batch) {
+    for (let i = 0; i < row.length; i++) row[i] = sanitizeText(row[i]!, MULTILINE);
+  }
+  return batch;
+}
+
+async function* sanitizedRows(rows: AsyncGenerator<string[][]>): AsyncGenerator<string[][]> {
+  for await (const batch of rows) yield sanitizeCells(batch);
 }

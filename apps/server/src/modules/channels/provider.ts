@@ -1,0 +1,132 @@
+/**
+ * The one interface between Ecoa and a carrier (blueprint section 5). Each provider lives in its
+ * own folder under `providers/` (SMPP, WhatsApp Cloud API, RCS Business Messaging, a
+ * Twilio-compatible calls API), speaks the real protocol, and has a simulator that speaks the
+ * same protocol on loopback. Nothing vendor-typed leaks out of a provider's folder: it maps the
+ * vendor's statuses and error codes to Ecoa's own.
+ */
+import type { Channel } from '@ecoa/shared';
+
+/** The statuses a message moves through (GET /api/v1/messages/:id). */
+export const MESSAGE_STATUSES = ['queued', 'submitting', 'sent', 'delivered', 'failed', 'expired', 'unknown'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** A WhatsApp template body parameter list, in order ({{1}}, {{2}}, …). */
+export type WhatsAppTemplate = { name: string; language: string; params: string[] };
+
+export type RcsSuggestion = { kind: 'reply'; text: string } | { kind: 'url'; text: string; url: string };
+export type RcsCard = { title: string; description?: string; imageUrl?: string; suggestions?: RcsSuggestion[] };
+
+/** What a call plays: an uploaded audio (a URL the provider fetches) or text-to-speech in pt-BR. */
+export type VoicePrompt = { audioUrl: string } | { tts: string };
+
+export type OutboundContent =
+  | { kind: 'sms'; text: string; flash: boolean }
+  | { kind: 'voice'; prompt: VoicePrompt }
+  | {
+      kind: 'ura';
+      prompt: VoicePrompt;
+      /** The digits the menu accepts (e.g. ['1', '2']); others are recorded too. */
+      options: string[];
+      /** The customer's URL that gets `{phone, digit, campaignId}` when a digit is pressed. */
+      integrationUrl?: string;
+      campaignId?: string;
+    }
+  | { kind: 'whatsapp'; template: WhatsAppTemplate }
+  | { kind: 'rcs'; text?: string; card?: RcsCard; suggestions?: RcsSuggestion[] };
+
+/** One message to one recipient. */
+export type OutboundMessage = {
+  /** Ecoa's message id: providers that take a client id use it (RCS messageId, call status URLs). */
+  id: string;
+  channel: Channel;
+  /** E.164 (`+5511912345678`). */
+  to: string;
+  content: OutboundContent;
+};
+
+/** The carrier took the message. Several ids when an SMS went out in several parts (one receipt each). */
+export type SubmitResult = { providerMessageIds: string[] };
+
+/**
+ * Why a submit failed. `retryable`: nothing was sent and the same submit may succeed later
+ * (throttled, bind down before the request left). `sentUnknown`: the request may have reached
+ * the carrier (a bind dropped with it in flight): it must never be re-sent blindly.
+ */
+export class ProviderError extends Error {
+  constructor(
+    /** Ecoa's reason code, stable (e.g. `SMPP_0x0000000B`, `WHATSAPP_131026`, `RCS_NOT_CAPABLE`). */
+    readonly reason: string,
+    message: string,
+    readonly options: { retryable?: boolean; sentUnknown?: boolean } = {},
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** A status change a carrier reported (receipt, webhook, call callback), already verified and mapped. */
+export type StatusEvent = {
+  type: 'status';
+  provider: string;
+  /** The id the carrier gave at submit (normalised by the provider: SMPP ids are compared in one form). */
+  providerMessageId: string;
+  status: Exclude<MessageStatus, 'queued' | 'submitting'> | 'read';
+  /** Why it failed/expired: the carrier's code, kept (e.g. `SMPP_UNDELIV_err_001`, `WHATSAPP_131047`, `VOICE_BUSY`). */
+  reason?: string;
+  at: Date;
+  /** Channel-specific facts: call duration (s), digits pressed. */
+  detail?: { durationSeconds?: number; digits?: string };
+};
+
+/** A message a person sent to us (an SMS reply). */
+export type InboundEvent = { type: 'inbound'; provider: string; from: string; text: string; at: Date };
+
+export type ProviderEvent = StatusEvent | InboundEvent;
+
+export type ProviderHealth = {
+  provider: string;
+  mode: 'simulator' | 'real';
+  /** Bound (SMPP) or reachable (HTTP APIs). */
+  connected: boolean;
+  tpsLimit: number | null;
+  tpsInUse: number;
+  inFlight: number;
+  lastError: { message: string; at: string } | null;
+};
+
+/** A carrier's HTTP call to Ecoa (status webhook, call instructions), as the provider needs it to verify it. */
+export type WebhookRequest = {
+  method: 'GET' | 'POST';
+  /** The full public URL the carrier called (PUBLIC_URL + path + query): some signatures cover it. */
+  url: string;
+  headers: Record<string, string | undefined>;
+  query: Record<string, string>;
+  /** The exact bytes received: signatures are computed over them. */
+  rawBody: Buffer;
+};
+export type WebhookResponse = { status: number; body?: string; contentType?: string };
+/**
+ * A route the channels module mounts under `/api/webhooks/<provider>/…` for a provider. The
+ * provider verifies the signature (401 and nothing changed when it is wrong), parses, and
+ * reports events through its listener before answering.
+ */
+export type WebhookRoute = {
+  method: 'GET' | 'POST';
+  /** Below `/api/webhooks/<provider>`, Fastify syntax (`/status`, `/calls/:messageId/twiml`). */
+  path: string;
+  handle(request: WebhookRequest, params: Record<string, string>): Promise<WebhookResponse>;
+};
+
+export interface ChannelProvider {
+  readonly name: string;
+  readonly channels: readonly Channel[];
+  /** Sends one message; resolves when the carrier accepted it (its ids), throws ProviderError otherwise. */
+  submit(message: OutboundMessage): Promise<SubmitResult>;
+  /** Receipts and inbound messages, as they arrive. One listener (the channels service). */
+  onEvent(listener: (event: ProviderEvent) => Promise<void>): void;
+  /** The HTTP routes carriers call back on (none for SMPP: its receipts come on the bind). */
+  readonly webhooks: readonly WebhookRoute[];
+  health(): ProviderHealth;
+  close(): Promise<void>;
+}

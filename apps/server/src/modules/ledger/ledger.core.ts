@@ -1,0 +1,187 @@
+import { type CreditType, LEDGER_MESSAGES, type LedgerEntryKind } from '@ecoa/shared';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import type { BalanceAmounts, LedgerRepository, NewLedgerEntry } from './ledger.repository.ts';
+import type { LedgerEntryRow } from './ledger.schema.ts';
+
+/**
+ * What the ledger's operations share: running one operation in a transaction behind its
+ * idempotency key, building entries, the errors. `ledger.service.ts` (movements, transfers,
+ * adjustments) and `ledger.payments.ts` (payments) are built on it.
+ */
+
+/** Structurally the platform clock (`platform/clock`): services never call `new Date()`. */
+export type LedgerClock = { now(): Date };
+
+export type LedgerCoreDeps = { repo: LedgerRepository; clock: LedgerClock };
+
+export type Reference = { type: string; id: string };
+
+/** Options every operation takes. */
+export type OperationOptions = {
+  /** A retry with the same key (per user) changes nothing and returns the first result. */
+  idempotencyKey?: string;
+  /** Who did it when it is not the user (an administrator). */
+  actorUserId?: string | null;
+  reason?: string | null;
+  /** Run inside a transaction the caller already opened (a savepoint in it). */
+  tx?: DbOrTx;
+};
+
+const IDEMPOTENCY_CONSTRAINT = 'ledger_entries_user_idempotency_key';
+
+export const ledgerErrors = {
+  invalidQuantity: () => badRequest('INVALID_QUANTITY', LEDGER_MESSAGES.invalidQuantity),
+  whatsappMinimum: () => badRequest('WHATSAPP_MINIMUM', LEDGER_MESSAGES.whatsappMinimum),
+  priceNotConfigured: (type: CreditType) =>
+    badRequest('PRICE_NOT_CONFIGURED', LEDGER_MESSAGES.priceNotConfigured, { type }),
+  insufficient: (type: CreditType, available: number, requested: number) =>
+    badRequest(
+      'INSUFFICIENT_BALANCE',
+      type === 'BALANCE' ? LEDGER_MESSAGES.insufficientBalance : 'Créditos insuficientes.',
+      { type, available, requested },
+    ),
+  belowZero: (type: CreditType, available: number) =>
+    badRequest('ADJUSTMENT_BELOW_ZERO', LEDGER_MESSAGES.adjustmentBelowZero, { type, available }),
+  keyReused: () => conflict('IDEMPOTENCY_KEY_REUSED', LEDGER_MESSAGES.idempotencyKeyReused),
+  userNotFound: () => notFound('USER_NOT_FOUND', LEDGER_MESSAGES.userNotFound),
+  reservationExceeded: (outstanding: number) =>
+    new AppError('RESERVATION_EXCEEDED', 409, 'Valor acima do que está reservado para esta referência.', {
+      outstanding,
+    }),
+  paymentNotFound: () => notFound('PAYMENT_NOT_FOUND', 'Pagamento não encontrado.'),
+};
+
+export type NewEntryInput = Omit<
+  NewLedgerEntry,
+  'createdAt' | 'metadata' | 'actorUserId' | 'reason' | 'referenceType' | 'referenceId'
+> & {
+  reference?: Reference;
+  actorUserId?: string | null;
+  reason?: string | null;
+  metadata?: Record<string, unknown> | null;
+};
+
+export function createLedgerCore(deps: LedgerCoreDeps) {
+  const { clock } = deps;
+
+  /**
+   * Runs one operation: replays it if its idempotency key was already used, else runs `run` in
+   * a transaction (a savepoint inside `tx`). A concurrent twin with the same key loses on the
+   * unique index, rolls back, and replays the winner's result.
+   */
+  async function operate<T>(opts: {
+    userId: string;
+    key: string | undefined;
+    /** How many entries the operation writes: entry i gets key, key#1, key#2… */
+    entryCount: number;
+    tx: DbOrTx | undefined;
+    replay: (entries: LedgerEntryRow[], repo: LedgerRepository) => Promise<T> | T;
+    run: (repo: LedgerRepository, keys: (string | null)[]) => Promise<T>;
+  }): Promise<T> {
+    const base = opts.tx ? deps.repo.withTx(opts.tx) : deps.repo;
+    const keys = Array.from({ length: opts.entryCount }, (_, i) =>
+      opts.key === undefined ? null : i === 0 ? opts.key : `${opts.key}#${i}`,
+    );
+    const findExisting = () =>
+      base.findEntriesByKeys(
+        opts.userId,
+        keys.filter((k): k is string => k !== null),
+      );
+    if (opts.key !== undefined) {
+      const existing = await findExisting();
+      if (existing.length > 0) return opts.replay(existing, base);
+    }
+    try {
+      return await base.transaction((tx) => opts.run(tx, keys));
+    } catch (err) {
+      if (opts.key !== undefined && pgErrorCode(err, IDEMPOTENCY_CONSTRAINT) === '23505') {
+        const existing = await findExisting();
+        if (existing.length > 0) return opts.replay(existing, base);
+      }
+      if (pgErrorCode(err) === '23503') throw ledgerErrors.userNotFound();
+      throw err;
+    }
+  }
+
+  function entry(input: NewEntryInput): NewLedgerEntry {
+    const { reference, ...rest } = input;
+    return {
+      ...rest,
+      referenceType: reference?.type ?? null,
+      referenceId: reference?.id ?? null,
+      actorUserId: input.actorUserId ?? null,
+      reason: input.reason ?? null,
+      metadata: input.metadata ?? null,
+      createdAt: clock.now(),
+    };
+  }
+
+  return { operate, entry };
+}
+
+export type LedgerCore = ReturnType<typeof createLedgerCore>;
+
+export const balanceOf = (e: LedgerEntryRow): BalanceAmounts => ({
+  available: e.balanceAfter,
+  reserved: e.reservedAfter,
+});
+
+/**
+ * What defines an operation, as its first entry recorded it. A field left undefined is not
+ * compared (e.g. a reference the server generates per call); `null` must match an absent value.
+ */
+export type OperationIdentity = {
+  type: CreditType;
+  kind: LedgerEntryKind;
+  /** The signed change of `available`. */
+  amount: number;
+  reservedDelta?: number;
+  reference?: Reference | null;
+  actorUserId?: string | null;
+  reason?: string | null;
+};
+
+/**
+ * The entry an idempotency key found, if it records the same operation; else 409
+ * IDEMPOTENCY_KEY_REUSED. Keys are per user, so the user always matches. Replaying a different
+ * operation's result would tell the caller something happened that did not (e.g. answer
+ * campaign A's capture to campaign B), so every parameter that defines it is compared.
+ */
+export function sameOperation(e: LedgerEntryRow | undefined, expected: OperationIdentity): LedgerEntryRow {
+  const differs =
+    !e ||
+    e.type !== expected.type ||
+    e.kind !== expected.kind ||
+    e.amount !== expected.amount ||
+    (expected.reservedDelta !== undefined && e.reservedDelta !== expected.reservedDelta) ||
+    (expected.reference !== undefined &&
+      (e.referenceType !== (expected.reference?.type ?? null) || e.referenceId !== (expected.reference?.id ?? null))) ||
+    (expected.actorUserId !== undefined && e.actorUserId !== expected.actorUserId) ||
+    (expected.reason !== undefined && e.reason !== expected.reason);
+  if (differs) throw ledgerErrors.keyReused();
+  return e;
+}
+
+export function assertPositiveInteger(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) {
+    throw badRequest('INVALID_AMOUNT', 'O valor deve ser um número inteiro maior que zero.');
+  }
+}
+
+/** The PostgreSQL SQLSTATE of an error (drizzle wraps driver errors in `cause`); with `constraint`, only for it. */
+export function pgErrorCode(err: unknown, constraint?: string): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const e = current as { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
+      if (!constraint) return e.code;
+      if (e.constraint === constraint || (typeof e.message === 'string' && e.message.includes(constraint))) {
+        return e.code;
+      }
+      return undefined;
+    }
+    current = e.cause;
+  }
+  return undefined;
+}

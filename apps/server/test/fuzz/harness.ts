@@ -1,0 +1,70 @@
+/**
+ * The fuzz harness every reader of outside input goes through (list files, opt-out files,
+ * profile pictures; later SMPP PDUs, webhooks, audio files, CNPJ zips). For each generated
+ * input it feeds the real path (the HTTP route, the job) and checks the three promises:
+ * - the input is accepted, or refused with one of the reader's specific error codes (never a
+ *   500, never a generic "internal error");
+ * - the process never dies (an unhandled error fails the test run too);
+ * - memory stays bounded: the process's RSS never grows past its starting point + the bound.
+ * Bounded in time: each target stops after its time limit or its number of runs.
+ * Reproduce a failure with the seed and path fast-check prints: FUZZ_SEED=<seed> FUZZ_PATH=<path>.
+ */
+import fc from 'fast-check';
+import { expect } from 'vitest';
+
+export type FuzzOutcome = { accepted: true } | { refused: string };
+
+export type FuzzTarget = {
+  name: string;
+  inputs: fc.Arbitrary<Buffer>;
+  /** Feeds one input through the real path and says how it ended. */
+  feed(input: Buffer): Promise<FuzzOutcome>;
+  /** The codes that count as a clear refusal of a bad input. */
+  codes: readonly string[];
+};
+
+export type FuzzBudget = { runs: number; timeLimitMs: number; maxRssGrowthMb: number };
+
+/** CI runs a fixed seed (a red build is reproducible); FUZZ_SEED explores others. */
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20_261_123;
+
+export async function fuzz(target: FuzzTarget, budget: FuzzBudget): Promise<{ runs: number; peakGrowthMb: number }> {
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  const outcomes = new Map<string, number>();
+  let runs = 0;
+  try {
+    await fc.assert(
+      fc.asyncProperty(target.inputs, async (input) => {
+        runs++;
+        const outcome = await target.feed(input);
+        peak = Math.max(peak, process.memoryUsage().rss);
+        const key = 'accepted' in outcome ? 'accepted' : outcome.refused;
+        outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+        if ('refused' in outcome)
+          expect(target.codes, `${target.name}: a specific error code`).toContain(outcome.refused);
+        expect((peak - baseline) / 2 ** 20, `${target.name}: RSS growth (MB)`).toBeLessThanOrEqual(
+          budget.maxRssGrowthMb,
+        );
+      }),
+      {
+        seed,
+        path: process.env.FUZZ_PATH,
+        numRuns: budget.runs,
+        interruptAfterTimeLimit: budget.timeLimitMs,
+        markInterruptAsFailure: false,
+        endOnFailure: true,
+      },
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  const peakGrowthMb = Math.round((peak - baseline) / 2 ** 20);
+  console.log(
+    `[fuzz] ${target.name}: ${runs} inputs, peak RSS +${peakGrowthMb} MB, outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`,
+  );
+  return { runs, peakGrowthMb };
+}

@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FILE_ERRORS } from '../../src/modules/lists/parser/errors.ts';
+import type { RunningServer } from '../../src/server.ts';
+import { bearer, signUpAndSignIn } from '../factories.ts';
+import { createTestServer, dbKind } from '../helpers.ts';
+import { multipart } from '../multipart.ts';
+import { csvBytes } from './csv.ts';
+import { type FuzzOutcome, fuzz } from './harness.ts';
+import { mutated, randomBytes } from './mutations.ts';
+import { xlsxBytes } from './xlsx.ts';
+
+/** Per target: at most this many inputs or this long, whichever comes first. */
+const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
+const FILE_CODES = Object.keys(FILE_ERRORS);
+
+/** Every upload reader, fed hostile bytes through its real route (issue 9). */
+describe(`fuzzing the upload readers (${dbKind})`, () => {
+  let server: RunningServer;
+  let token: string;
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    token = (await signUpAndSignIn(server)).token;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function send(method: 'POST' | 'PUT', url: string, content: Buffer, filename: string) {
+    const form = multipart([{ name: 'file', filename, content }]);
+    return server.app.inject({ method, url, payload: form.payload, headers: { ...form.headers, ...bearer(token) } });
+  }
+
+  /** A 4xx with its code is a refusal; anything else (a 5xx, no code) is a code the harness rejects. */
+  function refusal(res: { statusCode: number; json(): { code?: string } }): FuzzOutcome {
+    const code = res.json().code ?? 'NO_CODE';
+    return { refused: res.statusCode >= 500 ? `HTTP_${res.statusCode}_${code}` : code };
+  }
+
+  async function importList(bytes: Buffer, filename: string): Promise<FuzzOutcome> {
+    const res = await send('POST', '/api/v1/lists', bytes, filename);
+    if (res.statusCode !== 201) return refusal(res);
+    const id = res.json().id as string;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const list = (
+        await server.app.inject({ method: 'GET', url: `/api/v1/lists/${id}`, headers: bearer(token) })
+      ).json();
+      if (list.status === 'ready') return { accepted: true };
+      if (list.status === 'failed') return { refused: list.errorCode };
+      if (Date.now() > deadline) return { refused: 'STILL_IMPORTING_AFTER_30_S' };
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('list imports: every CSV is imported or refused with a file error code', async () => {
+    const inputs = fc.oneof({ weight: 6, arbitrary: mutated(csvBytes) }, { weight: 1, arbitrary: randomBytes });
+    const result = await fuzz(
+      { name: 'list import (CSV)', inputs, feed: (b) => importList(b, 'fuzz.csv'), codes: FILE_CODES },
+      BUDGET,
+    );
+    expect(result.runs).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('list imports: every XLSX is imported or refused with a file error code', async () => {
+    // Each XLSX starts two worker threads (the sample, the import): fewer runs fit the budget.
+    const result = await fuzz(
+      { name: 'list import (XLSX)', inputs: xlsxBytes, feed: (b) => importList(b, 'fuzz.xlsx'), codes: FILE_CODES },
+      BUDGET,
+    );
+    expect(result.runs).toBeGreaterThan(5);
+  }, 120_000);
+
+  it('list previews: the mapping step reads the same bytes without failing', async () => {
+    const inputs = fc.oneof({ weight: 6, arbitrary: mutated(csvBytes) }, { weight: 1, arbitrary: randomBytes });
+    const feed = async (bytes: Buffer): Promise<FuzzOutcome> => {
+      const res = await send('POST', '/api/v1/lists/preview', bytes, 'fuzz.csv');
+      return res.statusCode === 200 ? { accepted: true } : refusal(res);
+    };
+    const result = await fuzz({ name: 'list preview (CSV)', inputs, feed, codes: FILE_CODES }, BUDGET);
+    expect(result.runs).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('opt-out uploads: every file adds its numbers or is refused with a file error code', async () => {
+    const inputs = fc.oneof({ weight: 6, arbitrary: mutated(csvBytes) }, { weight: 1, arbitrary: randomBytes });
+    const feed = async (bytes: Buffer): Promise<FuzzOutcome> => {
+      const res = await send('POST', '/api/v1/opt-outs/upload', bytes, 'sair.csv');
+      return res.statusCode === 200 ? { accepted: true } : refusal(res);
+    };
+    const result = await fuzz({ name: 'opt-out upload (CSV)', inputs, feed, codes: FILE_CODES }, BUDGET);
+    expect(result.runs).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('profile pictures: every image is stored or refused with an image error code', async () => {
+    const valid = await Promise.all(
+      (['png', 'jpeg', 'webp', 'gif'] as const).flatMap((format) =>
+        [
+          [40, 30],
+          [300, 200],
+        ].map(([width, height]) =>
+          sharp({ create: { width: width!, height: height!, channels: 3, background: { r: 200, g: 80, b: 20 } } })
+            .toFormat(format)
+            .toBuffer(),
+        ),
+      ),
+    );
+    const inputs = fc.oneof(
+      { weight: 6, arbitrary: mutated(fc.constantFrom(...valid)) },
+      { weight: 1, arbitrary: randomBytes },
+    );
+    const feed = async (bytes: Buffer): Promise<FuzzOutcome> => {
+      const res = await send('PUT', '/api/v1/me/avatar', bytes, 'foto.png');
+      return res.statusCode === 200 ? { accepted: true } : refusal(res);
+    };
+    const codes = [
+      'IMAGE_TOO_LARGE',
+      'IMAGE_TYPE_NOT_ALLOWED',
+      'IMAGE_INVALID',
+      'IMAGE_DIMENSIONS_TOO_LARGE',
+      'IMAGE_REQUIRED',
+    ];
+    const result = await fuzz({ name: 'profile picture', inputs, feed, codes }, BUDGET);
+    expect(result.runs).toBeGreaterThan(10);
+  }, 120_000);
+});
