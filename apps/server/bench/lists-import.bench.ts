@@ -48,12 +48,10 @@ function phone(n: number): string {
 const INVALID = ['(20) 91234-5678', 'sem telefone', '1234', '5,51191E+12', '119123456789012', '(11) 1123-4567'];
 
 /**
- * Row i: every 20th row (5%) is invalid, the next one (5%) repeats an earlier number in
- * another spelling, the rest are distinct numbers.
+ * The bench's rows (name, phone, company, city; no header): every 20th row (5%) is invalid,
+ * the next one (5%) repeats an earlier number in another spelling, the rest are distinct numbers.
  */
-export function generateCsv(file: string, rows: number): { bytes: number } {
-  const fd = fs.openSync(file, 'w');
-  let chunk = 'nome;telefone;empresa;cidade\n';
+export function* benchRows(rows: number): Generator<[string, string, string, string]> {
   let distinct = 0;
   for (let i = 0; i < rows; i++) {
     let tel: string;
@@ -61,8 +59,16 @@ export function generateCsv(file: string, rows: number): { bytes: number } {
     else if (i % 20 === 1 && distinct > 0) tel = phone(((distinct - 1) * 31) % distinct).replace(/[()]/g, '');
     else tel = phone(distinct++);
     const name = `${FIRST[i % FIRST.length]} ${LAST[(i >> 3) % LAST.length]}`;
-    const company = i % 7 === 0 ? `"Empresa ${i % 1000}; Filial"` : `Empresa ${i % 1000}`;
-    chunk += `${name};${tel};${company};${CITIES[i % CITIES.length]}\n`;
+    const company = i % 7 === 0 ? `Empresa ${i % 1000}; Filial` : `Empresa ${i % 1000}`;
+    yield [name, tel, company, CITIES[i % CITIES.length]!];
+  }
+}
+
+export function generateCsv(file: string, rows: number): { bytes: number } {
+  const fd = fs.openSync(file, 'w');
+  let chunk = 'nome;telefone;empresa;cidade\n';
+  for (const [name, tel, company, city] of benchRows(rows)) {
+    chunk += `${name};${tel};${company.includes(';') ? `"${company}"` : company};${city}\n`;
     if (chunk.length > 1 << 20) {
       fs.writeSync(fd, chunk);
       chunk = '';
@@ -73,11 +79,11 @@ export function generateCsv(file: string, rows: number): { bytes: number } {
   return { bytes: fs.statSync(file).size };
 }
 
-function runChild(args: Record<string, string>): Promise<BenchFigures> {
+export function runChild(args: Record<string, string>): Promise<BenchFigures> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(here, 'lists-import.child.ts'), JSON.stringify(args)],
+      ['--expose-gc', '--import', 'tsx', path.join(here, 'lists-import.child.ts'), JSON.stringify(args)],
       { cwd: path.resolve(here, '..'), stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';

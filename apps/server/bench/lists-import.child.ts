@@ -16,7 +16,16 @@ import type { Logger } from '../src/platform/logger.ts';
 import { startServer } from '../src/server.ts';
 import { bearer, signUpAndSignIn } from '../test/factories.ts';
 
-const args = JSON.parse(process.argv[2] ?? '{}') as { kind: string; file: string; rows: string; databaseUrl?: string };
+const args = JSON.parse(process.argv[2] ?? '{}') as {
+  kind: string;
+  file: string;
+  rows: string;
+  databaseUrl?: string;
+  /** The upload's file name (its extension does not matter to the server: the type is sniffed). */
+  fileName?: string;
+  /** A file meant to fail: the error code its list must end with (the figures are still printed). */
+  expectError?: string;
+};
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 // Peak memory: sampled RSS while the import runs, and the kernel's lifetime maximum.
@@ -81,7 +90,7 @@ async function main() {
       (async function* () {
         yield Buffer.from(
           `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nBench ${args.rows}\r\n` +
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${args.fileName ?? 'bench.csv'}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
         );
         for await (const chunk of fs.createReadStream(args.file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
         yield Buffer.from(`\r\n--${boundary}--\r\n`);
@@ -94,24 +103,37 @@ async function main() {
       payload: body,
       headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
-    if (res.statusCode !== 201) throw new Error(`upload ${res.statusCode}: ${res.body}`);
     const uploaded = performance.now();
-    const id = res.json().id as string;
     let list: Record<string, unknown>;
     let firstProgressAt = 0;
-    for (;;) {
-      const r = await server.app.inject({ method: 'GET', url: `/api/v1/lists/${id}`, headers: bearer(token) });
-      list = r.json();
-      if (!firstProgressAt && Number(list.rowsProcessed) > 0) firstProgressAt = performance.now();
-      if (list.status !== 'importing') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    if (res.statusCode === 201) {
+      const id = res.json().id as string;
+      for (;;) {
+        const r = await server.app.inject({ method: 'GET', url: `/api/v1/lists/${id}`, headers: bearer(token) });
+        list = r.json();
+        if (!firstProgressAt && Number(list.rowsProcessed) > 0) firstProgressAt = performance.now();
+        if (list.status !== 'importing') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } else if (args.expectError) {
+      // Refused at upload (the sample read met the problem): no list was created.
+      list = { status: `refused ${res.statusCode}`, errorCode: res.json().code, error: res.json().message };
+    } else {
+      throw new Error(`upload ${res.statusCode}: ${res.body}`);
     }
     const finished = performance.now();
     clearInterval(sampler);
     sample();
-    if (list.status !== 'ready') throw new Error(`import ${list.status}: ${list.errorCode} ${list.error}`);
+    if (args.expectError ? list.errorCode !== args.expectError : list.status !== 'ready') {
+      throw new Error(`import ${list.status}: ${list.errorCode} ${list.error}`);
+    }
     const seconds = (finished - started) / 1000;
-    const parseSeconds = await parseOnly(args.file);
+    // Memory given back: the RSS a few seconds after the import (the worker thread gone, a GC run).
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    global.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const rssAfter = process.memoryUsage().rss;
+    const parseSeconds = args.expectError ? -1 : await parseOnly(args.file);
     const timings = (importLog?.timingsMs ?? {}) as Record<string, number>;
     const figures = {
       db: args.kind,
@@ -132,12 +154,16 @@ async function main() {
       peakRssMb: mb(peakRss),
       baselineRssMb: mb(baselineRss),
       peakRssAboveIdleMb: mb(peakRss - baselineRss),
+      rssAfterMb: mb(rssAfter),
+      rssAfterAboveIdleMb: mb(rssAfter - baselineRss),
       maxRssLifetimeMb: Math.round(process.resourceUsage().maxRSS / 1024),
       peakHeapMb: mb(peakHeap),
       /** At the RSS peak: memory outside the JS heap (PGlite's WASM memory is counted here). */
       externalAtPeakMb: mb(atPeak.external),
       arrayBuffersAtPeakMb: mb(atPeak.arrayBuffers),
       loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100,
+      status: String(list.status),
+      errorCode: String(list.errorCode ?? ''),
       total: Number(list.total),
       valid: Number(list.valid),
       mobiles: Number(list.mobiles),

@@ -9,6 +9,7 @@ import { multipart } from '../multipart.ts';
 import { csvBytes } from './csv.ts';
 import { type FuzzOutcome, fuzz } from './harness.ts';
 import { mutated, randomBytes } from './mutations.ts';
+import { xlsxBytes } from './xlsx.ts';
 
 /** Per target: at most this many inputs or this long, whichever comes first. */
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
@@ -61,6 +62,15 @@ describe(`fuzzing the upload readers (${dbKind})`, () => {
       BUDGET,
     );
     expect(result.runs).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('list imports: every XLSX is imported or refused with a file error code', async () => {
+    // Each XLSX starts two worker threads (the sample, the import): fewer runs fit the budget.
+    const result = await fuzz(
+      { name: 'list import (XLSX)', inputs: xlsxBytes, feed: (b) => importList(b, 'fuzz.xlsx'), codes: FILE_CODES },
+      BUDGET,
+    );
+    expect(result.runs).toBeGreaterThan(5);
   }, 120_000);
 
   it('list previews: the mapping step reads the same bytes without failing', async () => {

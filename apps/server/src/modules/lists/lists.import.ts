@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors/app-error.ts';
 import type { ParentMessage, WorkerInput, WorkerMessage } from './import-worker.ts';
 import type { ContactWriter, ImportCounts, ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
-import { fileError } from './parser/errors.ts';
+import { fileError, workerMemoryError } from './parser/errors.ts';
 
 export { RAGGED_ROW } from './import-worker.ts';
 
@@ -176,7 +176,8 @@ export async function importListFile(deps: ImportDeps, list: ContactListRow): Pr
     await worker.terminate().catch(() => {});
     await writer?.abort().catch(() => {});
     await invalidChain;
-    throw err;
+    // The thread died of its heap cap: the file is too big for it (its own code, not IMPORT_FAILED).
+    throw workerMemoryError(err, list.fileKind, WORKER_LIMITS.maxOldGenerationSizeMb) ?? err;
   } finally {
     deps.signal?.removeEventListener('abort', stopWorker);
   }

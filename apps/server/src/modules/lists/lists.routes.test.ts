@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
 import { createTestServer, dbKind } from '../../../test/helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
+import { sharedStringsXml, sheetXml, xlsxBuffer } from '../../../test/xlsx-builder.ts';
+import { sharedStringsBomb } from '../../../test/zip-writer.ts';
 import type { RunningServer } from '../../server.ts';
 
 const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures', name));
@@ -272,6 +274,66 @@ describe(`contact lists API (${dbKind})`, () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('XLSX_BROKEN');
     }
+  });
+
+  it('refuses an XLSX bomb (5 MB-class, shared strings inflating to ~2 GB) at once with XLSX_TOO_LARGE', async () => {
+    const { compressed, size } = sharedStringsBomb(2000, { crc: false });
+    const rows =
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>nome</t></is></c><c r="B1" t="inlineStr"><is><t>telefone</t></is></c></row>' +
+      '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2"><v>11912345678</v></c></row>';
+    const bomb = xlsxBuffer({
+      sheets: [{ xml: sheetXml(rows) }],
+      parts: { 'xl/sharedStrings.xml': { method: 8, compressed, size } },
+    });
+    expect(size).toBeGreaterThan(2_000_000_000);
+    const { token: fresh } = await signUpAndSignIn(server);
+    const started = performance.now();
+    const res = await upload(fresh, bomb, 'bomba.xlsx');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'XLSX_TOO_LARGE',
+      details: { limit: 'ratio', max: 200, part: 'xl/sharedStrings.xml' },
+    });
+    expect(res.json().message).toMatch(/CSV/);
+    expect((await inject(fresh, { method: 'GET', url: '/api/v1/lists' })).json().total).toBe(0);
+    expect(uploadsLeft()).toEqual([]);
+  });
+
+  it('the same bomb padded to pass the upload check fails its import quickly with XLSX_TOO_LARGE', async () => {
+    const { compressed, size } = sharedStringsBomb(2000, { crc: false });
+    // Junk inside the entry makes the declared ratio 200: only the counted ratio can tell.
+    const padded = Buffer.concat([compressed, Buffer.alloc(Math.ceil(size / 200) - compressed.length, 0x55)]);
+    const rows =
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>nome</t></is></c><c r="B1" t="inlineStr"><is><t>telefone</t></is></c></row>' +
+      '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2"><v>11912345678</v></c></row>';
+    const bomb = xlsxBuffer({
+      sheets: [{ xml: sheetXml(rows) }],
+      parts: { 'xl/sharedStrings.xml': { method: 8, compressed: padded, size } },
+    });
+    const started = performance.now();
+    const res = await upload(token, bomb, 'bomba.xlsx');
+    expect(res.statusCode, res.body).toBe(201);
+    const list = await waitReady(token, res.json().id);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(list).toMatchObject({ status: 'failed', errorCode: 'XLSX_TOO_LARGE', valid: 0 });
+    expect(await countRows('contacts', list.id)).toBe(0);
+  });
+
+  it('an XLSX that passes a limit after its first rows fails its import with that code, not IMPORT_FAILED', async () => {
+    // The sample only reads the strings its rows use; the import reads them all and meets a
+    // 70,000-character one (Excel's cells hold 32,767).
+    const strings = ['nome', 'telefone', ...Array.from({ length: 60 }, (_, i) => `Pessoa ${i}`), 'x'.repeat(70_000)];
+    let rows = '<row r="1"><c t="s"><v>0</v></c><c t="s"><v>1</v></c></row>';
+    for (let i = 0; i < 60; i++)
+      rows += `<row r="${i + 2}"><c t="s"><v>${i + 2}</v></c><c><v>${11_912_340_000 + i}</v></c></row>`;
+    const book = xlsxBuffer({ sheets: [{ xml: sheetXml(rows) }], sharedStrings: sharedStringsXml(strings) });
+    const res = await upload(token, book, 'longa.xlsx');
+    expect(res.statusCode, res.body).toBe(201);
+    const list = await waitReady(token, res.json().id);
+    expect(list).toMatchObject({ status: 'failed', errorCode: 'XLSX_TOO_LARGE', valid: 0 });
+    expect(list.error).toMatch(/CSV/);
+    expect(await countRows('contacts', list.id)).toBe(0);
   });
 
   it('a file that turns ragged after its first rows fails with no contacts left', async () => {

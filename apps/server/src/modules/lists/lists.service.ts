@@ -15,7 +15,7 @@ import type { ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
 import { fileError } from './parser/errors.ts';
 import { columnCountOf, describeColumns, detectHeader, detectMapping, validateMapping } from './parser/mapping.ts';
-import { openSpreadsheet, type Spreadsheet } from './parser/source.ts';
+import { readSpreadsheetSample } from './parser/sample.ts';
 import type { UploadStorage } from './upload-storage.ts';
 
 export const IMPORT_QUEUE = 'lists.import';
@@ -62,20 +62,6 @@ function toDto(row: ContactListRow, optedOut: number): ContactList {
   };
 }
 
-async function readSample(sheet: Spreadsheet, rows: number): Promise<string[][]> {
-  const sample: string[][] = [];
-  const it = sheet.rows();
-  try {
-    for await (const batch of it) {
-      sample.push(...batch);
-      if (sample.length >= rows) break;
-    }
-  } finally {
-    await it.return(undefined);
-  }
-  return sample.slice(0, rows);
-}
-
 /** `=cmd|…`, `+1+1`, `@SUM(…)`: a cell a spreadsheet would run as a formula gets a leading `'`. */
 export function csvCell(value: string | null | undefined): string {
   let s = value ?? '';
@@ -110,8 +96,7 @@ export function createListsService(deps: ListsServiceDeps) {
      */
     async preview(file: UploadedFile, options: { sampleOnly?: boolean } = {}): Promise<ListPreview> {
       try {
-        const sheet = await openSpreadsheet(file.path, options);
-        const sample = await readSample(sheet, SAMPLE_ROWS);
+        const { sheet, rows: sample } = await readSpreadsheetSample(file.path, SAMPLE_ROWS, options);
         if (sample.length === 0) throw fileError('NO_DATA_ROWS');
         let mapping: ColumnMapping | null = null;
         try {
@@ -141,8 +126,7 @@ export function createListsService(deps: ListsServiceDeps) {
      */
     async create(input: { userId: string; name: string; file: UploadedFile; mapping?: ColumnMapping }) {
       try {
-        const sheet = await openSpreadsheet(input.file.path);
-        const sample = await readSample(sheet, SAMPLE_ROWS);
+        const { sheet, rows: sample } = await readSpreadsheetSample(input.file.path, SAMPLE_ROWS);
         if (sample.length === 0) throw fileError('NO_DATA_ROWS');
         const mapping = input.mapping ? validateMapping(input.mapping, columnCountOf(sample)) : detectMapping(sample);
         if (mapping.hasHeader && sample.length < 2) throw fileError('NO_DATA_ROWS');

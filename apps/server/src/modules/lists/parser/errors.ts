@@ -9,6 +9,8 @@ export const FILE_ERRORS = {
   UNSUPPORTED_FILE_TYPE: 'Formato não suportado: envie uma planilha CSV ou XLSX.',
   LEGACY_XLS: 'Planilhas .xls (Excel 97-2003) não são aceitas: salve como .xlsx ou .csv e envie de novo.',
   XLSX_BROKEN: 'A planilha XLSX está corrompida ou incompleta. Abra e salve de novo no Excel, ou exporte como CSV.',
+  XLSX_TOO_LARGE:
+    'A planilha XLSX passa dos limites de leitura (textos, células ou colunas demais, ou cresce demais ao descompactar). Salve como CSV e envie de novo.',
   CSV_MALFORMED: 'O CSV está malformado (aspas sem fechamento ou linha gigante). Verifique o arquivo e envie de novo.',
   CSV_RAGGED:
     'Muitas linhas do CSV têm número de colunas diferente do cabeçalho: o separador ou as aspas do arquivo parecem errados.',
@@ -16,6 +18,8 @@ export const FILE_ERRORS = {
   NO_PHONE_COLUMN: 'Não encontramos uma coluna de telefone. Escolha a coluna de telefone no mapeamento.',
   INVALID_MAPPING: 'O mapeamento de colunas não corresponde às colunas da planilha.',
   FILE_TOO_LARGE: 'O arquivo passa do limite de 100 MB.',
+  IMPORT_TOO_LARGE:
+    'A importação deste arquivo passou do limite de memória. Divida a lista em arquivos menores e envie de novo.',
   FILE_REQUIRED: 'Envie um arquivo CSV ou XLSX no campo "file".',
 } as const;
 export type FileErrorCode = keyof typeof FILE_ERRORS;
@@ -26,4 +30,14 @@ export function fileError(code: FileErrorCode, details?: unknown): AppError {
 
 export function isFileError(err: unknown): err is AppError {
   return err instanceof AppError && err.code in FILE_ERRORS;
+}
+
+/**
+ * A worker thread that died of its heap limit (ERR_WORKER_OUT_OF_MEMORY) as the file error the
+ * user sees: an XLSX is refused as too large for its reader, any other file as too large to
+ * import at once. Undefined for any other error.
+ */
+export function workerMemoryError(err: unknown, kind: 'csv' | 'xlsx', heapMb: number): AppError | undefined {
+  if ((err as { code?: unknown } | null)?.code !== 'ERR_WORKER_OUT_OF_MEMORY') return undefined;
+  return fileError(kind === 'xlsx' ? 'XLSX_TOO_LARGE' : 'IMPORT_TOO_LARGE', { limit: 'heapMb', max: heapMb });
 }
