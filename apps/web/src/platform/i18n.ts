@@ -33,3 +33,7 @@ export async function changeLanguage(lng: Language) {
 }
 
 export { i18n };
+
+/** Intl locale of an interface language ("cn" is the spec's name for zh-CN). */
+export const intlLocale = (language: string): string =>
+  language === 'en' ? 'en-US' : language === 'cn' ? 'zh-CN' : 'pt-BR';

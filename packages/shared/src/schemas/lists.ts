@@ -4,6 +4,32 @@ import type { PhoneKind } from '../phones/normalize.ts';
 /** The most a list (or opt-out) upload may weigh: 100 MB. */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
+/**
+ * The reading limits a spreadsheet can pass (XLSX_TOO_LARGE, IMPORT_TOO_LARGE: ADR 004). The
+ * error's `details` are `{limit, max}`, `max` in the limit's unit (bytes for `…Bytes`), so the
+ * web can say which limit in the user's language.
+ */
+export const FILE_LIMITS = [
+  'entries',
+  'partBytes',
+  'sheetBytes',
+  'totalBytes',
+  'centralDirectoryBytes',
+  'ratio',
+  'sharedStrings',
+  'sharedStringBytes',
+  'styles',
+  'columns',
+  'cellChars',
+  'rowChars',
+  'xmlToken',
+  'heapMb',
+  'seconds',
+] as const;
+export type FileLimit = (typeof FILE_LIMITS)[number];
+export const fileLimitDetailsSchema = z.object({ limit: z.enum(FILE_LIMITS), max: z.number() });
+export type FileLimitDetails = z.infer<typeof fileLimitDetailsSchema>;
+
 /** A list's import moves importing → ready | failed. */
 export const LIST_STATUSES = ['importing', 'ready', 'failed'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
@@ -24,6 +50,8 @@ export const contactListSchema = z.object({
   optedOut: z.number(),
   error: z.string().optional(),
   errorCode: z.string().optional(),
+  /** For a limit passed (XLSX_TOO_LARGE, IMPORT_TOO_LARGE): which one and its maximum. */
+  errorDetails: fileLimitDetailsSchema.optional(),
   fileName: z.string(),
   fields: z.array(z.string()),
   createdAt: z.string(),

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ColumnMapping } from '@ecoa/shared';
+import { type ColumnMapping, type FileLimitDetails, fileLimitDetailsSchema } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { ParentMessage, WorkerInput, WorkerMessage } from './import-worker.ts';
@@ -184,7 +184,13 @@ export async function importListFile(deps: ImportDeps, list: ContactListRow): Pr
 }
 
 /** The code and Portuguese message stored on a failed list. */
-export function importErrorOf(err: unknown): { code: string; message: string } {
-  if (err instanceof AppError && err.status < 500) return { code: err.code, message: err.message };
+export type ImportError = { code: string; message: string; details?: FileLimitDetails };
+
+/** The code, Portuguese message and (for a limit passed) `{limit, max}` stored on a failed list. */
+export function importErrorOf(err: unknown): ImportError {
+  if (err instanceof AppError && err.status < 500) {
+    const details = fileLimitDetailsSchema.safeParse(err.details);
+    return { code: err.code, message: err.message, ...(details.success ? { details: details.data } : {}) };
+  }
   return { code: 'IMPORT_FAILED', message: 'A importação falhou por um erro interno. Tente enviar o arquivo de novo.' };
 }

@@ -3,6 +3,7 @@ import type { ColumnMapping, ContactList, ListContact, ListStatus } from '@ecoa/
 import { and, count, desc, eq } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbHandle, Tx } from '../../platform/db/client.ts';
+import type { ImportError } from './lists.import.ts';
 import { type ContactListRow, contactLists, contacts, listInvalidRows } from './lists.schema.ts';
 
 /** What an import counts (the list's counts in the API). */
@@ -200,7 +201,7 @@ export function createListsRepository(handle: DbHandle) {
     },
 
     /** importing → failed, removing whatever the import had written, in one transaction. */
-    async markFailed(id: string, error: { code: string; message: string }, now: Date): Promise<void> {
+    async markFailed(id: string, error: ImportError, now: Date): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.delete(contacts).where(eq(contacts.listId, id));
         await tx.delete(listInvalidRows).where(eq(listInvalidRows.listId, id));
@@ -210,6 +211,7 @@ export function createListsRepository(handle: DbHandle) {
             status: 'failed' satisfies ListStatus,
             errorCode: error.code,
             errorMessage: error.message,
+            errorDetails: error.details ?? null,
             total: 0,
             valid: 0,
             mobiles: 0,

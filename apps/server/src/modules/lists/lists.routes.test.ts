@@ -287,15 +287,10 @@ describe(`contact lists API (${dbKind})`, () => {
     });
     expect(size).toBeGreaterThan(2_000_000_000);
     const { token: fresh } = await signUpAndSignIn(server);
-    const started = performance.now();
     const res = await upload(fresh, bomb, 'bomba.xlsx');
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({
-      code: 'XLSX_TOO_LARGE',
-      details: { limit: 'ratio', max: 200, part: 'xl/sharedStrings.xml' },
-    });
-    expect(res.json().message).toMatch(/CSV/);
+    expect(res.json()).toMatchObject({ code: 'XLSX_TOO_LARGE', details: { limit: 'ratio', max: 200 } });
+    expect(res.json().message).toMatch(/cresce mais de 200 vezes ao descompactar.*CSV/);
     expect((await inject(fresh, { method: 'GET', url: '/api/v1/lists' })).json().total).toBe(0);
     expect(uploadsLeft()).toEqual([]);
   });
@@ -311,12 +306,15 @@ describe(`contact lists API (${dbKind})`, () => {
       sheets: [{ xml: sheetXml(rows) }],
       parts: { 'xl/sharedStrings.xml': { method: 8, compressed: padded, size } },
     });
-    const started = performance.now();
     const res = await upload(token, bomb, 'bomba.xlsx');
     expect(res.statusCode, res.body).toBe(201);
     const list = await waitReady(token, res.json().id);
-    expect(performance.now() - started).toBeLessThan(10_000);
-    expect(list).toMatchObject({ status: 'failed', errorCode: 'XLSX_TOO_LARGE', valid: 0 });
+    expect(list).toMatchObject({
+      status: 'failed',
+      errorCode: 'XLSX_TOO_LARGE',
+      errorDetails: { limit: 'ratio', max: 200 },
+      valid: 0,
+    });
     expect(await countRows('contacts', list.id)).toBe(0);
   });
 
@@ -331,8 +329,13 @@ describe(`contact lists API (${dbKind})`, () => {
     const res = await upload(token, book, 'longa.xlsx');
     expect(res.statusCode, res.body).toBe(201);
     const list = await waitReady(token, res.json().id);
-    expect(list).toMatchObject({ status: 'failed', errorCode: 'XLSX_TOO_LARGE', valid: 0 });
-    expect(list.error).toMatch(/CSV/);
+    expect(list).toMatchObject({
+      status: 'failed',
+      errorCode: 'XLSX_TOO_LARGE',
+      errorDetails: { limit: 'cellChars', max: 32_767 },
+      valid: 0,
+    });
+    expect(list.error).toMatch(/célula com mais de 32\.767 caracteres.*CSV/);
     expect(await countRows('contacts', list.id)).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-import { type ColumnMapping, LIST_STATUSES } from '@ecoa/shared';
+import { type ColumnMapping, type FileLimitDetails, LIST_STATUSES } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -40,6 +40,8 @@ export const contactLists = pgTable(
     duplicates: integer('duplicates').notNull().default(0),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
+    /** `{limit, max}` when a reading limit was passed (FileLimitDetails). */
+    errorDetails: jsonb('error_details').$type<FileLimitDetails>(),
     fileName: text('file_name').notNull(),
     fileKind: text('file_kind', { enum: ['csv', 'xlsx'] }).notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),

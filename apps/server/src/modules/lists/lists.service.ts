@@ -55,6 +55,7 @@ function toDto(row: ContactListRow, optedOut: number): ContactList {
     duplicates: row.duplicates,
     optedOut,
     ...(row.errorMessage ? { error: row.errorMessage, errorCode: row.errorCode ?? 'IMPORT_FAILED' } : {}),
+    ...(row.errorDetails ? { errorDetails: row.errorDetails } : {}),
     fileName: row.fileName,
     fields: row.fieldKeys,
     createdAt: row.createdAt.toISOString(),

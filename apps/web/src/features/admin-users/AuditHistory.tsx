@@ -2,7 +2,8 @@ import type { AuditEntry } from '@ecoa/shared';
 import { Stack, Text, Timeline, Title } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { describeChange, intlLocale } from './format';
+import { intlLocale } from '../../platform/i18n';
+import { describeChange } from './format';
 
 /** Who changed what and when, newest first (the server's audit log of this user). */
 export function AuditHistory({ entries }: { entries: AuditEntry[] }) {

@@ -5,10 +5,11 @@ import { IconSearch, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { formatReais } from '../shell/format';
 import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
-import { intlLocale, maskCnpj, maskPhone } from './format';
+import { maskCnpj, maskPhone } from './format';
 import { UserDrawer } from './UserDrawer';
 
 const PAGE_SIZE = 20;

@@ -12,10 +12,6 @@ import { applyMask, MOBILE_PHONE_MASK } from '../auth/masks';
 export const maskCnpj = (digits: string): string => formatCnpj(digits);
 export const maskPhone = (digits: string): string => applyMask(MOBILE_PHONE_MASK, digits);
 
-/** Intl locale of an interface language ("cn" is the spec's name for zh-CN). */
-export const intlLocale = (language: string): string =>
-  language === 'en' ? 'en-US' : language === 'cn' ? 'zh-CN' : 'pt-BR';
-
 /** The price table's keys, in the order the drawer shows them, with the credit type each one prices. */
 export const PRICE_FIELDS: { key: PriceTableKey; type: string }[] = [
   { key: 'smsShort', type: 'SMSSHORT' },

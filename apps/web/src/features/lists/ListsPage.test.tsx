@@ -74,10 +74,21 @@ describe('ListsPage', () => {
       errorCode: 'CSV_RAGGED',
       error: 'Muitas linhas…',
     };
+    const tooLarge = {
+      ...base,
+      id: '00000000-0000-4000-8000-000000000004',
+      name: 'Bomba',
+      status: 'failed' as const,
+      errorCode: 'XLSX_TOO_LARGE',
+      errorDetails: { limit: 'ratio' as const, max: 200 },
+      error: 'A planilha XLSX…',
+    };
     // The lists page also mounts the opt-outs panel: it gets an empty opt-out list.
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (url: string) => (String(url).includes('/opt-outs') ? page([]) : page([importing, failed, base]))),
+      vi.fn(async (url: string) =>
+        String(url).includes('/opt-outs') ? page([]) : page([importing, failed, tooLarge, base]),
+      ),
     );
     renderPage();
     const ready = await screen.findByTestId(`list-row-${base.id}`);
@@ -90,6 +101,10 @@ describe('ListsPage', () => {
     expect(within(running).getByTestId('count-total').textContent).toBe('—');
     const broken = screen.getByTestId(`list-row-${failed.id}`);
     expect(within(broken).getByTestId('list-error').textContent).toContain('número de colunas diferente');
+    // A limit passed is named, with its maximum, and CSV is suggested.
+    expect(within(screen.getByTestId(`list-row-${tooLarge.id}`)).getByTestId('list-error').textContent).toBe(
+      'A planilha XLSX cresce mais de 200 vezes ao descompactar: é mais do que conseguimos ler com segurança. Salve como CSV e envie de novo.',
+    );
   });
 
   it('invites to import when there is no list', async () => {

@@ -31,6 +31,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../platform/i18n';
 import { notify } from '../auth/notify';
 import { ContactsModal } from './ContactsModal';
 import { listErrorText } from './errors';
@@ -42,7 +43,7 @@ const PAGE_SIZE = 20;
 
 function useLocale() {
   const { i18n } = useTranslation();
-  return i18n.language === 'en' ? 'en-US' : i18n.language === 'cn' ? 'zh-CN' : 'pt-BR';
+  return intlLocale(i18n.language);
 }
 
 function useNumber() {
@@ -78,7 +79,7 @@ function StatusCell({ list }: { list: ContactList }) {
           {t('lists.status.failed')}
         </Badge>
         <Text size="xs" c="red" data-testid="list-error">
-          {list.errorCode ? listErrorText(t, list.errorCode) : list.error}
+          {list.errorCode ? listErrorText(t, list.errorCode, list.errorDetails) : list.error}
         </Text>
       </Stack>
     );

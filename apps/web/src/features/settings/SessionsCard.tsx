@@ -12,6 +12,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { translateApiError } from '../auth/errors';
 import { notify } from '../auth/notify';
@@ -34,7 +35,7 @@ export function deviceName(t: TFunction, device: SessionInfo['device']): string 
 
 function useDateTime() {
   const { i18n } = useTranslation();
-  const locale = i18n.language === 'en' ? 'en-US' : i18n.language === 'cn' ? 'zh-CN' : 'pt-BR';
+  const locale = intlLocale(i18n.language);
   const format = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
   return (iso: string) => format.format(new Date(iso));
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FileLimit } from '@ecoa/shared';
 import {
   openZip,
   type ZipArchive,
@@ -7,7 +8,7 @@ import {
   ZipLimitError,
 } from '../../../platform/archive/zip.ts';
 import type { AppError } from '../../../platform/errors/app-error.ts';
-import { fileError, isFileError } from './errors.ts';
+import { fileError, fileLimitError, isFileError } from './errors.ts';
 import { type XmlAttributes, XmlError, type XmlHandler, XmlLimitError, XmlTokenizer } from './xml.ts';
 
 const MiB = 1024 * 1024;
@@ -59,10 +60,9 @@ export const XLSX_LIMITS: Readonly<{
 };
 
 export type XlsxLimits = typeof XLSX_LIMITS;
-export type XlsxLimit = keyof XlsxLimits | 'centralDirectoryBytes' | 'heapMb' | 'seconds';
 
-export function xlsxTooLarge(limit: XlsxLimit, max: number, details: Record<string, unknown> = {}): AppError {
-  return fileError('XLSX_TOO_LARGE', { limit, max, ...details });
+export function xlsxTooLarge(limit: FileLimit, max: number): AppError {
+  return fileLimitError('XLSX_TOO_LARGE', limit, max);
 }
 
 /** Rows handed out per batch, unless the batch's cells or characters fill up first. */
@@ -96,7 +96,7 @@ async function parsePart(
     tokenizer.end();
   } catch (err) {
     if (err instanceof ZipLimitError && err.limit === 'entryBytes') {
-      throw xlsxTooLarge('partBytes', limits.partBytes, { part: entry.name });
+      throw xlsxTooLarge('partBytes', limits.partBytes);
     }
     throw err;
   } finally {
@@ -699,7 +699,7 @@ function asFileError(err: unknown): unknown {
   if (isFileError(err)) return err;
   if (err instanceof ZipLimitError) {
     const limit = err.limit === 'entryBytes' ? 'sheetBytes' : err.limit;
-    return xlsxTooLarge(limit, err.max, { part: err.entry });
+    return xlsxTooLarge(limit, err.max);
   }
   if (err instanceof XmlLimitError) return xlsxTooLarge('xmlToken', err.max);
   if (err instanceof ZipFormatError || err instanceof XmlError) return fileError('XLSX_BROKEN', { cause: err.message });
