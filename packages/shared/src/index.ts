@@ -6,6 +6,7 @@ export * from './routes.ts';
 export * from './schemas/account.ts';
 export * from './schemas/admin-users.ts';
 export * from './schemas/auth.ts';
+export * from './schemas/channels.ts';
 export * from './schemas/ledger.ts';
 export * from './schemas/lists.ts';
 export * from './schemas/opt-outs.ts';

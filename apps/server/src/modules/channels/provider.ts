@@ -5,11 +5,10 @@
  * same protocol on loopback. Nothing vendor-typed leaks out of a provider's folder: it maps the
  * vendor's statuses and error codes to Ecoa's own.
  */
-import type { Channel } from '@ecoa/shared';
+import type { Channel, MessageStatus } from '@ecoa/shared';
 
-/** The statuses a message moves through (GET /api/v1/messages/:id). */
-export const MESSAGE_STATUSES = ['queued', 'submitting', 'sent', 'delivered', 'failed', 'expired', 'unknown'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** The statuses a message moves through (GET /api/v1/messages/:id), defined once in packages/shared. */
+export type { MessageStatus };
 
 /** A WhatsApp template body parameter list, in order ({{1}}, {{2}}, …). */
 export type WhatsAppTemplate = { name: string; language: string; params: string[] };

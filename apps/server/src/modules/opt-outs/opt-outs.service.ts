@@ -103,6 +103,11 @@ export function createOptOutsService(deps: OptOutsServiceDeps) {
       return { items, total, page, pageSize };
     },
 
+    /** A person replied with an opt-out word (SAIR, PARE…): their number (E.164) joins the account's list. */
+    async addReply(userId: string, e164: string): Promise<boolean> {
+      return (await repo.add(userId, [e164], 'reply')) > 0;
+    },
+
     /** For campaigns: the numbers (E.164) of `phones` that must not be sent to. */
     optedOut(userId: string, phones: string[]): Promise<Set<string>> {
       return repo.which(userId, phones);

@@ -126,6 +126,12 @@ export type Config = {
   providers: ProvidersConfig;
   supportWhatsapp: string;
   /**
+   * Whether calls to customer-typed URLs (a URA's integration URL) may reach private or local
+   * addresses: only on a local trial (loopback PUBLIC_URL) or outside production; otherwise
+   * they are refused (SSRF).
+   */
+  allowPrivateOutbound: boolean;
+  /**
    * Which direct peers may set X-Forwarded-For (the client IP behind the abuse limits). Default
    * `loopback`: a reverse proxy on the same machine; a client reaching the server directly can
    * no longer pick its own IP to dodge the per-IP limits.
@@ -275,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smppUrl: e.SMPP_URL,
     providers,
     supportWhatsapp: e.SUPPORT_WHATSAPP,
+    allowPrivateOutbound: isLoopbackUrl(publicUrl) || e.NODE_ENV !== 'production',
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,

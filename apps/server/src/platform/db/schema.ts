@@ -4,6 +4,7 @@
  */
 import * as auditSchema from '../../modules/audit/audit.schema.ts';
 import * as authSchema from '../../modules/auth/auth.schema.ts';
+import * as channelsSchema from '../../modules/channels/channels.schema.ts';
 import * as ledgerSchema from '../../modules/ledger/ledger.schema.ts';
 import * as listsSchema from '../../modules/lists/lists.schema.ts';
 import * as optOutsSchema from '../../modules/opt-outs/opt-outs.schema.ts';
@@ -17,5 +18,6 @@ export const schema = {
   ...listsSchema,
   ...optOutsSchema,
   ...auditSchema,
+  ...channelsSchema,
   ...jobsSchema,
 };

@@ -1,0 +1,125 @@
+import { CHANNELS, MESSAGE_EVENT_STATUSES, MESSAGE_STATUSES } from '@ecoa/shared';
+import {
+  bigserial,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from '../users/users.schema.ts';
+import type { OutboundContent } from './provider.ts';
+
+/**
+ * One message to one recipient on one channel: a test send now, a campaign's recipient later.
+ * Its status only moves forward (message-status.ts); every step is a row of message_events.
+ */
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    channel: text('channel', { enum: CHANNELS }).notNull(),
+    /** E.164. */
+    toPhone: text('to_phone').notNull(),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('queued'),
+    /** Why it failed, expired or is unknown: Ecoa's reason code (the carrier's code kept in it). */
+    reason: text('reason'),
+    /** Credits it costs (SMS parts; 1 for the other channels). */
+    parts: smallint('parts').notNull(),
+    provider: text('provider').notNull(),
+    /** What was sent (the provider's OutboundContent): the report shows it, URA answers need it. */
+    content: jsonb('content').$type<OutboundContent>().notNull(),
+    /** The campaign it belongs to (campaigns issue); null for a test send. */
+    campaignId: uuid('campaign_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('messages_user_created_idx').on(t.userId, t.createdAt),
+    index('messages_campaign_idx').on(t.campaignId, t.status),
+    index('messages_to_created_idx').on(t.toPhone, t.createdAt),
+  ],
+);
+
+export type MessageRow = typeof messages.$inferSelect;
+
+/** A message's history: each status it reached (and `read`), with the carrier's reason and facts. */
+export const messageEvents = pgTable(
+  'message_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: MESSAGE_EVENT_STATUSES }).notNull(),
+    reason: text('reason'),
+    /** Call duration, digits pressed. */
+    detail: jsonb('detail').$type<{ durationSeconds?: number; digits?: string }>(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('message_events_message_idx').on(t.messageId, t.at)],
+);
+
+/**
+ * The carrier's id of each part of a message (an SMS in three parts has three, each with its own
+ * receipt), and the part's own final status: the message is final when every part is.
+ */
+export const providerMessageIds = pgTable(
+  'provider_message_ids',
+  {
+    provider: text('provider').notNull(),
+    providerMessageId: text('provider_message_id').notNull(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    part: smallint('part').notNull(),
+    status: text('status', { enum: MESSAGE_STATUSES }),
+    reason: text('reason'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerMessageId] }),
+    index('provider_ids_message_idx').on(t.messageId),
+  ],
+);
+
+/**
+ * Receipts that arrived before their submit response was stored (a fast carrier, or a crash
+ * between the two): kept here and applied when the id is stored.
+ */
+export const earlyReceipts = pgTable(
+  'early_receipts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    providerMessageId: text('provider_message_id').notNull(),
+    /** The StatusEvent, as received (dates as ISO strings). */
+    event: jsonb('event').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('early_receipts_id_idx').on(t.provider, t.providerMessageId)],
+);
+
+/** Messages people sent us (SMS replies), per account: the account that last wrote to that number. */
+export const inboundMessages = pgTable(
+  'inbound_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id),
+    provider: text('provider').notNull(),
+    fromPhone: text('from_phone').notNull(),
+    text: text('text').notNull(),
+    /** The text was an opt-out word and the sender joined the account's opt-outs. */
+    optedOut: boolean('opted_out').notNull().default(false),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('inbound_user_received_idx').on(t.userId, t.receivedAt)],
+);
