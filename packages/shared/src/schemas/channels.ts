@@ -65,6 +65,8 @@ export const testSendRequestSchema = z.object({
   rcs: rcsContentSchema.optional(),
 });
 export type TestSendRequest = z.input<typeof testSendRequestSchema>;
+/** The request once validated (defaults applied): what the server works with. */
+export type TestSendInput = z.output<typeof testSendRequestSchema>;
 
 export const messageSchema = z.object({
   id: z.string(),

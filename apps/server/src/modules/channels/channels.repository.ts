@@ -147,7 +147,8 @@ export function createChannelsRepository(db: Database) {
 
     /**
      * The carrier accepted the message: its ids are stored (one per part), the message is `sent`,
-     * and any receipt that arrived before this is applied now, in the same transaction.
+     * and any receipt that arrived before this is applied now, in the same transaction (returned,
+     * for their follow-ups).
      */
     async recordSubmitted(
       messageId: string,
@@ -155,8 +156,9 @@ export function createChannelsRepository(db: Database) {
       providerIds: string[],
       now: Date,
       tx: DbOrTx = db,
-    ): Promise<void> {
+    ): Promise<StatusEvent[]> {
       const run = async (t: DbOrTx) => {
+        const applied: StatusEvent[] = [];
         for (const id of providerIds) await lockProviderId(t, provider, id);
         await t
           .insert(providerMessageIds)
@@ -178,15 +180,15 @@ export function createChannelsRepository(db: Database) {
                 eq(providerMessageIds.providerMessageId, e.providerMessageId),
               ),
             );
-          if (part) await applyToPart(t, part, e);
+          if (part && (await applyToPart(t, part, e)) === 'applied') applied.push(e);
         }
+        return applied;
       };
-      if (tx === db) await db.transaction(run);
-      else await run(tx);
+      return tx === db ? db.transaction(run) : run(tx);
     },
 
     /** A receipt: applied to its message, or kept until the submit response is stored. */
-    async applyReceipt(event: StatusEvent): Promise<ReceiptOutcome> {
+    async applyReceipt(event: StatusEvent): Promise<{ outcome: ReceiptOutcome; messageId?: string }> {
       return db.transaction(async (tx) => {
         await lockProviderId(tx, event.provider, event.providerMessageId);
         const [part] = await tx
@@ -204,9 +206,9 @@ export function createChannelsRepository(db: Database) {
             providerMessageId: event.providerMessageId,
             event: { ...event, at: event.at.toISOString() },
           });
-          return 'early';
+          return { outcome: 'early' };
         }
-        return applyToPart(tx, part, event);
+        return { outcome: await applyToPart(tx, part, event), messageId: part.messageId };
       });
     },
 

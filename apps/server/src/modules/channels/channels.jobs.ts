@@ -1,0 +1,29 @@
+import type { Jobs } from '../../platform/jobs/jobs.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { type ChannelsService, URA_ANSWER_QUEUE } from './channels.service.ts';
+
+/**
+ * A digit pressed on a URA call reaches the customer's integration URL from a job: retried with
+ * backoff while their server is down, given up (and logged) after that, never blocking the
+ * carrier's callback.
+ */
+export function defineChannelsJobs(
+  jobs: Jobs,
+  deps: {
+    channels: Pick<ChannelsService, 'deliverUraAnswer'>;
+    post: (url: string, body: unknown) => Promise<{ status: number }>;
+    logger: Logger;
+  },
+): void {
+  jobs.define<{ messageId: string; digits: string }>({
+    name: URA_ANSWER_QUEUE,
+    handler: (data) => deps.channels.deliverUraAnswer(data.messageId, data.digits, deps.post),
+    onGiveUp: async (data, reason) => {
+      deps.logger.warn({ messageId: data.messageId, reason }, 'URA answer not delivered to the integration URL');
+    },
+    concurrency: 2,
+    retryLimit: 5,
+    retryDelaySeconds: 10,
+    expireInSeconds: 60,
+  });
+}

@@ -1,0 +1,58 @@
+import { messageSchema, providerHealthSchema, testSendRequestSchema } from '@ecoa/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import type { ChannelsService } from './channels.service.ts';
+
+/** `/api/v1/channels/test-send`, `/api/v1/messages/:id`, `/api/v1/admin/channels`. */
+export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: ChannelsService; guard: AuthGuard }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { channels, guard } = deps;
+  const security = [{ bearer: [] }];
+
+  r.post(
+    '/api/v1/channels/test-send',
+    {
+      onRequest: guard.requireUser,
+      schema: {
+        tags: ['channels'],
+        security,
+        summary: 'Send one message to one number through the real adapter, paid in credits of the channel',
+        body: testSendRequestSchema,
+        response: { 201: z.object({ id: z.string() }), 400: errorResponse, 401: errorResponse, 409: errorResponse },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await channels.testSend(currentUser(request).id, request.body)),
+  );
+
+  r.get(
+    '/api/v1/messages/:id',
+    {
+      onRequest: guard.requireUser,
+      schema: {
+        tags: ['channels'],
+        security,
+        summary: 'A message: its status, the reason of a failure, and its history (receipts, calls, reads)',
+        params: z.object({ id: z.uuid('Mensagem inválida.') }),
+        response: { 200: messageSchema, 401: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => channels.getMessage(currentUser(request).id, request.params.id),
+  );
+
+  r.get(
+    '/api/v1/admin/channels',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        tags: ['admin'],
+        security,
+        summary: "Each provider's health: simulator or real, connected, TPS in use, in flight, last error",
+        response: { 200: z.array(providerHealthSchema), 401: errorResponse, 403: errorResponse },
+      },
+    },
+    async () => channels.health(),
+  );
+}

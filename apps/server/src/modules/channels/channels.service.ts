@@ -1,0 +1,252 @@
+import {
+  analyzeSms,
+  CHANNEL_CREDIT_TYPE,
+  type Channel,
+  type Message,
+  normalizeBrazilianPhone,
+  type ProviderHealthDto,
+  type TestSendInput,
+} from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { Database } from '../../platform/db/client.ts';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import type { Jobs } from '../../platform/jobs/jobs.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { OptOutsService } from '../opt-outs/opt-outs.service.ts';
+import type { ChannelsRepository } from './channels.repository.ts';
+import { isOptOutReply } from './opt-out-words.ts';
+import {
+  type InboundEvent,
+  type OutboundContent,
+  ProviderError,
+  type ProviderEvent,
+  type StatusEvent,
+  type VoicePrompt,
+} from './provider.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
+
+export const URA_ANSWER_QUEUE = 'channels.ura-answer';
+
+export type ChannelsServiceDeps = {
+  db: Database;
+  repo: ChannelsRepository;
+  providers: ProviderRegistry;
+  ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release'>;
+  optOuts: Pick<OptOutsService, 'optedOut' | 'addReply'>;
+  /** A link the carrier can fetch to play one of the user's audios (the audios module). */
+  audioUrl: (userId: string, audioId: string) => Promise<string>;
+  jobs: Pick<Jobs, 'send'>;
+  clock: Clock;
+  logger: Logger;
+};
+
+/** Channels whose recipients must be mobile phones (a landline cannot get an SMS, WhatsApp or RCS). */
+const MOBILE_ONLY: ReadonlySet<Channel> = new Set(['sms_short', 'sms_flash', 'whatsapp', 'rcs']);
+/** A throttled or briefly unavailable carrier: a test send tries this many times. */
+const SUBMIT_ATTEMPTS = 3;
+
+const invalid = (code: string, message: string) => badRequest(code, message);
+
+export function createChannelsService(deps: ChannelsServiceDeps) {
+  const { db, repo, providers, ledger, clock, logger } = deps;
+
+  /** The content a provider sends, from what the user asked; the credits it costs. */
+  async function contentOf(userId: string, input: TestSendInput): Promise<{ content: OutboundContent; parts: number }> {
+    const prompt = async (): Promise<VoicePrompt> => {
+      if (input.audioId && input.tts)
+        throw invalid('VOICE_PROMPT_AMBIGUOUS', 'Escolha um áudio ou um texto para falar, não os dois.');
+      if (input.audioId) return { audioUrl: await deps.audioUrl(userId, input.audioId) };
+      if (input.tts) return { tts: input.tts };
+      throw invalid('VOICE_PROMPT_REQUIRED', 'Escolha um áudio ou escreva o texto que a ligação vai falar.');
+    };
+    switch (input.channel) {
+      case 'sms_short':
+      case 'sms_flash': {
+        if (!input.text?.trim()) throw invalid('TEXT_REQUIRED', 'Escreva o texto da mensagem.');
+        const sms = analyzeSms(input.text);
+        return {
+          content: { kind: 'sms', text: input.text, flash: input.channel === 'sms_flash' },
+          parts: sms.parts.length,
+        };
+      }
+      case 'voice_torpedo':
+        return { content: { kind: 'voice', prompt: await prompt() }, parts: 1 };
+      case 'ura':
+        return {
+          content: {
+            kind: 'ura',
+            prompt: await prompt(),
+            options: input.options?.length ? input.options : ['1', '2'],
+            ...(input.integrationUrl ? { integrationUrl: input.integrationUrl } : {}),
+          },
+          parts: 1,
+        };
+      case 'whatsapp':
+        if (!input.template) throw invalid('TEMPLATE_REQUIRED', 'Escolha o modelo de mensagem do WhatsApp.');
+        return {
+          content: {
+            kind: 'whatsapp',
+            template: { name: input.template.name, language: input.template.language, params: input.template.params },
+          },
+          parts: 1,
+        };
+      case 'rcs': {
+        const rcs = input.rcs ?? (input.text ? { text: input.text } : undefined);
+        if (!rcs) throw invalid('RCS_CONTENT_REQUIRED', 'Escreva o texto ou monte o cartão da mensagem RCS.');
+        return { content: { kind: 'rcs', ...rcs }, parts: 1 };
+      }
+    }
+  }
+
+  /** The carrier call, retried when it says so (throttled, briefly down); never when it may have sent. */
+  async function submitWithRetries(
+    channel: Channel,
+    message: Parameters<ReturnType<ProviderRegistry['forChannel']>['submit']>[0],
+  ) {
+    const provider = providers.forChannel(channel);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await provider.submit(message);
+      } catch (err) {
+        const retry = err instanceof ProviderError && err.options.retryable && attempt < SUBMIT_ATTEMPTS;
+        if (!retry) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
+    }
+  }
+
+  /** Extra work a receipt brings: a URA digit goes to the customer's integration URL (a job, retried). */
+  async function afterReceipt(event: StatusEvent, messageId: string | undefined): Promise<void> {
+    if (!messageId || event.detail?.digits === undefined) return;
+    await deps.jobs.send(URA_ANSWER_QUEUE, { messageId, digits: event.detail.digits });
+  }
+
+  async function onInbound(event: InboundEvent): Promise<void> {
+    const from = normalizeBrazilianPhone(event.from);
+    const phone = from.ok ? from.e164 : event.from;
+    const userId = await repo.lastSenderTo(phone);
+    const optOut = Boolean(userId) && from.ok && isOptOutReply(event.text);
+    if (optOut) await deps.optOuts.addReply(userId!, phone);
+    await repo.storeInbound({
+      userId,
+      provider: event.provider,
+      fromPhone: phone,
+      text: event.text,
+      optedOut: optOut,
+      receivedAt: event.at,
+    });
+    logger.info({ provider: event.provider, userId, optOut }, 'inbound message stored');
+  }
+
+  return {
+    /**
+     * One message to one number through the real adapter, paid in credits of the channel's type:
+     * reserved with the message (refused when the user lacks them), captured once the carrier
+     * took it (or may have: a bind that dropped mid-request), released when it refused.
+     */
+    async testSend(userId: string, input: TestSendInput): Promise<{ id: string }> {
+      const phone = normalizeBrazilianPhone(input.to);
+      if (!phone.ok) throw invalid('INVALID_PHONE', 'Número de telefone inválido.');
+      if (MOBILE_ONLY.has(input.channel) && phone.kind !== 'mobile') {
+        throw invalid('MOBILE_REQUIRED', 'Este canal só envia para celulares.');
+      }
+      if ((await deps.optOuts.optedOut(userId, [phone.e164])).size > 0) {
+        throw conflict(
+          'RECIPIENT_OPTED_OUT',
+          'Este número pediu para não receber mensagens (está no seu descadastro).',
+        );
+      }
+      const { content, parts } = await contentOf(userId, input);
+      const provider = providers.forChannel(input.channel);
+      const type = CHANNEL_CREDIT_TYPE[input.channel];
+      const now = clock.now();
+      const id = await db.transaction(async (tx) => {
+        const messageId = await repo.createMessage(
+          { userId, channel: input.channel, toPhone: phone.e164, parts, provider: provider.name, content },
+          now,
+          tx,
+        );
+        await ledger.reserve({ userId, type, amount: parts, reference: { type: 'message', id: messageId }, tx });
+        return messageId;
+      });
+
+      const reference = { type: 'message', id };
+      await repo.markSubmitting(id, clock.now());
+      try {
+        const result = await submitWithRetries(input.channel, { id, channel: input.channel, to: phone.e164, content });
+        const early = await db.transaction(async (tx) => {
+          await ledger.capture({ userId, type, amount: parts, reference, tx });
+          return repo.recordSubmitted(id, provider.name, result.providerMessageIds, clock.now(), tx);
+        });
+        for (const event of early) await afterReceipt(event, id);
+      } catch (err) {
+        const unknown = err instanceof ProviderError && err.options.sentUnknown;
+        const reason = err instanceof ProviderError ? err.reason : 'INTERNAL';
+        if (!(err instanceof ProviderError)) logger.error({ err, messageId: id }, 'test send failed unexpectedly');
+        await db.transaction(async (tx) => {
+          await repo.settleWithoutCarrier(id, unknown ? 'unknown' : 'failed', reason, clock.now(), tx);
+          // The carrier may have sent it: it is paid. Refused: the credits come back.
+          if (unknown) await ledger.capture({ userId, type, amount: parts, reference, tx });
+          else await ledger.release({ userId, type, amount: parts, reference, tx });
+        });
+      }
+      return { id };
+    },
+
+    async getMessage(userId: string, id: string): Promise<Message> {
+      const found = await repo.findOwned(userId, id);
+      if (!found) throw notFound('MESSAGE_NOT_FOUND', 'Mensagem não encontrada.');
+      const { message, events } = found;
+      return {
+        id: message.id,
+        channel: message.channel,
+        to: message.toPhone,
+        status: message.status,
+        ...(message.reason ? { reason: message.reason } : {}),
+        parts: message.parts,
+        createdAt: message.createdAt.toISOString(),
+        events: events.map((e) => ({
+          status: e.status,
+          at: e.at.toISOString(),
+          ...(e.reason ? { reason: e.reason } : {}),
+          ...(e.detail?.digits !== undefined ? { digits: e.detail.digits } : {}),
+        })),
+      };
+    },
+
+    /** Every receipt and inbound message of every provider comes through here. */
+    async handleEvent(event: ProviderEvent): Promise<void> {
+      if (event.type === 'inbound') return onInbound(event);
+      const { outcome, messageId } = await repo.applyReceipt(event);
+      if (outcome === 'applied') await afterReceipt(event, messageId);
+    },
+
+    /** Receipts that waited for their submit, now applied: their follow-ups too. */
+    afterReceipt,
+
+    health(): ProviderHealthDto[] {
+      return providers.all().map((p) => ({ ...p.health(), channels: [...p.channels] }));
+    },
+
+    /** The URA answer job: `{phone, digit, campaignId}` to the customer's integration URL. */
+    async deliverUraAnswer(
+      messageId: string,
+      digits: string,
+      post: (url: string, body: unknown) => Promise<{ status: number }>,
+    ) {
+      const message = await repo.findById(messageId);
+      if (message?.content.kind !== 'ura' || !message.content.integrationUrl) return;
+      const res = await post(message.content.integrationUrl, {
+        phone: message.toPhone,
+        digit: digits,
+        campaignId: message.campaignId ?? message.content.campaignId ?? null,
+      });
+      if (res.status >= 500 || res.status === 429) {
+        throw new AppError('INTEGRATION_UNAVAILABLE', 502, `integration answered ${res.status}`);
+      }
+    },
+  };
+}
+
+export type ChannelsService = ReturnType<typeof createChannelsService>;
