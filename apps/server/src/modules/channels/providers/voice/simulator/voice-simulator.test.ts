@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_CALLS } from '../voice-test-setup.ts';
-import { startVoiceSimulator, type VoiceSimulator } from './voice-simulator.ts';
+import { startVoiceSimulator, type VoiceSimulator, type VoiceSimulatorCounters } from './voice-simulator.ts';
 
 /** The simulator as a carrier sees it: the calls API and its HTTP control API. */
 describe('voice simulator', () => {
@@ -82,7 +82,7 @@ describe('voice simulator', () => {
     await createCall(valid('+5511912340003'));
     await createCall(valid('+5511912340003'));
     await simulator.idle();
-    const counters = await (await fetch(`${simulator.url}/__simulator/counters`)).json();
+    const counters = (await (await fetch(`${simulator.url}/__simulator/counters`)).json()) as VoiceSimulatorCounters;
     expect(counters.destinations['+5511912340003']).toMatchObject({ calls: 2 });
     expect(counters.totals).toMatchObject({ calls: 2, duplicates: 1, active: 0 });
     expect((await fetch(`${simulator.url}/__simulator/reset`, { method: 'POST' })).status).toBe(204);
