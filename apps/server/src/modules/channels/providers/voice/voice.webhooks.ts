@@ -58,7 +58,7 @@ export function voiceWebhookRoutes(deps: VoiceWebhookDeps): WebhookRoute[] {
   function verified(request: WebhookRequest): Map<string, string> | WebhookResponse {
     if (request.rawBody.length > MAX_BODY_BYTES) return refuse('VOICE_CALLBACK_TOO_LARGE', 'body too large');
     const form = parseForm(request.rawBody);
-    if (!isValidTwilioSignature(deps.authToken, request.headers[SIGNATURE_HEADER], request.url, form)) {
+    if (!isValidTwilioSignature(deps.authToken, header(request, SIGNATURE_HEADER), request.url, form)) {
       return refuse('VOICE_SIGNATURE_INVALID', 'missing or wrong X-Twilio-Signature');
     }
     // The first value of each name: Twilio sends each call parameter once.
@@ -151,6 +151,14 @@ export function voiceWebhookRoutes(deps: VoiceWebhookDeps): WebhookRoute[] {
   }
 
   return [twiml, gather, status];
+}
+
+/** A header by name, whatever case the server kept it in (Node lowercases; others may not). */
+function header(request: WebhookRequest, name: string): string | undefined {
+  const direct = request.headers[name];
+  if (direct !== undefined) return direct;
+  const key = Object.keys(request.headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : request.headers[key];
 }
 
 function xml(body: string): WebhookResponse {

@@ -117,4 +117,15 @@ describe('voice simulator', () => {
     expect(outcomes.busy! + outcomes['no-answer']!).toBe(20);
     simulator.setOptions({ ...FAST_CALLS });
   });
+
+  it("ends a call as no-answer when it rings longer than the caller's Timeout", async () => {
+    simulator.setOptions({ ringMs: 1200 });
+    try {
+      await createCall({ ...valid('+5511912340006'), Timeout: '1' });
+      await simulator.idle();
+      expect(simulator.counters().destinations['+5511912340006']!.outcomes).toEqual({ 'no-answer': 1 });
+    } finally {
+      simulator.setOptions({ ...FAST_CALLS });
+    }
+  });
 });

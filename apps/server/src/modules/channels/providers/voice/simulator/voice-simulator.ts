@@ -48,6 +48,8 @@ export type VoiceSimulator = {
   close(): Promise<void>;
 };
 
+const MAX_DESTINATIONS = 100_000;
+
 const ERRORS: Record<number, { status: number; message: string }> = {
   20003: { status: 401, message: 'Authenticate' },
   20404: { status: 404, message: 'The requested resource was not found' },
@@ -83,6 +85,8 @@ export async function startVoiceSimulator(given: Partial<VoiceSimulatorOptions> 
   function countersOf(to: string): DestinationCounters {
     let counters = destinations.get(to);
     if (!counters) {
+      // A long-running simulator (npm run simulators) forgets its oldest destinations.
+      if (destinations.size >= MAX_DESTINATIONS) destinations.delete(destinations.keys().next().value!);
       counters = {
         calls: 0,
         twimlFetched: 0,
@@ -142,7 +146,10 @@ export async function startVoiceSimulator(given: Partial<VoiceSimulatorOptions> 
       counters.calls++;
       totals.calls++;
       if (counters.calls > 1) totals.duplicates++;
-      const outcome: CallOutcome = script?.outcome ?? pickWeighted(options.outcomes, Math.random) ?? 'answered';
+      const drawn: CallOutcome = script?.outcome ?? pickWeighted(options.outcomes, Math.random) ?? 'answered';
+      // The caller stops waiting after `Timeout` seconds of ringing (Twilio's default: 60).
+      const timeout = /^\d{1,3}$/.test(field('Timeout') ?? '') ? Number(field('Timeout')) : 60;
+      const outcome = drawn === 'answered' && options.ringMs > timeout * 1000 ? 'no-answer' : drawn;
       const keys = script?.keys !== undefined ? script.keys.split('') : [pickWeighted(options.keys, Math.random) ?? ''];
       const call: PlacedCall = {
         sid,
@@ -157,7 +164,7 @@ export async function startVoiceSimulator(given: Partial<VoiceSimulatorOptions> 
         events: new Set(form.filter(([key]) => key === 'StatusCallbackEvent').flatMap(([, v]) => v.split(/\s+/))),
         outcome,
         keys,
-        ringMs: options.ringMs,
+        ringMs: Math.min(options.ringMs, timeout * 1000),
         callMs: options.callMs,
       };
       await sleep(options.apiLatencyMs);
