@@ -1,0 +1,79 @@
+/**
+ * For tests: the real voice adapter, the real simulator as its carrier, and a real webhook
+ * server between them (webhook-test-app.ts). Events the adapter reports are collected in order.
+ */
+import type { ChannelProvider, OutboundMessage, ProviderEvent, StatusEvent, VoicePrompt } from '../../provider.ts';
+import type { VoiceSimulatorOptions } from './simulator/simulator-options.ts';
+import { startVoiceSimulator, type VoiceSimulator } from './simulator/voice-simulator.ts';
+import { createVoiceProvider, type VoiceProviderOptions } from './voice.provider.ts';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-test-app.ts';
+
+export type VoiceRig = {
+  simulator: VoiceSimulator;
+  app: WebhookTestApp;
+  provider: ChannelProvider;
+  events: ProviderEvent[];
+  /** The status events of one call, in the order they arrived. */
+  eventsOf(callSid: string): StatusEvent[];
+  close(): Promise<void>;
+};
+
+/** Instant calls, no limit to speak of, every call answered and menus answered with 1. */
+export const FAST_CALLS: Partial<VoiceSimulatorOptions> = {
+  apiLatencyMs: 0,
+  ringMs: 0,
+  callMs: 0,
+  callsPerSecond: 10_000,
+  outcomes: { answered: 1 },
+  keys: { '1': 1 },
+};
+
+export async function startVoiceRig(
+  simulatorOptions: Partial<VoiceSimulatorOptions> = {},
+  providerOptions: Partial<VoiceProviderOptions> = {},
+): Promise<VoiceRig> {
+  const simulator = await startVoiceSimulator({ ...FAST_CALLS, ...simulatorOptions });
+  const events: ProviderEvent[] = [];
+  let provider!: ChannelProvider;
+  const app = await startWebhookTestApp((publicUrl) => {
+    provider = createVoiceProvider({
+      api: simulator.account,
+      publicUrl,
+      mode: 'simulator',
+      callsPerSecond: 10_000,
+      ...providerOptions,
+    });
+    return provider;
+  });
+  provider.onEvent(async (event) => {
+    events.push(event);
+  });
+  return {
+    simulator,
+    app,
+    provider,
+    events,
+    eventsOf: (callSid) =>
+      events.filter((e): e is StatusEvent => e.type === 'status' && e.providerMessageId === callSid),
+    async close() {
+      await provider.close();
+      await simulator.close();
+      await app.close();
+    },
+  };
+}
+
+let sequence = 0;
+/** A distinct Brazilian mobile number per call, so each test reads its own counters. */
+export function uniquePhone(): string {
+  sequence++;
+  return `+55119${String(70_000_000 + (process.pid % 1000) * 10_000 + sequence).padStart(8, '0')}`;
+}
+
+export function torpedo(to: string, prompt: VoicePrompt, id = `msg-${to.slice(-6)}`): OutboundMessage {
+  return { id, channel: 'voice_torpedo', to, content: { kind: 'voice', prompt } };
+}
+
+export function ura(to: string, prompt: VoicePrompt, options: string[], id = `ura-${to.slice(-6)}`): OutboundMessage {
+  return { id, channel: 'ura', to, content: { kind: 'ura', prompt, options } };
+}
