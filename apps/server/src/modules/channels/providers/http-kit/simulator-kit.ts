@@ -117,7 +117,7 @@ export class DeliveryQueue {
     if (this.closed) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.run(work);
+      void this.run(work);
     }, delayMs);
     this.timers.add(timer);
   }
