@@ -14,8 +14,12 @@ afterEach(async () => {
   await Promise.all(rigs.splice(0).map((r) => r.close()));
 });
 
-const template = { kind: 'whatsapp', template: { name: 'boas_vindas', language: 'pt_BR', params: ['Ana'] } } as const;
-const message = (to: string): OutboundMessage => ({ id: randomUUID(), channel: 'whatsapp', to, content: template });
+const message = (to: string): OutboundMessage => ({
+  id: randomUUID(),
+  channel: 'whatsapp',
+  to,
+  content: { kind: 'whatsapp', template: { name: 'boas_vindas', language: 'pt_BR', params: ['Ana'] } },
+});
 
 function post(r: WhatsAppRig, body: string, signature?: string) {
   return fetch(r.webhookUrl, {
@@ -168,7 +172,8 @@ describe('WhatsApp webhook: events as received', () => {
       timestamp: 1,
       recipient: '1',
     });
-    (broken.entry[0]!.changes[0]!.value as { statuses: { timestamp: string }[] }).statuses[0]!.timestamp = 'soon';
+    (broken.entry[0]!.changes[0]!.value as unknown as { statuses: { timestamp: string }[] }).statuses[0]!.timestamp =
+      'soon';
     const inboundElsewhere = textMessageNotification({
       phoneNumberId: '999',
       from: '5511999990035',
