@@ -15,7 +15,7 @@ export type SimRequest = {
   headers: http.IncomingHttpHeaders;
   body: Buffer;
 };
-export type SimResponse = { status: number; body?: string | object; contentType?: string };
+export type SimResponse = { status: number; body?: string | Buffer | object; contentType?: string };
 export type SimHandler = (request: SimRequest) => Promise<SimResponse>;
 
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -39,7 +39,10 @@ export async function listen(
       })
       .catch((err: unknown): SimResponse => ({ status: 500, body: { error: { message: String(err), code: 1 } } }))
       .then((answer) => {
-        const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? {});
+        const text =
+          typeof answer.body === 'string' || Buffer.isBuffer(answer.body)
+            ? answer.body
+            : JSON.stringify(answer.body ?? {});
         res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'application/json; charset=UTF-8' });
         res.end(text);
       })

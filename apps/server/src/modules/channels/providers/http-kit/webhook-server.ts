@@ -19,7 +19,8 @@ export async function serveWebhooks(
   routes: readonly WebhookRoute[],
   options: { host?: string; port?: number } = {},
 ): Promise<WebhookServer> {
-  const app = Fastify({ bodyLimit: 2 * 1024 * 1024 });
+  // Larger than any provider's own limit, so the provider's answer to an oversized body is what is seen.
+  const app = Fastify({ bodyLimit: 16 * 1024 * 1024 });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   const prefix = `/api/webhooks/${provider}`;
