@@ -61,6 +61,7 @@ describe('fuzzing the carrier webhooks (signed, unsigned and forged deliveries)'
         accessToken: 't',
         appSecret: APP_SECRET,
         verifyToken: 'v',
+        messagesPerSecond: 80,
       },
     });
     const rb = createRcsProvider({
@@ -70,6 +71,7 @@ describe('fuzzing the carrier webhooks (signed, unsigned and forged deliveries)'
         agentId: RCS_AGENT_ID,
         serviceAccountFile: '/nonexistent',
         webhookToken: CLIENT_TOKEN,
+        messagesPerSecond: 100,
       },
     });
     whatsapp = { provider: wa, server: await serveWebhooks('whatsapp', wa.webhooks), events: [] };
@@ -235,6 +237,7 @@ describe('fuzzing the carrier API answers (what a send reads back)', () => {
         accessToken: 't',
         appSecret: 's',
         verifyToken: 'v',
+        messagesPerSecond: 80,
       },
     });
     const feed = (input: { status: number; body: Buffer }) => {
@@ -270,7 +273,13 @@ describe('fuzzing the carrier API answers (what a send reads back)', () => {
     createRcsProvider({
       mode: 'real',
       messagesPerSecond: 1_000_000,
-      config: { apiUrl: hostile.url, agentId: RCS_AGENT_ID, serviceAccountFile: keyFile, webhookToken: 'c' },
+      config: {
+        apiUrl: hostile.url,
+        agentId: RCS_AGENT_ID,
+        serviceAccountFile: keyFile,
+        webhookToken: 'c',
+        messagesPerSecond: 100,
+      },
     });
 
   it('RBM answers: taken, or a ProviderError with an RCS_ reason', async () => {

@@ -25,14 +25,15 @@ export type RcsConfig = NonNullable<ProvidersConfig['rcs']>;
 
 export const RCS_PROVIDER = 'rcs';
 /**
- * Sends per second to the RBM API by default. Google sets each agent's quota (its console
- * shows it) and publishes no single figure: this is a conservative start, raised per agent.
+ * Sends per second to the RBM API by default (RCS_MESSAGES_PER_SECOND). Google sets each
+ * agent's quota (its console shows it) and publishes no single figure: a conservative start.
  */
 export const RCS_DEFAULT_MESSAGES_PER_SECOND = 100;
 
 export type RcsProviderOptions = {
   config: RcsConfig;
   mode: 'simulator' | 'real';
+  /** Overrides the configured quota (the bench lifts it). */
   messagesPerSecond?: number;
   timeoutMs?: number;
   clock?: Clock;
@@ -42,7 +43,7 @@ export function createRcsProvider(options: RcsProviderOptions): ChannelProvider 
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const pacer = new SendPacer(options.messagesPerSecond ?? RCS_DEFAULT_MESSAGES_PER_SECOND);
+  const pacer = new SendPacer(options.messagesPerSecond ?? config.messagesPerSecond);
   const health = new HealthTracker(RCS_PROVIDER, options.mode, pacer, clock);
   const tokens = new ServiceAccountTokens({
     keyFile: config.serviceAccountFile,

@@ -21,7 +21,7 @@ import {
   sleep,
   TokenBucket,
 } from '../http-kit/simulator-kit.ts';
-import type { RcsConfig } from './rcs.provider.ts';
+import { RCS_DEFAULT_MESSAGES_PER_SECOND, type RcsConfig } from './rcs.provider.ts';
 import { FakeGoogleOAuth, TOKEN_PATH } from './rcs.simulator-oauth.ts';
 import {
   RCS_SIMULATOR_DEFAULTS,
@@ -241,6 +241,7 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
       agentId: fixed.agentId,
       serviceAccountFile: oauth.keyFile,
       webhookToken: fixed.webhookToken,
+      messagesPerSecond: options.throughputPerSecond ?? RCS_DEFAULT_MESSAGES_PER_SECOND,
     },
     ...handle,
     async close() {

@@ -165,6 +165,7 @@ describe('WhatsApp adapter when the Cloud API misbehaves', () => {
     accessToken: 't',
     appSecret: 's',
     verifyToken: 'v',
+    messagesPerSecond: 80,
   });
 
   it('a refused connection sent nothing: retryable WHATSAPP_UNREACHABLE, health disconnected', async () => {

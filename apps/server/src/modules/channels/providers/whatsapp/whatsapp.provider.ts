@@ -28,7 +28,7 @@ export const WHATSAPP_DEFAULT_MESSAGES_PER_SECOND = 80;
 export type WhatsAppProviderOptions = {
   config: WhatsAppConfig;
   mode: 'simulator' | 'real';
-  /** The number's throughput; Meta raises it to 1000 for some numbers. */
+  /** Overrides the configured throughput (the bench lifts it). */
   messagesPerSecond?: number;
   timeoutMs?: number;
   clock?: Clock;
@@ -39,7 +39,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 export function createWhatsAppProvider(options: WhatsAppProviderOptions): ChannelProvider {
   const { config } = options;
-  const pacer = new SendPacer(options.messagesPerSecond ?? WHATSAPP_DEFAULT_MESSAGES_PER_SECOND);
+  const pacer = new SendPacer(options.messagesPerSecond ?? config.messagesPerSecond);
   const health = new HealthTracker(WHATSAPP_PROVIDER, options.mode, pacer, options.clock ?? systemClock);
   const timeoutMs = options.timeoutMs ?? 15_000;
   const endpoint = `${config.apiUrl}/${config.apiVersion}/${config.phoneNumberId}/messages`;

@@ -19,7 +19,7 @@ import {
   sleep,
   TokenBucket,
 } from '../http-kit/simulator-kit.ts';
-import type { WhatsAppConfig } from './whatsapp.provider.ts';
+import { WHATSAPP_DEFAULT_MESSAGES_PER_SECOND, type WhatsAppConfig } from './whatsapp.provider.ts';
 import {
   WHATSAPP_SIMULATOR_DEFAULTS,
   type WhatsAppOutcome,
@@ -283,6 +283,7 @@ export async function startWhatsAppSimulator(
       accessToken: fixed.accessToken,
       appSecret: fixed.appSecret,
       verifyToken: fixed.verifyToken,
+      messagesPerSecond: options.throughputPerSecond ?? WHATSAPP_DEFAULT_MESSAGES_PER_SECOND,
     },
     ...handle,
     async close() {
