@@ -24,7 +24,11 @@ describe('RCS simulator: the RBM fake refuses what RBM refuses', () => {
     const r = await rig();
     const res = await fetch(
       `${r.simulator.url}/v1/phones/+5511999995001/agentMessages?messageId=${randomUUID()}&agentId=${r.simulator.config.agentId}`,
-      { method: 'POST', headers: { authorization: 'Bearer made-up' }, body: JSON.stringify({ contentMessage: { text: 'x' } }) },
+      {
+        method: 'POST',
+        headers: { authorization: 'Bearer made-up' },
+        body: JSON.stringify({ contentMessage: { text: 'x' } }),
+      },
     );
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: { code: 401, status: 'UNAUTHENTICATED', message: expect.any(String) } });
@@ -46,7 +50,12 @@ describe('RCS simulator: the RBM fake refuses what RBM refuses', () => {
 describe('RCS simulator: the control API', () => {
   it('counters, options, an inbound message, the verification and reset over HTTP', async () => {
     const r = await rig({ numberOutcomes: { '+5511999995002': 'read' } });
-    await r.provider.submit({ id: randomUUID(), channel: 'rcs', to: '+5511999995002', content: { kind: 'rcs', text: 'Oi' } });
+    await r.provider.submit({
+      id: randomUUID(),
+      channel: 'rcs',
+      to: '+5511999995002',
+      content: { kind: 'rcs', text: 'Oi' },
+    });
     await r.simulator.idle();
     expect(await (await control(r, 'counters')).json()).toMatchObject({
       requests: 1,

@@ -21,10 +21,19 @@ const control = (r: WhatsAppRig, path: string, body?: unknown) =>
   });
 
 describe('WhatsApp simulator: the Graph API fake refuses what Meta refuses', () => {
-  const send = (r: WhatsAppRig, body: unknown, headers: Record<string, string> = {}, id = r.simulator.config.phoneNumberId) =>
+  const send = (
+    r: WhatsAppRig,
+    body: unknown,
+    headers: Record<string, string> = {},
+    id = r.simulator.config.phoneNumberId,
+  ) =>
     fetch(`${r.simulator.url}/v21.0/${id}/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${r.simulator.config.accessToken}`, ...headers },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${r.simulator.config.accessToken}`,
+        ...headers,
+      },
       body: JSON.stringify(body),
     });
   const valid = templateRequest('5511999994001', { name: 'aviso', language: 'pt_BR', params: ['a'] });
@@ -50,7 +59,12 @@ describe('WhatsApp simulator: the Graph API fake refuses what Meta refuses', () 
     const res = await send(r, body, headers, id);
     expect(res.status).toBe(status);
     expect(await res.json()).toEqual({
-      error: expect.objectContaining({ code, type: 'OAuthException', message: expect.any(String), fbtrace_id: expect.any(String) }),
+      error: expect.objectContaining({
+        code,
+        type: 'OAuthException',
+        message: expect.any(String),
+        fbtrace_id: expect.any(String),
+      }),
     });
     expect(r.simulator.counters().accepted).toBe(0);
   });
