@@ -139,6 +139,48 @@ describe('fuzzing the carrier webhooks (signed, unsigned and forged deliveries)'
     expect(result.runs).toBeGreaterThan(50);
   }, 120_000);
 
+  it('WhatsApp handshakes: hostile query strings get the challenge only with the right token', async () => {
+    const value = fc.oneof(
+      fc.constantFrom('subscribe', 'v', '1158201444'),
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+    );
+    // Mostly Meta's own handshake with one part changed, repeated or missing.
+    const part = (name: string, right: string) =>
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constant([[name, right]] as [string, string][]) },
+        { weight: 1, arbitrary: value.map((v) => [[name, v]] as [string, string][]) },
+        {
+          weight: 1,
+          arbitrary: value.map(
+            (v) =>
+              [
+                [name, right],
+                [name, v],
+              ] as [string, string][],
+          ),
+        },
+        { weight: 1, arbitrary: fc.constant([] as [string, string][]) },
+      );
+    const inputs = fc
+      .tuple(part('hub.mode', 'subscribe'), part('hub.verify_token', 'v'), part('hub.challenge', '1158201444'), value)
+      .map(([mode, token, challenge, extra]) => [...mode, ...token, ...challenge, ['x', extra]] as [string, string][]);
+    const feed = async (pairs: [string, string][]): Promise<FuzzOutcome> => {
+      const query = pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+      const res = await whatsapp.server.app.inject({ method: 'GET', url: `/api/webhooks/whatsapp/events?${query}` });
+      if (res.statusCode !== 200)
+        return { refused: (res.json() as { code?: string }).code ?? `HTTP_${res.statusCode}` };
+      const sent = new URLSearchParams(query);
+      const rightToken = sent.getAll('hub.verify_token').length === 1 && sent.get('hub.verify_token') === 'v';
+      return rightToken && res.body === sent.get('hub.challenge')
+        ? { accepted: true }
+        : { refused: 'CHALLENGE_WITHOUT_TOKEN' };
+    };
+    const codes = ['WEBHOOK_VERIFY_TOKEN_INVALID', 'WEBHOOK_CHALLENGE_INVALID'];
+    const result = await fuzz({ name: 'WhatsApp handshake', inputs, feed, codes }, BUDGET);
+    expect(result.runs).toBeGreaterThan(50);
+  }, 120_000);
+
   it('RBM deliveries: hostile envelopes and hostile payloads behind a valid signature', async () => {
     const envelope = (payload: Buffer) =>
       Buffer.from(JSON.stringify({ message: { data: payload.toString('base64'), messageId: '1' } }));

@@ -46,9 +46,14 @@ export function whatsappWebhookRoutes(options: WhatsAppWebhookOptions): WebhookR
 }
 
 function handshake(request: WebhookRequest, options: WhatsAppWebhookOptions): WebhookResponse {
-  const mode = request.query['hub.mode'];
-  const token = request.query['hub.verify_token'] ?? '';
-  const challenge = request.query['hub.challenge'] ?? '';
+  // A repeated parameter may reach us as an array: only a single string counts.
+  const param = (name: string) => {
+    const value: unknown = request.query[name];
+    return typeof value === 'string' ? value : '';
+  };
+  const mode = param('hub.mode');
+  const token = param('hub.verify_token');
+  const challenge = param('hub.challenge');
   if (mode !== 'subscribe' || !safeEqual(token, options.verifyToken)) {
     return refuse(403, 'WEBHOOK_VERIFY_TOKEN_INVALID', 'the verify token does not match');
   }
