@@ -28,6 +28,7 @@ import {
   type WhatsAppSimulatorRuntimeOptions,
   whatsappSimulatorRuntimeOptions,
 } from './whatsapp.simulator-options.ts';
+import { graphTemplateSend } from './whatsapp.simulator-schema.ts';
 import {
   graphError,
   newWamid,
@@ -54,25 +55,6 @@ export type WhatsAppSimulator = {
   idle(): Promise<void>;
   close(): Promise<void>;
 };
-
-const templateSend = z.object({
-  messaging_product: z.literal('whatsapp'),
-  recipient_type: z.literal('individual').optional(),
-  to: z.string().regex(/^\+?[1-9]\d{7,14}$/),
-  type: z.literal('template'),
-  template: z.object({
-    name: z.string().regex(/^[a-z0-9_]{1,512}$/),
-    language: z.object({ code: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/) }),
-    components: z
-      .array(
-        z.object({
-          type: z.literal('body'),
-          parameters: z.array(z.object({ type: z.literal('text'), text: z.string().min(1).max(32_768) })),
-        }),
-      )
-      .optional(),
-  }),
-});
 
 /** The HTTP status Graph uses with a code. */
 function httpStatusOf(code: number): number {
@@ -162,9 +144,9 @@ export async function startWhatsAppSimulator(
     if (version !== fixed.apiVersion || phoneNumberId !== fixed.phoneNumberId) {
       return refuse(100, `Unsupported post request. Object with ID '${phoneNumberId}' does not exist`, undefined, 33);
     }
-    let parsed: z.infer<typeof templateSend>;
+    let parsed: z.infer<typeof graphTemplateSend>;
     try {
-      parsed = templateSend.parse(JSON.parse(request.body.toString('utf8')));
+      parsed = graphTemplateSend.parse(JSON.parse(request.body.toString('utf8')));
     } catch (err) {
       const details = err instanceof z.ZodError ? z.prettifyError(err) : 'the body is not JSON';
       return refuse(100, 'Invalid parameter', details);
