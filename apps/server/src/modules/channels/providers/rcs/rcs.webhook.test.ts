@@ -70,6 +70,13 @@ describe('RCS webhook: signatures (base64 HMAC-SHA512 of the decoded data, keyed
     ]);
   });
 
+  it('takes the same signature without its base64 padding', async () => {
+    const r = await rig();
+    const { body, signature } = rbmDelivery(r.simulator.config.webhookToken, 'agent', event);
+    expect((await post(r, body, { 'x-goog-signature': signature.replace(/=+$/, '') })).status).toBe(200);
+    expect(r.events).toHaveLength(1);
+  });
+
   it.each([
     ['no signature', () => undefined],
     ['another token', () => signRcsData('not-our-token', Buffer.from(JSON.stringify(event)))],

@@ -70,7 +70,7 @@ function verification(body: Record<string, unknown>, clientToken: string): Webho
 }
 
 function signatureValid(signature: string | undefined, data: Buffer, clientToken: string): boolean {
-  if (!signature || !/^[A-Za-z0-9+/]{86}==$/.test(signature)) return false;
+  if (!signature || !/^[A-Za-z0-9+/]{86}(==)?$/.test(signature)) return false;
   const expected = crypto.createHmac('sha512', clientToken).update(data).digest();
   return safeEqual(Buffer.from(signature, 'base64'), expected);
 }
