@@ -14,11 +14,12 @@ import { expect } from 'vitest';
 
 export type FuzzOutcome = { accepted: true } | { refused: string };
 
-export type FuzzTarget = {
+/** Inputs are bytes, or bytes with how to deliver them (signed or not, which status). */
+export type FuzzTarget<T = Buffer> = {
   name: string;
-  inputs: fc.Arbitrary<Buffer>;
+  inputs: fc.Arbitrary<T>;
   /** Feeds one input through the real path and says how it ended. */
-  feed(input: Buffer): Promise<FuzzOutcome>;
+  feed(input: T): Promise<FuzzOutcome>;
   /** The codes that count as a clear refusal of a bad input. */
   codes: readonly string[];
 };
@@ -28,7 +29,10 @@ export type FuzzBudget = { runs: number; timeLimitMs: number; maxRssGrowthMb: nu
 /** CI runs a fixed seed (a red build is reproducible); FUZZ_SEED explores others. */
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20_261_123;
 
-export async function fuzz(target: FuzzTarget, budget: FuzzBudget): Promise<{ runs: number; peakGrowthMb: number }> {
+export async function fuzz<T>(
+  target: FuzzTarget<T>,
+  budget: FuzzBudget,
+): Promise<{ runs: number; peakGrowthMb: number }> {
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
   const sampler = setInterval(() => {

@@ -73,6 +73,22 @@ describe('loadConfig', () => {
     } catch (err) {
       expect((err as Error).message).not.toContain('EAAG-secret');
     }
+    const whatsapp = {
+      WHATSAPP_PHONE_NUMBER_ID: '1065',
+      WHATSAPP_ACCESS_TOKEN: 'EAAG',
+      WHATSAPP_APP_SECRET: 's',
+      WHATSAPP_VERIFY_TOKEN: 'v',
+    };
+    expect(loadConfig(whatsapp).providers.whatsapp?.messagesPerSecond).toBe(80);
+    expect(
+      loadConfig({ ...whatsapp, WHATSAPP_MESSAGES_PER_SECOND: '1000' }).providers.whatsapp?.messagesPerSecond,
+    ).toBe(1000);
+    expect(() => loadConfig({ ...whatsapp, WHATSAPP_MESSAGES_PER_SECOND: '0' })).toThrow(
+      /WHATSAPP_MESSAGES_PER_SECOND/,
+    );
+    const rcs = { RCS_AGENT_ID: 'a@rbm.goog', RCS_SERVICE_ACCOUNT_FILE: 'key.json', RCS_WEBHOOK_TOKEN: 't' };
+    expect(loadConfig(rcs).providers.rcs?.messagesPerSecond).toBe(100);
+    expect(loadConfig({ ...rcs, RCS_MESSAGES_PER_SECOND: '25' }).providers.rcs?.messagesPerSecond).toBe(25);
     const voice = loadConfig({ VOICE_ACCOUNT_SID: 'AC1', VOICE_AUTH_TOKEN: 't', VOICE_FROM: '+551140000000' });
     expect(voice.providers.voice).toEqual({
       apiUrl: 'https://api.twilio.com',

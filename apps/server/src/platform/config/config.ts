@@ -37,10 +37,14 @@ const envSchema = z.object({
   WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  /** The business number's throughput: the Cloud API's 80 by default, 1000 once Meta raises it. */
+  WHATSAPP_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(80),
   RCS_API_URL: z.url({ protocol: /^https?$/ }).default('https://rcsbusinessmessaging.googleapis.com'),
   RCS_AGENT_ID: z.string().min(1).optional(),
   RCS_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
   RCS_WEBHOOK_TOKEN: z.string().min(1).optional(),
+  /** The agent's send quota per second (the RBM console shows it per agent). */
+  RCS_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),
   VOICE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
   VOICE_ACCOUNT_SID: z.string().min(1).optional(),
   VOICE_AUTH_TOKEN: z.string().min(1).optional(),
@@ -163,9 +167,20 @@ export type ProvidersConfig = {
         accessToken: string;
         appSecret: string;
         verifyToken: string;
+        /** Sends per second paced client-side (the number's throughput). */
+        messagesPerSecond: number;
       }
     | undefined;
-  rcs: { apiUrl: string; agentId: string; serviceAccountFile: string; webhookToken: string } | undefined;
+  rcs:
+    | {
+        apiUrl: string;
+        agentId: string;
+        serviceAccountFile: string;
+        webhookToken: string;
+        /** Sends per second paced client-side (the agent's quota). */
+        messagesPerSecond: number;
+      }
+    | undefined;
   voice: { apiUrl: string; accountSid: string; authToken: string; from: string } | undefined;
 };
 
@@ -218,6 +233,7 @@ function providersOf(e: z.infer<typeof envSchema>, problems: string[]): Provider
           accessToken: e.WHATSAPP_ACCESS_TOKEN!,
           appSecret: e.WHATSAPP_APP_SECRET!,
           verifyToken: e.WHATSAPP_VERIFY_TOKEN!,
+          messagesPerSecond: e.WHATSAPP_MESSAGES_PER_SECOND,
         }
       : undefined,
     rcs: rcs
@@ -226,6 +242,7 @@ function providersOf(e: z.infer<typeof envSchema>, problems: string[]): Provider
           agentId: e.RCS_AGENT_ID!,
           serviceAccountFile: path.resolve(e.RCS_SERVICE_ACCOUNT_FILE!),
           webhookToken: e.RCS_WEBHOOK_TOKEN!,
+          messagesPerSecond: e.RCS_MESSAGES_PER_SECOND,
         }
       : undefined,
     voice: voice

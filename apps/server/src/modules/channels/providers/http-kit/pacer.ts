@@ -1,0 +1,47 @@
+/**
+ * Client-side throughput limit for an HTTP carrier API (WhatsApp's per-number throughput, RBM's
+ * per-agent quota). Sends are spaced evenly, one every 1000/perSecond ms, never in bursts: the
+ * carrier's own limiter (a token bucket holding about a second of sends) then never sees more
+ * than it allows, even when network jitter bunches a few requests together on the way.
+ */
+export class SendPacer {
+  private nextAt = 0;
+  private readonly intervalMs: number;
+  /** When recent sends started (ms), oldest first, for health's `tpsInUse`. */
+  private readonly starts: number[] = [];
+  private startsHead = 0;
+
+  constructor(
+    readonly perSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    if (!(perSecond > 0)) throw new RangeError('perSecond must be > 0');
+    this.intervalMs = 1000 / perSecond;
+  }
+
+  /** Resolves when this send may start; callers are served in call order. */
+  async waitTurn(): Promise<void> {
+    const now = this.now();
+    const at = Math.max(now, this.nextAt);
+    this.nextAt = at + this.intervalMs;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, Math.ceil(at - now)));
+    const started = this.now();
+    this.starts.push(started);
+    this.prune(started);
+  }
+
+  /** Sends started during the last second. */
+  inUse(): number {
+    this.prune(this.now());
+    return this.starts.length - this.startsHead;
+  }
+
+  private prune(now: number): void {
+    const since = now - 1000;
+    while (this.startsHead < this.starts.length && this.starts[this.startsHead]! < since) this.startsHead++;
+    if (this.startsHead > 1024) {
+      this.starts.splice(0, this.startsHead);
+      this.startsHead = 0;
+    }
+  }
+}

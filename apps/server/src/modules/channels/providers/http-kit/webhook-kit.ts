@@ -1,0 +1,78 @@
+/**
+ * What every carrier webhook handler shares: constant-time comparison of secrets and
+ * signatures, the answers in the house `{message, code}` format, header lookup, and the rule
+ * for handing verified events to the channels service.
+ */
+import crypto from 'node:crypto';
+import type { ProviderEvent, WebhookRequest, WebhookResponse } from '../../provider.ts';
+
+/** Carriers post small JSON documents; anything larger is refused before any work. */
+export const WEBHOOK_MAX_BYTES = 1024 * 1024;
+
+/** Equal bytes, compared in constant time (a length mismatch returns early: lengths are not secret). */
+export function safeEqual(a: Buffer | string, b: Buffer | string): boolean {
+  const x = typeof a === 'string' ? Buffer.from(a) : a;
+  const y = typeof b === 'string' ? Buffer.from(b) : b;
+  return x.length === y.length && x.length > 0 && crypto.timingSafeEqual(x, y);
+}
+
+export function header(request: WebhookRequest, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  const direct = request.headers[wanted];
+  if (direct !== undefined) return direct;
+  for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+export function refuse(status: number, code: string, message: string): WebhookResponse {
+  return { status, contentType: 'application/json', body: JSON.stringify({ message, code }) };
+}
+
+export const OK: WebhookResponse = { status: 200, contentType: 'text/plain; charset=utf-8', body: 'OK' };
+
+export type EventListener = (event: ProviderEvent) => Promise<void>;
+
+/**
+ * Hands verified events to the listener, in the order received, before answering. When the
+ * listener fails (the database is away) the answer is 503, so the carrier delivers again later;
+ * events already handed over come again then, which the core tolerates (it keeps the highest state).
+ */
+export async function emitAll(listener: EventListener | undefined, events: ProviderEvent[]): Promise<WebhookResponse> {
+  if (events.length === 0) return OK;
+  if (!listener) return refuse(503, 'WEBHOOK_NOT_READY', 'nobody is listening for these events yet');
+  try {
+    for (const event of events) await listener(event);
+  } catch {
+    return refuse(503, 'WEBHOOK_NOT_STORED', 'the events could not be stored; deliver them again');
+  }
+  return OK;
+}
+
+/** Parses JSON, or undefined. */
+export function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A carrier's id for a message, kept only when it looks like one (printable ASCII, bounded). */
+export function carrierId(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[\x21-\x7e]{1,256}$/.test(value) ? value : undefined;
+}
+
+/** `+<digits>` from a carrier's phone number (with or without the plus), or undefined. */
+export function e164(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = /^\+?([1-9]\d{7,14})$/.exec(value);
+  return match ? `+${match[1]}` : undefined;
+}

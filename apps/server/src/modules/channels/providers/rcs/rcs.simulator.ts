@@ -1,0 +1,275 @@
+/**
+ * An RCS Business Messaging API on loopback: a token endpoint for the service account it
+ * writes out, `POST /v1/phones/{E.164}/agentMessages?messageId&agentId` checking the token,
+ * the agent, the UUID messageId and the AgentMessage shape (Google's limits), idempotent by
+ * messageId exactly like RBM (a repeat is 409 ALREADY_EXISTS and never delivered again), some
+ * numbers without RCS (404), a per-agent quota (429); then signed events to `callbackUrl`
+ * (DELIVERED, READ) and a user's text on demand.
+ */
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import {
+  controlRoute,
+  DeliveryQueue,
+  type DestinationCount,
+  deliverWebhook,
+  fractionOf,
+  listen,
+  pickWeighted,
+  type SimRequest,
+  type SimResponse,
+  sleep,
+  TokenBucket,
+} from '../http-kit/simulator-kit.ts';
+import { RCS_DEFAULT_MESSAGES_PER_SECOND, type RcsConfig } from './rcs.provider.ts';
+import { FakeGoogleOAuth, TOKEN_PATH } from './rcs.simulator-oauth.ts';
+import {
+  RCS_SIMULATOR_DEFAULTS,
+  type RcsOutcome,
+  type RcsSimulatorCounters,
+  type RcsSimulatorOptions,
+  type RcsSimulatorRuntimeOptions,
+  rcsSimulatorRuntimeOptions,
+} from './rcs.simulator-options.ts';
+import { rbmAgentMessage } from './rcs.simulator-schema.ts';
+import { googleError, type RbmEventType, rbmDelivery, userEvent, userMessage } from './rcs.wire.ts';
+
+export { RCS_SIMULATOR_DEFAULTS } from './rcs.simulator-options.ts';
+
+export type RcsSimulator = {
+  url: string;
+  /** The provider's configuration pointing at this simulator (its key file included). */
+  config: RcsConfig;
+  counters(): RcsSimulatorCounters;
+  reset(): void;
+  setOptions(patch: Partial<RcsSimulatorRuntimeOptions>): void;
+  /** Every access token stops working (as after a key rotation). */
+  revokeTokens(): void;
+  sendInbound(input: { from: string; text: string }): Promise<{ delivered: boolean; status: number }>;
+  /** RBM's verification of the webhook URL: `{clientToken, secret}`, expecting the secret back. */
+  verifyWebhook(): Promise<{ status: number; body: string; verified: boolean }>;
+  idle(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ALREADY_EXISTS',
+  429: 'RESOURCE_EXHAUSTED',
+};
+
+export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> = {}): Promise<RcsSimulator> {
+  const fixed = { ...RCS_SIMULATOR_DEFAULTS, ...overrides };
+  let options: RcsSimulatorRuntimeOptions = rcsSimulatorRuntimeOptions.parse(
+    Object.fromEntries(Object.keys(rcsSimulatorRuntimeOptions.shape).map((k) => [k, fixed[k as keyof typeof fixed]])),
+  );
+  const bucket = new TokenBucket(options.throughputPerSecond);
+  const deliveries = new DeliveryQueue();
+  let counters = emptyCounters();
+  let takenIds = new Set<string>();
+  let seenContent = new Set<string>();
+  let oauth: FakeGoogleOAuth | undefined;
+
+  const destination = (to: string): DestinationCount =>
+    (counters.destinations[to] ??= { received: 0, accepted: 0, duplicates: 0 });
+
+  function refuse(status: number, message: string, name = STATUS_TEXT[status] ?? 'INTERNAL'): SimResponse {
+    counters.rejected[status] = (counters.rejected[status] ?? 0) + 1;
+    return { status, body: googleError(status, name, message) };
+  }
+
+  async function post(payload: object): Promise<{ delivered: boolean; status: number }> {
+    if (!options.callbackUrl) return { delivered: false, status: 0 };
+    const { body, signature } = rbmDelivery(options.webhookSecret ?? fixed.webhookToken, fixed.agentId, payload);
+    const result = await deliverWebhook(
+      options.callbackUrl,
+      body,
+      { 'x-goog-signature': signature },
+      options.callbackRetries,
+      200,
+    );
+    if (result.ok) counters.callbacks.delivered++;
+    else {
+      counters.callbacks.failed++;
+      counters.callbacks.lastFailureStatus = result.status;
+    }
+    return { delivered: result.ok, status: result.status };
+  }
+
+  function scheduleEvents(phone: string, messageId: string, fate: 'delivered' | 'read'): void {
+    const types: RbmEventType[] = fate === 'read' ? ['DELIVERED', 'READ'] : ['DELIVERED'];
+    const now = Date.now();
+    let events = types.map((type, i) =>
+      userEvent({ agentId: fixed.agentId, phone, messageId, type, at: new Date(now + i * 1000) }),
+    );
+    if (options.outOfOrder) events = events.reverse();
+    if (options.duplicates) events = events.flatMap((e) => [e, e]);
+    const delay = options.eventDelayMs;
+    deliveries.schedule(delay, async () => {
+      for (const [i, event] of events.entries()) {
+        if (i > 0 && delay > 0) await sleep(delay);
+        await post(event);
+      }
+    });
+  }
+
+  async function createMessage(request: SimRequest, rawPhone: string): Promise<SimResponse> {
+    counters.requests++;
+    if (options.latencyMs > 0) await sleep(options.latencyMs);
+    if (!oauth?.authorised(request.headers.authorization)) {
+      return refuse(401, 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
+    }
+    const phone = safeDecode(rawPhone);
+    if (!phone || !/^\+[1-9]\d{7,14}$/.test(phone)) return refuse(400, `Invalid phone number: ${rawPhone}`);
+    if (request.query.get('agentId') !== fixed.agentId) return refuse(403, 'The caller does not have permission');
+    const messageId = request.query.get('messageId') ?? '';
+    if (!UUID.test(messageId)) return refuse(400, 'messageId must be a UUID');
+    let message: z.infer<typeof rbmAgentMessage>;
+    try {
+      message = rbmAgentMessage.parse(JSON.parse(request.body.toString('utf8')));
+    } catch (err) {
+      return refuse(
+        400,
+        err instanceof z.ZodError ? `Invalid AgentMessage: ${z.prettifyError(err)}` : 'Invalid JSON payload received.',
+      );
+    }
+    const counts = destination(phone);
+    counts.received++;
+    if (!bucket.take()) return refuse(429, 'Quota exceeded for quota metric agent messages per second');
+    if (takenIds.has(messageId)) {
+      counts.duplicates++;
+      counters.duplicates++;
+      return refuse(409, `Message with ID ${messageId} already exists`);
+    }
+    const fate: RcsOutcome = options.numberOutcomes[phone] ?? pickFate(phone);
+    if (fate === 'not_capable') return refuse(404, 'Requested entity was not found.');
+    if (typeof fate === 'object') return refuse(fate.httpError, 'Simulated error', fate.status);
+    takenIds.add(messageId);
+    const contentKey = `${phone}\u0000${crypto.createHash('sha256').update(JSON.stringify(message)).digest('base64')}`;
+    if (seenContent.has(contentKey)) {
+      counts.duplicates++;
+      counters.duplicates++;
+    } else seenContent.add(contentKey);
+    counts.accepted++;
+    counters.accepted++;
+    scheduleEvents(phone, messageId, fate);
+    return {
+      status: 200,
+      body: { name: `phones/${phone}/agentMessages/${messageId}`, sendTime: new Date().toISOString(), ...message },
+    };
+  }
+
+  function pickFate(phone: string): 'delivered' | 'read' | 'not_capable' {
+    const picked = pickWeighted(options.outcomeMix, fractionOf(phone));
+    return picked === 'notCapable' ? 'not_capable' : picked;
+  }
+
+  const handle = {
+    counters: () => structuredClone(counters),
+    reset() {
+      counters = emptyCounters();
+      takenIds = new Set();
+      seenContent = new Set();
+    },
+    setOptions(patch: Partial<RcsSimulatorRuntimeOptions>) {
+      options = rcsSimulatorRuntimeOptions.parse({ ...options, ...patch });
+      if ('throughputPerSecond' in patch) bucket.setRate(options.throughputPerSecond);
+    },
+    revokeTokens: () => oauth?.revokeAll(),
+    async sendInbound(input: { from: string; text: string }) {
+      counters.inbound++;
+      const payload = userMessage({ agentId: fixed.agentId, phone: input.from, text: input.text, at: new Date() });
+      let result = { delivered: false, status: 0 };
+      await deliveries.run(async () => {
+        result = await post(payload);
+      });
+      return result;
+    },
+    async verifyWebhook() {
+      if (!options.callbackUrl) throw new Error('no callbackUrl to verify');
+      const secret = crypto.randomBytes(12).toString('hex');
+      const res = await fetch(options.callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-webhook-type': 'verification' },
+        body: JSON.stringify({ clientToken: fixed.webhookToken, secret }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = await res.text();
+      return { status: res.status, body, verified: res.status === 200 && body === secret };
+    },
+    idle: () => deliveries.idle(),
+  };
+
+  const server = await listen(
+    async (request) => {
+      const control = await controlRoute(request, {
+        counters: handle.counters,
+        reset: handle.reset,
+        setOptions: (patch) => handle.setOptions(rcsSimulatorRuntimeOptions.partial().parse(patch)),
+        inbound: async (body) => {
+          const input = z
+            .object({ from: z.string().regex(/^\+\d{8,15}$/), text: z.string().min(1).max(4096) })
+            .parse(body);
+          await handle.sendInbound(input);
+        },
+        verifyWebhook: handle.verifyWebhook,
+      });
+      if (control) return control;
+      if (request.method === 'POST' && request.path === TOKEN_PATH) {
+        counters.tokenRequests++;
+        const answer = oauth!.grant(request.body, options.tokenLifetimeSeconds);
+        if (answer.status === 200) counters.tokensIssued++;
+        return answer;
+      }
+      const route = /^\/v1\/phones\/([^/]+)\/agentMessages$/.exec(request.path);
+      if (request.method === 'POST' && route) return createMessage(request, route[1]!);
+      return refuse(404, `The requested URL ${request.path} was not found on this server.`);
+    },
+    { host: fixed.host, port: fixed.port },
+  );
+  oauth = new FakeGoogleOAuth(fixed.clientEmail, `${server.url}${TOKEN_PATH}`, fixed.keyFile);
+
+  return {
+    url: server.url,
+    config: {
+      apiUrl: server.url,
+      agentId: fixed.agentId,
+      serviceAccountFile: oauth.keyFile,
+      webhookToken: fixed.webhookToken,
+      messagesPerSecond: options.throughputPerSecond ?? RCS_DEFAULT_MESSAGES_PER_SECOND,
+    },
+    ...handle,
+    async close() {
+      await deliveries.close();
+      await server.close();
+      oauth?.close();
+    },
+  };
+}
+
+function safeDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function emptyCounters(): RcsSimulatorCounters {
+  return {
+    requests: 0,
+    accepted: 0,
+    rejected: {},
+    duplicates: 0,
+    destinations: {},
+    tokenRequests: 0,
+    tokensIssued: 0,
+    callbacks: { delivered: 0, failed: 0, lastFailureStatus: null },
+    inbound: 0,
+  };
+}

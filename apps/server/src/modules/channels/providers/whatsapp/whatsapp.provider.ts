@@ -1,0 +1,114 @@
+/**
+ * WhatsApp (channel `whatsapp`) through the WhatsApp Business Cloud API: business-initiated
+ * template messages, paced to the business number's throughput, answers and webhook
+ * notifications mapped to Ecoa's statuses and `WHATSAPP_<code>` reasons.
+ */
+import { type Clock, systemClock } from '../../../../platform/clock/clock.ts';
+import type { ProvidersConfig } from '../../../../platform/config/config.ts';
+import {
+  type ChannelProvider,
+  type OutboundMessage,
+  ProviderError,
+  type ProviderEvent,
+  type SubmitResult,
+} from '../../provider.ts';
+import { HealthTracker } from '../http-kit/health.ts';
+import { httpExchange, TransportError } from '../http-kit/http-client.ts';
+import { SendPacer } from '../http-kit/pacer.ts';
+import { interpretSendAnswer } from './whatsapp.answer.ts';
+import { whatsappWebhookRoutes } from './whatsapp.webhook.ts';
+import { templateRequest } from './whatsapp.wire.ts';
+
+export type WhatsAppConfig = NonNullable<ProvidersConfig['whatsapp']>;
+
+export const WHATSAPP_PROVIDER = 'whatsapp';
+/** The Cloud API's default throughput per business phone number (messages per second). */
+export const WHATSAPP_DEFAULT_MESSAGES_PER_SECOND = 80;
+
+export type WhatsAppProviderOptions = {
+  config: WhatsAppConfig;
+  mode: 'simulator' | 'real';
+  /** Overrides the configured throughput (the bench lifts it). */
+  messagesPerSecond?: number;
+  timeoutMs?: number;
+  clock?: Clock;
+};
+
+/** A send answer is a few hundred bytes; more is not the Cloud API. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+export function createWhatsAppProvider(options: WhatsAppProviderOptions): ChannelProvider {
+  const { config } = options;
+  const pacer = new SendPacer(options.messagesPerSecond ?? config.messagesPerSecond);
+  const health = new HealthTracker(WHATSAPP_PROVIDER, options.mode, pacer, options.clock ?? systemClock);
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const endpoint = `${config.apiUrl}/${config.apiVersion}/${config.phoneNumberId}/messages`;
+  let listener: ((event: ProviderEvent) => Promise<void>) | undefined;
+  let closed = false;
+
+  async function submit(message: OutboundMessage): Promise<SubmitResult> {
+    if (message.content.kind !== 'whatsapp') {
+      throw new ProviderError('WHATSAPP_CONTENT_UNSUPPORTED', `WhatsApp sends templates, not ${message.content.kind}`);
+    }
+    if (!/^\+[1-9]\d{7,14}$/.test(message.to)) {
+      throw new ProviderError('WHATSAPP_NUMBER_INVALID', 'the recipient is not an E.164 number');
+    }
+    if (closed) throw new ProviderError('WHATSAPP_CLOSED', 'the WhatsApp provider is closed', { retryable: true });
+    await pacer.waitTurn();
+    if (closed) throw new ProviderError('WHATSAPP_CLOSED', 'the WhatsApp provider is closed', { retryable: true });
+    health.started();
+    try {
+      const answer = await httpExchange({
+        method: 'POST',
+        url: endpoint,
+        headers: { authorization: `Bearer ${config.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(templateRequest(message.to.slice(1), message.content.template)),
+        timeoutMs,
+        maxAnswerBytes: MAX_ANSWER_BYTES,
+      });
+      health.reached();
+      const meaning = interpretSendAnswer(answer.status, answer.body);
+      if (meaning.ok) return { providerMessageIds: [meaning.wamid] };
+      if (meaning.account) health.error(`${meaning.error.reason}: ${meaning.error.message}`);
+      throw meaning.error;
+    } catch (err) {
+      if (err instanceof TransportError) throw transportFailure(err);
+      throw err;
+    } finally {
+      health.finished();
+    }
+  }
+
+  function transportFailure(err: TransportError): ProviderError {
+    if (!err.maybeSent) {
+      health.unreachable(`the Cloud API is unreachable (${err.code})`);
+      return new ProviderError('WHATSAPP_UNREACHABLE', `the Cloud API is unreachable: ${err.message}`, {
+        retryable: true,
+      });
+    }
+    health.error(`no answer from the Cloud API (${err.code})`);
+    return new ProviderError('WHATSAPP_NO_ANSWER', `the send may have been taken, no answer came (${err.code})`, {
+      sentUnknown: true,
+    });
+  }
+
+  return {
+    name: WHATSAPP_PROVIDER,
+    channels: ['whatsapp'],
+    submit,
+    onEvent(fn) {
+      listener = fn;
+    },
+    webhooks: whatsappWebhookRoutes({
+      provider: WHATSAPP_PROVIDER,
+      appSecret: config.appSecret,
+      verifyToken: config.verifyToken,
+      phoneNumberId: config.phoneNumberId,
+      listener: () => (closed ? undefined : listener),
+    }),
+    health: () => health.snapshot(),
+    async close() {
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,288 @@
+/**
+ * A WhatsApp Cloud API on loopback: `POST /{version}/{phone-number-id}/messages` checks the
+ * bearer token and the template payload and answers like Graph (a wamid, or its error JSON);
+ * then it posts signed status webhooks to `callbackUrl` (sent → delivered → read, or failed with
+ * 131026/131047), and an inbound text on demand. Counters say what each number received.
+ */
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import {
+  controlRoute,
+  DeliveryQueue,
+  type DestinationCount,
+  deliverWebhook,
+  fractionOf,
+  listen,
+  pickWeighted,
+  type SimRequest,
+  type SimResponse,
+  sleep,
+  TokenBucket,
+} from '../http-kit/simulator-kit.ts';
+import { WHATSAPP_DEFAULT_MESSAGES_PER_SECOND, type WhatsAppConfig } from './whatsapp.provider.ts';
+import {
+  WHATSAPP_SIMULATOR_DEFAULTS,
+  type WhatsAppOutcome,
+  type WhatsAppSimulatorCounters,
+  type WhatsAppSimulatorOptions,
+  type WhatsAppSimulatorRuntimeOptions,
+  whatsappSimulatorRuntimeOptions,
+} from './whatsapp.simulator-options.ts';
+import { graphTemplateSend } from './whatsapp.simulator-schema.ts';
+import {
+  graphError,
+  newWamid,
+  signWhatsAppBody,
+  statusNotification,
+  textMessageNotification,
+  type WhatsAppWireStatus,
+} from './whatsapp.wire.ts';
+
+export { WHATSAPP_SIMULATOR_DEFAULTS } from './whatsapp.simulator-options.ts';
+
+export type WhatsAppSimulator = {
+  url: string;
+  /** The provider's configuration pointing at this simulator. */
+  config: WhatsAppConfig;
+  counters(): WhatsAppSimulatorCounters;
+  reset(): void;
+  setOptions(patch: Partial<WhatsAppSimulatorRuntimeOptions>): void;
+  /** A WhatsApp user writes to the business number: posted to the webhook at once. */
+  sendInbound(input: { from: string; text: string }): Promise<{ delivered: boolean; status: number }>;
+  /** Meta's subscription handshake against the callback URL. */
+  verifyWebhook(): Promise<{ status: number; body: string; verified: boolean }>;
+  /** Resolves when every webhook owed so far has been posted. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** The HTTP status Graph uses with a code. */
+function httpStatusOf(code: number): number {
+  if (code === 190) return 401;
+  if (code === 131000) return 500;
+  if (code === 131016 || code === 2) return 503;
+  return 400;
+}
+
+const FAILURES = {
+  not_on_whatsapp: { code: 131026, title: 'Message undeliverable' },
+  reengagement: { code: 131047, title: 'Re-engagement message' },
+} as const;
+
+export async function startWhatsAppSimulator(
+  overrides: Partial<WhatsAppSimulatorOptions> = {},
+): Promise<WhatsAppSimulator> {
+  const fixed = { ...WHATSAPP_SIMULATOR_DEFAULTS, ...overrides };
+  let options: WhatsAppSimulatorRuntimeOptions = whatsappSimulatorRuntimeOptions.parse(
+    Object.fromEntries(
+      Object.keys(whatsappSimulatorRuntimeOptions.shape).map((k) => [k, fixed[k as keyof typeof fixed]]),
+    ),
+  );
+  const bucket = new TokenBucket(options.throughputPerSecond);
+  const deliveries = new DeliveryQueue();
+  let counters = emptyCounters();
+  let seenContent = new Set<string>();
+
+  function destination(to: string): DestinationCount {
+    counters.destinations[to] ??= { received: 0, accepted: 0, duplicates: 0 };
+    return counters.destinations[to];
+  }
+
+  function refuse(code: number, message: string, details?: string, subcode?: number): SimResponse {
+    counters.rejected[code] = (counters.rejected[code] ?? 0) + 1;
+    return { status: httpStatusOf(code), body: graphError(code, message, details, subcode) };
+  }
+
+  async function postWebhook(document: object): Promise<{ delivered: boolean; status: number }> {
+    if (!options.callbackUrl) return { delivered: false, status: 0 };
+    const body = JSON.stringify(document);
+    const signature = signWhatsAppBody(options.webhookSecret ?? fixed.appSecret, body);
+    const result = await deliverWebhook(
+      options.callbackUrl,
+      body,
+      { 'x-hub-signature-256': signature },
+      options.callbackRetries,
+      200,
+    );
+    if (result.ok) counters.callbacks.delivered++;
+    else {
+      counters.callbacks.failed++;
+      counters.callbacks.lastFailureStatus = result.status;
+    }
+    return { delivered: result.ok, status: result.status };
+  }
+
+  function scheduleStatuses(wamid: string, recipient: string, fate: Exclude<WhatsAppOutcome, object>): void {
+    const steps: { status: WhatsAppWireStatus; error?: { code: number; title: string } }[] =
+      fate === 'delivered'
+        ? [{ status: 'sent' }, { status: 'delivered' }]
+        : fate === 'read'
+          ? [{ status: 'sent' }, { status: 'delivered' }, { status: 'read' }]
+          : [{ status: 'failed', error: FAILURES[fate] }];
+    const now = Math.floor(Date.now() / 1000);
+    // Each status carries the time it happened, whatever order it is posted in.
+    let posts = steps.map((step, i) =>
+      statusNotification({ phoneNumberId: fixed.phoneNumberId, wamid, recipient, timestamp: now + i, ...step }),
+    );
+    if (options.outOfOrder) posts = posts.reverse();
+    if (options.duplicates) posts = posts.flatMap((post) => [post, post]);
+    const delay = options.statusDelayMs;
+    deliveries.schedule(delay, async () => {
+      for (const [i, post] of posts.entries()) {
+        if (i > 0 && delay > 0) await sleep(delay);
+        await postWebhook(post);
+      }
+    });
+  }
+
+  async function sendMessage(request: SimRequest, version: string, phoneNumberId: string): Promise<SimResponse> {
+    counters.requests++;
+    if (options.latencyMs > 0) await sleep(options.latencyMs);
+    if (request.headers.authorization !== `Bearer ${fixed.accessToken}`) {
+      return refuse(190, 'Invalid OAuth access token - Cannot parse access token');
+    }
+    if (version !== fixed.apiVersion || phoneNumberId !== fixed.phoneNumberId) {
+      return refuse(100, `Unsupported post request. Object with ID '${phoneNumberId}' does not exist`, undefined, 33);
+    }
+    let parsed: z.infer<typeof graphTemplateSend>;
+    try {
+      parsed = graphTemplateSend.parse(JSON.parse(request.body.toString('utf8')));
+    } catch (err) {
+      const details = err instanceof z.ZodError ? z.prettifyError(err) : 'the body is not JSON';
+      return refuse(100, 'Invalid parameter', details);
+    }
+    const to = `+${parsed.to.replace(/^\+/, '')}`;
+    const counts = destination(to);
+    counts.received++;
+    if (!bucket.take()) return refuse(130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
+    const fate = options.numberOutcomes[to] ?? pickFate(to);
+    if (typeof fate === 'object')
+      return refuse(fate.apiError, 'Simulated error', `numberOutcomes says ${fate.apiError}`);
+    const params = parsed.template.components?.[0]?.parameters.length ?? 0;
+    const known = options.knownTemplates;
+    if (known && known[parsed.template.name] === undefined) {
+      return refuse(
+        132001,
+        'Template name does not exist in the translation',
+        `template name (${parsed.template.name})`,
+      );
+    }
+    if (known && known[parsed.template.name] !== params) {
+      return refuse(132000, 'Number of parameters does not match the expected number of params');
+    }
+    const contentKey = `${to}\u0000${crypto.createHash('sha256').update(JSON.stringify(parsed.template)).digest('base64')}`;
+    if (seenContent.has(contentKey)) {
+      counts.duplicates++;
+      counters.duplicates++;
+    } else seenContent.add(contentKey);
+    counts.accepted++;
+    counters.accepted++;
+    const wamid = newWamid();
+    scheduleStatuses(wamid, to.slice(1), fate);
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: parsed.to, wa_id: to.slice(1) }],
+        messages: [{ id: wamid, message_status: 'accepted' }],
+      },
+    };
+  }
+
+  function pickFate(to: string): Exclude<WhatsAppOutcome, object> {
+    const picked = pickWeighted(options.outcomeMix, fractionOf(to));
+    return picked === 'notOnWhatsApp' ? 'not_on_whatsapp' : picked;
+  }
+
+  const handle = {
+    counters: () => structuredClone(counters),
+    reset() {
+      counters = emptyCounters();
+      seenContent = new Set();
+    },
+    setOptions(patch: Partial<WhatsAppSimulatorRuntimeOptions>) {
+      options = whatsappSimulatorRuntimeOptions.parse({ ...options, ...patch });
+      if ('throughputPerSecond' in patch) bucket.setRate(options.throughputPerSecond);
+    },
+    async sendInbound(input: { from: string; text: string }) {
+      counters.inbound++;
+      const from = input.from.replace(/^\+/, '');
+      const document = textMessageNotification({
+        phoneNumberId: fixed.phoneNumberId,
+        from,
+        text: input.text,
+        wamid: newWamid(),
+        timestamp: Math.floor(Date.now() / 1000),
+      });
+      let result = { delivered: false, status: 0 };
+      await deliveries.run(async () => {
+        result = await postWebhook(document);
+      });
+      return result;
+    },
+    async verifyWebhook() {
+      if (!options.callbackUrl) throw new Error('no callbackUrl to verify');
+      const challenge = String(crypto.randomInt(1, 2 ** 31));
+      const url = new URL(options.callbackUrl);
+      url.searchParams.set('hub.mode', 'subscribe');
+      url.searchParams.set('hub.verify_token', fixed.verifyToken);
+      url.searchParams.set('hub.challenge', challenge);
+      const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+      const body = await res.text();
+      return { status: res.status, body, verified: res.status === 200 && body === challenge };
+    },
+    idle: () => deliveries.idle(),
+  };
+
+  const server = await listen(
+    async (request) => {
+      const control = await controlRoute(request, {
+        counters: handle.counters,
+        reset: handle.reset,
+        setOptions: (patch) => handle.setOptions(whatsappSimulatorRuntimeOptions.partial().parse(patch)),
+        inbound: async (body) => {
+          const input = z
+            .object({ from: z.string().regex(/^\+?\d{8,15}$/), text: z.string().min(1).max(4096) })
+            .parse(body);
+          await handle.sendInbound(input);
+        },
+        verifyWebhook: handle.verifyWebhook,
+      });
+      if (control) return control;
+      const route = /^\/(v\d+\.\d+)\/(\d+)\/messages$/.exec(request.path);
+      if (request.method === 'POST' && route) return sendMessage(request, route[1]!, route[2]!);
+      return refuse(100, 'Unsupported request - method type or path unknown', undefined, 2500);
+    },
+    { host: fixed.host, port: fixed.port },
+  );
+
+  return {
+    url: server.url,
+    config: {
+      apiUrl: server.url,
+      apiVersion: fixed.apiVersion,
+      phoneNumberId: fixed.phoneNumberId,
+      accessToken: fixed.accessToken,
+      appSecret: fixed.appSecret,
+      verifyToken: fixed.verifyToken,
+      messagesPerSecond: options.throughputPerSecond ?? WHATSAPP_DEFAULT_MESSAGES_PER_SECOND,
+    },
+    ...handle,
+    async close() {
+      await deliveries.close();
+      await server.close();
+    },
+  };
+}
+
+function emptyCounters(): WhatsAppSimulatorCounters {
+  return {
+    requests: 0,
+    accepted: 0,
+    rejected: {},
+    duplicates: 0,
+    destinations: {},
+    callbacks: { delivered: 0, failed: 0, lastFailureStatus: null },
+    inbound: 0,
+  };
+}
