@@ -10,5 +10,6 @@ export * from './schemas/ledger.ts';
 export * from './schemas/lists.ts';
 export * from './schemas/opt-outs.ts';
 export * from './schemas/users.ts';
+export * from './sms/index.ts';
 export * from './text/sanitize.ts';
 export * from './validators/cnpj.ts';

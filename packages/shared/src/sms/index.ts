@@ -1,0 +1,3 @@
+export * from './accents.ts';
+export * from './analyze.ts';
+export * from './gsm7.ts';
