@@ -83,8 +83,11 @@ const RETRYABLE_STATUSES = new Set<number>([
   STATUS.INVALID_BIND_STATUS,
 ]);
 const THROTTLING_STATUSES = new Set<number>([STATUS.THROTTLED, STATUS.MESSAGE_QUEUE_FULL]);
-/** A bind refused for these will not succeed by retrying the same credentials. */
-const CREDENTIAL_STATUSES = new Set<number>([STATUS.INVALID_PASSWORD, STATUS.INVALID_SYSTEM_ID, STATUS.BIND_FAILED]);
+/**
+ * A bind refused for these will not succeed with the same credentials: waiting submits fail at
+ * once (retryable) instead of waiting. ESME_RBINDFAIL is generic (an SMSC restarting says it too).
+ */
+const CREDENTIAL_STATUSES = new Set<number>([STATUS.INVALID_PASSWORD, STATUS.INVALID_SYSTEM_ID]);
 
 export function smppProviderOptions(config: SmppConfig, mode: 'simulator' | 'real'): SmppProviderOptions {
   return {
@@ -125,6 +128,8 @@ export class SmppProvider implements ChannelProvider {
   private boundWaiters: (() => void)[] = [];
   private readonly counters = {
     binds: 0,
+    throttleAnswers: 0,
+    lowestTpsLimit: 0,
     intermediateReceipts: 0,
     protocolErrors: 0,
     reconnectDelaysMs: [] as number[],
@@ -133,6 +138,7 @@ export class SmppProvider implements ChannelProvider {
   constructor(options: SmppProviderOptions) {
     this.o = { ...DEFAULTS, clock: Date.now, ...options };
     this.limiter = new TpsLimiter(options.tps, undefined, this.now());
+    this.counters.lowestTpsLimit = options.tps;
     this.ids = new ReceiptIdResolver(options.idBases);
     this.unboundSince = this.now();
     this.connect();
@@ -325,6 +331,8 @@ export class SmppProvider implements ChannelProvider {
       if (job.accepted === job.parts.length) settleWithIds(job);
     } else if (THROTTLING_STATUSES.has(status) && !job.settled) {
       this.limiter.throttled(now);
+      this.counters.throttleAnswers++;
+      this.counters.lowestTpsLimit = Math.min(this.counters.lowestTpsLimit, this.limiter.effectiveLimit(now));
       part.throttledSince ??= now;
       part.throttles++;
       job.written--;

@@ -30,6 +30,8 @@ export type SmscSimulatorOptions = {
   /** The share of submits (0–1) answered `throttleStatus` instead of taken. */
   throttleShare: number;
   throttleStatus: number;
+  /** Answer every submit with this error status (e.g. 0x0B invalid destination); null: take them. */
+  rejectStatus: number | null;
   /** Submits arriving faster than this per second are answered `throttleStatus`; null: no limit. */
   throttleAboveTps: number | null;
   /** The SMSC's own processing rate: responses are paced to it; null: as fast as it can. */
@@ -63,6 +65,7 @@ export const SMSC_SIMULATOR_DEFAULTS: SmscSimulatorOptions = {
   throttleShare: 0,
   throttleStatus: 0x58,
   throttleAboveTps: null,
+  rejectStatus: null,
   throughputPerSecond: null,
   dropAfterSubmits: null,
   refuseBinds: 0,

@@ -102,6 +102,10 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
       session.send(pdu.response({ command_status: o.throttleStatus }));
       return;
     }
+    if (o.rejectStatus !== null) {
+      session.send(pdu.response({ command_status: o.rejectStatus }));
+      return;
+    }
     bind.inFlight++;
     ledger.inFlight(bind.inFlight);
     const { messageId, receipt } = take(bind, pdu, raw, now);
