@@ -35,6 +35,14 @@ declare module 'smpp' {
     sessions: Session[];
   }
 
+  type Command = (fields: PduFields, responseCallback?: (pdu: PDU) => void) => boolean;
+  /** The package's client session (used only by the bench's bare loop, as the baseline). */
+  export function connect(options: { host: string; port: number }): Session & {
+    bind_transceiver: Command;
+    submit_sm: Command;
+    unbind(responseCallback?: (pdu: PDU) => void): boolean;
+  };
+
   export function createServer(options: Record<string, unknown>, listener?: (session: Session) => void): Server;
 
   export const errors: Record<string, number>;
