@@ -44,7 +44,8 @@ describe('the GSM 03.38 alphabet', () => {
 
 describe('analyzeSms', () => {
   it('keeps a plain Portuguese text in GSM-7 within 160 characters, one part', () => {
-    const text = 'Ola Maria, sua fatura de R$ 89,90 vence amanha. Pague pelo app e evite juros. Duvidas? Ligue 4004-0000.';
+    const text =
+      'Ola Maria, sua fatura de R$ 89,90 vence amanha. Pague pelo app e evite juros. Duvidas? Ligue 4004-0000.';
     const a = analyzeSms(text);
     expect(a).toMatchObject({ encoding: 'gsm7', characters: text.length, parts: [text], perPart: 160 });
     expect(a.remainingInPart).toBe(160 - text.length);
