@@ -2,15 +2,13 @@
  * The per-bind submit rate (TPS), enforced by us: the `smpp` package has no flow control and an
  * SMSC answers a faster client with ESME_RTHROTTLED, or cuts the bind.
  *
- * At most `limit` submits in any window of `windowMs`. The window is one second plus a margin:
- * the SMSC counts by arrival, and a first submit that reached it late would otherwise make the
- * next second's burst look like limit + 1.
+ * At most `limit` submits in any window of `windowMs`: one second plus a margin (50 ms by default),
+ * since the SMSC counts by arrival and a first submit that reached it late would otherwise make
+ * the next second's burst look like limit + 1.
  *
  * A throttling answer halves the rate in use (at least 1/s); each window without one gives back
  * a tenth of the limit, so the bind climbs back to its contracted rate.
  */
-export const TPS_WINDOW_MARGIN_MS = 50;
-
 export class TpsLimiter {
   private readonly sent: number[] = [];
   private head = 0;
@@ -19,7 +17,7 @@ export class TpsLimiter {
 
   constructor(
     readonly limit: number,
-    private readonly windowMs = 1000 + TPS_WINDOW_MARGIN_MS,
+    private readonly windowMs: number,
     now = Date.now(),
   ) {
     this.current = limit;

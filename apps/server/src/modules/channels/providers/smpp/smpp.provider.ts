@@ -4,18 +4,15 @@
  * - Flow control is ours: at most `window` submit_sm in flight and `tps` per second on the bind
  *   (flow-control.ts); a throttling answer (ESME_RTHROTTLED, ESME_RMSGQFUL) slows the bind and
  *   retries that part, it never fails the message.
- * - The bind: enquire_link keeps it alive; after a drop it reconnects with exponential backoff.
+ * - The bind (bind.ts): enquire_link keeps it alive; after a drop it reconnects with exponential backoff.
  *   A submit in flight when the bind dropped fails with `sentUnknown` and is never re-sent; parts
  *   not yet written wait for the next bind (at most `bindWaitMs`, then a retryable error).
- * - Receipts and MO messages arrive as deliver_sm (inbound.ts), are reported through `onEvent`
+ * - Receipts and MO messages arrive as deliver_sm (deliveries.ts, inbound.ts), are reported through `onEvent`
  *   and answered with deliver_sm_resp once the listener took them (a temporary error when it
  *   failed, so the SMSC sends them again). Receipts are reported whatever their id: matching one
  *   that came before its submit_sm_resp was stored is the channels core's job.
  * - Nothing here touches the database, and nothing SMPP-typed leaves this folder.
  */
-import net from 'node:net';
-import tls from 'node:tls';
-import type { SmppConfig } from '../../../../platform/config/config.ts';
 import {
   type ChannelProvider,
   type OutboundMessage,
@@ -24,11 +21,18 @@ import {
   type ProviderHealth,
   type SubmitResult,
 } from '../../provider.ts';
+import { SmppBind } from './bind.ts';
+import { Deliveries } from './deliveries.ts';
 import { TpsLimiter } from './flow-control.ts';
-import { isReceipt, MoReassembler, moPartOf, receiptOf } from './inbound.ts';
-import { canonicalMessageId, type IdBases, ReceiptIdResolver } from './message-ids.ts';
+import { canonicalMessageId, ReceiptIdResolver } from './message-ids.ts';
 import { describeStatus, hex8, type Pdu, STATUS } from './pdu.ts';
-import { ConnectionLostError, PduSocket } from './pdu-socket.ts';
+import { ConnectionLostError, type PduSocket } from './pdu-socket.ts';
+import {
+  RETRYABLE_STATUSES,
+  SMPP_PROVIDER_DEFAULTS,
+  type SmppProviderOptions,
+  THROTTLING_STATUSES,
+} from './provider-options.ts';
 import { outboundParts } from './short-message.ts';
 import {
   type MessageJob,
@@ -38,69 +42,6 @@ import {
   settleWithError,
   settleWithIds,
 } from './submit-queue.ts';
-
-export type SmppProviderOptions = {
-  host: string;
-  port: number;
-  systemId: string;
-  password: string;
-  /** Submits per second on the bind. */
-  tps: number;
-  /** submit_sm in flight on the bind. */
-  window: number;
-  tls?: boolean;
-  mode: 'simulator' | 'real';
-  /** source_addr of submits; empty lets the SMSC put the account's default sender. */
-  sourceAddr?: string;
-  /** When the SMSC writes receipt text ids in another base than its submit ids (message-ids.ts). */
-  idBases?: IdBases;
-  enquireLinkMs?: number;
-  responseTimeoutMs?: number;
-  reconnect?: { initialMs: number; maxMs: number };
-  bindWaitMs?: number;
-  maxQueuedParts?: number;
-  /** First retry delay of a throttled part (doubles per throttle, at most 5 s). */
-  throttleRetryMs?: number;
-  throttleGiveUpMs?: number;
-  clock?: () => number;
-  logger?: { warn(data: object, message: string): void; info(data: object, message: string): void };
-};
-
-const DEFAULTS = {
-  enquireLinkMs: 30_000,
-  responseTimeoutMs: 10_000,
-  reconnect: { initialMs: 500, maxMs: 30_000 },
-  bindWaitMs: 30_000,
-  maxQueuedParts: 20_000,
-  throttleRetryMs: 200,
-  throttleGiveUpMs: 120_000,
-};
-
-/** Statuses after which the same submit may succeed later (SMPP 3.4 §5.1.3): nothing was taken. */
-const RETRYABLE_STATUSES = new Set<number>([
-  STATUS.SYSTEM_ERROR,
-  STATUS.TEMPORARY_APP_ERROR,
-  STATUS.INVALID_BIND_STATUS,
-]);
-const THROTTLING_STATUSES = new Set<number>([STATUS.THROTTLED, STATUS.MESSAGE_QUEUE_FULL]);
-/**
- * A bind refused for these will not succeed with the same credentials: waiting submits fail at
- * once (retryable) instead of waiting. ESME_RBINDFAIL is generic (an SMSC restarting says it too).
- */
-const CREDENTIAL_STATUSES = new Set<number>([STATUS.INVALID_PASSWORD, STATUS.INVALID_SYSTEM_ID]);
-
-export function smppProviderOptions(config: SmppConfig, mode: 'simulator' | 'real'): SmppProviderOptions {
-  return {
-    host: config.host,
-    port: config.port,
-    systemId: config.systemId,
-    password: config.password,
-    tps: config.tps,
-    window: config.window,
-    tls: config.url.startsWith('smpps:'),
-    mode,
-  };
-}
 
 export class SmppProvider implements ChannelProvider {
   readonly name = 'smpp';
@@ -112,67 +53,62 @@ export class SmppProvider implements ChannelProvider {
   private readonly limiter: TpsLimiter;
   private readonly queue = new SubmitQueue();
   private readonly ids: ReceiptIdResolver;
-  private readonly mo = new MoReassembler();
-  private link: PduSocket | null = null;
-  private bound = false;
+  private readonly deliveries: Deliveries;
+  private readonly bind: SmppBind;
+  private readonly destination = new WeakMap<MessageJob, string>();
+  private readonly housekeeping: NodeJS.Timeout;
   private closing = false;
   private inFlight = 0;
   private reference = 0;
-  private reconnectAttempt = 0;
   private unboundSince: number;
   private bindRefusal: ProviderError | null = null;
   private lastError: { message: string; at: string } | null = null;
-  private listener: ((event: ProviderEvent) => Promise<void>) | null = null;
-  private readonly timers = new Set<NodeJS.Timeout>();
   private pumpTimer: NodeJS.Timeout | null = null;
-  private boundWaiters: (() => void)[] = [];
-  private readonly counters = {
-    binds: 0,
-    throttleAnswers: 0,
-    lowestTpsLimit: 0,
-    intermediateReceipts: 0,
-    protocolErrors: 0,
-    reconnectDelaysMs: [] as number[],
-  };
+  private readonly counters = { throttleAnswers: 0, lowestTpsLimit: 0 };
 
   constructor(options: SmppProviderOptions) {
-    this.o = { ...DEFAULTS, clock: Date.now, ...options };
-    this.limiter = new TpsLimiter(options.tps, undefined, this.now());
+    this.o = { ...SMPP_PROVIDER_DEFAULTS, clock: Date.now, ...options };
+    this.limiter = new TpsLimiter(options.tps, 1000 + this.o.tpsMarginMs, this.now());
     this.counters.lowestTpsLimit = options.tps;
     this.ids = new ReceiptIdResolver(options.idBases);
     this.unboundSince = this.now();
-    this.connect();
-    this.every(250, () => {
-      this.expireWaiting();
-      this.flushStaleMo();
+    const noteError = (message: string) => this.noteError(message);
+    this.deliveries = new Deliveries(this.name, this.ids, () => this.now(), noteError);
+    this.bind = new SmppBind(this.o, {
+      onBound: () => {
+        this.bindRefusal = null;
+        this.pump();
+      },
+      onUnbound: () => {
+        this.unboundSince = this.now();
+      },
+      onRefused: (status, message) => this.onBindRefused(status, message),
+      onRequest: (link, pdu) => this.onRequest(link, pdu),
+      onError: noteError,
     });
-    this.every(this.o.enquireLinkMs, () => this.enquireLink());
+    this.housekeeping = setInterval(() => {
+      this.expireWaiting();
+      this.deliveries.flushStaleMo();
+    }, 250);
   }
 
   onEvent(listener: (event: ProviderEvent) => Promise<void>): void {
-    this.listener = listener;
+    this.deliveries.listener = listener;
   }
 
   /** Resolves once bound (tests, start-up checks); rejects after `timeoutMs`. */
   ready(timeoutMs = 10_000): Promise<void> {
-    if (this.bound) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no SMPP bind within ${timeoutMs} ms: ${this.lastError?.message ?? 'no answer'}`)),
-        timeoutMs,
-      );
-      this.boundWaiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    return this.bind.ready(timeoutMs, () => this.lastError?.message ?? 'no answer');
   }
 
-  /** Counters for health pages and tests: binds made, reconnect delays used, notifications ignored. */
+  /** Counters for health pages and tests: binds, reconnect delays, throttling, receipts not reported. */
   stats() {
     return {
       ...this.counters,
-      reconnectDelaysMs: [...this.counters.reconnectDelaysMs],
+      binds: this.bind.binds,
+      reconnectDelaysMs: [...this.bind.reconnectDelaysMs],
+      intermediateReceipts: this.deliveries.intermediateReceipts,
+      refusedReceipts: this.deliveries.refusedReceipts,
       idBases: this.ids.differingBases,
     };
   }
@@ -190,7 +126,7 @@ export class SmppProvider implements ChannelProvider {
     if (message.content.text.length === 0) {
       return Promise.reject(new ProviderError('SMPP_EMPTY_MESSAGE', 'an SMS needs text'));
     }
-    if (!this.bound && this.bindRefusal) return Promise.reject(this.bindRefusal);
+    if (!this.bind.bound && this.bindRefusal) return Promise.reject(this.bindRefusal);
     this.reference = (this.reference + 1) & 0xff;
     const flash = message.channel === 'sms_flash' || message.content.flash;
     const parts = outboundParts(message.content.text, flash, this.reference);
@@ -226,14 +162,12 @@ export class SmppProvider implements ChannelProvider {
     });
   }
 
-  private readonly destination = new WeakMap<MessageJob, string>();
-
   health(): ProviderHealth {
     const now = this.now();
     return {
       provider: this.name,
       mode: this.o.mode,
-      connected: this.bound,
+      connected: this.bind.bound,
       tpsLimit: this.limiter.effectiveLimit(now),
       tpsInUse: this.limiter.inUse(now),
       inFlight: this.inFlight,
@@ -245,19 +179,12 @@ export class SmppProvider implements ChannelProvider {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    for (const timer of this.timers) clearInterval(timer);
-    this.timers.clear();
+    clearInterval(this.housekeeping);
     if (this.pumpTimer) clearTimeout(this.pumpTimer);
     for (const job of this.queue.waitingMessages()) {
       if (job.written === 0) settleWithError(job, providerErrors.closed());
     }
-    const link = this.link;
-    if (link?.open && this.bound) {
-      const deadline = this.now() + this.o.responseTimeoutMs;
-      while (this.inFlight > 0 && this.now() < deadline && link.open) await new Promise((r) => setTimeout(r, 10));
-      await link.request('unbind', {}, Math.min(this.o.responseTimeoutMs, 2000)).catch(() => {});
-    }
-    link?.destroy('closed by Ecoa');
+    await this.bind.close(() => this.inFlight === 0);
     for (const job of this.queue.waitingMessages()) settleWithError(job, providerErrors.notBound(0, true));
   }
 
@@ -268,8 +195,8 @@ export class SmppProvider implements ChannelProvider {
       clearTimeout(this.pumpTimer);
       this.pumpTimer = null;
     }
-    const link = this.link;
-    while (this.bound && link?.open && this.inFlight < this.o.window && this.queue.size > 0) {
+    const link = this.bind.link;
+    while (link?.open && this.inFlight < this.o.window && this.queue.size > 0) {
       const now = this.now();
       const tpsWait = this.limiter.waitMs(now);
       if (tpsWait > 0) {
@@ -325,10 +252,15 @@ export class SmppProvider implements ChannelProvider {
     const status = response.command_status;
     const now = this.now();
     if (status === STATUS.OK) {
-      const raw = typeof response.message_id === 'string' ? response.message_id : '';
-      job.ids[part.index] = canonicalMessageId(raw);
-      job.accepted++;
-      if (job.accepted === job.parts.length) settleWithIds(job);
+      const id = canonicalMessageId(typeof response.message_id === 'string' ? response.message_id : '');
+      if (id === '') {
+        // Taken, but no receipt could ever be matched to it: never re-sent, its fate unknown.
+        settleWithError(job, providerErrors.noMessageId());
+      } else {
+        job.ids[part.index] = id;
+        job.accepted++;
+        if (job.accepted === job.parts.length) settleWithIds(job);
+      }
     } else if (THROTTLING_STATUSES.has(status) && !job.settled) {
       this.limiter.throttled(now);
       this.counters.throttleAnswers++;
@@ -368,7 +300,7 @@ export class SmppProvider implements ChannelProvider {
 
   /** Messages that waited too long for a bind fail: retryable when none of their parts went out. */
   private expireWaiting(): void {
-    if (this.bound) return;
+    if (this.bind.bound) return;
     const now = this.now();
     for (const job of this.queue.waitingMessages()) {
       const waited = now - Math.max(job.enqueuedAt, this.unboundSince);
@@ -378,164 +310,25 @@ export class SmppProvider implements ChannelProvider {
     }
   }
 
-  // --- the bind ------------------------------------------------------------------------------
+  // --- the bind and what the SMSC sends -------------------------------------------------------
 
-  private connect(): void {
-    if (this.closing) return;
-    const { host, port } = this.o;
-    const socket = this.o.tls ? tls.connect({ host, port, servername: host }) : net.connect({ host, port });
-    const link = new PduSocket(socket, {
-      onRequest: (pdu) => this.onRequest(link, pdu),
-      onProtocolError: (reason) => {
-        this.counters.protocolErrors++;
-        this.noteError(`SMPP protocol error: ${reason}`);
-      },
-      onClose: (reason) => this.onClose(link, reason),
-    });
-    this.link = link;
-    socket.once(this.o.tls ? 'secureConnect' : 'connect', () => this.bind(link));
+  private onBindRefused(status: number, message: string): void {
+    if (status !== STATUS.INVALID_PASSWORD && status !== STATUS.INVALID_SYSTEM_ID) return;
+    // Retrying the same credentials cannot work: waiting submits fail now (retryable, nothing sent).
+    this.bindRefusal = new ProviderError(`SMPP_BIND_${hex8(status)}`, message, { retryable: true });
+    for (const job of this.queue.waitingMessages()) {
+      if (job.written === 0) settleWithError(job, this.bindRefusal);
+    }
   }
-
-  private bind(link: PduSocket): void {
-    const fields = {
-      system_id: this.o.systemId,
-      password: this.o.password,
-      system_type: '',
-      interface_version: 0x34,
-      addr_ton: 0,
-      addr_npi: 0,
-      address_range: '',
-    };
-    link.request('bind_transceiver', fields, this.o.responseTimeoutMs).then(
-      (response) => {
-        if (response.command_status === STATUS.OK) {
-          this.bound = true;
-          this.reconnectAttempt = 0;
-          this.bindRefusal = null;
-          this.counters.binds++;
-          this.o.logger?.info({ host: this.o.host, port: this.o.port }, 'SMPP bound');
-          for (const waiter of this.boundWaiters.splice(0)) waiter();
-          this.pump();
-          return;
-        }
-        const status = response.command_status;
-        const message = `the SMSC refused the bind of "${this.o.systemId}": ${describeStatus(status)}`;
-        this.noteError(message);
-        if (CREDENTIAL_STATUSES.has(status)) {
-          this.bindRefusal = new ProviderError(`SMPP_BIND_${hex8(status)}`, message, { retryable: true });
-          for (const job of this.queue.waitingMessages()) {
-            if (job.written === 0) settleWithError(job, this.bindRefusal);
-          }
-        }
-        link.destroy(message);
-      },
-      (err: Error) => link.destroy(`bind_transceiver: ${err.message}`),
-    );
-  }
-
-  private onClose(link: PduSocket, reason: string | null): void {
-    if (this.link !== link) return;
-    const wasBound = this.bound;
-    this.bound = false;
-    this.link = null;
-    if (wasBound) this.unboundSince = this.now();
-    if (this.closing) return;
-    if (reason && !this.lastError?.message.startsWith('the SMSC refused')) this.noteError(`SMPP bind lost: ${reason}`);
-    const delay = Math.min(this.o.reconnect.maxMs, this.o.reconnect.initialMs * 2 ** this.reconnectAttempt);
-    this.reconnectAttempt++;
-    this.counters.reconnectDelaysMs.push(delay);
-    if (this.counters.reconnectDelaysMs.length > 20) this.counters.reconnectDelaysMs.shift();
-    this.o.logger?.warn({ reason, delay }, 'SMPP reconnecting');
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.connect();
-    }, delay);
-    this.timers.add(timer);
-  }
-
-  private enquireLink(): void {
-    const link = this.link;
-    if (!this.bound || !link?.open) return;
-    link.request('enquire_link', {}, this.o.responseTimeoutMs).then(
-      () => {},
-      (err: Error) => {
-        if (!(err instanceof ConnectionLostError)) link.destroy(`enquire_link unanswered: ${err.message}`);
-      },
-    );
-  }
-
-  // --- what the SMSC sends -------------------------------------------------------------------
 
   private onRequest(link: PduSocket, pdu: Pdu): void {
-    switch (pdu.command) {
-      case 'enquire_link':
-        link.respond(pdu, STATUS.OK);
-        return;
-      case 'unbind':
-        link.respond(pdu, STATUS.OK);
-        link.destroy('the SMSC unbound');
-        return;
-      case 'deliver_sm':
-        this.onDeliver(pdu).then(
-          (status) => link.respond(pdu, status),
-          () => link.respond(pdu, STATUS.TEMPORARY_APP_ERROR),
-        );
-        return;
-      case 'alert_notification':
-        return;
-      default:
-        link.nack(pdu, STATUS.INVALID_COMMAND_ID);
-    }
-  }
-
-  /** The deliver_sm_resp status: OK once reported, a temporary error when the listener failed. */
-  private async onDeliver(pdu: Pdu): Promise<number> {
-    const at = new Date(this.now());
-    const events: ProviderEvent[] = [];
-    if (isReceipt(pdu)) {
-      const receipt = receiptOf(pdu);
-      if (!receipt) {
-        this.counters.protocolErrors++;
-        this.noteError('SMPP receipt without a message id: refused');
-        return STATUS.PERMANENT_APP_ERROR;
-      }
-      if (receipt.status === null) {
-        this.counters.intermediateReceipts++;
-        return STATUS.OK;
-      }
-      const id = this.ids.resolve(receipt.tlvId, receipt.textId)!;
-      events.push({
-        type: 'status',
-        provider: this.name,
-        providerMessageId: id,
-        status: receipt.status,
-        reason: receipt.reason,
-        at,
-      });
-    } else {
-      for (const whole of this.mo.add(moPartOf(pdu), at.getTime())) {
-        events.push({ type: 'inbound', provider: this.name, from: whole.from, text: whole.text, at });
-      }
-    }
-    if (events.length === 0) return STATUS.OK;
-    if (!this.listener) return STATUS.TEMPORARY_APP_ERROR;
-    try {
-      for (const event of events) await this.listener(event);
-      return STATUS.OK;
-    } catch (err) {
-      this.noteError(`the channels listener failed on an SMPP ${events[0]!.type} event: ${(err as Error).message}`);
-      return STATUS.TEMPORARY_APP_ERROR;
-    }
-  }
-
-  /** MO messages whose missing parts never came are reported with the parts that did. */
-  private flushStaleMo(): void {
-    if (this.mo.waiting === 0 || !this.listener) return;
-    const at = new Date(this.now());
-    for (const whole of this.mo.expire(at.getTime())) {
-      this.listener({ type: 'inbound', provider: this.name, from: whole.from, text: whole.text, at }).catch((err) =>
-        this.noteError(`the channels listener failed on an SMPP inbound event: ${(err as Error).message}`),
+    if (pdu.command === 'deliver_sm') {
+      this.deliveries.handle(pdu).then(
+        (status) => link.respond(pdu, status),
+        () => link.respond(pdu, STATUS.TEMPORARY_APP_ERROR),
       );
+    } else if (pdu.command !== 'alert_notification') {
+      link.nack(pdu, STATUS.INVALID_COMMAND_ID);
     }
   }
 
@@ -545,14 +338,12 @@ export class SmppProvider implements ChannelProvider {
     return this.o.clock();
   }
 
-  private every(ms: number, fn: () => void): void {
-    this.timers.add(setInterval(fn, ms));
-  }
-
   private noteError(message: string): void {
     this.lastError = { message, at: new Date(this.now()).toISOString() };
   }
 }
+
+export { type SmppProviderOptions, smppProviderOptions } from './provider-options.ts';
 
 export function createSmppProvider(options: SmppProviderOptions): SmppProvider {
   return new SmppProvider(options);

@@ -118,6 +118,10 @@ export const providerErrors = {
     new ProviderError('SMPP_RESPONSE_TIMEOUT', `the SMSC did not answer the submit: ${message}`, {
       sentUnknown: true,
     }),
+  noMessageId: () =>
+    new ProviderError('SMPP_NO_MESSAGE_ID', 'the SMSC took the message without giving it an id', {
+      sentUnknown: true,
+    }),
   throttledTooLong: (ms: number) =>
     new ProviderError('SMPP_THROTTLED', `the SMSC kept throttling this message for ${ms} ms; nothing was sent`, {
       retryable: true,
