@@ -84,9 +84,15 @@ describe('SMPP adapter ⇄ simulated SMSC: flow control and a failing bind', () 
     expect(outcomes.filter((o) => 'ok' in o)).toHaveLength(16 - lost.length);
 
     const counters = sim.counters();
-    // Every number got its message exactly once: the lost ones reached the SMSC and were not re-sent.
-    for (const n of to)
-      expect(counters.perDestination[n.slice(1)], n).toEqual({ parts: 1, messages: 1, duplicates: 0 });
+    // Nothing was sent twice: each accepted message reached the SMSC once; a lost one at most once
+    // (it may have been read before the drop, or still in the socket when the bind went).
+    outcomes.forEach((outcome, i) => {
+      const received = counters.perDestination[to[i]!.slice(1)];
+      if ('ok' in outcome) expect(received, to[i]).toEqual({ parts: 1, messages: 1, duplicates: 0 });
+      else expect(received?.parts ?? 0, to[i]).toBeLessThanOrEqual(1);
+    });
+    expect(counters.duplicates).toBe(0);
+    expect(counters.submits).toBeGreaterThanOrEqual(16 - lost.length + 1);
     expect(counters.drops).toBe(1);
     expect(counters.bindsRefused).toBe(2);
     expect(counters.binds).toBe(2);
@@ -122,13 +128,13 @@ describe('SMPP adapter ⇄ simulated SMSC: flow control and a failing bind', () 
   });
 
   it('keeps an idle bind up with enquire_link where the SMSC drops idle binds', async () => {
-    const kept = await startPair({ idleTimeoutMs: 250 }, { enquireLinkMs: 60 });
-    await waitFor('enough enquire_links to span several idle timeouts', () => kept.sim.counters().enquireLinks >= 15);
+    const kept = await startPair({ idleTimeoutMs: 600 }, { enquireLinkMs: 60 });
+    await waitFor('enough enquire_links to span several idle timeouts', () => kept.sim.counters().enquireLinks >= 30);
     expect(kept.sim.counters()).toMatchObject({ binds: 1, idleDrops: 0 });
     expect(kept.provider.health().connected).toBe(true);
 
     // The same SMSC drops a bind that stays silent longer: what the keep-alive prevents.
-    const silent = await startPair({ idleTimeoutMs: 250 }, { enquireLinkMs: 60_000 });
+    const silent = await startPair({ idleTimeoutMs: 600 }, { enquireLinkMs: 60_000 });
     await waitFor('the idle drop', () => silent.sim.counters().idleDrops >= 1);
   });
 
