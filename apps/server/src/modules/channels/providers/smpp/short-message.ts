@@ -36,6 +36,28 @@ export function outboundParts(text: string, flash: boolean, reference: number): 
   });
 }
 
+/**
+ * The submit_sm fields of one part: to an international number (TON 1, NPI 1 ISDN), a delivery
+ * receipt asked for on success or failure (registered_delivery 1). A numeric sender goes as an
+ * international number, a name as alphanumeric (TON 5); none lets the SMSC put the account's own.
+ */
+export function submitSmFields(part: OutboundPart, destination: string, sourceAddr: string | undefined) {
+  const numericSender = sourceAddr !== undefined && /^\d+$/.test(sourceAddr);
+  return {
+    service_type: '',
+    source_addr_ton: sourceAddr ? (numericSender ? 1 : 5) : 0,
+    source_addr_npi: numericSender ? 1 : 0,
+    source_addr: sourceAddr ?? '',
+    dest_addr_ton: 1,
+    dest_addr_npi: 1,
+    destination_addr: destination,
+    esm_class: part.esmClass,
+    registered_delivery: 1,
+    data_coding: part.dataCoding,
+    short_message: part.shortMessage,
+  };
+}
+
 export type Concatenation = { reference: number; total: number; sequence: number };
 
 /** The UDH at the start of `bytes`: its length (with the UDHL octet) and any concatenation IE. */

@@ -33,9 +33,9 @@ import {
   type SmppProviderOptions,
   THROTTLING_STATUSES,
 } from './provider-options.ts';
-import { outboundParts } from './short-message.ts';
+import { outboundParts, submitSmFields } from './short-message.ts';
 import {
-  type MessageJob,
+  newMessageJob,
   type PartJob,
   providerErrors,
   SubmitQueue,
@@ -55,7 +55,6 @@ export class SmppProvider implements ChannelProvider {
   private readonly ids: ReceiptIdResolver;
   private readonly deliveries: Deliveries;
   private readonly bind: SmppBind;
-  private readonly destination = new WeakMap<MessageJob, string>();
   private readonly housekeeping: NodeJS.Timeout;
   private closing = false;
   private inFlight = 0;
@@ -137,26 +136,7 @@ export class SmppProvider implements ChannelProvider {
       return Promise.reject(providerErrors.queueFull(this.o.maxQueuedParts));
     }
     return new Promise<SubmitResult>((resolve, reject) => {
-      const job: MessageJob = {
-        parts: [],
-        ids: parts.map(() => undefined),
-        accepted: 0,
-        inFlight: 0,
-        written: 0,
-        enqueuedAt: this.now(),
-        settled: false,
-        resolve,
-        reject,
-      };
-      job.parts = parts.map((part, index) => ({
-        message: job,
-        index,
-        part,
-        notBefore: 0,
-        throttledSince: null,
-        throttles: 0,
-      }));
-      this.destination.set(job, message.to.slice(1));
+      const job = newMessageJob(parts, message.to.slice(1), this.now(), resolve, reject);
       this.queue.push(job.parts);
       this.pump();
     });
@@ -226,19 +206,7 @@ export class SmppProvider implements ChannelProvider {
     this.inFlight++;
     job.inFlight++;
     job.written++;
-    const fields = {
-      service_type: '',
-      source_addr_ton: this.o.sourceAddr ? (/^\d+$/.test(this.o.sourceAddr) ? 1 : 5) : 0,
-      source_addr_npi: this.o.sourceAddr && /^\d+$/.test(this.o.sourceAddr) ? 1 : 0,
-      source_addr: this.o.sourceAddr ?? '',
-      dest_addr_ton: 1,
-      dest_addr_npi: 1,
-      destination_addr: this.destination.get(job) ?? '',
-      esm_class: part.part.esmClass,
-      registered_delivery: 1,
-      data_coding: part.part.dataCoding,
-      short_message: part.part.shortMessage,
-    };
+    const fields = submitSmFields(part.part, job.destination, this.o.sourceAddr);
     link.request('submit_sm', fields, this.o.responseTimeoutMs).then(
       (response) => this.onSubmitResponse(part, response),
       (err: Error) => this.onSubmitLost(part, err),

@@ -8,6 +8,8 @@ import type { OutboundPart } from './short-message.ts';
 
 export type MessageJob = {
   parts: PartJob[];
+  /** destination_addr: the E.164 number without its `+`. */
+  destination: string;
   /** Canonical SMSC ids, by part. */
   ids: (string | undefined)[];
   accepted: number;
@@ -31,6 +33,36 @@ export type PartJob = {
   throttledSince: number | null;
   throttles: number;
 };
+
+export function newMessageJob(
+  parts: OutboundPart[],
+  destination: string,
+  now: number,
+  resolve: (result: SubmitResult) => void,
+  reject: (error: ProviderError) => void,
+): MessageJob {
+  const job: MessageJob = {
+    parts: [],
+    destination,
+    ids: parts.map(() => undefined),
+    accepted: 0,
+    inFlight: 0,
+    written: 0,
+    enqueuedAt: now,
+    settled: false,
+    resolve,
+    reject,
+  };
+  job.parts = parts.map((part, index) => ({
+    message: job,
+    index,
+    part,
+    notBefore: 0,
+    throttledSince: null,
+    throttles: 0,
+  }));
+  return job;
+}
 
 export function settleWithIds(job: MessageJob): void {
   if (job.settled) return;

@@ -6,12 +6,12 @@
  * before the submit_sm_resp), throttles, paces, drops binds, sends MO messages, and counts what it
  * received. `control-api.ts` puts the same controls on HTTP for `npm run simulators`.
  */
-import { analyzeSms, encodeGsm7, encodeUcs2 } from '@ecoa/shared';
 import smpp from 'smpp';
 import { decodePdu, STATUS } from '../pdu.ts';
 import { readUdh } from '../short-message.ts';
 import { type ControlApi, startControlApi } from './control-api.ts';
 import { type SmscCounters, SubmitLedger, type SubmitRecord } from './ledger.ts';
+import { type MoRequest, moDeliverFields } from './mo.ts';
 import { formatId, pickOutcome, SMSC_SIMULATOR_DEFAULTS, type SmscSimulatorOptions, seededRandom } from './options.ts';
 import { type ReceiptRequest, receiptFields } from './receipt-pdu.ts';
 
@@ -21,7 +21,7 @@ type Session = InstanceType<typeof smpp.Session>;
 type PackagePdu = InstanceType<typeof smpp.PDU>;
 type Bind = { id: number; session: Session; bound: boolean; inFlight: number; lastActivity: number };
 
-export type MoRequest = { from: string; to: string; text: string; concatenation?: 'udh' | 'sar' };
+export type { MoRequest } from './mo.ts';
 
 export type SmscSimulator = {
   host: string;
@@ -247,36 +247,18 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
   async function sendMo(request: MoRequest): Promise<{ parts: number; statuses: number[] }> {
     const bind = boundBinds()[0];
     if (!bind) throw new Error('no ESME is bound to the simulator');
-    const analysis = analyzeSms(request.text);
-    const encode = analysis.encoding === 'gsm7' ? encodeGsm7 : encodeUcs2;
-    const dataCoding = analysis.encoding === 'gsm7' ? 0x00 : 0x08;
-    const total = analysis.parts.length;
     moReference = (moReference + 1) & 0xff;
+    const parts = moDeliverFields(request, moReference);
     const statuses = await Promise.all(
-      analysis.parts.map((text, i) => {
-        const body = Buffer.from(encode(text));
-        const fields: Record<string, unknown> = {
-          source_addr_ton: 1,
-          source_addr_npi: 1,
-          source_addr: request.from.replace(/^\+/, ''),
-          destination_addr: request.to,
-          esm_class: 0,
-          data_coding: dataCoding,
-          short_message: body,
-        };
-        if (total > 1 && request.concatenation === 'sar') {
-          Object.assign(fields, { sar_msg_ref_num: moReference, sar_total_segments: total, sar_segment_seqnum: i + 1 });
-        } else if (total > 1) {
-          const udh = Buffer.from([0x05, 0x00, 0x03, moReference, total, i + 1]);
-          Object.assign(fields, { esm_class: 0x40, short_message: Buffer.concat([udh, body]) });
-        }
-        return new Promise<number>((resolve) =>
-          bind.session.deliver_sm(fields, (resp: PackagePdu) => resolve(resp.command_status)),
-        );
-      }),
+      parts.map(
+        (fields) =>
+          new Promise<number>((resolve) =>
+            bind.session.deliver_sm(fields, (resp: PackagePdu) => resolve(resp.command_status)),
+          ),
+      ),
     );
     ledger.counters.moSent++;
-    return { parts: total, statuses };
+    return { parts: parts.length, statuses };
   }
 
   const simulator: SmscSimulator = {
