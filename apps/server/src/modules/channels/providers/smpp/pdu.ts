@@ -1,0 +1,106 @@
+/**
+ * SMPP 3.4 PDUs on the wire: framing (our own, so a hostile length never stalls or grows a
+ * buffer) and encoding/decoding through the `smpp` package's codec. Text is never left to the
+ * package: outbound `short_message` is always a Buffer we encoded with an explicit data_coding,
+ * and inbound PDUs are decoded without its text filters (it turns unknown characters into
+ * spaces and guesses encodings), so `short_message`/`message_payload` stay raw bytes.
+ */
+import smpp from 'smpp';
+
+/** A decoded PDU: the header plus the command's fields and TLVs, by the package's names. */
+export type Pdu = {
+  command: string;
+  command_id: number;
+  command_status: number;
+  sequence_number: number;
+  [field: string]: unknown;
+};
+
+export const PDU_HEADER_BYTES = 16;
+/** The largest PDU either side accepts (the package's own limit). */
+export const MAX_PDU_BYTES: number = smpp.PDU.maxLength;
+
+/** Command status codes Ecoa acts on (SMPP 3.4 section 5.1.3). */
+export const STATUS = {
+  OK: 0x00,
+  INVALID_COMMAND_LENGTH: 0x02,
+  INVALID_COMMAND_ID: 0x03,
+  INVALID_BIND_STATUS: 0x04,
+  SYSTEM_ERROR: 0x08,
+  INVALID_DESTINATION: 0x0b,
+  BIND_FAILED: 0x0d,
+  INVALID_PASSWORD: 0x0e,
+  INVALID_SYSTEM_ID: 0x0f,
+  MESSAGE_QUEUE_FULL: 0x14,
+  THROTTLED: 0x58,
+  TEMPORARY_APP_ERROR: 0x64,
+  PERMANENT_APP_ERROR: 0x65,
+} as const;
+
+const statusNames = new Map(Object.entries(smpp.errors).map(([name, code]) => [code, name]));
+
+/** `ESME_RTHROTTLED (0x00000058)`: for messages and logs. */
+export function describeStatus(status: number): string {
+  return `${statusNames.get(status) ?? 'unknown status'} (${hex8(status)})`;
+}
+
+export function hex8(n: number): string {
+  return `0x${(n >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
+}
+
+export function encodePdu(command: string, sequence: number, fields: Record<string, unknown> = {}, status = 0): Buffer {
+  return new smpp.PDU(command, { ...fields, sequence_number: sequence, command_status: status }).toBuffer();
+}
+
+export function isResponseId(commandId: number): boolean {
+  return (commandId & 0x80000000) !== 0;
+}
+
+/** The header of a frame, readable even when its body is not. */
+export function readHeader(frame: Buffer): { commandId: number; status: number; sequence: number } {
+  return { commandId: frame.readUInt32BE(4), status: frame.readUInt32BE(8), sequence: frame.readUInt32BE(12) };
+}
+
+/**
+ * Decodes one whole frame (its length already checked by `PduFramer`). Throws on a body the
+ * codec cannot read (truncated fields, a TLV past the end). An unknown command id decodes to
+ * `command: 'unknown'`. Text fields stay raw: the package's filters are skipped.
+ */
+export function decodePdu(frame: Buffer): Pdu {
+  const pdu = Object.create(smpp.PDU.prototype) as InstanceType<typeof smpp.PDU>;
+  // The package decodes text and dates in `_filter`; an own no-op keeps the raw bytes.
+  Object.defineProperty(pdu, '_filter', { value: () => {} });
+  pdu.fromBuffer(frame);
+  return pdu as unknown as Pdu;
+}
+
+export class FrameError extends Error {
+  constructor(readonly length: number) {
+    super(`invalid PDU length ${length} (must be ${PDU_HEADER_BYTES}–${MAX_PDU_BYTES})`);
+    this.name = 'FrameError';
+  }
+}
+
+/**
+ * Cuts a TCP byte stream into PDU frames. A length outside 16..MAX_PDU_BYTES leaves no way to
+ * find the next PDU: `push` throws FrameError and the caller closes the connection. At most one
+ * frame (≤ MAX_PDU_BYTES) is ever buffered beyond the chunk being read.
+ */
+export class PduFramer {
+  private pending: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): Buffer[] {
+    let data = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    const frames: Buffer[] = [];
+    while (data.length >= 4) {
+      const length = data.readUInt32BE(0);
+      if (length < PDU_HEADER_BYTES || length > MAX_PDU_BYTES) throw new FrameError(length);
+      if (data.length < length) break;
+      frames.push(data.subarray(0, length));
+      data = data.subarray(length);
+    }
+    // Copy the remainder: a subarray would pin the whole (maybe large) chunk in memory.
+    this.pending = Buffer.from(data);
+    return frames;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The simulator's HTTP control API (loopback only), for the e2e tests and `npm run simulators`:
+ *   GET  /__simulator/counters      what the SMSC received (parts, messages, per destination…)
+ *   POST /__simulator/reset         counters back to zero
+ *   POST /__simulator/options       {…partial options}: latency, outcomes, throttling, drops…
+ *   POST /__simulator/mo            {from, to, text}: a phone's reply, sent on the bind
+ *   POST /__simulator/drop          cuts every bind now
+ */
+import http from 'node:http';
+import type { MoRequest, SmscSimulator } from './smsc-simulator.ts';
+
+export type ControlApi = { port: number; close(): Promise<void> };
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+function readJson(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      try {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve(text ? JSON.parse(text) : {});
+      } catch (err) {
+        reject(err);
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function isMoRequest(body: unknown): body is MoRequest {
+  const b = body as Partial<MoRequest> | null;
+  return typeof b?.from === 'string' && typeof b.to === 'string' && typeof b.text === 'string' && b.text.length > 0;
+}
+
+export async function startControlApi(simulator: SmscSimulator, host: string, port: number): Promise<ControlApi> {
+  const send = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server = http.createServer((req, res) => {
+    const route = `${req.method} ${req.url?.split('?')[0]}`;
+    const handle = async () => {
+      switch (route) {
+        case 'GET /__simulator/counters':
+          return send(res, 200, simulator.counters());
+        case 'POST /__simulator/reset':
+          simulator.reset();
+          return send(res, 200, { reset: true });
+        case 'POST /__simulator/options': {
+          const body = await readJson(req);
+          if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+            return send(res, 400, { message: 'options must be a JSON object' });
+          }
+          simulator.setOptions(body as Record<string, never>);
+          return send(res, 200, simulator.options());
+        }
+        case 'POST /__simulator/mo': {
+          const body = await readJson(req);
+          if (!isMoRequest(body)) return send(res, 400, { message: 'expected {from, to, text}' });
+          return send(res, 200, await simulator.sendMo(body));
+        }
+        case 'POST /__simulator/drop':
+          simulator.dropBinds();
+          return send(res, 200, { dropped: true });
+        default:
+          return send(res, 404, { message: `no route ${route}` });
+      }
+    };
+    handle().catch((err: Error) => send(res, 409, { message: err.message }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

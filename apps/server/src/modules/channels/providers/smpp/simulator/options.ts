@@ -1,0 +1,104 @@
+/** What the SMSC simulator can be told to do (defaults: a well-behaved carrier). */
+export type ReceiptOutcome = 'delivered' | 'undelivered' | 'expired' | 'rejected';
+export type IdStyle = 'decimal' | 'hex-lower' | 'hex-upper';
+
+export type SmscSimulatorOptions = {
+  host: string;
+  /** SMPP port; 0 picks a free one. */
+  port: number;
+  /** The HTTP control API's port (0 picks one); null: no HTTP API. */
+  httpPort: number | null;
+  systemId: string;
+  password: string;
+  /** How submit_sm_resp message ids look. */
+  messageIdStyle: IdStyle;
+  /** The receipt text's `id:` base/case: 'same' as the submit id, or another style. */
+  receiptIdStyle: 'same' | IdStyle;
+  /** Padding of the receipt's ids: leading zeros (text and TLV), or NULs after the text id. */
+  receiptIdPadding: 'none' | 'zeros' | 'nul';
+  /** Receipt form: TLVs (receipted_message_id, message_state, network_error_code), text, or both. */
+  receiptStyle: 'tlv' | 'text' | 'both';
+  /** Whether receipts are sent at all (when the submit asked for one). */
+  receipts: boolean;
+  receiptLatencyMs: number;
+  /** Weights of the receipt outcomes, drawn with a seeded generator. */
+  outcomes: Record<ReceiptOutcome, number>;
+  /** Send the receipt before the submit_sm_resp (the race the channels core must handle). */
+  receiptBeforeResponse: boolean;
+  /** Delay before each submit_sm_resp: keeps submits in flight (the window). */
+  responseLatencyMs: number;
+  /** The share of submits (0–1) answered `throttleStatus` instead of taken. */
+  throttleShare: number;
+  throttleStatus: number;
+  /** Answer every submit with this error status (e.g. 0x0B invalid destination); null: take them. */
+  rejectStatus: number | null;
+  /** Submits arriving faster than this per second are answered `throttleStatus`; null: no limit. */
+  throttleAboveTps: number | null;
+  /** The SMSC's own processing rate: responses are paced to it; null: as fast as it can. */
+  throughputPerSecond: number | null;
+  /** Drop the bind when this many more submits have arrived (the last one unanswered); null: never. */
+  dropAfterSubmits: number | null;
+  /** Refuse this many next binds (ESME_RBINDFAIL), as an SMSC that is restarting. */
+  refuseBinds: number;
+  /** Drop a bind that sent nothing for this long (what real SMSCs do); null: never. */
+  idleTimeoutMs: number | null;
+  seed: number;
+  /** How many received submits are kept with their bytes for inspection (counters count all). */
+  keepRecords: number;
+};
+
+export const SMSC_SIMULATOR_DEFAULTS: SmscSimulatorOptions = {
+  host: '127.0.0.1',
+  port: 0,
+  httpPort: 0,
+  systemId: 'ecoa',
+  password: 'ecoa-sim',
+  messageIdStyle: 'hex-lower',
+  receiptIdStyle: 'same',
+  receiptIdPadding: 'none',
+  receiptStyle: 'both',
+  receipts: true,
+  receiptLatencyMs: 200,
+  outcomes: { delivered: 90, undelivered: 6, expired: 2, rejected: 2 },
+  receiptBeforeResponse: false,
+  responseLatencyMs: 0,
+  throttleShare: 0,
+  throttleStatus: 0x58,
+  throttleAboveTps: null,
+  rejectStatus: null,
+  throughputPerSecond: null,
+  dropAfterSubmits: null,
+  refuseBinds: 0,
+  idleTimeoutMs: null,
+  seed: 20_261_123,
+  keepRecords: 10_000,
+};
+
+/** A small seeded generator (mulberry32): the same options give the same outcomes. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export function pickOutcome(weights: Record<ReceiptOutcome, number>, random: number): ReceiptOutcome {
+  const entries = Object.entries(weights) as [ReceiptOutcome, number][];
+  const total = entries.reduce((sum, [, w]) => sum + Math.max(0, w), 0);
+  let point = random * total;
+  for (const [outcome, weight] of entries) {
+    point -= Math.max(0, weight);
+    if (point < 0) return outcome;
+  }
+  return 'delivered';
+}
+
+export function formatId(value: bigint, style: IdStyle): string {
+  if (style === 'decimal') return value.toString(10);
+  const hex = value.toString(16);
+  return style === 'hex-upper' ? hex.toUpperCase() : hex;
+}
