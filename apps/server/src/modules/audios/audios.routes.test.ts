@@ -109,6 +109,8 @@ describe(`audios API (${dbKind})`, () => {
       [mp3File({ frames: 20, layer: 2, bitrate: 192 }), 'MP2', 415, 'AUDIO_TYPE_NOT_ALLOWED'],
       [mp3File({ frames: 100 }).subarray(0, 3), 'Cortado', 400, 'AUDIO_INVALID'],
       [wavFile({ frames: 0 }), 'Silêncio', 400, 'AUDIO_INVALID'],
+      // One sample at 48 kHz: rounds to no time at all (found by the fuzz suite).
+      [oggFile({ codec: 'opus', samples: 1, preSkip: 0 }), 'Um instante', 400, 'AUDIO_INVALID'],
       [Buffer.alloc(0), 'Vazio', 400, 'AUDIO_INVALID'],
       [wavFile({ seconds: 1 }), null, 400, 'AUDIO_NAME_REQUIRED'],
       [wavFile({ seconds: 1 }), '   ', 400, 'AUDIO_NAME_REQUIRED'],

@@ -115,6 +115,8 @@ export function createAudiosService(deps: AudiosServiceDeps) {
         if (input.file.size === 0) throw audioError('AUDIO_INVALID', { reason: 'empty file' });
         const info = await probeFile(input.file.path);
         const durationMs = Math.round(info.durationSeconds * 1000);
+        // A stream whose samples round to no time at all has nothing to play.
+        if (durationMs < 1) throw audioError('AUDIO_INVALID', { reason: 'shorter than a millisecond' });
         if (!Number.isFinite(durationMs) || durationMs >= MAX_DURATION_MS) {
           throw audioError('AUDIO_TOO_LONG', {
             maxSeconds: MAX_AUDIO_SECONDS,
