@@ -8,9 +8,12 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
+import { ApiError } from '../../platform/api';
 import { storage } from '../../platform/storage';
 import { AudiosPage } from './AudiosPage';
+import { audioErrorText } from './errors';
 import { formatBytes, formatDuration, nameFromFile } from './format';
+import { UploadAudioModal } from './UploadAudioModal';
 
 const audio: Audio = {
   id: '00000000-0000-4000-8000-0000000000a1',
@@ -149,5 +152,50 @@ describe('audio formats', () => {
     expect(nameFromFile('Mensagem de boas-vindas.mp3')).toBe('Mensagem de boas-vindas');
     expect(nameFromFile('sem-extensao')).toBe('sem-extensao');
     expect(nameFromFile(`${'x'.repeat(200)}.wav`)).toHaveLength(120);
+  });
+});
+
+describe('audio errors', () => {
+  it('a refusal for length says how long the file is; other codes use their translation', async () => {
+    const t = i18n.getFixedT('pt');
+    const tooLong = new ApiError(400, 'O áudio pode ter no máximo 3 minutos.', 'AUDIO_TOO_LONG', {
+      maxSeconds: 180,
+      durationSeconds: 241.2,
+    });
+    expect(audioErrorText(t, tooLong)).toBe('Este áudio dura 4:01; o máximo é 3 minutos.');
+    expect(audioErrorText(t, new ApiError(415, 'x', 'AUDIO_TYPE_NOT_ALLOWED'))).toBe(
+      pt.errors.codes.AUDIO_TYPE_NOT_ALLOWED,
+    );
+    expect(audioErrorText(t, new ApiError(500, 'x', 'INTERNAL'))).toBe(pt.audios.errors.generic);
+  });
+});
+
+describe('UploadAudioModal', () => {
+  function renderModal() {
+    return render(
+      <MantineProvider>
+        <UploadAudioModal opened onClose={() => {}} onUploaded={() => {}} />
+      </MantineProvider>,
+    );
+  }
+  const drop = (file: File) =>
+    fireEvent.drop(screen.getByRole('button', { name: /Arraste o áudio aqui/ }), { dataTransfer: { files: [file] } });
+
+  afterEach(cleanup);
+
+  it('takes a dropped file and names the audio after it', async () => {
+    renderModal();
+    drop(new File([new Uint8Array(2048)], 'Mensagem de boas-vindas.mp3', { type: 'audio/mpeg' }));
+    expect(((await screen.findByTestId('upload-name')) as HTMLInputElement).value).toBe('Mensagem de boas-vindas');
+    expect(screen.getByTestId('upload-file-name').textContent).toBe('Mensagem de boas-vindas.mp3');
+  });
+
+  it('says at once when a file is over 10 MB', async () => {
+    renderModal();
+    const big = new File([new Uint8Array(1)], 'grande.wav');
+    Object.defineProperty(big, 'size', { value: 10 * 1024 * 1024 + 1 });
+    drop(big);
+    expect((await screen.findByTestId('upload-error')).textContent).toBe(pt.errors.codes.AUDIO_TOO_LARGE);
+    expect(screen.queryByTestId('upload-name')).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
-import type { Audio } from '@ecoa/shared';
+import { AUDIO_NAME_MAX, type Audio } from '@ecoa/shared';
 import {
   ActionIcon,
   Badge,
+  Box,
   Button,
   Center,
   Group,
@@ -16,6 +17,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import {
   IconDots,
@@ -44,9 +46,11 @@ function formatLabel(audio: Audio): string {
   return audio.format === 'ogg' ? `OGG · ${audio.codec === 'opus' ? 'Opus' : 'Vorbis'}` : audio.format.toUpperCase();
 }
 
-function AudioRow({ audio, playing, onPlay }: { audio: Audio; playing: boolean; onPlay: (id: string | null) => void }) {
+type RowProps = { audio: Audio; playing: boolean; onPlay: (id: string | null) => void };
+
+/** Rename and delete (with a confirmation, and the reason when the server refuses). */
+function AudioMenu({ audio, playing, onPlay }: RowProps) {
   const { t } = useTranslation();
-  const locale = useLocale();
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['audios'] });
 
@@ -59,7 +63,7 @@ function AudioRow({ audio, playing, onPlay }: { audio: Audio; playing: boolean; 
           data-autofocus
           label={t('audios.rename.label')}
           defaultValue={audio.name}
-          maxLength={120}
+          maxLength={AUDIO_NAME_MAX}
           onChange={(e) => {
             value = e.currentTarget.value;
           }}
@@ -98,14 +102,68 @@ function AudioRow({ audio, playing, onPlay }: { audio: Audio; playing: boolean; 
     });
 
   return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" aria-label={t('audios.actions.more')} data-testid="audio-menu">
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconPencil size={16} />} onClick={rename} data-testid="action-rename">
+          {t('audios.actions.rename')}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={remove} data-testid="action-delete">
+          {t('audios.actions.delete')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** The play button, and the player beside it while this audio plays. */
+function Listen({ audio, playing, onPlay }: RowProps) {
+  const { t } = useTranslation();
+  const label = t(playing ? 'audios.player.stop' : 'audios.player.play');
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Tooltip label={label}>
+        <ActionIcon
+          variant={playing ? 'light' : 'filled'}
+          radius="xl"
+          size="lg"
+          onClick={() => onPlay(playing ? null : audio.id)}
+          aria-label={label}
+          data-testid="audio-play"
+        >
+          {playing ? <IconPlayerStop size={18} /> : <IconPlayerPlay size={18} />}
+        </ActionIcon>
+      </Tooltip>
+      {playing && <AudioPlayer audio={audio} />}
+    </Group>
+  );
+}
+
+function AudioName({ audio }: { audio: Audio }) {
+  return (
+    <>
+      <Text fw={600} size="sm" data-testid="audio-name" style={{ overflowWrap: 'anywhere' }}>
+        {audio.name}
+      </Text>
+      <Badge variant="light" color="gray" size="xs" mt={4} tt="none">
+        {formatLabel(audio)}
+      </Badge>
+    </>
+  );
+}
+
+function AudioRow(props: RowProps) {
+  const { audio } = props;
+  const locale = useLocale();
+  return (
     <Table.Tr data-testid={`audio-row-${audio.id}`}>
       <Table.Td>
-        <Text fw={600} size="sm" data-testid="audio-name" style={{ overflowWrap: 'anywhere' }}>
-          {audio.name}
-        </Text>
-        <Badge variant="light" color="gray" size="xs" mt={4} tt="none">
-          {formatLabel(audio)}
-        </Badge>
+        <AudioName audio={audio} />
       </Table.Td>
       <Table.Td ta="right" data-testid="audio-duration" style={{ fontVariantNumeric: 'tabular-nums' }}>
         {formatDuration(audio.durationSeconds)}
@@ -117,43 +175,40 @@ function AudioRow({ audio, playing, onPlay }: { audio: Audio; playing: boolean; 
         {new Date(audio.createdAt).toLocaleDateString(locale)}
       </Table.Td>
       <Table.Td w={340}>
-        <Group gap="xs" wrap="nowrap">
-          <Tooltip label={t(playing ? 'audios.player.stop' : 'audios.player.play')}>
-            <ActionIcon
-              variant={playing ? 'light' : 'filled'}
-              radius="xl"
-              size="lg"
-              onClick={() => onPlay(playing ? null : audio.id)}
-              aria-label={t(playing ? 'audios.player.stop' : 'audios.player.play')}
-              data-testid="audio-play"
-            >
-              {playing ? <IconPlayerStop size={18} /> : <IconPlayerPlay size={18} />}
-            </ActionIcon>
-          </Tooltip>
-          {playing && <AudioPlayer audio={audio} />}
-        </Group>
+        <Listen {...props} />
       </Table.Td>
       <Table.Td>
         <Group justify="flex-end">
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="subtle" aria-label={t('audios.actions.more')} data-testid="audio-menu">
-                <IconDots size={18} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item leftSection={<IconPencil size={16} />} onClick={rename} data-testid="action-rename">
-                {t('audios.actions.rename')}
-              </Menu.Item>
-              <Menu.Divider />
-              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={remove} data-testid="action-delete">
-                {t('audios.actions.delete')}
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+          <AudioMenu {...props} />
         </Group>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** On a phone: one card per audio instead of a table too wide for the screen. */
+function AudioCard(props: RowProps) {
+  const { audio } = props;
+  const locale = useLocale();
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid={`audio-row-${audio.id}`}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div style={{ minWidth: 0 }}>
+          <AudioName audio={audio} />
+        </div>
+        <AudioMenu {...props} />
+      </Group>
+      <Text size="sm" c="dimmed" mt={6}>
+        <span data-testid="audio-duration">{formatDuration(audio.durationSeconds)}</span>
+        {' · '}
+        <span data-testid="audio-size">{formatBytes(audio.sizeBytes, locale)}</span>
+        {' · '}
+        <span data-testid="audio-date">{new Date(audio.createdAt).toLocaleDateString(locale)}</span>
+      </Text>
+      <Box mt="xs">
+        <Listen {...props} />
+      </Box>
+    </Paper>
   );
 }
 
@@ -187,6 +242,7 @@ export function AudiosPage() {
   const [uploading, setUploading] = useState(false);
   const [page, setPage] = useState(1);
   const [playing, setPlaying] = useState<string | null>(null);
+  const phone = useMediaQuery('(max-width: 48em)');
   const query = useQuery({
     queryKey: ['audios', page],
     queryFn: () => audiosApi.list(page, PAGE_SIZE),
@@ -213,27 +269,35 @@ export function AudiosPage() {
         <EmptyState onUpload={() => setUploading(true)} />
       ) : (
         <Stack gap="md">
-          <Paper withBorder radius="md">
-            <Table.ScrollContainer minWidth={820}>
-              <Table verticalSpacing="sm" highlightOnHover data-testid="audios-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('audios.columns.name')}</Table.Th>
-                    <Table.Th ta="right">{t('audios.columns.duration')}</Table.Th>
-                    <Table.Th ta="right">{t('audios.columns.size')}</Table.Th>
-                    <Table.Th>{t('audios.columns.createdAt')}</Table.Th>
-                    <Table.Th>{t('audios.columns.listen')}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data?.items.map((audio) => (
-                    <AudioRow key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Paper>
+          {phone ? (
+            <Stack gap="sm" data-testid="audios-cards">
+              {data?.items.map((audio) => (
+                <AudioCard key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
+              ))}
+            </Stack>
+          ) : (
+            <Paper withBorder radius="md">
+              <Table.ScrollContainer minWidth={820}>
+                <Table verticalSpacing="sm" highlightOnHover data-testid="audios-table">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('audios.columns.name')}</Table.Th>
+                      <Table.Th ta="right">{t('audios.columns.duration')}</Table.Th>
+                      <Table.Th ta="right">{t('audios.columns.size')}</Table.Th>
+                      <Table.Th>{t('audios.columns.createdAt')}</Table.Th>
+                      <Table.Th>{t('audios.columns.listen')}</Table.Th>
+                      <Table.Th />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data?.items.map((audio) => (
+                      <AudioRow key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Paper>
+          )}
           {data && data.total > PAGE_SIZE && (
             <Group justify="flex-end">
               <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} />

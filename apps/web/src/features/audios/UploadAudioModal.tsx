@@ -1,27 +1,13 @@
-import '@mantine/dropzone/styles.css';
 import { AUDIO_NAME_MAX, type Audio, MAX_AUDIO_BYTES } from '@ecoa/shared';
 import { Alert, Button, Group, Modal, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
-import { IconAlertCircle, IconFileMusic, IconUpload, IconX } from '@tabler/icons-react';
+import { IconAlertCircle, IconFileMusic } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AudioDropArea } from './AudioDropArea';
 import { audiosApi } from './audiosApi';
 import { audioErrorText } from './errors';
 import { formatBytes, nameFromFile } from './format';
 import { useLocale } from './useLocale';
-
-/**
- * A hint for the file chooser only: the server decides by content (a WAV named .mp3 is a WAV),
- * so the audio types and the usual extensions are offered, and anything else is its to refuse.
- */
-const ACCEPT = {
-  'audio/mpeg': ['.mp3'],
-  'audio/wav': ['.wav'],
-  'audio/x-wav': ['.wav'],
-  'audio/wave': ['.wav'],
-  'audio/ogg': ['.ogg', '.oga', '.opus'],
-  'audio/opus': ['.opus'],
-};
 
 /** Pick or drop an audio, name it (prefilled from the file name), upload it with progress. */
 export function UploadAudioModal({
@@ -53,9 +39,11 @@ export function UploadAudioModal({
     onClose();
   };
 
-  const pick = (files: File[]) => {
-    const picked = files[0];
-    if (!picked) return;
+  const pick = (picked: File) => {
+    if (picked.size > MAX_AUDIO_BYTES) {
+      setError(t('errors.codes.AUDIO_TOO_LARGE'));
+      return;
+    }
     setError(null);
     setFile(picked);
     setName(nameFromFile(picked.name));
@@ -87,45 +75,7 @@ export function UploadAudioModal({
             {error}
           </Alert>
         )}
-        {!file && (
-          <Dropzone
-            onDrop={pick}
-            onReject={(rejections) =>
-              setError(
-                t(
-                  rejections[0]?.errors[0]?.code === 'file-too-large'
-                    ? 'errors.codes.AUDIO_TOO_LARGE'
-                    : 'errors.codes.AUDIO_TYPE_NOT_ALLOWED',
-                ),
-              )
-            }
-            maxSize={MAX_AUDIO_BYTES}
-            maxFiles={1}
-            multiple={false}
-            accept={ACCEPT}
-            data-testid="upload-dropzone"
-          >
-            <Group justify="center" gap="lg" mih={150} style={{ pointerEvents: 'none' }}>
-              <Dropzone.Accept>
-                <IconUpload size={48} stroke={1.5} />
-              </Dropzone.Accept>
-              <Dropzone.Reject>
-                <IconX size={48} stroke={1.5} />
-              </Dropzone.Reject>
-              <Dropzone.Idle>
-                <IconFileMusic size={48} stroke={1.5} />
-              </Dropzone.Idle>
-              <Stack gap={4}>
-                <Text size="lg" fw={600}>
-                  {t('audios.upload.drop')}
-                </Text>
-                <Text size="sm" c="dimmed">
-                  {t('audios.upload.dropHint')}
-                </Text>
-              </Stack>
-            </Group>
-          </Dropzone>
-        )}
+        {!file && <AudioDropArea onFile={pick} />}
         {file && (
           <>
             <Paper withBorder p="sm" radius="md">
