@@ -35,10 +35,24 @@ export type AudioStorage = {
 
 export const AUDIO_FILE_NAME = /^[0-9a-f]{32}\.(mp3|wav|ogg)$/;
 const UPLOAD_NAME = /^[0-9a-f]{32}\.upload$/;
+/** A received upload older than this was left by a process that died mid-request. */
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
 export function createAudioStorage(dataDir: string): AudioStorage {
   const dir = path.join(dataDir, 'audios');
   const inside = (name: string, pattern: RegExp) => (pattern.test(name) ? path.join(dir, name) : null);
+  let swept = false;
+  /** Once per process, at its first upload: removes what a process that died mid-upload left. */
+  const sweepStaleUploads = async () => {
+    swept = true;
+    const now = Date.now();
+    for (const name of await fs.promises.readdir(dir)) {
+      const file = inside(name, UPLOAD_NAME);
+      if (!file) continue;
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (stat && now - stat.mtimeMs > STALE_UPLOAD_MS) await fs.promises.rm(file, { force: true });
+    }
+  };
   const received = (tempPath: string | undefined) =>
     tempPath && path.dirname(path.resolve(tempPath)) === path.resolve(dir)
       ? inside(path.basename(tempPath), UPLOAD_NAME)
@@ -47,6 +61,7 @@ export function createAudioStorage(dataDir: string): AudioStorage {
     dir,
     async receive(stream) {
       await fs.promises.mkdir(dir, { recursive: true });
+      if (!swept) await sweepStaleUploads();
       const file = path.join(dir, `${crypto.randomBytes(16).toString('hex')}.upload`);
       try {
         await pipeline(stream, fs.createWriteStream(file, { flags: 'wx' }));
