@@ -13,7 +13,8 @@ import { audioErrorText } from './errors';
 export function AudioPlayer({ audio, autoPlay = true }: { audio: Audio; autoPlay?: boolean }) {
   const { t } = useTranslation();
   const [url, setUrl] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The failure itself, translated when shown: a language switch must not refetch the file.
+  const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -25,18 +26,18 @@ export function AudioPlayer({ audio, autoPlay = true }: { audio: Audio; autoPlay
         setUrl(objectUrl);
       })
       .catch((err: unknown) => {
-        if ((err as Error)?.name !== 'AbortError') setError(audioErrorText(t, err));
+        if ((err as Error)?.name !== 'AbortError') setError(err);
       });
     return () => {
       controller.abort();
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [audio.id, t]);
+  }, [audio.id]);
 
   if (error) {
     return (
       <Text size="xs" c="red" data-testid="audio-player-error">
-        {error}
+        {audioErrorText(t, error)}
       </Text>
     );
   }
