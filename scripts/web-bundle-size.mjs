@@ -25,6 +25,7 @@ const SCREENS = {
   'sign-up step': ['src/features/auth/SignupStep.tsx'],
   '/campanhas (signed in; every placeholder page)': [SHELL],
   '/listas': [SHELL, 'src/features/lists/ListsPage.tsx'],
+  '/audios': [SHELL, 'src/features/audios/AudiosPage.tsx'],
   '/shopping': [SHELL, 'src/features/credits/ShoppingPage.tsx'],
   '/configuracoes': [SHELL, 'src/features/settings/SettingsPage.tsx'],
   '/usuarios (administrators)': [SHELL, 'src/features/admin-users/UsersPage.tsx'],

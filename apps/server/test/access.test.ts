@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server.ts';
 import { callAs, expectAdminOnly, expectOwnerOnly, type RouteCall, userAndAdmin } from './access.ts';
+import { wavFile } from './audio-builder.ts';
 import { signIn, signUpAndSignIn } from './factories.ts';
 import { createTestServer, dbKind } from './helpers.ts';
 import { multipart } from './multipart.ts';
@@ -123,6 +124,42 @@ describe(`access control (${dbKind})`, () => {
     await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets: ['5511987650003'] }, [
       { method: 'DELETE', url: '/api/v1/opt-outs/5511987650003' },
     ]);
+  });
+
+  it('an audio, its file and its name are the owner’s alone', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    const form = multipart([
+      { name: 'name', value: 'Áudio Secreto' },
+      { name: 'file', filename: 'secreto.wav', content: wavFile({ seconds: 1 }) },
+    ]);
+    const created = await callAs(
+      server,
+      { method: 'POST', url: '/api/v1/audios', payload: form.payload, headers: form.headers },
+      owner.token,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets: ['Áudio Secreto', id] }, [
+      { method: 'GET', url: `/api/v1/audios/${id}` },
+      { method: 'GET', url: `/api/v1/audios/${id}/file` },
+      { method: 'GET', url: `/api/v1/audios/${id}/file`, headers: { range: 'bytes=0-9' } },
+      { method: 'PATCH', url: `/api/v1/audios/${id}`, payload: { name: 'Áudio Secreto' } },
+      { method: 'DELETE', url: `/api/v1/audios/${id}` },
+    ]);
+    for (const token of [stranger.token, tokens.adminToken]) {
+      const theirs = await callAs(server, { method: 'GET', url: '/api/v1/audios' }, token);
+      expect(theirs.statusCode).toBe(200);
+      expect(theirs.body).not.toContain(id);
+    }
+    // Uploading needs a session too; the playback link is the one way in without one.
+    const anonymous = await callAs(server, {
+      method: 'POST',
+      url: '/api/v1/audios',
+      payload: form.payload,
+      headers: form.headers,
+    });
+    expect(anonymous.statusCode).toBe(401);
   });
 
   it('a session (a signed-in device) is ended only by its owner', async () => {

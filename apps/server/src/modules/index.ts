@@ -15,6 +15,11 @@ import { createProfileImages } from './account/profile-images.ts';
 import { createAdminUsersRepository } from './admin-users/admin-users.repository.ts';
 import { registerAdminUsersRoutes } from './admin-users/admin-users.routes.ts';
 import { type AdminUsersService, createAdminUsersService } from './admin-users/admin-users.service.ts';
+import { createAudioStorage } from './audios/audio-storage.ts';
+import { createAudiosRepository } from './audios/audios.repository.ts';
+import { registerAudiosRoutes } from './audios/audios.routes.ts';
+import { type AudiosService, createAudiosService } from './audios/audios.service.ts';
+import { createPlaybackTokens } from './audios/playback-token.ts';
 import { createAuditRepository } from './audit/audit.repository.ts';
 import { createAuthRepository } from './auth/auth.repository.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
@@ -58,6 +63,7 @@ export type ComposedModules = {
   account: AccountService;
   lists: ListsService;
   optOuts: OptOutsService;
+  audios: AudiosService;
   ledger: LedgerService;
   checkout: CheckoutService;
   adminUsers: AdminUsersService;
@@ -143,6 +149,19 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   defineListsJobs(deps.jobs, lists);
   const optOuts = createOptOutsService({ repo: createOptOutsRepository(deps.db), storage });
 
+  // Audios for voice campaigns (DATA_DIR/audios); signed playback links for the carrier.
+  const audioStorage = createAudioStorage(config.dataDir);
+  const audios = createAudiosService({
+    repo: createAudiosRepository(db),
+    storage: audioStorage,
+    clock,
+    tokens: createPlaybackTokens(loadAuthSecret(config.authSecret, config.dataDir)),
+    publicUrl: config.publicUrl,
+    // The campaigns issue answers this (a scheduled or running campaign plays the audio).
+    audioInUse: async () => false,
+    logger,
+  });
+
   return {
     clock,
     mailer,
@@ -152,6 +171,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     account,
     lists,
     optOuts,
+    audios,
     ledger,
     checkout,
     adminUsers,
@@ -162,6 +182,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       await registerAccountRoutes(app, { account, guard });
       await registerListsRoutes(app, { lists, storage, guard });
       await registerOptOutsRoutes(app, { optOuts, storage, guard });
+      await registerAudiosRoutes(app, { audios, storage: audioStorage, guard });
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });
       registerAdminUsersRoutes(app, { service: adminUsers, guard });

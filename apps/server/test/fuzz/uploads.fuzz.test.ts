@@ -1,3 +1,4 @@
+import { AUDIO_ERROR_CODES } from '@ecoa/shared';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import type { RunningServer } from '../../src/server.ts';
 import { bearer, signUpAndSignIn } from '../factories.ts';
 import { createTestServer, dbKind } from '../helpers.ts';
 import { multipart } from '../multipart.ts';
+import { audioBytes } from './audio.ts';
 import { csvBytes } from './csv.ts';
 import { type FuzzOutcome, fuzz } from './harness.ts';
 import { mutated, randomBytes } from './mutations.ts';
@@ -122,6 +124,43 @@ describe(`fuzzing the upload readers (${dbKind})`, () => {
       'IMAGE_REQUIRED',
     ];
     const result = await fuzz({ name: 'profile picture', inputs, feed, codes }, BUDGET);
+    expect(result.runs).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('audio uploads: every file is stored with a duration or refused with an audio error code', async () => {
+    const inputs = fc.oneof({ weight: 6, arbitrary: audioBytes }, { weight: 1, arbitrary: randomBytes });
+    const feed = async (bytes: Buffer): Promise<FuzzOutcome> => {
+      const form = multipart([
+        { name: 'name', value: 'Fuzz' },
+        { name: 'file', filename: 'fuzz.mp3', content: bytes },
+      ]);
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/v1/audios',
+        payload: form.payload,
+        headers: { ...form.headers, ...bearer(token) },
+      });
+      if (res.statusCode !== 201) return refusal(res);
+      const audio = res.json() as { id: string; durationSeconds: number; sizeBytes: number };
+      expect(audio.durationSeconds).toBeGreaterThan(0);
+      expect(audio.durationSeconds).toBeLessThan(180.5);
+      expect(audio.sizeBytes).toBe(bytes.length);
+      // What was kept is served back as it came, and can be deleted.
+      const file = await server.app.inject({
+        method: 'GET',
+        url: `/api/v1/audios/${audio.id}/file`,
+        headers: bearer(token),
+      });
+      expect(file.rawPayload.equals(bytes)).toBe(true);
+      const deleted = await server.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/audios/${audio.id}`,
+        headers: bearer(token),
+      });
+      expect(deleted.statusCode).toBe(204);
+      return { accepted: true };
+    };
+    const result = await fuzz({ name: 'audio upload', inputs, feed, codes: AUDIO_ERROR_CODES }, BUDGET);
     expect(result.runs).toBeGreaterThan(10);
   }, 120_000);
 });

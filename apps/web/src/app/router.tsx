@@ -19,6 +19,7 @@ function lazyPage<M>(load: () => Promise<M>, name: keyof M) {
 }
 
 const ListsPage = lazyPage(() => import('../features/lists/ListsPage'), 'ListsPage');
+const AudiosPage = lazyPage(() => import('../features/audios/AudiosPage'), 'AudiosPage');
 const ShoppingPage = lazyPage(() => import('../features/credits/ShoppingPage'), 'ShoppingPage');
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const UsersPage = lazyPage(() => import('../features/admin-users/UsersPage'), 'UsersPage');
@@ -28,7 +29,6 @@ const PAGES: { path: string; titleKey: string }[] = [
   { path: ROUTES.dashboard, titleKey: 'nav.dashboard' },
   { path: ROUTES.campaigns, titleKey: 'nav.campaigns' },
   { path: ROUTES.createCampaign, titleKey: 'nav.createCampaign' },
-  { path: ROUTES.audios, titleKey: 'nav.audios' },
   { path: ROUTES.rotatingLink, titleKey: 'nav.rotatingLink' },
   { path: ROUTES.enrichment, titleKey: 'nav.enrichment' },
   { path: ROUTES.campaignsPerUser, titleKey: 'nav.campaignsPerUser' },
@@ -48,6 +48,7 @@ export const router = createBrowserRouter([
       // The placeholders are a few lines each: they ride in the entry rather than in a chunk.
       ...PAGES.map((p) => ({ path: p.path, element: <PlaceholderPage key={p.path} titleKey={p.titleKey} /> })),
       { path: ROUTES.lists, element: <ListsPage /> },
+      { path: ROUTES.audios, element: <AudiosPage /> },
       { path: ROUTES.shopping, element: <ShoppingPage /> },
       { path: ROUTES.settings, element: <SettingsPage /> },
       { path: ROUTES.users, element: <UsersPage /> },

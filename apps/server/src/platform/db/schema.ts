@@ -2,6 +2,8 @@
  * Every table, gathered for drizzle (queries and drizzle-kit). Tables are defined beside
  * their feature in `modules/<feature>/<feature>.schema.ts` (the platform's own beside it).
  */
+
+import * as audiosSchema from '../../modules/audios/audios.schema.ts';
 import * as auditSchema from '../../modules/audit/audit.schema.ts';
 import * as authSchema from '../../modules/auth/auth.schema.ts';
 import * as channelsSchema from '../../modules/channels/channels.schema.ts';
@@ -19,5 +21,6 @@ export const schema = {
   ...optOutsSchema,
   ...auditSchema,
   ...channelsSchema,
+  ...audiosSchema,
   ...jobsSchema,
 };

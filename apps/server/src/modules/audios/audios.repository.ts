@@ -1,0 +1,76 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Database, Tx } from '../../platform/db/client.ts';
+import { type AudioRow, audios } from './audios.schema.ts';
+
+export type NewAudio = Omit<AudioRow, 'id' | 'createdAt' | 'updatedAt'>;
+
+export function createAudiosRepository(db: Database) {
+  return {
+    async insert(row: NewAudio, now: Date): Promise<AudioRow> {
+      const [created] = await db
+        .insert(audios)
+        .values({ ...row, createdAt: now, updatedAt: now })
+        .returning();
+      return created!;
+    },
+
+    async findOwned(userId: string, id: string): Promise<AudioRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(audios)
+        .where(and(eq(audios.id, id), eq(audios.userId, userId)));
+      return row;
+    },
+
+    async findById(id: string): Promise<AudioRow | undefined> {
+      const [row] = await db.select().from(audios).where(eq(audios.id, id));
+      return row;
+    },
+
+    async page(userId: string, page: number, pageSize: number): Promise<{ rows: AudioRow[]; total: number }> {
+      const rows = await db
+        .select()
+        .from(audios)
+        .where(eq(audios.userId, userId))
+        .orderBy(desc(audios.createdAt), desc(audios.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize);
+      const [total] = await db.select({ n: count() }).from(audios).where(eq(audios.userId, userId));
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    async rename(userId: string, id: string, name: string, now: Date): Promise<AudioRow | undefined> {
+      const [row] = await db
+        .update(audios)
+        .set({ name, updatedAt: now })
+        .where(and(eq(audios.id, id), eq(audios.userId, userId)))
+        .returning();
+      return row;
+    },
+
+    /**
+     * Deletes the user's audio unless `inUse` (asked inside the transaction, with the row locked
+     * FOR UPDATE) says a campaign needs it. A campaign that takes the audio reads its row FOR SHARE
+     * in its own transaction, so the two cannot cross: one waits for the other.
+     */
+    async deleteUnlessInUse(
+      userId: string,
+      id: string,
+      inUse: (tx: Tx) => Promise<boolean>,
+    ): Promise<{ deleted: AudioRow } | 'not-found' | 'in-use'> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(audios)
+          .where(and(eq(audios.id, id), eq(audios.userId, userId)))
+          .for('update');
+        if (!row) return 'not-found';
+        if (await inUse(tx)) return 'in-use';
+        await tx.delete(audios).where(eq(audios.id, id));
+        return { deleted: row };
+      });
+    },
+  };
+}
+
+export type AudiosRepository = ReturnType<typeof createAudiosRepository>;

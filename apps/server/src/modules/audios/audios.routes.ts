@@ -1,0 +1,226 @@
+import { Readable } from 'node:stream';
+import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, pageSchema } from '@ecoa/shared';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
+import { parseByteRange } from '../../platform/http/byte-range.ts';
+import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { findDisallowedText, textInvalidCharacters } from '../../platform/http/input-guard.ts';
+import type { AudioStorage } from './audio-storage.ts';
+import type { AudioFile, AudiosService, UploadedAudio } from './audios.service.ts';
+import { audioError } from './errors.ts';
+
+const idParams = z.object({ id: z.uuid() });
+const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/**
+ * The upload form: the `file` part streamed to a temporary file in the audios folder (never
+ * held in memory; over 10 MB → 413 AUDIO_TOO_LARGE), text fields collected whatever their order
+ * and refused if they carry control characters, like every multipart text field (ADR 007).
+ */
+async function receiveAudio(
+  request: FastifyRequest,
+  storage: AudioStorage,
+): Promise<{ file: UploadedAudio | undefined; fields: Record<string, string> }> {
+  if (!request.isMultipart()) throw audioError('AUDIO_REQUIRED');
+  const fields: Record<string, string> = {};
+  let file: UploadedAudio | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || file) {
+          part.file.resume();
+          continue;
+        }
+        file = await storage.receive(part.file as Readable);
+        if (part.file.truncated) throw audioError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
+      } else if (typeof part.value === 'string') {
+        const found = findDisallowedText(part.value, part.fieldname);
+        if (found) throw textInvalidCharacters(found.field, found.character);
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    await storage.discard(file?.path);
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw audioError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw audioError('AUDIO_REQUIRED');
+    throw err;
+  }
+  return { file, fields };
+}
+
+/**
+ * Sends an audio file: whole (200) or the one byte range asked for (206), so a player can seek;
+ * a range past the end is 416. `If-Range` with another validator gets the whole file. HEAD
+ * answers the headers only.
+ */
+async function sendAudio(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  opened: AudioFile,
+  cacheControl: string,
+): Promise<FastifyReply> {
+  const { file } = opened;
+  const etag = `"${opened.audio.id}"`;
+  let range = parseByteRange(request.headers.range, file.size);
+  const ifRange = request.headers['if-range'];
+  if (range !== null && ifRange !== undefined && ifRange !== etag) range = null;
+  if (range === 'unsatisfiable') {
+    await file.close();
+    reply.header('content-range', `bytes */${file.size}`);
+    throw audioError('AUDIO_RANGE_NOT_SATISFIABLE');
+  }
+  reply
+    .type(opened.contentType)
+    .header('accept-ranges', 'bytes')
+    .header('etag', etag)
+    .header('cache-control', cacheControl)
+    .header('content-length', String(range ? range.end - range.start + 1 : file.size));
+  if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+  if (request.method === 'HEAD') {
+    // Fastify's HEAD route drains a stream and keeps our content-length: an empty one reads nothing.
+    await file.close();
+    return reply.send(Readable.from([]));
+  }
+  return reply.send(file.stream(range ?? undefined));
+}
+
+export type AudiosRoutesDeps = { audios: AudiosService; storage: AudioStorage; guard: AuthGuard };
+
+/**
+ * `/api/v1/audios`: the signed-in user's audios (upload, list, play, rename, delete), and
+ * `/api/v1/audios/play/<token>`, an audio served to whoever holds an unexpired signed link (the
+ * carrier's `<Play>`), without a session.
+ */
+export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRoutesDeps): Promise<void> {
+  const { audios, storage, guard } = deps;
+  const tags = ['audios'];
+  const security = [{ bearer: [] }];
+
+  await app.register(async (scope) => {
+    // Multipart only in this scope, with the audio's own limit.
+    await scope.register(multipart, {
+      limits: { fileSize: MAX_AUDIO_BYTES, files: 1, fields: 5, fieldSize: 4 * 1024, parts: 8 },
+    });
+    // Every route here needs a signed-in user, checked before the body is read or validated.
+    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/api/v1/audios',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Upload an audio (multipart: file, name): MP3, WAV or OGG by content, ≤ 10 MB, ≤ 3 minutes',
+          consumes: ['multipart/form-data'],
+          response: { 201: audioSchema, 400: errorResponse, 413: errorResponse, 415: errorResponse },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const { file, fields } = await receiveAudio(request, storage);
+        if (!file) throw audioError('AUDIO_REQUIRED');
+        const created = await audios.upload({ userId: user.id, name: fields.name, file });
+        return reply.status(201).send(created);
+      },
+    );
+
+    r.get(
+      '/api/v1/audios',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'The user’s audios, newest first',
+          querystring: pageQuery,
+          response: { 200: pageSchema(audioSchema) },
+        },
+      },
+      async (request) => audios.list(currentUser(request).id, request.query.page, request.query.pageSize),
+    );
+
+    r.get(
+      '/api/v1/audios/:id',
+      {
+        schema: { tags, security, summary: 'An audio', params: idParams, response: { 200: audioSchema } },
+      },
+      async (request) => audios.get(currentUser(request).id, request.params.id),
+    );
+
+    r.get(
+      '/api/v1/audios/:id/file',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'The audio file, for the owner’s player (HTTP Range requests answered 206)',
+          params: idParams,
+        },
+      },
+      async (request, reply) => {
+        const opened = await audios.openFile(currentUser(request).id, request.params.id);
+        return sendAudio(request, reply, opened, 'private, no-cache');
+      },
+    );
+
+    r.patch(
+      '/api/v1/audios/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Rename an audio',
+          params: idParams,
+          body: audioRenameSchema,
+          response: { 200: audioSchema, 400: errorResponse },
+        },
+      },
+      async (request) => audios.rename(currentUser(request).id, request.params.id, request.body.name),
+    );
+
+    r.delete(
+      '/api/v1/audios/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete an audio (409 AUDIO_IN_USE while a scheduled or running campaign plays it)',
+          params: idParams,
+        },
+      },
+      async (request, reply) => {
+        await audios.remove(currentUser(request).id, request.params.id);
+        return reply.status(204).send();
+      },
+    );
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/v1/audios/play/:token',
+    {
+      schema: {
+        tags,
+        summary:
+          'An audio by its signed playback link (no session: the carrier fetches it); 401 when forged or expired',
+        params: z.object({ token: z.string().max(200) }),
+      },
+    },
+    async (request, reply) => {
+      const opened = await audios.openByToken(request.params.token);
+      // A carrier may cache it while the link lives (an hour at most); the API may be on another host.
+      const maxAge = Math.max(0, Math.min(3600, opened.secondsLeft));
+      reply.header('cross-origin-resource-policy', 'cross-origin');
+      return sendAudio(request, reply, opened, `public, max-age=${maxAge}`);
+    },
+  );
+}

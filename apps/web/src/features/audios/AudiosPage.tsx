@@ -1,0 +1,322 @@
+import { AUDIO_NAME_MAX, type Audio } from '@ecoa/shared';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Button,
+  Center,
+  Group,
+  Menu,
+  Pagination,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import {
+  IconDots,
+  IconMicrophone,
+  IconPencil,
+  IconPlayerPlay,
+  IconPlayerStop,
+  IconPlus,
+  IconTrash,
+} from '@tabler/icons-react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { notify } from '../auth/notify';
+import { AudioPlayer } from './AudioPlayer';
+import { audiosApi } from './audiosApi';
+import { audioErrorText } from './errors';
+import { formatBytes, formatDuration } from './format';
+import { UploadAudioModal } from './UploadAudioModal';
+import { useLocale } from './useLocale';
+
+const PAGE_SIZE = 20;
+
+function formatLabel(audio: Audio): string {
+  return audio.format === 'ogg' ? `OGG · ${audio.codec === 'opus' ? 'Opus' : 'Vorbis'}` : audio.format.toUpperCase();
+}
+
+type RowProps = { audio: Audio; playing: boolean; onPlay: (id: string | null) => void };
+
+/** Rename and delete (with a confirmation, and the reason when the server refuses). */
+function AudioMenu({ audio, playing, onPlay }: RowProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['audios'] });
+
+  const rename = () => {
+    let value = audio.name;
+    modals.openConfirmModal({
+      title: t('audios.rename.title'),
+      children: (
+        <TextInput
+          data-autofocus
+          label={t('audios.rename.label')}
+          defaultValue={audio.name}
+          maxLength={AUDIO_NAME_MAX}
+          onChange={(e) => {
+            value = e.currentTarget.value;
+          }}
+          data-testid="rename-input"
+        />
+      ),
+      labels: { confirm: t('audios.rename.confirm'), cancel: t('audios.cancel') },
+      confirmProps: { 'data-testid': 'confirm-rename' } as never,
+      onConfirm: async () => {
+        try {
+          await audiosApi.rename(audio.id, value);
+          await refresh();
+        } catch (err) {
+          notify.error(audioErrorText(t, err));
+        }
+      },
+    });
+  };
+
+  const remove = () =>
+    modals.openConfirmModal({
+      title: t('audios.delete.title'),
+      children: <Text size="sm">{t('audios.delete.body', { name: audio.name })}</Text>,
+      labels: { confirm: t('audios.delete.confirm'), cancel: t('audios.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' } as never,
+      onConfirm: async () => {
+        try {
+          await audiosApi.remove(audio.id);
+          if (playing) onPlay(null);
+          notify.success(t('audios.delete.done'));
+          await refresh();
+        } catch (err) {
+          notify.error(audioErrorText(t, err));
+        }
+      },
+    });
+
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" aria-label={t('audios.actions.more')} data-testid="audio-menu">
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconPencil size={16} />} onClick={rename} data-testid="action-rename">
+          {t('audios.actions.rename')}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={remove} data-testid="action-delete">
+          {t('audios.actions.delete')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** The play button, and the player beside it while this audio plays. */
+function Listen({ audio, playing, onPlay }: RowProps) {
+  const { t } = useTranslation();
+  const label = t(playing ? 'audios.player.stop' : 'audios.player.play');
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Tooltip label={label}>
+        <ActionIcon
+          variant={playing ? 'light' : 'filled'}
+          radius="xl"
+          size="lg"
+          onClick={() => onPlay(playing ? null : audio.id)}
+          aria-label={label}
+          data-testid="audio-play"
+        >
+          {playing ? <IconPlayerStop size={18} /> : <IconPlayerPlay size={18} />}
+        </ActionIcon>
+      </Tooltip>
+      {playing && <AudioPlayer audio={audio} />}
+    </Group>
+  );
+}
+
+function AudioName({ audio }: { audio: Audio }) {
+  return (
+    <>
+      <Text fw={600} size="sm" data-testid="audio-name" style={{ overflowWrap: 'anywhere' }}>
+        {audio.name}
+      </Text>
+      <Badge variant="light" color="gray" size="xs" mt={4} tt="none">
+        {formatLabel(audio)}
+      </Badge>
+    </>
+  );
+}
+
+function AudioRow(props: RowProps) {
+  const { audio } = props;
+  const locale = useLocale();
+  return (
+    <Table.Tr data-testid={`audio-row-${audio.id}`}>
+      <Table.Td>
+        <AudioName audio={audio} />
+      </Table.Td>
+      <Table.Td ta="right" data-testid="audio-duration" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {formatDuration(audio.durationSeconds)}
+      </Table.Td>
+      <Table.Td ta="right" data-testid="audio-size" style={{ whiteSpace: 'nowrap' }}>
+        {formatBytes(audio.sizeBytes, locale)}
+      </Table.Td>
+      <Table.Td data-testid="audio-date" style={{ whiteSpace: 'nowrap' }}>
+        {new Date(audio.createdAt).toLocaleDateString(locale)}
+      </Table.Td>
+      <Table.Td w={340}>
+        <Listen {...props} />
+      </Table.Td>
+      <Table.Td>
+        <Group justify="flex-end">
+          <AudioMenu {...props} />
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** On a phone: one card per audio instead of a table too wide for the screen. */
+function AudioCard(props: RowProps) {
+  const { audio } = props;
+  const locale = useLocale();
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid={`audio-row-${audio.id}`}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div style={{ minWidth: 0 }}>
+          <AudioName audio={audio} />
+        </div>
+        <AudioMenu {...props} />
+      </Group>
+      <Text size="sm" c="dimmed" mt={6}>
+        <span data-testid="audio-duration">{formatDuration(audio.durationSeconds)}</span>
+        {' · '}
+        <span data-testid="audio-size">{formatBytes(audio.sizeBytes, locale)}</span>
+        {' · '}
+        <span data-testid="audio-date">{new Date(audio.createdAt).toLocaleDateString(locale)}</span>
+      </Text>
+      <Box mt="xs">
+        <Listen {...props} />
+      </Box>
+    </Paper>
+  );
+}
+
+function EmptyState({ onUpload }: { onUpload: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Center py={60}>
+      <Stack align="center" gap="xs" maw={480} ta="center" data-testid="audios-empty">
+        <ThemeIcon size={56} radius="xl" variant="light">
+          <IconMicrophone size={28} />
+        </ThemeIcon>
+        <Text fw={600}>{t('audios.empty.title')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('audios.empty.body')}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('audios.limits')}
+        </Text>
+        <Button leftSection={<IconPlus size={16} />} onClick={onUpload} mt="sm">
+          {t('audios.uploadButton')}
+        </Button>
+      </Stack>
+    </Center>
+  );
+}
+
+/** `/audios`: the recordings voice torpedo and URA campaigns play (upload, listen, rename, delete). */
+export function AudiosPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [uploading, setUploading] = useState(false);
+  const [page, setPage] = useState(1);
+  const [playing, setPlaying] = useState<string | null>(null);
+  const phone = useMediaQuery('(max-width: 48em)');
+  const query = useQuery({
+    queryKey: ['audios', page],
+    queryFn: () => audiosApi.list(page, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
+  const data = query.data;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={2}>{t('nav.audios')}</Title>
+          <Text size="sm" c="dimmed">
+            {t('audios.intro')}
+          </Text>
+        </Stack>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setUploading(true)} data-testid="upload-open">
+          {t('audios.uploadButton')}
+        </Button>
+      </Group>
+      {query.isError ? (
+        <LoadErrorAlert error={query.error} fallbackKey="audios.errors.generic" onRetry={() => query.refetch()} />
+      ) : data && data.total === 0 ? (
+        <EmptyState onUpload={() => setUploading(true)} />
+      ) : (
+        <Stack gap="md">
+          {phone ? (
+            <Stack gap="sm" data-testid="audios-cards">
+              {data?.items.map((audio) => (
+                <AudioCard key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
+              ))}
+            </Stack>
+          ) : (
+            <Paper withBorder radius="md">
+              <Table.ScrollContainer minWidth={820}>
+                <Table verticalSpacing="sm" highlightOnHover data-testid="audios-table">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('audios.columns.name')}</Table.Th>
+                      <Table.Th ta="right">{t('audios.columns.duration')}</Table.Th>
+                      <Table.Th ta="right">{t('audios.columns.size')}</Table.Th>
+                      <Table.Th>{t('audios.columns.createdAt')}</Table.Th>
+                      <Table.Th>{t('audios.columns.listen')}</Table.Th>
+                      <Table.Th />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data?.items.map((audio) => (
+                      <AudioRow key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Paper>
+          )}
+          {data && data.total > PAGE_SIZE && (
+            <Group justify="flex-end">
+              <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} />
+            </Group>
+          )}
+        </Stack>
+      )}
+      <UploadAudioModal
+        opened={uploading}
+        onClose={() => setUploading(false)}
+        onUploaded={async (audio) => {
+          setUploading(false);
+          notify.success(
+            t('audios.upload.done', { name: audio.name, duration: formatDuration(audio.durationSeconds) }),
+          );
+          setPage(1);
+          await queryClient.invalidateQueries({ queryKey: ['audios'] });
+        }}
+      />
+    </Stack>
+  );
+}
