@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { type SimulatorOverrides, type StartedProviders, startProviders } from './modules/channels/providers/index.ts';
 import { type ComposedModules, composeModules } from './modules/index.ts';
 import type { Clock } from './platform/clock/clock.ts';
 import type { Config } from './platform/config/config.ts';
@@ -16,6 +17,8 @@ export type RunningServer = {
   jobs: Jobs;
   /** The services the composition root built (tests reach the clock, users, auth through it). */
   modules: ComposedModules;
+  /** The channels' carriers and the simulators running in this process (tests read their counters). */
+  providers: StartedProviders;
   /** Stops accepting requests, lets running requests and jobs finish, closes the database. */
   close(): Promise<void>;
 };
@@ -32,6 +35,8 @@ export type StartOptions = {
   db?: DbHandle;
   /** "Now" for every service (tests pass a manual clock). */
   clock?: Clock;
+  /** Tunes the in-process carrier simulators (outcomes, latency). */
+  simulators?: SimulatorOverrides;
 };
 
 export function pgliteDir(config: Config): string {
@@ -48,10 +53,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       pgliteDir: pgliteDir(config),
       onIdleConnectionError: (err) => logger.warn({ err }, 'an idle database connection broke: it is replaced'),
     }));
+  let providers: StartedProviders | undefined;
   try {
     await runMigrations(db);
     const jobs = createJobs(db, logger);
-    const modules = composeModules({ config, db, jobs, logger, clock: options.clock });
+    providers = await startProviders({ config, logger, simulators: options.simulators });
+    const modules = composeModules({ config, db, jobs, logger, clock: options.clock, providers: providers.registry });
     await jobs.start({ work: options.work ?? true });
 
     const app = await buildApp({ config, db, jobs, logger, webRoot: options.webRoot });
@@ -66,16 +73,19 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       db,
       jobs,
       modules,
+      providers,
       close: () => {
         closing ??= (async () => {
           await app.close();
           await jobs.stop();
+          await providers!.close();
           if (ownsDb) await db.close();
         })();
         return closing;
       },
     };
   } catch (err) {
+    await providers?.close().catch(() => {});
     if (ownsDb) await db.close().catch(() => {});
     throw err;
   }

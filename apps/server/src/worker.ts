@@ -2,6 +2,7 @@
  * `npm run worker`: a worker-only process (no HTTP) for PostgreSQL deployments; run as many
  * as needed. PGlite is a single-process database, so there the server works the jobs itself.
  */
+import { startProviders } from './modules/channels/providers/index.ts';
 import { composeModules } from './modules/index.ts';
 import { installCrashGuard } from './platform/crash-guard.ts';
 import { openDb } from './platform/db/client.ts';
@@ -24,10 +25,12 @@ const db = await openDb({
 });
 await runMigrations(db);
 const jobs = createJobs(db, logger);
-composeModules({ config, db, jobs, logger });
+const providers = await startProviders({ config, logger });
+composeModules({ config, db, jobs, logger, providers: providers.registry });
 await jobs.start({ work: true });
 logger.info('worker ready');
 onShutdownSignal(logger, async () => {
   await jobs.stop();
+  await providers.close();
   await db.close();
 });

@@ -61,6 +61,7 @@ describe(`access control (${dbKind})`, () => {
         url: `${base}/adjustments`,
         payload: { type: 'SMSSHORT', amount: 5, reason: 'teste de acesso' },
       },
+      { pattern: 'GET /api/v1/admin/channels', method: 'GET', url: '/api/v1/admin/channels' },
     ];
     const all = registeredRoutes();
     expect(all).toContain('DELETE /api/v1/lists/:id'); // the route tree is read right
@@ -158,6 +159,31 @@ describe(`access control (${dbKind})`, () => {
       url: '/api/v1/audios',
       payload: form.payload,
       headers: form.headers,
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('a message (a test send) and its history are the owner’s alone', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    const sent = await callAs(
+      server,
+      {
+        method: 'POST',
+        url: '/api/v1/channels/test-send',
+        payload: { channel: 'sms_flash', to: '11987650009', text: 'Segredo 42' },
+      },
+      owner.token,
+    );
+    expect(sent.statusCode, sent.body).toBe(201);
+    const id = sent.json().id as string;
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets: ['+5511987650009', id] }, [
+      { method: 'GET', url: `/api/v1/messages/${id}` },
+    ]);
+    const anonymous = await callAs(server, {
+      method: 'POST',
+      url: '/api/v1/channels/test-send',
+      payload: { channel: 'sms_flash', to: '11987650009', text: 'x' },
     });
     expect(anonymous.statusCode).toBe(401);
   });

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
+import type { SimulatorOverrides } from '../src/modules/channels/providers/index.ts';
 import type { Clock } from '../src/platform/clock/clock.ts';
 import { type Config, loadConfig } from '../src/platform/config/config.ts';
 import { type DbHandle, openDb } from '../src/platform/db/client.ts';
@@ -47,9 +49,36 @@ export function fixtureWebRoot(): string {
   return dir;
 }
 
-/** The whole server (migrations, jobs, routes) on a test database, driven with `app.inject`. */
+/** A free TCP port on loopback (for a test server that carriers' simulators must call back). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A config whose server listens on a free loopback port, with PUBLIC_URL pointing at it. */
+export async function listeningTestConfig(overrides: Record<string, string> = {}): Promise<Config> {
+  const port = await freePort();
+  return testConfig({ PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...overrides });
+}
+
+/**
+ * The whole server (migrations, jobs, routes, the carriers' simulators) on a test database,
+ * driven with `app.inject`; `listen: true` also serves HTTP on the config's port (the
+ * simulators post their webhooks there: use `listeningTestConfig()`).
+ */
 export async function createTestServer(
-  options: { config?: Config; work?: boolean; db?: DbHandle; pgliteOnDisk?: boolean; clock?: Clock } = {},
+  options: {
+    config?: Config;
+    work?: boolean;
+    db?: DbHandle;
+    pgliteOnDisk?: boolean;
+    clock?: Clock;
+    listen?: boolean;
+    simulators?: SimulatorOverrides;
+  } = {},
 ): Promise<RunningServer> {
   const config = options.config ?? testConfig();
   // PGlite in memory unless the test wants the DATA_DIR files `npm start` uses.
@@ -58,8 +87,9 @@ export async function createTestServer(
   const server = await startServer({
     config,
     logger: silentLogger,
-    listen: false,
+    listen: options.listen ?? false,
     work: options.work ?? true,
+    simulators: options.simulators,
     webRoot: fixtureWebRoot(),
     db,
     clock: options.clock,

@@ -4,6 +4,7 @@ import { type AuthGuard, createAuthGuard } from '../platform/auth/guard.ts';
 import { type Clock, systemClock } from '../platform/clock/clock.ts';
 import type { Config } from '../platform/config/config.ts';
 import type { DbHandle } from '../platform/db/client.ts';
+import { postJsonOutbound } from '../platform/http/outbound.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
@@ -24,6 +25,12 @@ import { createAuditRepository } from './audit/audit.repository.ts';
 import { createAuthRepository } from './auth/auth.repository.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './auth/auth.service.ts';
+import { defineChannelsJobs } from './channels/channels.jobs.ts';
+import { createChannelsRepository } from './channels/channels.repository.ts';
+import { registerChannelsRoutes } from './channels/channels.routes.ts';
+import { type ChannelsService, createChannelsService } from './channels/channels.service.ts';
+import { registerProviderWebhooks } from './channels/channels.webhooks.ts';
+import type { ProviderRegistry } from './channels/providers/registry.ts';
 import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
 import { createStripeGateway } from './checkout/checkout.stripe.ts';
@@ -51,6 +58,8 @@ export type ModuleDeps = {
   clock?: Clock;
   /** Replaces the mailer built from the config (tests may capture mail instead of reading the outbox). */
   mailer?: Mailer;
+  /** The carriers of the six channels, started by the caller (real or their simulators: providers/index.ts). */
+  providers: ProviderRegistry;
 };
 
 export type ComposedModules = {
@@ -64,6 +73,7 @@ export type ComposedModules = {
   lists: ListsService;
   optOuts: OptOutsService;
   audios: AudiosService;
+  channels: ChannelsService;
   ledger: LedgerService;
   checkout: CheckoutService;
   adminUsers: AdminUsersService;
@@ -162,6 +172,25 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     logger,
   });
 
+  // Channels: test sends and every carrier's receipts and replies (messages, their history, opt-out words).
+  const channels = createChannelsService({
+    db,
+    repo: createChannelsRepository(db),
+    providers: deps.providers,
+    ledger,
+    optOuts,
+    audioUrl: (userId, audioId) => audios.playbackUrl(userId, audioId),
+    jobs: deps.jobs,
+    clock,
+    logger,
+  });
+  for (const provider of deps.providers.all()) provider.onEvent((event) => channels.handleEvent(event));
+  defineChannelsJobs(deps.jobs, {
+    channels,
+    post: (url, body) => postJsonOutbound(url, body, { allowPrivate: config.allowPrivateOutbound }),
+    logger,
+  });
+
   return {
     clock,
     mailer,
@@ -172,6 +201,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     lists,
     optOuts,
     audios,
+    channels,
     ledger,
     checkout,
     adminUsers,
@@ -183,6 +213,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       await registerListsRoutes(app, { lists, storage, guard });
       await registerOptOutsRoutes(app, { optOuts, storage, guard });
       await registerAudiosRoutes(app, { audios, storage: audioStorage, guard });
+      registerChannelsRoutes(app, { channels, guard });
+      await registerProviderWebhooks(app, { providers: deps.providers.all(), publicUrl: config.publicUrl });
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });
       registerAdminUsersRoutes(app, { service: adminUsers, guard });

@@ -20,6 +20,7 @@ function lazyPage<M>(load: () => Promise<M>, name: keyof M) {
 
 const ListsPage = lazyPage(() => import('../features/lists/ListsPage'), 'ListsPage');
 const AudiosPage = lazyPage(() => import('../features/audios/AudiosPage'), 'AudiosPage');
+const CampaignsPage = lazyPage(() => import('../features/campaigns/CampaignsPage'), 'CampaignsPage');
 const ShoppingPage = lazyPage(() => import('../features/credits/ShoppingPage'), 'ShoppingPage');
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const UsersPage = lazyPage(() => import('../features/admin-users/UsersPage'), 'UsersPage');
@@ -27,7 +28,6 @@ const UsersPage = lazyPage(() => import('../features/admin-users/UsersPage'), 'U
 /** The spec's routes (section 2). Each page is filled in by its feature's issue. */
 const PAGES: { path: string; titleKey: string }[] = [
   { path: ROUTES.dashboard, titleKey: 'nav.dashboard' },
-  { path: ROUTES.campaigns, titleKey: 'nav.campaigns' },
   { path: ROUTES.createCampaign, titleKey: 'nav.createCampaign' },
   { path: ROUTES.rotatingLink, titleKey: 'nav.rotatingLink' },
   { path: ROUTES.enrichment, titleKey: 'nav.enrichment' },
@@ -49,6 +49,7 @@ export const router = createBrowserRouter([
       ...PAGES.map((p) => ({ path: p.path, element: <PlaceholderPage key={p.path} titleKey={p.titleKey} /> })),
       { path: ROUTES.lists, element: <ListsPage /> },
       { path: ROUTES.audios, element: <AudiosPage /> },
+      { path: ROUTES.campaigns, element: <CampaignsPage /> },
       { path: ROUTES.shopping, element: <ShoppingPage /> },
       { path: ROUTES.settings, element: <SettingsPage /> },
       { path: ROUTES.users, element: <UsersPage /> },

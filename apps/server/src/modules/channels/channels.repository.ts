@@ -32,6 +32,11 @@ async function lockProviderId(tx: DbOrTx, provider: string, providerMessageId: s
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${provider}:${providerMessageId}`}, 0))`);
 }
 
+/**
+ * Adds a step to a message's history, never before the previous one: carriers' clocks and
+ * ours differ (a receipt stamped by the carrier before our submit response was stored), and the
+ * history must read in the order things happened to the message.
+ */
 async function addEvent(
   tx: DbOrTx,
   messageId: string,
@@ -39,9 +44,14 @@ async function addEvent(
   at: Date,
   extra: { reason?: string | null; detail?: StatusEvent['detail'] } = {},
 ): Promise<void> {
+  const [last] = await tx
+    .select({ at: sql<Date>`max(${messageEvents.at})`.mapWith(messageEvents.at) })
+    .from(messageEvents)
+    .where(eq(messageEvents.messageId, messageId));
+  const when = last?.at && last.at > at ? last.at : at;
   await tx
     .insert(messageEvents)
-    .values({ messageId, status, at, reason: extra.reason ?? null, detail: extra.detail ?? null });
+    .values({ messageId, status, at: when, reason: extra.reason ?? null, detail: extra.detail ?? null });
 }
 
 /** Moves a message forward to `status` (never back); records the step. */

@@ -1,0 +1,96 @@
+/**
+ * For the channels tests: a listening test server (the carriers' simulators post their webhooks
+ * to it), a signed-in user with credits of every channel, and helpers to send a test and wait
+ * for the carrier's last word.
+ */
+import type { Message } from '@ecoa/shared';
+import { expect } from 'vitest';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
+import { createTestServer, listeningTestConfig } from '../../../test/helpers.ts';
+import type { RunningServer } from '../../server.ts';
+import type { SimulatorOverrides } from './providers/index.ts';
+
+const FINAL = new Set(['delivered', 'failed', 'expired', 'unknown']);
+
+/** Simulators that always deliver, quickly: tests turn the misbehaviour they need on. */
+export const WELL_BEHAVED: SimulatorOverrides = {
+  smsc: { outcomes: { delivered: 1, undelivered: 0, expired: 0, rejected: 0 }, receiptLatencyMs: 20 },
+  whatsapp: {
+    outcomeMix: { delivered: 1, read: 0, notOnWhatsApp: 0, reengagement: 0 },
+    latencyMs: 0,
+    statusDelayMs: 10,
+  },
+  rcs: { outcomeMix: { delivered: 1, read: 0, notCapable: 0 }, latencyMs: 0, eventDelayMs: 10 },
+  voice: { apiLatencyMs: 0, ringMs: 10, callMs: 1200, outcomes: { answered: 1 }, keys: { '1': 1 } },
+};
+
+export async function startChannelsServer(simulators: SimulatorOverrides = WELL_BEHAVED): Promise<RunningServer> {
+  return createTestServer({ config: await listeningTestConfig(), listen: true, simulators });
+}
+
+export type ChannelsUser = { id: string; token: string };
+
+/** A user with `credits` of each paid credit type (the welcome bonus has SMS and torpedo). */
+export async function userWithCredits(server: RunningServer, credits = 20): Promise<ChannelsUser> {
+  const { user, token } = await signUpAndSignIn(server);
+  const admin = await signUpAndSignIn(server);
+  await makeAdmin(server, admin.user.id);
+  for (const type of ['SMSSHORT', 'SMSFLASH', 'URA', 'URAINTEGRATION', 'WHATSAPP', 'RCS'] as const) {
+    const current = (await server.modules.ledger.getBalances(user.id))[type].available;
+    if (current !== credits) {
+      await server.modules.ledger.adjust({
+        userId: user.id,
+        type,
+        amount: credits - current,
+        actorUserId: admin.user.id,
+        reason: 'test credits',
+      });
+    }
+  }
+  return { id: user.id, token };
+}
+
+export async function testSend(server: RunningServer, user: ChannelsUser, body: Record<string, unknown>) {
+  return server.app.inject({
+    method: 'POST',
+    url: '/api/v1/channels/test-send',
+    headers: bearer(user.token),
+    payload: body,
+  });
+}
+
+export async function getMessage(server: RunningServer, user: ChannelsUser, id: string): Promise<Message> {
+  const res = await server.app.inject({ method: 'GET', url: `/api/v1/messages/${id}`, headers: bearer(user.token) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+/** Polls until the message has its carrier's last word (or `until` says so). */
+export async function waitForMessage(
+  server: RunningServer,
+  user: ChannelsUser,
+  id: string,
+  until: (m: Message) => boolean = (m) => FINAL.has(m.status),
+  timeoutMs = 20_000,
+): Promise<Message> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const message = await getMessage(server, user, id);
+    if (until(message)) return message;
+    if (Date.now() > deadline)
+      throw new Error(`message ${id} still ${message.status}: ${JSON.stringify(message.events)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Sends and waits; the send must be accepted. */
+export async function sendAndWait(server: RunningServer, user: ChannelsUser, body: Record<string, unknown>) {
+  const res = await testSend(server, user, body);
+  expect(res.statusCode, res.body).toBe(201);
+  return waitForMessage(server, user, res.json().id);
+}
+
+export async function credits(server: RunningServer, userId: string, type: string) {
+  const balances = await server.modules.ledger.getBalances(userId);
+  return balances[type as keyof typeof balances];
+}

@@ -1,0 +1,94 @@
+/**
+ * The six channels' carriers, from the config: each provider is real when its variables are set,
+ * else it runs against its simulator, started here in-process on loopback (a local SMSC, local
+ * fake HTTP APIs) — so the real adapter code runs on a fresh machine, in every test and bench.
+ */
+import type { Config } from '../../../platform/config/config.ts';
+import { parseSmppUrl } from '../../../platform/config/config.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import type { ChannelProvider } from '../provider.ts';
+import { createRcsProvider } from './rcs/rcs.provider.ts';
+import { type RcsSimulator, startRcsSimulator } from './rcs/rcs.simulator.ts';
+import { createProviderRegistry, type ProviderRegistry } from './registry.ts';
+import { createSmppProvider, type SmscSimulator, smppProviderOptions, startSmscSimulator } from './smpp/index.ts';
+import { createVoiceProvider, startVoiceSimulator, type VoiceSimulator } from './voice/index.ts';
+import { createWhatsAppProvider } from './whatsapp/whatsapp.provider.ts';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from './whatsapp/whatsapp.simulator.ts';
+
+/** The simulators running in this process (none for a provider that is real). */
+export type Simulators = {
+  smsc?: SmscSimulator;
+  whatsapp?: WhatsAppSimulator;
+  rcs?: RcsSimulator;
+  voice?: VoiceSimulator;
+};
+
+export type StartedProviders = {
+  registry: ProviderRegistry;
+  simulators: Simulators;
+  close(): Promise<void>;
+};
+
+export type SimulatorOverrides = {
+  smsc?: Parameters<typeof startSmscSimulator>[0];
+  whatsapp?: Parameters<typeof startWhatsAppSimulator>[0];
+  rcs?: Parameters<typeof startRcsSimulator>[0];
+  voice?: Parameters<typeof startVoiceSimulator>[0];
+};
+
+export async function startProviders(options: {
+  config: Config;
+  logger: Logger;
+  /** Tests and benches tune the in-process simulators (outcomes, latency). */
+  simulators?: SimulatorOverrides;
+}): Promise<StartedProviders> {
+  const { config, logger } = options;
+  const overrides = options.simulators ?? {};
+  const { smpp, whatsapp, rcs, voice } = config.providers;
+  const webhook = (path: string) => `${config.publicUrl}/api/webhooks${path}`;
+  const simulators: Simulators = {};
+  const providers: ChannelProvider[] = [];
+  const close = async () => {
+    await Promise.allSettled(providers.map((p) => p.close()));
+    await Promise.allSettled(Object.values(simulators).map((s) => s.close()));
+  };
+  try {
+    simulators.smsc = smpp ? undefined : await startSmscSimulator({ httpPort: null, ...overrides.smsc });
+    const smppConfig = smpp ?? parseSmppUrl(simulators.smsc!.url);
+    providers.push(
+      createSmppProvider({
+        ...smppProviderOptions(smppConfig, smpp ? 'real' : 'simulator'),
+        logger: logger.child({ provider: 'smpp' }),
+      }),
+    );
+
+    simulators.whatsapp = whatsapp
+      ? undefined
+      : await startWhatsAppSimulator({ callbackUrl: webhook('/whatsapp/events'), ...overrides.whatsapp });
+    providers.push(
+      createWhatsAppProvider({
+        config: whatsapp ?? simulators.whatsapp!.config,
+        mode: whatsapp ? 'real' : 'simulator',
+      }),
+    );
+
+    simulators.rcs = rcs
+      ? undefined
+      : await startRcsSimulator({ callbackUrl: webhook('/rcs/events'), ...overrides.rcs });
+    providers.push(createRcsProvider({ config: rcs ?? simulators.rcs!.config, mode: rcs ? 'real' : 'simulator' }));
+
+    simulators.voice = voice ? undefined : await startVoiceSimulator(overrides.voice);
+    providers.push(
+      createVoiceProvider({
+        api: voice ?? simulators.voice!.account,
+        publicUrl: config.publicUrl,
+        mode: voice ? 'real' : 'simulator',
+        ...(simulators.voice ? { callsPerSecond: simulators.voice.options().callsPerSecond } : {}),
+      }),
+    );
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { registry: createProviderRegistry(providers), simulators, close };
+}

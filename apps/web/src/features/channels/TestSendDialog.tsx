@@ -1,0 +1,239 @@
+import { CHANNEL_CREDIT_TYPE, CHANNELS, type Channel, type TestSendRequest } from '@ecoa/shared';
+import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../platform/api';
+import { translateApiError } from '../auth/errors';
+import { creditsApi, DASHBOARD_BALANCE_KEY } from '../credits/creditsApi';
+import { PROFILE_QUERY_KEY, settingsApi } from '../settings/settingsApi';
+import { channelsApi } from './channelsApi';
+import { MessageStatusView } from './MessageStatusView';
+import { SmsCounter } from './SmsCounter';
+import { type VoiceContent, VoiceFields } from './VoiceFields';
+
+type Draft = {
+  channel: Channel;
+  to: string;
+  text: string;
+  voice: VoiceContent;
+  options: string;
+  integrationUrl: string;
+  templateName: string;
+  templateLanguage: string;
+  templateParams: string;
+};
+
+/** What the form holds, as the API's test-send request for its channel. */
+export function toRequest(d: Draft): TestSendRequest {
+  const base = { channel: d.channel, to: d.to };
+  switch (d.channel) {
+    case 'sms_short':
+    case 'sms_flash':
+      return { ...base, text: d.text };
+    case 'rcs':
+      return { ...base, rcs: { text: d.text } };
+    case 'voice_torpedo':
+    case 'ura': {
+      const prompt = d.voice.mode === 'audio' ? { audioId: d.voice.audioId ?? undefined } : { tts: d.voice.tts };
+      if (d.channel === 'voice_torpedo') return { ...base, ...prompt };
+      const options = d.options.replace(/[^0-9*#]/g, '').split('');
+      return {
+        ...base,
+        ...prompt,
+        ...(options.length > 0 ? { options } : {}),
+        ...(d.integrationUrl.trim() ? { integrationUrl: d.integrationUrl.trim() } : {}),
+      };
+    }
+    case 'whatsapp':
+      return {
+        ...base,
+        template: {
+          name: d.templateName,
+          language: d.templateLanguage,
+          params: d.templateParams
+            .split('\n')
+            .map((p) => p.trim())
+            .filter(Boolean),
+        },
+      };
+  }
+}
+
+/**
+ * "Send a test": one message on any channel to one number (the user's own phone by default),
+ * through the real adapter and paid in credits of that channel; then its status, live.
+ */
+export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>({
+    channel: 'sms_short',
+    to: '',
+    text: '',
+    voice: { mode: 'tts', tts: '', audioId: null },
+    options: '12',
+    integrationUrl: '',
+    templateName: '',
+    templateLanguage: 'pt_BR',
+    templateParams: '',
+  });
+  const [sentId, setSentId] = useState<string | null>(null);
+  // The user's own mobile phone is the natural first recipient of a test.
+  const profile = useQuery({ queryKey: PROFILE_QUERY_KEY, queryFn: settingsApi.profile, enabled: opened });
+  const ownPhone = profile.data?.mobilePhone;
+  useEffect(() => {
+    if (ownPhone) setDraft((d) => (d.to ? d : { ...d, to: ownPhone }));
+  }, [ownPhone]);
+  const balance = useQuery({ queryKey: DASHBOARD_BALANCE_KEY, queryFn: creditsApi.balance, enabled: opened });
+  const send = useMutation({
+    mutationFn: () => channelsApi.testSend(toRequest(draft)),
+    onSuccess: ({ id }) => {
+      setSentId(id);
+      void queryClient.invalidateQueries({ queryKey: DASHBOARD_BALANCE_KEY });
+    },
+  });
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const type = CHANNEL_CREDIT_TYPE[draft.channel];
+  const available = balance.data?.credits[type]?.available;
+  const close = () => {
+    setSentId(null);
+    send.reset();
+    onClose();
+  };
+  const isSms = draft.channel === 'sms_short' || draft.channel === 'sms_flash';
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={t('channels.testSend.title')}
+      size="lg"
+      data-testid="test-send-dialog"
+    >
+      {sentId ? (
+        <Stack>
+          <MessageStatusView id={sentId} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setSentId(null)} data-testid="test-send-again">
+              {t('channels.testSend.again')}
+            </Button>
+            <Button onClick={close}>{t('channels.testSend.close')}</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            send.mutate();
+          }}
+        >
+          <Stack>
+            <Select
+              label={t('channels.testSend.channel')}
+              data={CHANNELS.map((c) => ({ value: c, label: t(`channels.names.${c}`) }))}
+              value={draft.channel}
+              onChange={(v) => v && set({ channel: v as Channel })}
+              allowDeselect={false}
+              data-testid="test-send-channel"
+            />
+            <TextInput
+              label={t('channels.testSend.to')}
+              description={t('channels.testSend.toHint')}
+              placeholder="(11) 91234-5678"
+              value={draft.to}
+              onChange={(e) => set({ to: e.currentTarget.value })}
+              inputMode="tel"
+              data-testid="test-send-to"
+            />
+            {(isSms || draft.channel === 'rcs') && (
+              <Stack gap={4}>
+                <Textarea
+                  label={t('channels.testSend.text')}
+                  autosize
+                  minRows={3}
+                  maxRows={8}
+                  value={draft.text}
+                  onChange={(e) => set({ text: e.currentTarget.value })}
+                  data-testid="test-send-text"
+                />
+                {isSms && <SmsCounter text={draft.text} onChange={(text) => set({ text })} />}
+              </Stack>
+            )}
+            {(draft.channel === 'voice_torpedo' || draft.channel === 'ura') && (
+              <VoiceFields value={draft.voice} onChange={(voice) => set({ voice })} />
+            )}
+            {draft.channel === 'ura' && (
+              <Group grow align="flex-start">
+                <TextInput
+                  label={t('channels.testSend.options')}
+                  description={t('channels.testSend.optionsHint')}
+                  value={draft.options}
+                  onChange={(e) => set({ options: e.currentTarget.value })}
+                  data-testid="test-send-options"
+                />
+                <TextInput
+                  label={t('channels.testSend.integrationUrl')}
+                  description={t('channels.testSend.integrationUrlHint')}
+                  placeholder="https://"
+                  value={draft.integrationUrl}
+                  onChange={(e) => set({ integrationUrl: e.currentTarget.value })}
+                  data-testid="test-send-integration"
+                />
+              </Group>
+            )}
+            {draft.channel === 'whatsapp' && (
+              <>
+                <Group grow>
+                  <TextInput
+                    label={t('channels.testSend.templateName')}
+                    placeholder="boas_vindas"
+                    value={draft.templateName}
+                    onChange={(e) => set({ templateName: e.currentTarget.value })}
+                    data-testid="test-send-template"
+                  />
+                  <TextInput
+                    label={t('channels.testSend.templateLanguage')}
+                    value={draft.templateLanguage}
+                    onChange={(e) => set({ templateLanguage: e.currentTarget.value })}
+                    data-testid="test-send-language"
+                  />
+                </Group>
+                <Textarea
+                  label={t('channels.testSend.templateParams')}
+                  description={t('channels.testSend.templateParamsHint', { first: '{{1}}', second: '{{2}}' })}
+                  autosize
+                  minRows={2}
+                  value={draft.templateParams}
+                  onChange={(e) => set({ templateParams: e.currentTarget.value })}
+                  data-testid="test-send-params"
+                />
+              </>
+            )}
+            <Text size="sm" c="dimmed" data-testid="test-send-credits">
+              {t('channels.testSend.credits', {
+                type: t(`credits.types.${type}`),
+                available: available ?? '…',
+              })}
+            </Text>
+            {send.error && (
+              <Alert color="red" variant="light" data-testid="test-send-error">
+                {isApiError(send.error) && send.error.code === 'INSUFFICIENT_BALANCE'
+                  ? t('channels.testSend.noCredits', { type: t(`credits.types.${type}`) })
+                  : translateApiError(t, send.error, 'channels.testSend.failed')}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {t('channels.testSend.close')}
+              </Button>
+              <Button type="submit" loading={send.isPending} data-testid="test-send-submit">
+                {t('channels.testSend.send')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,14 @@
+import type { Message, ProviderHealthDto, TestSendRequest } from '@ecoa/shared';
+import { api } from '../../platform/api';
+
+export const channelsApi = {
+  /** `POST /api/v1/channels/test-send`: one message to one number, paid in credits of its channel. */
+  testSend: (input: TestSendRequest) => api.post<{ id: string }>('/api/v1/channels/test-send', input),
+  /** `GET /api/v1/messages/:id`: the status and history of one message. */
+  message: (id: string) => api.get<Message>(`/api/v1/messages/${id}`),
+  /** `GET /api/v1/admin/channels`: each provider's health (administrators). */
+  health: () => api.get<ProviderHealthDto[]>('/api/v1/admin/channels'),
+};
+
+export const messageKey = (id: string) => ['message', id] as const;
+export const CHANNELS_HEALTH_KEY = ['admin-channels'] as const;
