@@ -56,8 +56,11 @@ export function MessageStatusView({ id }: { id: string }) {
         </Alert>
       )}
       <Timeline bulletSize={12} lineWidth={2} active={message.events.length - 1}>
-        {message.events.map((event, i) => (
-          <Timeline.Item key={`${event.status}-${event.at}-${i}`} title={t(`channels.statuses.${event.status}`)}>
+        {message.events.map((event) => (
+          <Timeline.Item
+            key={`${event.status}-${event.at}-${event.digits ?? ''}`}
+            title={t(`channels.statuses.${event.status}`)}
+          >
             <Text size="xs" c="dimmed">
               {time(event.at)}
               {event.digits !== undefined ? ` · ${t('channels.testSend.digit', { digit: event.digits })}` : ''}
