@@ -104,136 +104,134 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
   const isSms = draft.channel === 'sms_short' || draft.channel === 'sms_flash';
 
   return (
-    <Modal
-      opened={opened}
-      onClose={close}
-      title={t('channels.testSend.title')}
-      size="lg"
-      data-testid="test-send-dialog"
-    >
-      {sentId ? (
-        <Stack>
-          <MessageStatusView id={sentId} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setSentId(null)} data-testid="test-send-again">
-              {t('channels.testSend.again')}
-            </Button>
-            <Button onClick={close}>{t('channels.testSend.close')}</Button>
-          </Group>
-        </Stack>
-      ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            send.mutate();
-          }}
-        >
+    <Modal opened={opened} onClose={close} title={t('channels.testSend.title')} size="lg">
+      <div data-testid="test-send-dialog">
+        {sentId ? (
           <Stack>
-            <Select
-              label={t('channels.testSend.channel')}
-              data={CHANNELS.map((c) => ({ value: c, label: t(`channels.names.${c}`) }))}
-              value={draft.channel}
-              onChange={(v) => v && set({ channel: v as Channel })}
-              allowDeselect={false}
-              data-testid="test-send-channel"
-            />
-            <TextInput
-              label={t('channels.testSend.to')}
-              description={t('channels.testSend.toHint')}
-              placeholder="(11) 91234-5678"
-              value={draft.to}
-              onChange={(e) => set({ to: e.currentTarget.value })}
-              inputMode="tel"
-              data-testid="test-send-to"
-            />
-            {(isSms || draft.channel === 'rcs') && (
-              <Stack gap={4}>
-                <Textarea
-                  label={t('channels.testSend.text')}
-                  autosize
-                  minRows={3}
-                  maxRows={8}
-                  value={draft.text}
-                  onChange={(e) => set({ text: e.currentTarget.value })}
-                  data-testid="test-send-text"
-                />
-                {isSms && <SmsCounter text={draft.text} onChange={(text) => set({ text })} />}
-              </Stack>
-            )}
-            {(draft.channel === 'voice_torpedo' || draft.channel === 'ura') && (
-              <VoiceFields value={draft.voice} onChange={(voice) => set({ voice })} />
-            )}
-            {draft.channel === 'ura' && (
-              <Group grow align="flex-start">
-                <TextInput
-                  label={t('channels.testSend.options')}
-                  description={t('channels.testSend.optionsHint')}
-                  value={draft.options}
-                  onChange={(e) => set({ options: e.currentTarget.value })}
-                  data-testid="test-send-options"
-                />
-                <TextInput
-                  label={t('channels.testSend.integrationUrl')}
-                  description={t('channels.testSend.integrationUrlHint')}
-                  placeholder="https://"
-                  value={draft.integrationUrl}
-                  onChange={(e) => set({ integrationUrl: e.currentTarget.value })}
-                  data-testid="test-send-integration"
-                />
-              </Group>
-            )}
-            {draft.channel === 'whatsapp' && (
-              <>
-                <Group grow>
-                  <TextInput
-                    label={t('channels.testSend.templateName')}
-                    placeholder="boas_vindas"
-                    value={draft.templateName}
-                    onChange={(e) => set({ templateName: e.currentTarget.value })}
-                    data-testid="test-send-template"
-                  />
-                  <TextInput
-                    label={t('channels.testSend.templateLanguage')}
-                    value={draft.templateLanguage}
-                    onChange={(e) => set({ templateLanguage: e.currentTarget.value })}
-                    data-testid="test-send-language"
-                  />
-                </Group>
-                <Textarea
-                  label={t('channels.testSend.templateParams')}
-                  description={t('channels.testSend.templateParamsHint', { first: '{{1}}', second: '{{2}}' })}
-                  autosize
-                  minRows={2}
-                  value={draft.templateParams}
-                  onChange={(e) => set({ templateParams: e.currentTarget.value })}
-                  data-testid="test-send-params"
-                />
-              </>
-            )}
-            <Text size="sm" c="dimmed" data-testid="test-send-credits">
-              {t('channels.testSend.credits', {
-                type: t(`credits.types.${type}`),
-                available: available ?? '…',
-              })}
-            </Text>
-            {send.error && (
-              <Alert color="red" variant="light" data-testid="test-send-error">
-                {isApiError(send.error) && send.error.code === 'INSUFFICIENT_BALANCE'
-                  ? t('channels.testSend.noCredits', { type: t(`credits.types.${type}`) })
-                  : translateApiError(t, send.error, 'channels.testSend.failed')}
-              </Alert>
-            )}
+            <MessageStatusView id={sentId} />
             <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('channels.testSend.close')}
+              <Button variant="default" onClick={() => setSentId(null)} data-testid="test-send-again">
+                {t('channels.testSend.again')}
               </Button>
-              <Button type="submit" loading={send.isPending} data-testid="test-send-submit">
-                {t('channels.testSend.send')}
+              <Button onClick={close} data-testid="test-send-close">
+                {t('channels.testSend.close')}
               </Button>
             </Group>
           </Stack>
-        </form>
-      )}
+        ) : (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              send.mutate();
+            }}
+          >
+            <Stack>
+              <Select
+                label={t('channels.testSend.channel')}
+                data={CHANNELS.map((c) => ({ value: c, label: t(`channels.names.${c}`) }))}
+                value={draft.channel}
+                onChange={(v) => v && set({ channel: v as Channel })}
+                allowDeselect={false}
+                data-testid="test-send-channel"
+              />
+              <TextInput
+                label={t('channels.testSend.to')}
+                description={t('channels.testSend.toHint')}
+                placeholder="(11) 91234-5678"
+                value={draft.to}
+                onChange={(e) => set({ to: e.currentTarget.value })}
+                inputMode="tel"
+                data-testid="test-send-to"
+              />
+              {(isSms || draft.channel === 'rcs') && (
+                <Stack gap={4}>
+                  <Textarea
+                    label={t('channels.testSend.text')}
+                    autosize
+                    minRows={3}
+                    maxRows={8}
+                    value={draft.text}
+                    onChange={(e) => set({ text: e.currentTarget.value })}
+                    data-testid="test-send-text"
+                  />
+                  {isSms && <SmsCounter text={draft.text} onChange={(text) => set({ text })} />}
+                </Stack>
+              )}
+              {(draft.channel === 'voice_torpedo' || draft.channel === 'ura') && (
+                <VoiceFields value={draft.voice} onChange={(voice) => set({ voice })} />
+              )}
+              {draft.channel === 'ura' && (
+                <Group grow align="flex-start">
+                  <TextInput
+                    label={t('channels.testSend.options')}
+                    description={t('channels.testSend.optionsHint')}
+                    value={draft.options}
+                    onChange={(e) => set({ options: e.currentTarget.value })}
+                    data-testid="test-send-options"
+                  />
+                  <TextInput
+                    label={t('channels.testSend.integrationUrl')}
+                    description={t('channels.testSend.integrationUrlHint')}
+                    placeholder="https://"
+                    value={draft.integrationUrl}
+                    onChange={(e) => set({ integrationUrl: e.currentTarget.value })}
+                    data-testid="test-send-integration"
+                  />
+                </Group>
+              )}
+              {draft.channel === 'whatsapp' && (
+                <>
+                  <Group grow>
+                    <TextInput
+                      label={t('channels.testSend.templateName')}
+                      placeholder="boas_vindas"
+                      value={draft.templateName}
+                      onChange={(e) => set({ templateName: e.currentTarget.value })}
+                      data-testid="test-send-template"
+                    />
+                    <TextInput
+                      label={t('channels.testSend.templateLanguage')}
+                      value={draft.templateLanguage}
+                      onChange={(e) => set({ templateLanguage: e.currentTarget.value })}
+                      data-testid="test-send-language"
+                    />
+                  </Group>
+                  <Textarea
+                    label={t('channels.testSend.templateParams')}
+                    description={t('channels.testSend.templateParamsHint', { first: '{{1}}', second: '{{2}}' })}
+                    autosize
+                    minRows={2}
+                    value={draft.templateParams}
+                    onChange={(e) => set({ templateParams: e.currentTarget.value })}
+                    data-testid="test-send-params"
+                  />
+                </>
+              )}
+              <Text size="sm" c="dimmed" data-testid="test-send-credits">
+                {t('channels.testSend.credits', {
+                  type: t(`credits.types.${type}`),
+                  available: available ?? '…',
+                })}
+              </Text>
+              {send.error && (
+                <Alert color="red" variant="light" data-testid="test-send-error">
+                  {isApiError(send.error) && send.error.code === 'INSUFFICIENT_BALANCE'
+                    ? t('channels.testSend.noCredits', { type: t(`credits.types.${type}`) })
+                    : translateApiError(t, send.error, 'channels.testSend.failed')}
+                </Alert>
+              )}
+              <Group justify="flex-end">
+                <Button variant="default" onClick={close} data-testid="test-send-cancel">
+                  {t('channels.testSend.close')}
+                </Button>
+                <Button type="submit" loading={send.isPending} data-testid="test-send-submit">
+                  {t('channels.testSend.send')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+      </div>
     </Modal>
   );
 }

@@ -1,5 +1,5 @@
 import { ROUTES } from '@ecoa/shared';
-import { ActionIcon, Button, Group, Popover, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, getDefaultZIndex, Popover, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +31,9 @@ export function CreateCampaignButton({ showOnboarding, compact }: CreateCampaign
       shadow="lg"
       width={280}
       trapFocus={false}
+      // Above the header, below modals and the phone's navigation drawer: a dialog or the open
+      // menu is what the user is doing, the tip waits behind it.
+      zIndex={getDefaultZIndex('modal') - 1}
     >
       <Popover.Target>
         {compact ? (
