@@ -25,7 +25,10 @@ const base = Number(values['base-port']);
 const port = (offset: number) => (base > 0 ? base + offset : 0);
 
 const smsc = await startSmscSimulator({ port: port(0), httpPort: port(1) });
-const whatsapp = await startWhatsAppSimulator({ port: port(2), callbackUrl: `${callback}/api/webhooks/whatsapp/events` });
+const whatsapp = await startWhatsAppSimulator({
+  port: port(2),
+  callbackUrl: `${callback}/api/webhooks/whatsapp/events`,
+});
 const rcs = await startRcsSimulator({ port: port(3), callbackUrl: `${callback}/api/webhooks/rcs/events` });
 const voice = await startVoiceSimulator({ port: port(4) });
 
