@@ -1,4 +1,4 @@
-import { Badge, Card, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Card, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
