@@ -1,6 +1,6 @@
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { type ChannelsService, URA_ANSWER_QUEUE } from './channels.service.ts';
+import { type ChannelsService, SETTLE_INTERRUPTED_QUEUE, URA_ANSWER_QUEUE } from './channels.service.ts';
 
 /**
  * A digit pressed on a URA call reaches the customer's integration URL from a job: retried with
@@ -10,7 +10,7 @@ import { type ChannelsService, URA_ANSWER_QUEUE } from './channels.service.ts';
 export function defineChannelsJobs(
   jobs: Jobs,
   deps: {
-    channels: Pick<ChannelsService, 'deliverUraAnswer'>;
+    channels: Pick<ChannelsService, 'deliverUraAnswer' | 'settleInterrupted'>;
     post: (url: string, body: unknown) => Promise<{ status: number }>;
     logger: Logger;
   },
@@ -25,5 +25,16 @@ export function defineChannelsJobs(
     retryLimit: 5,
     retryDelaySeconds: 10,
     expireInSeconds: 60,
+  });
+
+  // Every minute: test sends whose process died during the carrier call are settled (unknown, paid).
+  jobs.define<object>({
+    name: SETTLE_INTERRUPTED_QUEUE,
+    handler: async () => {
+      await deps.channels.settleInterrupted();
+    },
+    schedule: '* * * * *',
+    retryLimit: 2,
+    expireInSeconds: 120,
   });
 }

@@ -1,5 +1,5 @@
 import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import {
   earlyReceipts,
@@ -20,6 +20,7 @@ export type NewMessage = {
   provider: string;
   content: OutboundContent;
   campaignId?: string | null;
+  clientKey?: string | null;
 };
 
 export type MessageEventRow = typeof messageEvents.$inferSelect;
@@ -144,7 +145,14 @@ export function createChannelsRepository(db: Database) {
     async createMessage(input: NewMessage, now: Date, tx: DbOrTx = db): Promise<string> {
       const [row] = await tx
         .insert(messages)
-        .values({ ...input, campaignId: input.campaignId ?? null, status: 'queued', createdAt: now, updatedAt: now })
+        .values({
+          ...input,
+          campaignId: input.campaignId ?? null,
+          clientKey: input.clientKey ?? null,
+          status: 'queued',
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning({ id: messages.id });
       await addEvent(tx, row!.id, 'queued', now);
       return row!.id;
@@ -170,10 +178,15 @@ export function createChannelsRepository(db: Database) {
       const run = async (t: DbOrTx) => {
         const applied: StatusEvent[] = [];
         for (const id of providerIds) await lockProviderId(t, provider, id);
+        // A carrier may reuse an id long after (a counter that wrapped, a restart): the newest
+        // submission owns it from now on.
         await t
           .insert(providerMessageIds)
           .values(providerIds.map((providerMessageId, part) => ({ provider, providerMessageId, messageId, part })))
-          .onConflictDoNothing();
+          .onConflictDoUpdate({
+            target: [providerMessageIds.provider, providerMessageIds.providerMessageId],
+            set: { messageId, part: sql`excluded.part`, status: null, reason: null },
+          });
         await advanceMessage(t, messageId, 'sent', now);
         const early = await t
           .delete(earlyReceipts)
@@ -249,6 +262,24 @@ export function createChannelsRepository(db: Database) {
         .where(eq(messageEvents.messageId, id))
         .orderBy(asc(messageEvents.at), asc(messageEvents.id));
       return { message, events };
+    },
+
+    /** The test send made with this Idempotency-Key, if any. */
+    async findByClientKey(userId: string, clientKey: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(eq(messages.userId, userId), eq(messages.clientKey, clientKey)));
+      return row?.id;
+    },
+
+    /** Test sends left `submitting` since before `before`: their process died during the carrier call. */
+    async interruptedTestSends(before: Date, limit = 100): Promise<MessageRow[]> {
+      return db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.status, 'submitting'), isNull(messages.campaignId), lt(messages.updatedAt, before)))
+        .limit(limit);
     },
 
     async findById(id: string): Promise<MessageRow | undefined> {

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { idempotencyHeaderDoc, idempotencyKey } from '../../platform/http/idempotency-key.ts';
 import type { ChannelsService } from './channels.service.ts';
 
 /** `/api/v1/channels/test-send`, `/api/v1/messages/:id`, `/api/v1/admin/channels`. */
@@ -20,11 +21,23 @@ export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: C
         tags: ['channels'],
         security,
         summary: 'Send one message to one number through the real adapter, paid in credits of the channel',
+        description: idempotencyHeaderDoc.description,
         body: testSendRequestSchema,
-        response: { 201: z.object({ id: z.string() }), 400: errorResponse, 401: errorResponse, 409: errorResponse },
+        response: {
+          200: z.object({ id: z.string() }).describe('A retry with the same Idempotency-Key: the first message'),
+          201: z.object({ id: z.string() }),
+          400: errorResponse,
+          401: errorResponse,
+          409: errorResponse,
+        },
       },
     },
-    async (request, reply) => reply.status(201).send(await channels.testSend(currentUser(request).id, request.body)),
+    async (request, reply) => {
+      const { id, replayed } = await channels.testSend(currentUser(request).id, request.body, {
+        idempotencyKey: idempotencyKey(request),
+      });
+      return reply.status(replayed ? 200 : 201).send({ id });
+    },
   );
 
   r.get(

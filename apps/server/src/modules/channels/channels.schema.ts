@@ -9,6 +9,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from '../users/users.schema.ts';
@@ -38,6 +39,8 @@ export const messages = pgTable(
     content: jsonb('content').$type<OutboundContent>().notNull(),
     /** The campaign it belongs to (campaigns issue); null for a test send. */
     campaignId: uuid('campaign_id'),
+    /** The client's Idempotency-Key of a test send: the same request twice sends once. */
+    clientKey: text('client_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
@@ -47,6 +50,8 @@ export const messages = pgTable(
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     index('messages_campaign_idx').on(t.campaignId, t.status),
     index('messages_to_created_idx').on(t.toPhone, t.createdAt),
+    uniqueIndex('messages_user_client_key').on(t.userId, t.clientKey),
+    index('messages_submitting_idx').on(t.status, t.updatedAt),
   ],
 );
 

@@ -9,6 +9,7 @@ import {
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
+import { sqlStateOf } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -22,11 +23,13 @@ import {
   ProviderError,
   type ProviderEvent,
   type StatusEvent,
+  type SubmitResult,
   type VoicePrompt,
 } from './provider.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 
 export const URA_ANSWER_QUEUE = 'channels.ura-answer';
+export const SETTLE_INTERRUPTED_QUEUE = 'channels.settle-interrupted';
 
 export type ChannelsServiceDeps = {
   db: Database;
@@ -145,7 +148,16 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
      * reserved with the message (refused when the user lacks them), captured once the carrier
      * took it (or may have: a bind that dropped mid-request), released when it refused.
      */
-    async testSend(userId: string, input: TestSendInput): Promise<{ id: string }> {
+    async testSend(
+      userId: string,
+      input: TestSendInput,
+      options: { idempotencyKey?: string } = {},
+    ): Promise<{ id: string; replayed: boolean }> {
+      const clientKey = options.idempotencyKey ?? null;
+      if (clientKey) {
+        const earlier = await repo.findByClientKey(userId, clientKey);
+        if (earlier) return { id: earlier, replayed: true };
+      }
       const phone = normalizeBrazilianPhone(input.to);
       if (!phone.ok) throw invalid('INVALID_PHONE', 'Número de telefone inválido.');
       if (MOBILE_ONLY.has(input.channel) && phone.kind !== 'mobile') {
@@ -161,25 +173,30 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       const provider = providers.forChannel(input.channel);
       const type = CHANNEL_CREDIT_TYPE[input.channel];
       const now = clock.now();
-      const id = await db.transaction(async (tx) => {
-        const messageId = await repo.createMessage(
-          { userId, channel: input.channel, toPhone: phone.e164, parts, provider: provider.name, content },
-          now,
-          tx,
-        );
-        await ledger.reserve({ userId, type, amount: parts, reference: { type: 'message', id: messageId }, tx });
-        return messageId;
-      });
+      let id: string;
+      try {
+        id = await db.transaction(async (tx) => {
+          const messageId = await repo.createMessage(
+            { userId, channel: input.channel, toPhone: phone.e164, parts, provider: provider.name, content, clientKey },
+            now,
+            tx,
+          );
+          await ledger.reserve({ userId, type, amount: parts, reference: { type: 'message', id: messageId }, tx });
+          return messageId;
+        });
+      } catch (err) {
+        // The same key at the same moment: the twin created the message; this one answers it.
+        const twin =
+          clientKey && sqlStateOf(err) === '23505' ? await repo.findByClientKey(userId, clientKey) : undefined;
+        if (twin) return { id: twin, replayed: true };
+        throw err;
+      }
 
       const reference = { type: 'message', id };
       await repo.markSubmitting(id, clock.now());
+      let result: SubmitResult;
       try {
-        const result = await submitWithRetries(input.channel, { id, channel: input.channel, to: phone.e164, content });
-        const early = await db.transaction(async (tx) => {
-          await ledger.capture({ userId, type, amount: parts, reference, tx });
-          return repo.recordSubmitted(id, provider.name, result.providerMessageIds, clock.now(), tx);
-        });
-        for (const event of early) await afterReceipt(event, id);
+        result = await submitWithRetries(input.channel, { id, channel: input.channel, to: phone.e164, content });
       } catch (err) {
         const unknown = err instanceof ProviderError && err.options.sentUnknown;
         const reason = err instanceof ProviderError ? err.reason : 'INTERNAL';
@@ -190,8 +207,43 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
           if (unknown) await ledger.capture({ userId, type, amount: parts, reference, tx });
           else await ledger.release({ userId, type, amount: parts, reference, tx });
         });
+        return { id, replayed: false };
       }
-      return { id };
+      // The carrier took it. Should this write fail (the database gone), the message stays
+      // `submitting` with its credits reserved, and settleInterrupted settles it: never resent.
+      const early = await db.transaction(async (tx) => {
+        await ledger.capture({ userId, type, amount: parts, reference, tx });
+        return repo.recordSubmitted(id, provider.name, result.providerMessageIds, clock.now(), tx);
+      });
+      for (const event of early) await afterReceipt(event, id);
+      return { id, replayed: false };
+    },
+
+    /**
+     * Test sends whose process died during the carrier call (left `submitting`): the carrier may
+     * have sent them, so they become `unknown` and their credits are captured — never resent,
+     * never left reserved. Runs every minute; a call has long timed out by `olderThanMs`.
+     */
+    async settleInterrupted(olderThanMs = 10 * 60_000): Promise<number> {
+      const stuck = await repo.interruptedTestSends(new Date(clock.now().getTime() - olderThanMs));
+      for (const message of stuck) {
+        const type = CHANNEL_CREDIT_TYPE[message.channel];
+        await db.transaction(async (tx) => {
+          await repo.settleWithoutCarrier(message.id, 'unknown', 'SUBMIT_INTERRUPTED', clock.now(), tx);
+          await ledger.capture({
+            userId: message.userId,
+            type,
+            amount: message.parts,
+            reference: { type: 'message', id: message.id },
+            tx,
+          });
+        });
+        logger.warn(
+          { messageId: message.id },
+          'test send interrupted during the carrier call: unknown, credits captured',
+        );
+      }
+      return stuck.length;
     },
 
     async getMessage(userId: string, id: string): Promise<Message> {

@@ -217,8 +217,8 @@ describe(`test sends (${dbKind})`, () => {
     }
     expect(rows).toEqual([{ source: 'reply' }]);
     const inbound = await server.db.executeSql(
-      'select user_id, text, opted_out from inbound_messages where from_phone = $1',
-      [`+55${phone}`],
+      'select user_id, text, opted_out from inbound_messages where from_phone = $1 and user_id = $2',
+      [`+55${phone}`, user.id],
     );
     expect(inbound.rows).toEqual([{ user_id: user.id, text: ' Sáir! ', opted_out: true }]);
   });

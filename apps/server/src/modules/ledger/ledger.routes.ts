@@ -25,6 +25,7 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { idempotencyHeaderDoc, idempotencyKey } from '../../platform/http/idempotency-key.ts';
 import type { BalanceAmounts } from './ledger.repository.ts';
 import type { LedgerEntryRow, PaymentRow } from './ledger.schema.ts';
 import type { Balances, LedgerService } from './ledger.service.ts';
@@ -79,15 +80,6 @@ export function toPaymentDto(p: PaymentRow): PaymentDto {
   };
 }
 
-/** The optional `Idempotency-Key` header: a retry with the same key changes nothing. */
-function idempotencyKey(request: FastifyRequest): string | undefined {
-  const raw = request.headers['idempotency-key'];
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  if (!value) return undefined;
-  if (value.length > 200) throw badRequest('VALIDATION_FAILED', 'Idempotency-Key: no máximo 200 caracteres.');
-  return value;
-}
-
 /** Client keys live in their own namespace per operation, apart from the server's own keys. */
 const prefixed = (operation: string, key: string | undefined) =>
   key === undefined ? undefined : `${operation}:${key}`;
@@ -96,9 +88,6 @@ const userParams = z.object({ id: z.uuid('Usuário inválido.') });
 const entriesQuery = paginationQuerySchema.extend({ type: z.enum(CREDIT_TYPES).optional() });
 const entriesPageSchema = pageSchema(ledgerEntrySchema);
 const paymentsPageSchema = pageSchema(paymentSchema);
-const idempotencyHeaderDoc = {
-  description: 'Optional `Idempotency-Key` header: a retry with the same key answers the first result.',
-};
 
 /**
  * Balances, transfers, history and the administrators' payments and adjustments.

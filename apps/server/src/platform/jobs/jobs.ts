@@ -30,6 +30,8 @@ export type QueueDefinition<T> = {
   onGiveUp?: (data: T, reason: GiveUpReason) => Promise<void>;
   /** Concurrent jobs of this queue in one process (pg-boss polls each worker at most every 0.5 s). */
   concurrency?: number;
+  /** A cron expression: pg-boss enqueues a job (with `{}`) on that schedule, once across processes. */
+  schedule?: string;
   retryLimit?: number;
   retryDelaySeconds?: number;
   expireInSeconds?: number;
@@ -183,6 +185,7 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
         });
         if (!working) continue;
         const workers = queue.concurrency ?? 1;
+        if (queue.schedule) await boss.schedule(queue.name, queue.schedule, {}, { tz: 'America/Sao_Paulo' });
         const ids: string[] = [];
         for (let i = 0; i < workers; i++) {
           ids.push(

@@ -56,6 +56,8 @@ describe('SMPP adapter ⇄ simulated SMSC: messages from phones (MO)', () => {
       type: 'status',
       providerMessageId: providerMessageIds[0],
     } satisfies Partial<StatusEvent>);
+    // The simulator counts a receipt once our answer to it arrived: after the event was emitted.
+    await waitFor('the second answer counted', () => sim.counters().receiptsSent === 1);
     expect(sim.counters()).toMatchObject({ receiptsRefused: 1, receiptsSent: 1 });
   });
 });

@@ -6,6 +6,7 @@
  * before the submit_sm_resp), throttles, paces, drops binds, sends MO messages, and counts what it
  * received. `control-api.ts` puts the same controls on HTTP for `npm run simulators`.
  */
+import { randomInt } from 'node:crypto';
 import smpp from 'smpp';
 import { decodePdu, STATUS } from '../pdu.ts';
 import { readUdh } from '../short-message.ts';
@@ -49,7 +50,9 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
   let random = seededRandom(o.seed);
   const binds = new Set<Bind>();
   let bindIds = 0;
-  let nextId = 0x3a5f_0000n;
+  // Unique across restarts and across simulators, as a real SMSC's ids are: a carrier id is
+  // matched to its message for days, and many simulators may share one database (tests, benches).
+  let nextId = (BigInt(Date.now()) << 12n) | BigInt(randomInt(4096));
   let dropCountdown = o.dropAfterSubmits;
   let refuseLeft = o.refuseBinds;
   let nextResponseSlot = 0;
