@@ -19,11 +19,10 @@ import {
   reaisToCentavos,
   tenThousandthsToReais,
 } from '@ecoa/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
-import { badRequest } from '../../platform/errors/app-error.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { idempotencyHeaderDoc, idempotencyKey } from '../../platform/http/idempotency-key.ts';
 import type { BalanceAmounts } from './ledger.repository.ts';
