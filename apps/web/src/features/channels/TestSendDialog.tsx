@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
+import { useSubmissionKey } from '../../platform/idempotency';
 import { translateApiError } from '../auth/errors';
 import { creditsApi, DASHBOARD_BALANCE_KEY } from '../credits/creditsApi';
 import { PROFILE_QUERY_KEY, settingsApi } from '../settings/settingsApi';
@@ -86,9 +87,14 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
     if (ownPhone) setDraft((d) => (d.to ? d : { ...d, to: ownPhone }));
   }, [ownPhone]);
   const balance = useQuery({ queryKey: DASHBOARD_BALANCE_KEY, queryFn: creditsApi.balance, enabled: opened });
+  const submissionKey = useSubmissionKey();
   const send = useMutation({
-    mutationFn: () => channelsApi.testSend(toRequest(draft)),
+    mutationFn: () => {
+      const request = toRequest(draft);
+      return channelsApi.testSend(request, submissionKey.keyFor(request));
+    },
     onSuccess: ({ id }) => {
+      submissionKey.done();
       setSentId(id);
       void queryClient.invalidateQueries({ queryKey: DASHBOARD_BALANCE_KEY });
     },
