@@ -30,7 +30,11 @@ async function throughput(count: number, parallel: number, task: (i: number) => 
 }
 
 export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
-  const config = loadConfig({ DATA_DIR: `/tmp/ecoa-bench-channels-${process.pid}`, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+  const config = loadConfig({
+    DATA_DIR: `/tmp/ecoa-bench-channels-${process.pid}`,
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+  });
   const server = await startServer({ config, logger: createLogger('silent'), listen: false, db });
   try {
     const whatsapp = server.providers.simulators.whatsapp!.config;
