@@ -5,6 +5,7 @@ import {
   type Message,
   normalizeBrazilianPhone,
   type ProviderHealthDto,
+  sanitizeText,
   type TestSendInput,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
@@ -127,15 +128,18 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
 
   async function onInbound(event: InboundEvent): Promise<void> {
     const from = normalizeBrazilianPhone(event.from);
-    const phone = from.ok ? from.e164 : event.from;
+    // What a phone sends is outside input like any other: a NUL in it would fail the insert, and
+    // the carrier would be told to send it again, forever.
+    const phone = from.ok ? from.e164 : sanitizeText(event.from).slice(0, 40);
+    const text = sanitizeText(event.text, { multiline: true });
     const userId = await repo.lastSenderTo(phone);
-    const optOut = Boolean(userId) && from.ok && isOptOutReply(event.text);
+    const optOut = Boolean(userId) && from.ok && isOptOutReply(text);
     if (optOut) await deps.optOuts.addReply(userId!, phone);
     await repo.storeInbound({
       userId,
       provider: event.provider,
       fromPhone: phone,
-      text: event.text,
+      text,
       optedOut: optOut,
       receivedAt: event.at,
     });

@@ -223,6 +223,28 @@ describe(`test sends (${dbKind})`, () => {
     expect(inbound.rows).toEqual([{ user_id: user.id, text: ' Sáir! ', opted_out: true }]);
   });
 
+  it('a reply with a NUL and control characters is stored clean, once', async () => {
+    const phone = '11955553333';
+    await sendAndWait(server, user, { channel: 'sms_short', to: phone, text: 'Oferta!' });
+    await server.providers.simulators.smsc!.sendMo({
+      from: `55${phone}`,
+      to: '28282',
+      text: 'ok\u0000 obrigado\u0007',
+    });
+    const deadline = Date.now() + 10_000;
+    let rows: unknown[] = [];
+    while (rows.length === 0 && Date.now() < deadline) {
+      rows = (
+        await server.db.executeSql('select text from inbound_messages where from_phone = $1 and user_id = $2', [
+          `+55${phone}`,
+          user.id,
+        ])
+      ).rows;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(rows).toEqual([{ text: 'ok obrigado' }]);
+  });
+
   it('a forged WhatsApp webhook is refused (401) and changes nothing', async () => {
     const message = await sendAndWait(server, user, {
       channel: 'whatsapp',
