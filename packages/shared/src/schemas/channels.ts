@@ -1,8 +1,23 @@
 import { z } from 'zod';
 import { CHANNELS } from '../enums.ts';
 
-/** Where a message is (GET /api/v1/messages/:id): queued → submitting → sent → delivered | failed | expired | unknown. */
-export const MESSAGE_STATUSES = ['queued', 'submitting', 'sent', 'delivered', 'failed', 'expired', 'unknown'] as const;
+/**
+ * Where a message is (GET /api/v1/messages/:id): queued → submitting → sent → delivered | failed |
+ * expired | unknown. A campaign's recipient may also end `opted_out` (the number asked to stop
+ * after the campaign started: never sent, credits released) or `canceled` (the campaign was
+ * canceled before it was sent: credits released).
+ */
+export const MESSAGE_STATUSES = [
+  'queued',
+  'submitting',
+  'sent',
+  'delivered',
+  'failed',
+  'expired',
+  'unknown',
+  'opted_out',
+  'canceled',
+] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** A step of a message's history: its statuses, and `read` when the channel reports it. */

@@ -1,0 +1,2 @@
+export * from './variables.ts';
+export * from './window.ts';

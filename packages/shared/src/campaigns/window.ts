@@ -1,0 +1,45 @@
+import { CAMPAIGN_TIME_ZONE, type SendingWindow } from '../schemas/campaigns.ts';
+
+/** The wall-clock day (0 = Sunday) and minutes since midnight of `at` in America/Sao_Paulo. */
+export function localTimeOf(at: Date, timeZone = CAMPAIGN_TIME_ZONE): { day: number; minutes: number } {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
+  return { day, minutes: Number(get('hour')) * 60 + Number(get('minute')) };
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** Whether sending may happen at `at`. */
+export function isInWindow(window: SendingWindow, at: Date): boolean {
+  const { day, minutes } = localTimeOf(at);
+  return window.days.includes(day) && minutes >= minutesOf(window.start) && minutes < minutesOf(window.end);
+}
+
+/**
+ * The next moment (at or after `at`) the window is open, to the minute. Found by walking the
+ * next eight days' openings, so time-zone offsets (and any future DST) are Intl's business.
+ */
+export function nextWindowOpening(window: SendingWindow, at: Date): Date {
+  if (isInWindow(window, at)) return at;
+  const { minutes } = localTimeOf(at);
+  const start = minutesOf(window.start);
+  // The local midnight of today, in UTC terms (seconds dropped).
+  const midnight = new Date(at.getTime() - minutes * 60_000 - (at.getTime() % 60_000));
+  for (let d = 0; d <= 8; d++) {
+    // A day is 24 h in São Paulo today; re-read the local time to correct any offset change.
+    let candidate = new Date(midnight.getTime() + d * 86_400_000 + start * 60_000);
+    const drift = localTimeOf(candidate).minutes - start;
+    if (drift !== 0) candidate = new Date(candidate.getTime() - drift * 60_000);
+    if (candidate.getTime() >= at.getTime() - 60_000 && isInWindow(window, candidate)) {
+      return candidate.getTime() < at.getTime() ? at : candidate;
+    }
+  }
+  return at;
+}
