@@ -39,6 +39,10 @@ export const messages = pgTable(
     content: jsonb('content').$type<OutboundContent>().notNull(),
     /** The campaign it belongs to (campaigns issue); null for a test send. */
     campaignId: uuid('campaign_id'),
+    /** A campaign recipient's name in its list (the report shows it). */
+    contactName: text('contact_name'),
+    /** The dispatching process that claimed it (`dispatch_workers`): set with `submitting`. */
+    workerId: uuid('worker_id'),
     /** The client's Idempotency-Key of a test send: the same request twice sends once. */
     clientKey: text('client_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -6,6 +6,7 @@
 import * as audiosSchema from '../../modules/audios/audios.schema.ts';
 import * as auditSchema from '../../modules/audit/audit.schema.ts';
 import * as authSchema from '../../modules/auth/auth.schema.ts';
+import * as campaignsSchema from '../../modules/campaigns/campaigns.schema.ts';
 import * as channelsSchema from '../../modules/channels/channels.schema.ts';
 import * as ledgerSchema from '../../modules/ledger/ledger.schema.ts';
 import * as listsSchema from '../../modules/lists/lists.schema.ts';
@@ -22,5 +23,6 @@ export const schema = {
   ...auditSchema,
   ...channelsSchema,
   ...audiosSchema,
+  ...campaignsSchema,
   ...jobsSchema,
 };

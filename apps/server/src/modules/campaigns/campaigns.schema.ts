@@ -1,0 +1,65 @@
+import { CAMPAIGN_STATUSES, CHANNELS, CREDIT_TYPES, type CampaignContent, type SendingWindow } from '@ecoa/shared';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../users/users.schema.ts';
+
+/** What the start left out of a campaign's recipients, and why. */
+export type CampaignExclusions = { optedOut: number; duplicates: number; landlines: number };
+
+/**
+ * A campaign: what to send, to which lists, when. Its recipients are `messages` rows
+ * (`campaign_id`), snapshotted at start with their rendered content; their statuses are the
+ * campaign's counts. The credit columns mirror the ledger's moves for this campaign's reference,
+ * written in the same transactions.
+ */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    channel: text('channel', { enum: CHANNELS }).notNull(),
+    status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('DRAFT'),
+    listIds: uuid('list_ids').array().notNull(),
+    content: jsonb('content').$type<CampaignContent>().notNull(),
+    window: jsonb('window').$type<SendingWindow>().notNull(),
+    maxRate: integer('max_rate'),
+    creditType: text('credit_type', { enum: CREDIT_TYPES }).notNull(),
+    /** Recipients snapshotted at start. */
+    total: integer('total').notNull().default(0),
+    excluded: jsonb('excluded').$type<CampaignExclusions>(),
+    creditsReserved: integer('credits_reserved').notNull().default(0),
+    creditsUsed: integer('credits_used').notNull().default(0),
+    creditsReleased: integer('credits_released').notNull().default(0),
+    /** Why it is paused or failed (a code the web translates), and the carrier's words. */
+    statusReason: text('status_reason'),
+    statusDetail: text('status_detail'),
+    /** Consecutive carrier failures (not the recipient's fault): too many pause the campaign. */
+    providerFailures: integer('provider_failures').notNull().default(0),
+    /** The last time a dispatcher worked on it: a RUNNING campaign nobody beats for is picked up again. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('campaigns_user_created_idx').on(t.userId, t.createdAt),
+    index('campaigns_status_idx').on(t.status, t.scheduledAt),
+  ],
+);
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+
+/**
+ * The processes that dispatch (the server, each `npm run worker`), each beating every few
+ * seconds: a recipient claimed by a process that stopped beating was cut off mid-send.
+ */
+export const dispatchWorkers = pgTable('dispatch_workers', {
+  id: uuid('id').primaryKey(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  pid: integer('pid').notNull(),
+});
