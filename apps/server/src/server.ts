@@ -65,6 +65,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await modules.registerRoutes(app);
     await app.ready();
     if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });
+    if (options.work ?? true) await modules.supervisor.start();
 
     let closing: Promise<void> | undefined;
     return {
@@ -77,7 +78,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       close: () => {
         closing ??= (async () => {
           await app.close();
+          modules.dispatcher.stop();
           await jobs.stop();
+          await modules.supervisor.stop();
           await providers!.close();
           if (ownsDb) await db.close();
         })();

@@ -26,11 +26,14 @@ const db = await openDb({
 await runMigrations(db);
 const jobs = createJobs(db, logger);
 const providers = await startProviders({ config, logger });
-composeModules({ config, db, jobs, logger, providers: providers.registry });
+const modules = composeModules({ config, db, jobs, logger, providers: providers.registry });
 await jobs.start({ work: true });
+await modules.supervisor.start();
 logger.info('worker ready');
 onShutdownSignal(logger, async () => {
+  modules.dispatcher.stop();
   await jobs.stop();
+  await modules.supervisor.stop();
   await providers.close();
   await db.close();
 });

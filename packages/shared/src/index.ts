@@ -1,3 +1,4 @@
+export * from './campaigns/index.ts';
 export * from './constants.ts';
 export * from './enums.ts';
 export * from './money.ts';
@@ -16,4 +17,3 @@ export * from './schemas/users.ts';
 export * from './sms/index.ts';
 export * from './text/sanitize.ts';
 export * from './validators/cnpj.ts';
-export * from './campaigns/index.ts';

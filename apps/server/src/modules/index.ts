@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { loadAuthSecret } from '../platform/auth/crypto.ts';
 import { type AuthGuard, createAuthGuard } from '../platform/auth/guard.ts';
@@ -25,6 +26,13 @@ import { createAuditRepository } from './audit/audit.repository.ts';
 import { createAuthRepository } from './auth/auth.repository.ts';
 import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './auth/auth.service.ts';
+import { createDispatcher, type Dispatcher } from './campaigns/campaigns.dispatcher.ts';
+import { defineCampaignsJobs } from './campaigns/campaigns.jobs.ts';
+import { createCampaignsRepository } from './campaigns/campaigns.repository.ts';
+import { registerCampaignsRoutes } from './campaigns/campaigns.routes.ts';
+import { type CampaignsService, createCampaignsService } from './campaigns/campaigns.service.ts';
+import { recipientStoreOf } from './campaigns/campaigns.store.ts';
+import { type CampaignSupervisor, createCampaignSupervisor } from './campaigns/campaigns.supervisor.ts';
 import { defineChannelsJobs } from './channels/channels.jobs.ts';
 import { createChannelsRepository } from './channels/channels.repository.ts';
 import { registerChannelsRoutes } from './channels/channels.routes.ts';
@@ -77,6 +85,10 @@ export type ComposedModules = {
   ledger: LedgerService;
   checkout: CheckoutService;
   adminUsers: AdminUsersService;
+  campaigns: CampaignsService;
+  /** Keeps campaigns moving across crashes and schedules; started by the processes that work jobs. */
+  supervisor: CampaignSupervisor;
+  dispatcher: Dispatcher;
   registerRoutes(app: FastifyInstance): Promise<void>;
 };
 
@@ -159,6 +171,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   defineListsJobs(deps.jobs, lists);
   const optOuts = createOptOutsService({ repo: createOptOutsRepository(deps.db), storage });
 
+  const campaignsRepo = createCampaignsRepository(db);
   // Audios for voice campaigns (DATA_DIR/audios); signed playback links for the carrier.
   const audioStorage = createAudioStorage(config.dataDir);
   const audios = createAudiosService({
@@ -167,8 +180,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
     tokens: createPlaybackTokens(loadAuthSecret(config.authSecret, config.dataDir)),
     publicUrl: config.publicUrl,
-    // The campaigns issue answers this (a scheduled or running campaign plays the audio).
-    audioInUse: async () => false,
+    // A scheduled, running or paused campaign still plays it.
+    audioInUse: (userId, audioId, tx) => campaignsRepo.audioInUse(userId, audioId, tx),
     logger,
   });
 
@@ -191,7 +204,61 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     logger,
   });
 
+  // Campaigns: drafts, the start's snapshot and reservation, the dispatchers, the supervisor.
+  const auditRepo = createAuditRepository();
+  const workerId = randomUUID();
+  const channelsRepo = createChannelsRepository(db);
+  const store = recipientStoreOf(channelsRepo);
+  let supervisor: CampaignSupervisor | undefined;
+  const campaigns = createCampaignsService({
+    db,
+    repo: campaignsRepo,
+    ledger,
+    providers: deps.providers,
+    audioExists: (userId, audioId) =>
+      audios.get(userId, audioId).then(
+        () => true,
+        () => false,
+      ),
+    jobs: deps.jobs,
+    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'campaign' }),
+    parallelism: async () => Math.max(2, supervisor?.liveWorkers() ?? 1),
+    clock,
+    logger,
+  });
+  const dispatcher = createDispatcher({
+    db,
+    repo: campaignsRepo,
+    store,
+    ledger,
+    providers: deps.providers,
+    optOuts,
+    audioUrl: (userId, audioId) => audios.playbackUrl(userId, audioId),
+    lifecycle: campaigns,
+    afterReceipt: (event, messageId) => channels.afterReceipt(event, messageId),
+    jobs: deps.jobs,
+    liveWorkers: () => supervisor?.liveWorkers() ?? 1,
+    workerId,
+    clock,
+    logger,
+  });
+  defineCampaignsJobs(deps.jobs, dispatcher);
+  supervisor = createCampaignSupervisor({
+    db,
+    repo: campaignsRepo,
+    store,
+    ledger,
+    lifecycle: campaigns,
+    workerId,
+    singleProcess: deps.db.kind === 'pglite',
+    clock,
+    logger,
+  });
+
   return {
+    campaigns,
+    supervisor,
+    dispatcher,
     clock,
     mailer,
     auth,
@@ -214,6 +281,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       await registerOptOutsRoutes(app, { optOuts, storage, guard });
       await registerAudiosRoutes(app, { audios, storage: audioStorage, guard });
       registerChannelsRoutes(app, { channels, guard });
+      registerCampaignsRoutes(app, { campaigns, guard });
       await registerProviderWebhooks(app, { providers: deps.providers.all(), publicUrl: config.publicUrl });
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });

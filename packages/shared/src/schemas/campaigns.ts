@@ -5,7 +5,7 @@ import { MESSAGE_STATUSES, rcsContentSchema, whatsappTemplateSchema } from './ch
 /** Where campaigns are scheduled and their sending window is read. */
 export const CAMPAIGN_TIME_ZONE = 'America/Sao_Paulo';
 
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Horário inválido (HH:MM).');
+const hhmm = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'Horário inválido (HH:MM).');
 
 /**
  * When sending may happen, in America/Sao_Paulo: days of the week (0 = Sunday … 6 = Saturday)

@@ -1,4 +1,4 @@
-import { CAMPAIGN_STATUSES, CHANNELS, CREDIT_TYPES, type CampaignContent, type SendingWindow } from '@ecoa/shared';
+import { CAMPAIGN_STATUSES, type CampaignContent, CHANNELS, CREDIT_TYPES, type SendingWindow } from '@ecoa/shared';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../users/users.schema.ts';
 

@@ -13,9 +13,18 @@ const RANK: Record<MessageStatus, number> = {
   delivered: 4,
   failed: 4,
   expired: 4,
+  // Never sent: the number opted out after the start, or the campaign was canceled first.
+  opted_out: 4,
+  canceled: 4,
 };
 
-export const FINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired']);
+export const FINAL_STATUSES: ReadonlySet<MessageStatus> = new Set([
+  'delivered',
+  'failed',
+  'expired',
+  'opted_out',
+  'canceled',
+]);
 
 export function isFinal(status: MessageStatus): boolean {
   return FINAL_STATUSES.has(status);

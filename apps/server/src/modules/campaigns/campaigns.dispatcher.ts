@@ -1,0 +1,226 @@
+/**
+ * The dispatch loop (the `campaigns.dispatch` job): claims a batch of a RUNNING campaign's queued
+ * recipients (→ `submitting`, SKIP LOCKED, so any number of dispatchers in any number of
+ * processes share a campaign without ever claiming a recipient twice), sends them through the
+ * channel's provider at the campaign's and the carrier's rate, then stores every outcome and
+ * moves the credits in ONE transaction per batch: sent and unknown captured, failed and opted-out
+ * released. A recipient is never put back to `queued` unless the carrier said nothing left Ecoa.
+ */
+import { type Channel, isInWindow } from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import type { Jobs } from '../../platform/jobs/jobs.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { type ChannelProvider, ProviderError, type StatusEvent } from '../channels/provider.ts';
+import type { ProviderRegistry } from '../channels/providers/registry.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { OptOutsService } from '../opt-outs/opt-outs.service.ts';
+import { withAudioUrl } from './campaigns.content.ts';
+import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
+import type { CampaignsRepository, ClaimedRecipient } from './campaigns.repository.ts';
+import type { CampaignRow } from './campaigns.schema.ts';
+import { DISPATCH_QUEUE } from './campaigns.service.ts';
+import { createPacers } from './rate-pacer.ts';
+
+/** Where a batch's outcomes are stored (the channels module's set-based writes). */
+export type RecipientStore = {
+  recordSubmittedBatch(
+    rows: { messageId: string; provider: string; providerIds: string[] }[],
+    now: Date,
+    tx: DbOrTx,
+  ): Promise<{ event: StatusEvent; messageId: string }[]>;
+  settleBatch(
+    rows: { messageId: string; status: 'failed' | 'unknown' | 'opted_out' | 'canceled'; reason: string | null }[],
+    now: Date,
+    tx: DbOrTx,
+  ): Promise<void>;
+};
+
+export type DispatcherDeps = {
+  db: Database;
+  repo: CampaignsRepository;
+  store: RecipientStore;
+  ledger: Pick<LedgerService, 'capture' | 'release'>;
+  providers: Pick<ProviderRegistry, 'forChannel'>;
+  optOuts: Pick<OptOutsService, 'optedOut'>;
+  audioUrl: (userId: string, audioId: string) => Promise<string>;
+  lifecycle: Pick<CampaignLifecycle, 'finishIfDone' | 'pauseForProvider'>;
+  /** Follow-ups of receipts that had arrived before their submit was stored (URA digits). */
+  afterReceipt: (event: StatusEvent, messageId: string) => Promise<void>;
+  jobs: Pick<Jobs, 'send'>;
+  /** Dispatching processes alive now: rates are shared among them. */
+  liveWorkers: () => number;
+  workerId: string;
+  clock: Clock;
+  logger: Logger;
+  batchSize?: number;
+};
+
+type Outcome =
+  | { id: string; parts: number; kind: 'sent'; providerIds: string[] }
+  | { id: string; parts: number; kind: 'failed' | 'unknown' | 'opted_out'; reason: string }
+  /** Nothing left Ecoa (throttled, carrier down): back to the queue. */
+  | { id: string; parts: number; kind: 'retry'; reason: string; message: string };
+
+/** A carrier that answered nothing but "try later" this many batches in a row pauses the campaign. */
+const PROVIDER_FAILURES_TO_PAUSE = 3;
+const SUBMIT_ATTEMPTS = 3;
+/** A dispatch job hands over to a fresh one after this long (its lease stays short, pg-boss stays fair). */
+const SLICE_MS = 5 * 60_000;
+
+export function createDispatcher(deps: DispatcherDeps) {
+  const { repo, clock, logger } = deps;
+  const batchSize = deps.batchSize ?? 500;
+  const pacers = createPacers();
+  let stopping = false;
+
+  async function submitOne(
+    provider: ChannelProvider,
+    channel: Channel,
+    c: ClaimedRecipient,
+    content: ClaimedRecipient['content'],
+  ): Promise<Outcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await provider.submit({ id: c.id, channel, to: c.toPhone, content });
+        return { id: c.id, parts: c.parts, kind: 'sent', providerIds: result.providerMessageIds };
+      } catch (err) {
+        if (!(err instanceof ProviderError)) {
+          // Our own bug or a broken answer: the request may have reached the carrier.
+          logger.error({ err, messageId: c.id }, 'campaign submit failed unexpectedly');
+          return { id: c.id, parts: c.parts, kind: 'unknown', reason: 'INTERNAL' };
+        }
+        if (err.options.sentUnknown) return { id: c.id, parts: c.parts, kind: 'unknown', reason: err.reason };
+        if (!err.options.retryable) return { id: c.id, parts: c.parts, kind: 'failed', reason: err.reason };
+        if (attempt >= SUBMIT_ATTEMPTS)
+          return { id: c.id, parts: c.parts, kind: 'retry', reason: err.reason, message: err.message };
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
+    }
+  }
+
+  /** Sends one claimed batch and settles it. Returns the outcomes. */
+  async function sendBatch(
+    row: CampaignRow,
+    provider: ChannelProvider,
+    claimed: ClaimedRecipient[],
+  ): Promise<Outcome[]> {
+    const workers = deps.liveWorkers();
+    const campaignPacer = pacers.get(`campaign:${row.id}`, row.maxRate ? row.maxRate / workers : null);
+    const tps = provider.health().tpsLimit;
+    const carrierPacer = pacers.get(`provider:${provider.name}`, tps ? tps / workers : null);
+    const optedOut = await deps.optOuts.optedOut(
+      row.userId,
+      claimed.map((c) => c.toPhone),
+    );
+    const signed = new Map<string, Promise<string>>();
+    const sign = (audioId: string) => {
+      if (!signed.has(audioId)) signed.set(audioId, deps.audioUrl(row.userId, audioId));
+      return signed.get(audioId)!;
+    };
+    const outcomes = await Promise.all(
+      claimed.map(async (c): Promise<Outcome> => {
+        if (optedOut.has(c.toPhone)) return { id: c.id, parts: c.parts, kind: 'opted_out', reason: 'OPTED_OUT' };
+        await campaignPacer?.take();
+        await carrierPacer?.take();
+        return submitOne(provider, row.channel, c, await withAudioUrl(c.content, sign));
+      }),
+    );
+    await settle(row, provider.name, outcomes);
+    return outcomes;
+  }
+
+  /** Every outcome of a batch and its credits, in one transaction. */
+  async function settle(row: CampaignRow, providerName: string, outcomes: Outcome[]): Promise<void> {
+    const now = clock.now();
+    const sent = outcomes.filter((o): o is Extract<Outcome, { kind: 'sent' }> => o.kind === 'sent');
+    const settled = outcomes.filter(
+      (o): o is Extract<Outcome, { kind: 'failed' | 'unknown' | 'opted_out' }> =>
+        o.kind === 'failed' || o.kind === 'unknown' || o.kind === 'opted_out',
+    );
+    const sum = (list: Outcome[]) => list.reduce((n, o) => n + o.parts, 0);
+    const used = sum(sent) + sum(settled.filter((o) => o.kind === 'unknown'));
+    const released = sum(settled.filter((o) => o.kind !== 'unknown'));
+    const reference = { type: 'campaign', id: row.id };
+    const early = await deps.db.transaction(async (tx) => {
+      const applied = await deps.store.recordSubmittedBatch(
+        sent.map((o) => ({ messageId: o.id, provider: providerName, providerIds: o.providerIds })),
+        now,
+        tx,
+      );
+      await deps.store.settleBatch(
+        settled.map((o) => ({ messageId: o.id, status: o.kind, reason: o.reason })),
+        now,
+        tx,
+      );
+      if (used > 0)
+        await deps.ledger.capture({ userId: row.userId, type: row.creditType, amount: used, reference, tx });
+      if (released > 0)
+        await deps.ledger.release({ userId: row.userId, type: row.creditType, amount: released, reference, tx });
+      await repo.addCredits(tx, row.id, { used, released });
+      return applied;
+    });
+    await repo.unclaim(outcomes.filter((o) => o.kind === 'retry').map((o) => o.id));
+    for (const { event, messageId } of early) await deps.afterReceipt(event, messageId);
+  }
+
+  /** Counts a batch the carrier would not take at all; pauses the campaign when it keeps happening. */
+  async function watchCarrier(row: CampaignRow, outcomes: Outcome[]): Promise<'ok' | 'backoff' | 'paused'> {
+    const carrierDown = outcomes.filter((o) => o.kind === 'retry');
+    const delivered = outcomes.some((o) => o.kind === 'sent');
+    if (delivered || carrierDown.length === 0) {
+      if (row.providerFailures > 0) await repo.noteProviderFailure(row.id, false);
+      return 'ok';
+    }
+    const failures = await repo.noteProviderFailure(row.id, true);
+    if (failures < PROVIDER_FAILURES_TO_PAUSE) return 'backoff';
+    const last = carrierDown[carrierDown.length - 1] as Extract<Outcome, { kind: 'retry' }>;
+    await deps.lifecycle.pauseForProvider(row.id, `${last.reason}: ${last.message}`);
+    return 'paused';
+  }
+
+  return {
+    /**
+     * Works on one campaign until nothing is left to claim, it stops being RUNNING, its window
+     * closes (the supervisor queues it again when it opens), or its time slice ends.
+     */
+    /** This process is stopping: every loop ends after the batch in hand. */
+    stop(): void {
+      stopping = true;
+    },
+
+    async run(campaignId: string, signal?: AbortSignal): Promise<void> {
+      const began = Date.now();
+      for (;;) {
+        // A stopping process ends its loops after their batch; the campaign's next dispatcher goes on.
+        if (signal?.aborted || stopping) return;
+        const row = await repo.findById(campaignId);
+        if (row?.status !== 'RUNNING') {
+          await deps.lifecycle.finishIfDone(campaignId);
+          return;
+        }
+        if (!isInWindow(row.window, clock.now())) return;
+        await repo.beat(campaignId);
+        const provider = deps.providers.forChannel(row.channel);
+        const perSecond = row.maxRate ? row.maxRate / deps.liveWorkers() : null;
+        // A slow campaign claims a quarter second's worth, so a pause or cancel takes effect soon.
+        const limit = perSecond ? Math.max(1, Math.min(batchSize, Math.ceil(perSecond / 4))) : batchSize;
+        const claimed = await repo.claim(campaignId, deps.workerId, limit);
+        if (claimed.length === 0) {
+          await deps.lifecycle.finishIfDone(campaignId);
+          return;
+        }
+        const outcomes = await sendBatch(row, provider, claimed);
+        const carrier = await watchCarrier(row, outcomes);
+        if (carrier === 'paused') return;
+        if (carrier === 'backoff') await new Promise((resolve) => setTimeout(resolve, 1000));
+        if (Date.now() - began > SLICE_MS) {
+          await deps.jobs.send(DISPATCH_QUEUE, { campaignId });
+          return;
+        }
+      }
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -1,0 +1,198 @@
+import { analyzeSms } from '@ecoa/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server.ts';
+import { credits, startChannelsServer, userWithCredits } from '../channels/channels.test-support.ts';
+import { api, importList, mobile } from './campaigns.test-support.ts';
+
+describe('campaigns: create, estimate, start, dispatch, settle', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startChannelsServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const smsc = () => server.providers.simulators.smsc!;
+
+  it('sends an SMS campaign once to each eligible recipient, with the credits captured exactly', async () => {
+    const user = await userWithCredits(server, 100);
+    const c = api(server, user.token);
+    const shared = mobile();
+    const optedOut = mobile();
+    const a = [shared, optedOut, mobile(), mobile()].map((phone, i) => ({ phone, name: `Ana ${i}` }));
+    const b = [
+      { phone: shared, name: 'Outra Ana' },
+      { phone: mobile(), name: 'Bia' },
+      { phone: '+551133334444', name: 'Fixo' },
+    ];
+    const lists = [await importList(server, user.token, a, 'A'), await importList(server, user.token, b, 'B')];
+    const add = await c.call('POST', '/api/v1/opt-outs', { phones: [optedOut] });
+    expect(add.statusCode, add.body).toBeLessThan(300);
+    const id = await c.create({
+      name: 'Promo',
+      channel: 'sms_short',
+      listIds: lists,
+      content: { text: 'Olá {nome}, oferta!' },
+    });
+
+    const estimate = await c.estimate(id);
+    expect(estimate).toMatchObject({
+      recipients: 4,
+      excluded: { optedOut: 1, duplicates: 1, landlines: 1 },
+      parts: 4,
+      creditType: 'SMSSHORT',
+      available: 100,
+      shortfall: 0,
+      problems: [],
+    });
+
+    const before = await credits(server, user.id, 'SMSSHORT');
+    smsc().reset();
+    const started = await c.move(id, 'start');
+    expect(started).toMatchObject({ status: 'RUNNING', total: 4, credits: { reserved: 4 } });
+    const done = await c.waitFor(id);
+    expect(done).toMatchObject({
+      status: 'COMPLETED',
+      counts: { delivered: 4, queued: 0, submitting: 0, failed: 0, unknown: 0 },
+      credits: { reserved: 4, used: 4, released: 0 },
+    });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: before.available - 4, reserved: 0 });
+    const counters = smsc().counters();
+    expect(counters.messages).toBe(4);
+    expect(counters.duplicates).toBe(0);
+    // The first list's row wins a duplicate: its name is the one rendered.
+    const texts = smsc()
+      .records()
+      .map((r) => r.text);
+    expect(texts).toContain('Olá Ana 0, oferta!');
+    expect(texts).not.toContain('Olá Outra Ana, oferta!');
+  });
+
+  it('refuses to start without enough credits, with the exact shortfall, and changes nothing', async () => {
+    const user = await userWithCredits(server, 3);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      [1, 2, 3, 4, 5].map(() => ({ phone: mobile() })),
+    );
+    const long = 'x'.repeat(200); // two parts each
+    expect(analyzeSms(long).parts).toHaveLength(2);
+    const id = await c.create({ name: 'Grande', channel: 'sms_short', listIds: [list], content: { text: long } });
+    const res = await c.call('POST', `/api/v1/campaigns/${id}/start`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: { requested: 10, available: 3, shortfall: 7 },
+    });
+    expect(await c.get(id)).toMatchObject({ status: 'DRAFT', total: 0, counts: { queued: 0 } });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 3, reserved: 0 });
+  });
+
+  it('says what is missing before a draft can start', async () => {
+    const user = await userWithCredits(server, 5);
+    const c = api(server, user.token);
+    const id = await c.create({ name: 'Incompleta', channel: 'whatsapp' });
+    const estimate = await c.estimate(id);
+    expect(estimate.problems.map((p) => p.code).sort()).toEqual(['LISTS_REQUIRED', 'TEMPLATE_REQUIRED']);
+    const res = await c.call('POST', `/api/v1/campaigns/${id}/start`);
+    expect(res.statusCode).toBe(400);
+    expect(['LISTS_REQUIRED', 'TEMPLATE_REQUIRED']).toContain(res.json().code);
+  });
+
+  it('pauses and resumes mid-run without sending anyone twice, and cancel releases the rest at once', async () => {
+    const user = await userWithCredits(server, 60);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      Array.from({ length: 40 }, () => ({ phone: mobile() })),
+    );
+    const id = await c.create({
+      name: 'Lenta',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi' },
+      maxRate: 20,
+    });
+    smsc().reset();
+    await c.move(id, 'start');
+    await c.waitFor(id, (x) => x.counts.delivered >= 5);
+    await c.move(id, 'pause');
+    const paused = await c.waitFor(id, (x) => x.status === 'PAUSED' && x.counts.submitting === 0);
+    await new Promise((r) => setTimeout(r, 400));
+    const still = await c.get(id);
+    expect(still.counts.queued).toBe(paused.counts.queued);
+    expect(still.counts.queued).toBeGreaterThan(0);
+
+    await c.move(id, 'resume');
+    await c.waitFor(id, (x) => x.counts.queued <= 20);
+    const canceled = await c.move(id, 'cancel');
+    expect(canceled.status).toBe('CANCELED');
+    const end = await c.waitFor(id, (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0);
+    const sentOut = end.counts.delivered + end.counts.failed + end.counts.unknown;
+    expect(end.counts.canceled).toBe(40 - sentOut);
+    expect(end.credits).toEqual({ reserved: 40, used: sentOut, released: 40 - sentOut });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 60 - sentOut, reserved: 0 });
+    expect(smsc().counters().messages).toBe(sentOut);
+    expect(smsc().counters().duplicates).toBe(0);
+  });
+
+  it('keeps each failure reason and releases what the carrier refused', async () => {
+    const user = await userWithCredits(server, 10);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      [1, 2, 3].map(() => ({ phone: mobile() })),
+    );
+    const id = await c.create({ name: 'Recusada', channel: 'sms_flash', listIds: [list], content: { text: 'Alerta' } });
+    smsc().setOptions({ rejectStatus: 0x0b });
+    try {
+      await c.move(id, 'start');
+      const done = await c.waitFor(id);
+      expect(done).toMatchObject({
+        status: 'COMPLETED',
+        counts: { failed: 3 },
+        credits: { reserved: 3, used: 0, released: 3 },
+        reasons: [{ reason: 'SMPP_0x0000000B', count: 3 }],
+      });
+    } finally {
+      smsc().setOptions({ rejectStatus: null });
+    }
+    expect(await credits(server, user.id, 'SMSFLASH')).toEqual({ available: 10, reserved: 0 });
+  });
+
+  it('pauses a campaign whose carrier keeps refusing for now, with the reason shown', async () => {
+    const user = await userWithCredits(server, 10);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      [1, 2].map(() => ({ phone: mobile() })),
+    );
+    const id = await c.create({
+      name: 'Congestionada',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi' },
+    });
+    // The carrier changed the account's password: every bind is refused, nothing can leave Ecoa.
+    const password = smsc().options().password;
+    smsc().setOptions({ password: 'trocada' });
+    smsc().dropBinds();
+    const smpp = server.providers.registry.forChannel('sms_short');
+    while (smpp.health().connected) await new Promise((r) => setTimeout(r, 20));
+    try {
+      await c.move(id, 'start');
+      const paused = await c.waitFor(id, (x) => x.status === 'PAUSED', 40_000);
+      expect(paused.statusReason).toBe('PROVIDER_FAILING');
+      expect(paused.statusDetail).toMatch(/SMPP_BIND_0x0000000E/);
+      expect(paused.counts).toMatchObject({ queued: 2, submitting: 0, failed: 0 });
+    } finally {
+      smsc().setOptions({ password });
+    }
+    await c.move(id, 'resume');
+    expect(await c.waitFor(id)).toMatchObject({ status: 'COMPLETED', counts: { delivered: 2 } });
+  }, 60_000);
+});

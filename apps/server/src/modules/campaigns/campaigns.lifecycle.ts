@@ -1,0 +1,272 @@
+/**
+ * A campaign's moves: start (credits reserved, recipients snapshotted and work queued, in one
+ * transaction), pause, resume, cancel (unsent credits released at once), and the end. Every move
+ * is a conditional update from the states it may leave, so two clicks, a dispatcher and the
+ * supervisor never disagree about where a campaign is.
+ */
+import type { Campaign, CampaignStatus } from '@ecoa/shared';
+import type { Tx } from '../../platform/db/client.ts';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { walkAudience } from './campaigns.audience.ts';
+import type { ContentProblem } from './campaigns.content.ts';
+import type { RecipientRow } from './campaigns.repository.ts';
+import type { CampaignRow } from './campaigns.schema.ts';
+import { type CampaignsServiceDeps, DISPATCH_QUEUE } from './campaigns.service.ts';
+
+type LifecycleDeps = CampaignsServiceDeps & { problemsOf: (row: CampaignRow) => Promise<ContentProblem[]> };
+
+const reference = (id: string) => ({ type: 'campaign', id });
+const notFoundError = () => notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
+const wrongState = (code: string, message: string) => conflict(code, message);
+
+/** The audit's record of an administrator's move. */
+const moved = (from: CampaignStatus, to: CampaignStatus) => ({ status: { from, to } });
+
+export function createCampaignLifecycle(deps: LifecycleDeps) {
+  const { db, repo, ledger, clock, logger } = deps;
+
+  /** Queues the dispatch jobs of a campaign that is (now) RUNNING: in `tx` when given, so they exist if it commits. */
+  async function queueDispatch(campaignId: string, tx?: Tx): Promise<void> {
+    const jobs = await deps.parallelism();
+    for (let i = 0; i < jobs; i++) await deps.jobs.send(DISPATCH_QUEUE, { campaignId }, tx ? { tx } : {});
+  }
+
+  /** Credits back to available for `parts` not sent, mirrored on the campaign. */
+  async function releaseParts(tx: Tx, row: CampaignRow, parts: number): Promise<void> {
+    if (parts <= 0) return;
+    await ledger.release({ userId: row.userId, type: row.creditType, amount: parts, reference: reference(row.id), tx });
+    await repo.addCredits(tx, row.id, { released: parts });
+  }
+
+  async function pause(
+    campaignId: string,
+    owner: string | undefined,
+    reason: { code: string | null; detail?: string | null },
+    actorId?: string,
+  ): Promise<CampaignRow> {
+    return db.transaction(async (tx) => {
+      const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.findById(campaignId, tx));
+      if (!row) throw notFoundError();
+      const updated = await repo.transition(
+        campaignId,
+        ['RUNNING', 'SCHEDULED'],
+        { status: 'PAUSED', statusReason: reason.code, statusDetail: reason.detail ?? null, updatedAt: clock.now() },
+        tx,
+      );
+      if (!updated)
+        throw wrongState('CAMPAIGN_NOT_RUNNING', 'Só uma campanha em andamento ou agendada pode ser pausada.');
+      if (actorId)
+        await deps.audit(tx, {
+          actorId,
+          subjectId: campaignId,
+          action: 'campaign.pause',
+          changes: moved(row.status, 'PAUSED'),
+        });
+      return updated;
+    });
+  }
+
+  async function cancel(campaignId: string, owner: string | undefined, actorId?: string): Promise<CampaignRow> {
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.lockById(tx, campaignId));
+      if (!row) throw notFoundError();
+      const updated = await repo.transition(
+        campaignId,
+        ['DRAFT', 'SCHEDULED', 'RUNNING', 'PAUSED'],
+        { status: 'CANCELED', updatedAt: now },
+        tx,
+      );
+      if (!updated) throw wrongState('CAMPAIGN_FINISHED', 'Esta campanha já terminou.');
+      // What was not sent comes back now; what a dispatcher is sending right now settles as it returns.
+      await releaseParts(tx, row, await repo.cancelQueued(tx, campaignId, now));
+      if (!(await repo.pending(campaignId, tx)).submitting) await repo.update(campaignId, { finishedAt: now }, tx);
+      if (actorId)
+        await deps.audit(tx, {
+          actorId,
+          subjectId: campaignId,
+          action: 'campaign.cancel',
+          changes: moved(row.status, 'CANCELED'),
+        });
+      return (await repo.findById(campaignId, tx))!;
+    });
+  }
+
+  return {
+    queueDispatch,
+
+    /**
+     * Starts a draft, in one transaction: every recipient snapshotted as a `queued` message with
+     * its rendered content and parts, the credits reserved through the ledger (refused with the
+     * exact shortfall), the dispatch jobs queued. A future `schedule` makes it SCHEDULED instead.
+     */
+    async start(userId: string, id: string): Promise<CampaignRow> {
+      const draft = await repo.findOwned(userId, id);
+      if (!draft) throw notFoundError();
+      if (draft.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+      const problems = await deps.problemsOf(draft);
+      if (problems.length > 0) throw badRequest(problems[0]!.code, problems[0]!.message, { problems });
+      const provider = deps.providers.forChannel(draft.channel).name;
+      const audience = await repo.audienceCounts(userId, draft.listIds);
+      const now = clock.now();
+
+      const started = await db.transaction(async (tx) => {
+        const row = await repo.lock(tx, userId, id);
+        if (row?.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+        let total = 0;
+        let parts = 0;
+        await walkAudience(
+          repo,
+          row,
+          async (page) => {
+            const rows: RecipientRow[] = page.map(({ recipient, message }) => ({
+              phone: recipient.phone,
+              name: recipient.name,
+              parts: message.parts,
+              content: message.content,
+            }));
+            await repo.insertRecipients(tx, row, provider, rows, now);
+            total += rows.length;
+            for (const r of rows) parts += r.parts;
+          },
+          tx,
+        );
+        if (total === 0) throw badRequest('NO_RECIPIENTS', 'Nenhum contato das listas pode receber esta campanha.');
+        try {
+          await ledger.reserve({ userId, type: row.creditType, amount: parts, reference: reference(id), tx });
+        } catch (err) {
+          if (err instanceof AppError && err.code === 'INSUFFICIENT_BALANCE') {
+            const { available = 0 } = (err.details ?? {}) as { available?: number };
+            throw new AppError('INSUFFICIENT_BALANCE', 400, `Créditos insuficientes: faltam ${parts - available}.`, {
+              type: row.creditType,
+              available,
+              requested: parts,
+              shortfall: parts - available,
+            });
+          }
+          throw err;
+        }
+        const scheduled = row.scheduledAt !== null && row.scheduledAt > now;
+        const updated = await repo.update(
+          id,
+          {
+            status: scheduled ? 'SCHEDULED' : 'RUNNING',
+            total,
+            creditsReserved: parts,
+            excluded: {
+              optedOut: audience.optedOut,
+              duplicates: audience.rows - audience.phones,
+              landlines: audience.phones - audience.optedOut - total,
+            },
+            startedAt: scheduled ? null : now,
+            heartbeatAt: null,
+            updatedAt: now,
+          },
+          tx,
+        );
+        await repo.clearNewUser(tx, userId);
+        if (!scheduled) await queueDispatch(id, tx);
+        return updated!;
+      });
+      deps.jobs.wake(DISPATCH_QUEUE);
+      logger.info(
+        { campaignId: id, recipients: started.total, credits: started.creditsReserved, status: started.status },
+        'campaign started',
+      );
+      return started;
+    },
+
+    pause: (userId: string, id: string) => pause(id, userId, { code: null }),
+
+    async resume(userId: string, id: string): Promise<CampaignRow> {
+      const now = clock.now();
+      const resumed = await db.transaction(async (tx) => {
+        const row = await repo.lock(tx, userId, id);
+        if (!row) throw notFoundError();
+        const scheduled = row.scheduledAt !== null && row.scheduledAt > now;
+        const updated = await repo.transition(
+          id,
+          ['PAUSED'],
+          {
+            status: scheduled ? 'SCHEDULED' : 'RUNNING',
+            statusReason: null,
+            statusDetail: null,
+            providerFailures: 0,
+            heartbeatAt: null,
+            startedAt: row.startedAt ?? (scheduled ? null : now),
+            updatedAt: now,
+          },
+          tx,
+        );
+        if (!updated) throw wrongState('CAMPAIGN_NOT_PAUSED', 'Só uma campanha pausada pode ser retomada.');
+        if (!scheduled) await queueDispatch(id, tx);
+        return updated;
+      });
+      deps.jobs.wake(DISPATCH_QUEUE);
+      return resumed;
+    },
+
+    cancel: (userId: string, id: string) => cancel(id, userId),
+
+    /** Administrators (`/campanhas-por-usuario`): audited. */
+    pauseAsAdmin: (actorId: string, id: string) => pause(id, undefined, { code: 'PAUSED_BY_ADMIN' }, actorId),
+    cancelAsAdmin: (actorId: string, id: string) => cancel(id, undefined, actorId),
+
+    /** The carrier keeps failing: the campaign waits, with the reason shown, until the user resumes it. */
+    async pauseForProvider(id: string, detail: string): Promise<void> {
+      await repo.transition(id, ['RUNNING'], {
+        status: 'PAUSED',
+        statusReason: 'PROVIDER_FAILING',
+        statusDetail: detail.slice(0, 500),
+        updatedAt: clock.now(),
+      });
+      logger.warn({ campaignId: id, detail }, 'campaign paused: its carrier keeps failing');
+    },
+
+    /** SCHEDULED → RUNNING once its time came (also after downtime), with its work queued. */
+    async startScheduled(row: CampaignRow): Promise<void> {
+      const now = clock.now();
+      const started = await db.transaction(async (tx) => {
+        const updated = await repo.transition(
+          row.id,
+          ['SCHEDULED'],
+          { status: 'RUNNING', startedAt: now, heartbeatAt: null, updatedAt: now },
+          tx,
+        );
+        if (updated) await queueDispatch(row.id, tx);
+        return updated;
+      });
+      if (started) {
+        deps.jobs.wake(DISPATCH_QUEUE);
+        logger.info({ campaignId: row.id, scheduledAt: row.scheduledAt }, 'scheduled campaign started');
+      }
+    },
+
+    /**
+     * Ends a campaign with nothing queued or in flight: RUNNING → COMPLETED, a CANCELED one gets
+     * its end time; whatever its reservation still holds is released (nothing, when every batch
+     * settled its own credits).
+     */
+    async finishIfDone(id: string): Promise<boolean> {
+      const now = clock.now();
+      return db.transaction(async (tx) => {
+        const row = await repo.lockById(tx, id);
+        if (!row || !(row.status === 'RUNNING' || (row.status === 'CANCELED' && !row.finishedAt))) return false;
+        const pending = await repo.pending(id, tx);
+        if (pending.queued || pending.submitting) return false;
+        const done =
+          row.status === 'RUNNING'
+            ? await repo.transition(id, ['RUNNING'], { status: 'COMPLETED', finishedAt: now, updatedAt: now }, tx)
+            : await repo.update(id, { finishedAt: now, updatedAt: now }, tx);
+        if (!done) return false;
+        const left = row.creditsReserved - row.creditsUsed - row.creditsReleased;
+        if (left > 0) await releaseParts(tx, row, left);
+        logger.info({ campaignId: id, status: done.status, leftover: left }, 'campaign finished');
+        return true;
+      });
+    },
+  };
+}
+
+export type CampaignLifecycle = ReturnType<typeof createCampaignLifecycle>;
+export type { Campaign };

@@ -1,0 +1,235 @@
+import {
+  analyzeSms,
+  type Campaign,
+  type CampaignEstimate,
+  CHANNEL_CREDIT_TYPE,
+  type CreateCampaignInput,
+  DEFAULT_SENDING_WINDOW,
+  isInWindow,
+  type UpdateCampaignInput,
+} from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { Database } from '../../platform/db/client.ts';
+import { conflict, notFound } from '../../platform/errors/app-error.ts';
+import type { Jobs } from '../../platform/jobs/jobs.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { AuditChanges } from '../audit/audit.repository.ts';
+import type { ProviderRegistry } from '../channels/providers/registry.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import { MOBILE_ONLY, walkAudience } from './campaigns.audience.ts';
+import { type ContentProblem, contentProblems } from './campaigns.content.ts';
+import { createCampaignLifecycle } from './campaigns.lifecycle.ts';
+import type { CampaignsRepository } from './campaigns.repository.ts';
+import type { CampaignRow } from './campaigns.schema.ts';
+
+export const DISPATCH_QUEUE = 'campaigns.dispatch';
+
+export type CampaignsServiceDeps = {
+  db: Database;
+  repo: CampaignsRepository;
+  ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release' | 'getBalances'>;
+  providers: Pick<ProviderRegistry, 'forChannel'>;
+  /** Whether the user owns this audio (the audios module). */
+  audioExists: (userId: string, audioId: string) => Promise<boolean>;
+  jobs: Pick<Jobs, 'send' | 'wake'>;
+  /** Records an administrator's action on a campaign, in the caller's transaction. */
+  audit: (
+    tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+    entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
+  ) => Promise<void>;
+  /** How many dispatch jobs a start queues (they share the recipients; more processes, more jobs). */
+  parallelism: () => Promise<number>;
+  clock: Clock;
+  logger: Logger;
+};
+
+const notFoundError = () => notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
+
+export function toCampaignDto(
+  row: CampaignRow,
+  extra: Pick<Campaign, 'counts' | 'reasons' | 'answers'>,
+  now: Date,
+): Campaign {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    id: row.id,
+    name: row.name,
+    channel: row.channel,
+    status: row.status,
+    total: row.total,
+    counts: extra.counts,
+    credits: { reserved: row.creditsReserved, used: row.creditsUsed, released: row.creditsReleased },
+    creditType: row.creditType,
+    reasons: extra.reasons,
+    answers: extra.answers,
+    statusReason: row.statusReason,
+    statusDetail: row.statusDetail,
+    waitingWindow: row.status === 'RUNNING' && !isInWindow(row.window, now),
+    listIds: row.listIds,
+    content: row.content,
+    window: row.window,
+    maxRate: row.maxRate,
+    createdAt: row.createdAt.toISOString(),
+    scheduledAt: iso(row.scheduledAt),
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+  };
+}
+
+export function createCampaignsService(deps: CampaignsServiceDeps) {
+  const { repo, clock } = deps;
+
+  async function owned(userId: string, id: string): Promise<CampaignRow> {
+    const row = await repo.findOwned(userId, id);
+    if (!row) throw notFoundError();
+    return row;
+  }
+
+  /** Everything that keeps the campaign from starting (content, lists, audio), translated by code. */
+  async function problemsOf(row: CampaignRow): Promise<ContentProblem[]> {
+    const problems = contentProblems(row.channel, row.content);
+    if (row.listIds.length === 0) {
+      problems.push({ code: 'LISTS_REQUIRED', message: 'Escolha ao menos uma lista.' });
+    } else {
+      const lists = await repo.listsOf(row.userId, row.listIds);
+      if (lists.length < row.listIds.length)
+        problems.push({ code: 'LIST_NOT_FOUND', message: 'Uma das listas não existe mais.' });
+      else if (lists.some((l) => l.status !== 'ready'))
+        problems.push({ code: 'LIST_NOT_READY', message: 'Uma das listas ainda não terminou de importar.' });
+    }
+    const audioId = row.channel === 'voice_torpedo' ? row.content.audioId : row.content.menu?.audioId;
+    if (audioId && (row.channel === 'voice_torpedo' || row.channel === 'ura')) {
+      if (!(await deps.audioExists(row.userId, audioId)))
+        problems.push({ code: 'AUDIO_NOT_FOUND', message: 'O áudio escolhido não existe mais.' });
+    }
+    return problems;
+  }
+
+  const lifecycle = createCampaignLifecycle({ ...deps, problemsOf });
+
+  return {
+    ...lifecycle,
+
+    async create(userId: string, input: CreateCampaignInput): Promise<{ id: string; status: 'DRAFT' }> {
+      const now = clock.now();
+      const row = await repo.insert({
+        userId,
+        name: input.name,
+        channel: input.channel,
+        listIds: input.listIds,
+        content: input.content,
+        window: input.window ?? DEFAULT_SENDING_WINDOW,
+        maxRate: input.maxRate ?? null,
+        scheduledAt: input.schedule ? new Date(input.schedule) : null,
+        creditType: CHANNEL_CREDIT_TYPE[input.channel],
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { id: row.id, status: 'DRAFT' };
+    },
+
+    /** A draft's fields; a campaign that started is not edited (duplicate it instead). */
+    async update(userId: string, id: string, input: UpdateCampaignInput): Promise<Campaign> {
+      const row = await owned(userId, id);
+      if (row.status !== 'DRAFT')
+        throw conflict('CAMPAIGN_NOT_DRAFT', 'Só um rascunho pode ser editado. Duplique a campanha para mudar algo.');
+      const channel = input.channel ?? row.channel;
+      const updated = await repo.update(id, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        channel,
+        creditType: CHANNEL_CREDIT_TYPE[channel],
+        ...(input.listIds !== undefined ? { listIds: input.listIds } : {}),
+        ...(input.content !== undefined ? { content: input.content } : {}),
+        ...(input.window !== undefined ? { window: input.window ?? DEFAULT_SENDING_WINDOW } : {}),
+        ...(input.maxRate !== undefined ? { maxRate: input.maxRate } : {}),
+        ...(input.schedule !== undefined ? { scheduledAt: input.schedule ? new Date(input.schedule) : null } : {}),
+        updatedAt: clock.now(),
+      });
+      return this.get(userId, updated!.id);
+    },
+
+    async get(userId: string, id: string): Promise<Campaign> {
+      const row = await owned(userId, id);
+      const [counts, reasons, answers] = await Promise.all([
+        repo.counts(id),
+        repo.reasons(id),
+        row.channel === 'ura' ? repo.answers(id) : Promise.resolve([]),
+      ]);
+      return toCampaignDto(row, { counts, reasons, answers }, clock.now());
+    },
+
+    /** Who would get it and what it costs, against the user's credits of the channel's type. */
+    async estimate(userId: string, id: string): Promise<CampaignEstimate> {
+      const row = await owned(userId, id);
+      const problems = await problemsOf(row);
+      const balances = await deps.ledger.getBalances(userId);
+      const available = balances[row.creditType].available;
+      const audience =
+        row.listIds.length > 0 && !problems.some((p) => p.code.startsWith('LIST'))
+          ? await repo.audienceCounts(userId, row.listIds)
+          : { rows: 0, phones: 0, optedOut: 0, landlines: 0 };
+      let recipients = 0;
+      let parts = 0;
+      let min = 0;
+      let max = 0;
+      const renderable = contentProblems(row.channel, row.content).length === 0;
+      if (renderable && audience.phones > 0) {
+        await walkAudience(repo, row, async (page) => {
+          for (const { message } of page) {
+            recipients++;
+            parts += message.parts;
+            min = min === 0 ? message.parts : Math.min(min, message.parts);
+            max = Math.max(max, message.parts);
+          }
+        });
+      } else {
+        recipients = audience.phones - audience.optedOut - (MOBILE_ONLY.has(row.channel) ? audience.landlines : 0);
+        parts = recipients;
+        min = max = recipients > 0 ? 1 : 0;
+      }
+      if (audience.phones > 0 && recipients === 0)
+        problems.push({ code: 'NO_RECIPIENTS', message: 'Nenhum contato das listas pode receber esta campanha.' });
+      const isSms = row.channel === 'sms_short' || row.channel === 'sms_flash';
+      return {
+        recipients,
+        excluded: {
+          optedOut: audience.optedOut,
+          duplicates: audience.rows - audience.phones,
+          landlines: MOBILE_ONLY.has(row.channel) ? audience.landlines : 0,
+        },
+        parts,
+        partsPerMessage: { min, max },
+        encoding: isSms && row.content.text ? analyzeSms(row.content.text).encoding : null,
+        creditType: row.creditType,
+        creditsNeeded: parts,
+        available,
+        shortfall: Math.max(0, parts - available),
+        problems,
+      };
+    },
+
+    /** A new draft with the same settings (any campaign, finished or not). */
+    async duplicate(userId: string, id: string): Promise<{ id: string; status: 'DRAFT' }> {
+      const row = await owned(userId, id);
+      const now = clock.now();
+      const copy = await repo.insert({
+        userId,
+        name: `${row.name} (cópia)`.slice(0, 120),
+        channel: row.channel,
+        listIds: row.listIds,
+        content: row.content,
+        window: row.window,
+        maxRate: row.maxRate,
+        creditType: row.creditType,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { id: copy.id, status: 'DRAFT' };
+    },
+
+    /** The user's audio is played by a campaign that may still call (the audios module asks before a delete). */
+    audioInUse: repo.audioInUse,
+  };
+}
+
+export type CampaignsService = ReturnType<typeof createCampaignsService>;

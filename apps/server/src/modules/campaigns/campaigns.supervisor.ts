@@ -1,0 +1,118 @@
+/**
+ * Keeps campaigns moving whatever happened to the processes, every few seconds in each process
+ * that works jobs: beats for this process; settles recipients left `submitting` by a process that
+ * died (`unknown`, credits captured: the carrier may have sent them; never re-sent); starts
+ * scheduled campaigns whose time came, also long past after downtime; queues the work of RUNNING
+ * campaigns no dispatcher is working on (a dead worker's, or one whose window just opened);
+ * ends campaigns with nothing left.
+ */
+import { CHANNEL_CREDIT_TYPE, type Channel, isInWindow } from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { Database } from '../../platform/db/client.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { RecipientStore } from './campaigns.dispatcher.ts';
+import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
+import { type CampaignsRepository, WORKER_DEAD_AFTER_SECONDS } from './campaigns.repository.ts';
+
+export type SupervisorDeps = {
+  db: Database;
+  repo: CampaignsRepository;
+  store: Pick<RecipientStore, 'settleBatch'>;
+  ledger: Pick<LedgerService, 'capture'>;
+  lifecycle: Pick<CampaignLifecycle, 'startScheduled' | 'finishIfDone' | 'queueDispatch'>;
+  workerId: string;
+  /** PGlite lives in this one process: every other worker on record is a previous run, dead. */
+  singleProcess: boolean;
+  clock: Clock;
+  logger: Logger;
+  intervalMs?: number;
+};
+
+export function createCampaignSupervisor(deps: SupervisorDeps) {
+  const { repo, clock, logger } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let live = 1;
+
+  /** Recipients cut off mid-send: `unknown` with their credits captured, per campaign in one transaction. */
+  async function settleCutOff(): Promise<number> {
+    const rows = await repo.cutOff();
+    const byCampaign = new Map<string, typeof rows>();
+    for (const r of rows) byCampaign.set(r.campaignId, [...(byCampaign.get(r.campaignId) ?? []), r]);
+    for (const [campaignId, list] of byCampaign) {
+      const campaign = await repo.findById(campaignId);
+      if (!campaign) continue;
+      const parts = list.reduce((n, r) => n + r.parts, 0);
+      await deps.db.transaction(async (tx) => {
+        await deps.store.settleBatch(
+          list.map((r) => ({ messageId: r.id, status: 'unknown' as const, reason: 'SUBMIT_INTERRUPTED' })),
+          clock.now(),
+          tx,
+        );
+        await deps.ledger.capture({
+          userId: campaign.userId,
+          type: CHANNEL_CREDIT_TYPE[campaign.channel as Channel],
+          amount: parts,
+          reference: { type: 'campaign', id: campaignId },
+          tx,
+        });
+        await repo.addCredits(tx, campaignId, { used: parts });
+      });
+      logger.warn(
+        { campaignId, recipients: list.length },
+        'recipients cut off mid-send by a stopped process: unknown, not re-sent',
+      );
+    }
+    return rows.length;
+  }
+
+  async function tick(): Promise<void> {
+    await repo.workerBeat(deps.workerId, process.pid);
+    live = await repo.liveWorkers();
+    await settleCutOff();
+    const now = clock.now();
+    for (const row of await repo.due(now)) await deps.lifecycle.startScheduled(row);
+    for (const row of await repo.orphaned(WORKER_DEAD_AFTER_SECONDS)) {
+      if (!isInWindow(row.window, now)) continue;
+      if (!(await repo.pending(row.id)).queued) continue;
+      if (await repo.adoptOrphan(row.id, WORKER_DEAD_AFTER_SECONDS)) {
+        await deps.lifecycle.queueDispatch(row.id);
+        logger.info({ campaignId: row.id }, 'campaign with no dispatcher: work queued again');
+      }
+    }
+    for (const row of await repo.unfinished()) await deps.lifecycle.finishIfDone(row.id);
+  }
+
+  /** One pass at a time; an error is logged and the next pass tries again. */
+  function pass(): Promise<void> {
+    running ??= tick()
+      .catch((err: unknown) => logger.error({ err }, 'campaign supervisor pass failed'))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  return {
+    async start(): Promise<void> {
+      if (deps.singleProcess) {
+        await repo.workerBeat(deps.workerId, process.pid);
+        await repo.forgetOtherWorkers(deps.workerId);
+      }
+      await pass();
+      timer = setInterval(() => void pass(), deps.intervalMs ?? 10_000);
+      timer.unref();
+    },
+    /** Runs a pass now (tests, and right after a restart). */
+    pass,
+    liveWorkers: () => live,
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      await running;
+      await repo.forgetWorker(deps.workerId).catch(() => {});
+    },
+  };
+}
+
+export type CampaignSupervisor = ReturnType<typeof createCampaignSupervisor>;

@@ -1,0 +1,101 @@
+/**
+ * For the campaigns tests: lists imported through the real upload route, campaigns driven
+ * through the real API, and waits on their progress.
+ */
+import type { Campaign, CampaignEstimate, CreateCampaignRequest } from '@ecoa/shared';
+import { expect } from 'vitest';
+import { bearer } from '../../../test/factories.ts';
+import { multipart } from '../../../test/multipart.ts';
+import type { RunningServer } from '../../server.ts';
+
+/** Every day, all day: tests that are not about the window never wait for it. */
+export const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
+
+let phoneSeq = 0;
+/** A fresh valid São Paulo mobile number (E.164), different across the whole test run. */
+export function mobile(): string {
+  phoneSeq++;
+  const n = (process.pid * 1000 + phoneSeq) % 100_000_000;
+  return `+55119${String(n).padStart(8, '0')}`;
+}
+
+export async function importList(
+  server: RunningServer,
+  token: string,
+  rows: { phone: string; name?: string; [field: string]: string | undefined }[],
+  name = 'Lista',
+): Promise<string> {
+  const extra = Object.keys(rows[0] ?? {}).filter((k) => k !== 'phone' && k !== 'name');
+  const lines = [
+    ['telefone', 'nome', ...extra].join(';'),
+    ...rows.map((r) => [r.phone, r.name ?? '', ...extra.map((k) => r[k] ?? '')].join(';')),
+  ];
+  const form = multipart([
+    { name: 'name', value: name },
+    { name: 'file', filename: 'lista.csv', content: Buffer.from(lines.join('\n'), 'utf8') },
+  ]);
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/lists',
+    payload: form.payload,
+    headers: { ...bearer(token), ...form.headers },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const id = res.json().id as string;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const list = (
+      await server.app.inject({ method: 'GET', url: `/api/v1/lists/${id}`, headers: bearer(token) })
+    ).json();
+    if (list.status === 'ready') return id;
+    if (list.status !== 'importing' || Date.now() > deadline)
+      throw new Error(`list not ready: ${JSON.stringify(list)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function api(server: RunningServer, token: string) {
+  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+    server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+  return {
+    call,
+    async create(body: CreateCampaignRequest): Promise<string> {
+      const res = await call('POST', '/api/v1/campaigns', { window: ALWAYS, ...body });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id;
+    },
+    async get(id: string): Promise<Campaign> {
+      const res = await call('GET', `/api/v1/campaigns/${id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    },
+    async estimate(id: string): Promise<CampaignEstimate> {
+      const res = await call('GET', `/api/v1/campaigns/${id}/estimate`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    },
+    async move(id: string, move: 'start' | 'pause' | 'resume' | 'cancel'): Promise<Campaign> {
+      const res = await call('POST', `/api/v1/campaigns/${id}/${move}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    },
+    /** Polls until `until` holds (default: the campaign ended and every recipient has its last word). */
+    async waitFor(
+      id: string,
+      until: (c: Campaign) => boolean = (c) =>
+        ['COMPLETED', 'CANCELED', 'FAILED'].includes(c.status) && c.finishedAt !== null && c.counts.sent === 0,
+      timeoutMs = 30_000,
+    ): Promise<Campaign> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const c = await this.get(id);
+        if (until(c)) return c;
+        if (Date.now() > deadline)
+          throw new Error(
+            `campaign ${id} still ${c.status}: ${JSON.stringify({ counts: c.counts, reasons: c.reasons, why: c.statusDetail })}`,
+          );
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+}
