@@ -6,7 +6,7 @@ import { intlLocale } from '../../platform/i18n';
 import { channelsApi, messageKey } from './channelsApi';
 import { reasonText } from './reasons';
 
-const FINAL: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'unknown']);
+const FINAL: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'unknown', 'opted_out', 'canceled']);
 
 export const STATUS_COLOR: Record<MessageStatus, string> = {
   queued: 'gray',
@@ -16,6 +16,8 @@ export const STATUS_COLOR: Record<MessageStatus, string> = {
   failed: 'red',
   expired: 'orange',
   unknown: 'yellow',
+  opted_out: 'gray',
+  canceled: 'gray',
 };
 
 /** A message's status, live: polled each second until the carrier's last word (delivered, failed…). */
