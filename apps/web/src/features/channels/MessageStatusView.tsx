@@ -6,7 +6,14 @@ import { intlLocale } from '../../platform/i18n';
 import { channelsApi, messageKey } from './channelsApi';
 import { reasonText } from './reasons';
 
-const FINAL: ReadonlySet<MessageStatus> = new Set(['delivered', 'failed', 'expired', 'unknown', 'opted_out', 'canceled']);
+const FINAL: ReadonlySet<MessageStatus> = new Set([
+  'delivered',
+  'failed',
+  'expired',
+  'unknown',
+  'opted_out',
+  'canceled',
+]);
 
 export const STATUS_COLOR: Record<MessageStatus, string> = {
   queued: 'gray',
