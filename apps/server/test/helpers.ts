@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { inject } from 'vitest';
 import type { SimulatorOverrides } from '../src/modules/channels/providers/index.ts';
 import type { Clock } from '../src/platform/clock/clock.ts';
@@ -37,6 +38,33 @@ export async function openTestDb(): Promise<DbHandle> {
   const template = inject('pgliteTemplate');
   const loadDataDir = template ? new Blob([fs.readFileSync(template)]) : undefined;
   return openDb({ pgliteDir: 'memory://', loadDataDir });
+}
+
+/**
+ * A database of this test's own: on PostgreSQL a copy of the migrated template (dropped by
+ * `drop()`), so no other test file's server takes its jobs; on PGlite undefined (every file's
+ * PGlite is its own already).
+ */
+export async function isolatedDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (!TEST_DATABASE_URL) return undefined;
+  const name = `ecoa_iso_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${inject('postgresTemplate')}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`).finally(() => c.end());
+    },
+  };
 }
 
 /** A stand-in for the built SPA: an index.html plus the real locale files. */
@@ -78,9 +106,13 @@ export async function createTestServer(
     clock?: Clock;
     listen?: boolean;
     simulators?: SimulatorOverrides;
+    /** A database of its own on PostgreSQL (campaign tests: no other file's server may take their jobs). */
+    isolated?: boolean;
   } = {},
 ): Promise<RunningServer> {
-  const config = options.config ?? testConfig();
+  const own = options.isolated ? await isolatedDatabaseUrl() : undefined;
+  const base = options.config ?? testConfig();
+  const config = own ? { ...base, databaseUrl: own.url } : base;
   // PGlite in memory unless the test wants the DATA_DIR files `npm start` uses.
   const inMemory = !config.databaseUrl && !options.pgliteOnDisk;
   const db = options.db ?? (inMemory ? await openTestDb() : undefined);
@@ -99,6 +131,7 @@ export async function createTestServer(
     close: async () => {
       await server.close();
       if (db && !options.db) await db.close();
+      await own?.drop();
     },
   };
 }

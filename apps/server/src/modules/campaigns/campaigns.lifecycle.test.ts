@@ -1,13 +1,13 @@
 import { analyzeSms } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server.ts';
-import { credits, startChannelsServer, userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile } from './campaigns.test-support.ts';
+import { credits, userWithCredits } from '../channels/channels.test-support.ts';
+import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
 
 describe('campaigns: create, estimate, start, dispatch, settle', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startChannelsServer();
+    server = await startCampaignsServer();
   });
   afterAll(async () => {
     await server?.close();

@@ -5,8 +5,28 @@
 import type { Campaign, CampaignEstimate, CreateCampaignRequest } from '@ecoa/shared';
 import { expect } from 'vitest';
 import { bearer } from '../../../test/factories.ts';
+import { createTestServer, listeningTestConfig } from '../../../test/helpers.ts';
 import { multipart } from '../../../test/multipart.ts';
+import type { Clock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
+import { WELL_BEHAVED } from '../channels/channels.test-support.ts';
+import type { SimulatorOverrides } from '../channels/providers/index.ts';
+
+/**
+ * A listening server with the carriers' simulators, on a database of its own (on PostgreSQL
+ * another test file's server would otherwise take its dispatch jobs, through its own simulators).
+ */
+export async function startCampaignsServer(
+  options: { simulators?: SimulatorOverrides; clock?: Clock } = {},
+): Promise<RunningServer> {
+  return createTestServer({
+    config: await listeningTestConfig(),
+    listen: true,
+    simulators: options.simulators ?? WELL_BEHAVED,
+    isolated: true,
+    clock: options.clock,
+  });
+}
 
 /** Every day, all day: tests that are not about the window never wait for it. */
 export const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
