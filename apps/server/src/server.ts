@@ -78,7 +78,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       close: () => {
         closing ??= (async () => {
           await app.close();
-          modules.dispatcher.stop();
+          await modules.dispatcher.stop();
           await jobs.stop();
           await modules.supervisor.stop();
           await providers!.close();

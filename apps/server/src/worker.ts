@@ -31,7 +31,7 @@ await jobs.start({ work: true });
 await modules.supervisor.start();
 logger.info('worker ready');
 onShutdownSignal(logger, async () => {
-  modules.dispatcher.stop();
+  await modules.dispatcher.stop();
   await jobs.stop();
   await modules.supervisor.stop();
   await providers.close();

@@ -249,6 +249,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     store,
     ledger,
     lifecycle: campaigns,
+    dispatcher,
     workerId,
     singleProcess: deps.db.kind === 'pglite',
     clock,

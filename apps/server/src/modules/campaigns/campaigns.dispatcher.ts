@@ -73,6 +73,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   const batchSize = deps.batchSize ?? 500;
   const pacers = createPacers();
   let stopping = false;
+  /** Campaigns this process dispatches right now (jobs and joins), with their loops. */
+  const local = new Map<string, Set<Promise<void>>>();
 
   async function submitOne(
     provider: ChannelProvider,
@@ -179,46 +181,67 @@ export function createDispatcher(deps: DispatcherDeps) {
     return 'paused';
   }
 
+  /**
+   * Works on one campaign until nothing is left to claim, it stops being RUNNING, its window
+   * closes (the supervisor queues it again when it opens), or its time slice ends.
+   */
+  async function dispatchLoop(campaignId: string, signal?: AbortSignal): Promise<void> {
+    const began = Date.now();
+    for (;;) {
+      // A stopping process ends its loops after their batch; the campaign's next dispatcher goes on.
+      if (signal?.aborted || stopping) return;
+      const row = await repo.findById(campaignId);
+      if (row?.status !== 'RUNNING') {
+        await deps.lifecycle.finishIfDone(campaignId);
+        return;
+      }
+      if (!isInWindow(row.window, clock.now())) return;
+      await repo.beat(campaignId);
+      const provider = deps.providers.forChannel(row.channel);
+      const perSecond = row.maxRate ? row.maxRate / deps.liveWorkers() : null;
+      // A slow campaign claims a quarter second's worth, so a pause or cancel takes effect soon.
+      const limit = perSecond ? Math.max(1, Math.min(batchSize, Math.ceil(perSecond / 4))) : batchSize;
+      const claimed = await repo.claim(campaignId, deps.workerId, limit);
+      if (claimed.length === 0) {
+        await deps.lifecycle.finishIfDone(campaignId);
+        return;
+      }
+      const outcomes = await sendBatch(row, provider, claimed);
+      const carrier = await watchCarrier(row, outcomes);
+      if (carrier === 'paused') return;
+      if (carrier === 'backoff') await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (Date.now() - began > SLICE_MS) {
+        await deps.jobs.send(DISPATCH_QUEUE, { campaignId });
+        return;
+      }
+    }
+  }
+
   return {
-    /**
-     * Works on one campaign until nothing is left to claim, it stops being RUNNING, its window
-     * closes (the supervisor queues it again when it opens), or its time slice ends.
-     */
-    /** This process is stopping: every loop ends after the batch in hand. */
-    stop(): void {
+    /** This process is stopping: every loop ends after the batch in hand; resolves when they have. */
+    async stop(): Promise<void> {
       stopping = true;
+      await Promise.allSettled([...local.values()].flatMap((loops) => [...loops]));
     },
 
-    async run(campaignId: string, signal?: AbortSignal): Promise<void> {
-      const began = Date.now();
-      for (;;) {
-        // A stopping process ends its loops after their batch; the campaign's next dispatcher goes on.
-        if (signal?.aborted || stopping) return;
-        const row = await repo.findById(campaignId);
-        if (row?.status !== 'RUNNING') {
-          await deps.lifecycle.finishIfDone(campaignId);
-          return;
-        }
-        if (!isInWindow(row.window, clock.now())) return;
-        await repo.beat(campaignId);
-        const provider = deps.providers.forChannel(row.channel);
-        const perSecond = row.maxRate ? row.maxRate / deps.liveWorkers() : null;
-        // A slow campaign claims a quarter second's worth, so a pause or cancel takes effect soon.
-        const limit = perSecond ? Math.max(1, Math.min(batchSize, Math.ceil(perSecond / 4))) : batchSize;
-        const claimed = await repo.claim(campaignId, deps.workerId, limit);
-        if (claimed.length === 0) {
-          await deps.lifecycle.finishIfDone(campaignId);
-          return;
-        }
-        const outcomes = await sendBatch(row, provider, claimed);
-        const carrier = await watchCarrier(row, outcomes);
-        if (carrier === 'paused') return;
-        if (carrier === 'backoff') await new Promise((resolve) => setTimeout(resolve, 1000));
-        if (Date.now() - began > SLICE_MS) {
-          await deps.jobs.send(DISPATCH_QUEUE, { campaignId });
-          return;
-        }
-      }
+    /**
+     * Makes this process help with a RUNNING campaign it is not working on yet (the supervisor
+     * calls it): with `npm run worker` processes, every live process shares every campaign.
+     */
+    join(campaignId: string): void {
+      if (stopping || local.has(campaignId)) return;
+      void this.run(campaignId).catch((err: unknown) => logger.error({ err, campaignId }, 'campaign dispatch failed'));
+    },
+
+    run(campaignId: string, signal?: AbortSignal): Promise<void> {
+      const loops = local.get(campaignId) ?? new Set<Promise<void>>();
+      local.set(campaignId, loops);
+      const loop = dispatchLoop(campaignId, signal).finally(() => {
+        loops.delete(loop);
+        if (loops.size === 0) local.delete(campaignId);
+      });
+      loops.add(loop);
+      return loop;
     },
   };
 }

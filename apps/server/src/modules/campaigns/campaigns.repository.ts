@@ -322,6 +322,19 @@ export function createCampaignsRepository(db: Database) {
         );
     },
 
+    /** RUNNING campaigns with recipients still queued (every live process helps with them). */
+    async runningWithQueued(): Promise<CampaignRow[]> {
+      return db
+        .select()
+        .from(campaigns)
+        .where(
+          and(
+            eq(campaigns.status, 'RUNNING'),
+            sql`exists (select 1 from messages m where m.campaign_id = ${campaigns.id} and m.status = 'queued')`,
+          ),
+        );
+    },
+
     /** RUNNING or CANCELED campaigns with nothing queued or in flight but not finished yet. */
     async unfinished(): Promise<CampaignRow[]> {
       return db

@@ -3,8 +3,9 @@
  * that works jobs: beats for this process; settles recipients left `submitting` by a process that
  * died (`unknown`, credits captured: the carrier may have sent them; never re-sent); starts
  * scheduled campaigns whose time came, also long past after downtime; queues the work of RUNNING
- * campaigns no dispatcher is working on (a dead worker's, or one whose window just opened);
- * ends campaigns with nothing left.
+ * campaigns no dispatcher is working on (a dead worker's, or one whose window just opened); joins
+ * this process to every RUNNING campaign (so `npm run worker` processes share each one); ends
+ * campaigns with nothing left.
  */
 import { CHANNEL_CREDIT_TYPE, type Channel, isInWindow } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
@@ -21,6 +22,8 @@ export type SupervisorDeps = {
   store: Pick<RecipientStore, 'settleBatch'>;
   ledger: Pick<LedgerService, 'capture'>;
   lifecycle: Pick<CampaignLifecycle, 'startScheduled' | 'finishIfDone' | 'queueDispatch'>;
+  /** This process's dispatcher: it joins every RUNNING campaign it is not working on yet. */
+  dispatcher: { join(campaignId: string): void };
   workerId: string;
   /** PGlite lives in this one process: every other worker on record is a previous run, dead. */
   singleProcess: boolean;
@@ -81,6 +84,9 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
         logger.info({ campaignId: row.id }, 'campaign with no dispatcher: work queued again');
       }
     }
+    for (const row of await repo.runningWithQueued()) {
+      if (isInWindow(row.window, now)) deps.dispatcher.join(row.id);
+    }
     for (const row of await repo.unfinished()) await deps.lifecycle.finishIfDone(row.id);
   }
 
@@ -101,7 +107,7 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
         await repo.forgetOtherWorkers(deps.workerId);
       }
       await pass();
-      timer = setInterval(() => void pass(), deps.intervalMs ?? 10_000);
+      timer = setInterval(() => void pass(), deps.intervalMs ?? 5_000);
       timer.unref();
     },
     /** Runs a pass now (tests, and right after a restart). */

@@ -1,0 +1,196 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, importList, mobile } from '../src/modules/campaigns/campaigns.test-support.ts';
+import {
+  type SmscSimulator,
+  startSmscSimulator,
+} from '../src/modules/channels/providers/smpp/simulator/smsc-simulator.ts';
+import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.ts';
+import { dbKind, freePort, isolatedDatabaseUrl, tempDir } from './helpers.ts';
+import { remoteServer } from './remote-server.ts';
+
+/**
+ * The guarantee at the heart of Ecoa: whatever kills a process mid-campaign (SIGKILL here),
+ * nobody gets the message twice and nobody is lost. The carrier (an SMSC simulator) lives in
+ * the test process and outlives Ecoa, as a real one would; Ecoa runs as `npm start` would
+ * (`src/main.ts`), and `npm run worker` (`src/worker.ts`) on PostgreSQL.
+ */
+const RECIPIENTS = 600;
+
+function spawnEcoa(entry: 'main' | 'worker', env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', `src/${entry}.ts`], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (
+    !(await Promise.resolve()
+      .then(check)
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function killed(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+describe(`a campaign across a SIGKILL (${dbKind})`, () => {
+  let smsc: SmscSimulator;
+  let own: Awaited<ReturnType<typeof isolatedDatabaseUrl>>;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    smsc = await startSmscSimulator({
+      httpPort: null,
+      outcomes: { delivered: 1, undelivered: 0, expired: 0, rejected: 0 },
+      receiptLatencyMs: 30,
+    });
+    own = await isolatedDatabaseUrl();
+  });
+  afterAll(async () => {
+    for (const child of children) await killed(child, 'SIGKILL');
+    await smsc?.close();
+    await own?.drop();
+  });
+
+  async function setUp(env: Record<string, string>, baseUrl: string, dataDir: string) {
+    const server = remoteServer(baseUrl, dataDir);
+    const { token, user } = await signUpAndSignIn(server);
+    const admin = await signIn(server, env.ADMIN_EMAIL!);
+    const grant = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/admin/users/${user.id}/adjustments`,
+      headers: bearer(admin.token),
+      payload: { type: 'SMSSHORT', amount: 1000, reason: 'teste de queda' },
+    });
+    expect(grant.statusCode, grant.body).toBeLessThan(300);
+    const list = await importList(
+      server,
+      token,
+      Array.from({ length: RECIPIENTS }, () => ({ phone: mobile() })),
+    );
+    return { server, token, userId: user.id, list };
+  }
+
+  it('loses nobody and sends nobody twice when the server is killed mid-campaign', async () => {
+    const port = await freePort();
+    const dataDir = tempDir();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      SMPP_URL: smsc.url,
+      ADMIN_EMAIL: uniqueEmail('admin'),
+      ...(own ? { DATABASE_URL: own.url } : {}),
+    };
+    const healthy = async () => (await fetch(`${baseUrl}/api/health`)).ok;
+    let ecoa = spawnEcoa('main', env);
+    children.push(ecoa);
+    await waitUntil('the server to start', healthy);
+
+    const { server, token, list } = await setUp(env, baseUrl, dataDir);
+    const c = api(server, token);
+    const id = await c.create({
+      name: 'Queda',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Promo {nome}' },
+      maxRate: 100,
+    });
+    smsc.reset();
+    await c.move(id, 'start');
+    await waitUntil('a third to be sent', () => smsc.counters().messages >= RECIPIENTS / 3);
+    await killed(ecoa, 'SIGKILL');
+    const atKill = smsc.counters().messages;
+    expect(atKill).toBeLessThan(RECIPIENTS);
+
+    ecoa = spawnEcoa('main', env);
+    children.push(ecoa);
+    await waitUntil('the server to start again', healthy);
+    const done = await c.waitFor(id, (x) => x.status === 'COMPLETED' && x.counts.sent === 0, 120_000);
+
+    const counters = smsc.counters();
+    expect(counters.duplicates).toBe(0);
+    for (const dest of Object.values(counters.perDestination)) expect(dest.messages).toBe(1);
+    // Every recipient has its last word: delivered, or unknown (cut off mid-send: maybe sent, never resent).
+    expect(done.counts.delivered + done.counts.unknown).toBe(RECIPIENTS);
+    expect(done.counts.delivered).toBeLessThanOrEqual(counters.messages);
+    expect(counters.messages).toBeLessThanOrEqual(RECIPIENTS);
+    expect(done.counts.unknown).toBeLessThan(100);
+    expect(done.credits).toEqual({ reserved: RECIPIENTS, used: RECIPIENTS, released: 0 });
+    const balance = (
+      await server.app.inject({ method: 'GET', url: '/api/v1/dashboard/balance', headers: bearer(token) })
+    ).json();
+    expect(balance).toBeTruthy();
+    await killed(ecoa, 'SIGTERM');
+  }, 240_000);
+
+  it.runIf(dbKind === 'postgres')(
+    'shares one campaign between two worker processes with zero duplicates',
+    async () => {
+      const port = await freePort();
+      const dataDir = tempDir();
+      const baseUrl = `http://127.0.0.1:${port}`;
+      const env: Record<string, string> = {
+        PORT: String(port),
+        PUBLIC_URL: baseUrl,
+        DATA_DIR: dataDir,
+        SMPP_URL: smsc.url,
+        ADMIN_EMAIL: uniqueEmail('admin'),
+        DATABASE_URL: own!.url,
+      };
+      const web = spawnEcoa('main', env);
+      children.push(web);
+      await waitUntil('the server to start', async () => (await fetch(`${baseUrl}/api/health`)).ok);
+      const workers = [spawnEcoa('worker', env), spawnEcoa('worker', env)];
+      children.push(...workers);
+      const db = new pg.Client({ connectionString: own!.url });
+      await db.connect();
+      try {
+        await waitUntil('three live dispatching processes', async () => {
+          const { rows } = await db.query(
+            "select count(*)::int as n from dispatch_workers where heartbeat_at > now() - interval '30 seconds'",
+          );
+          return rows[0].n >= 3;
+        });
+        const { server, token, list } = await setUp(env, baseUrl, dataDir);
+        const c = api(server, token);
+        const id = await c.create({
+          name: 'Dois',
+          channel: 'sms_short',
+          listIds: [list],
+          content: { text: 'Oi' },
+          maxRate: 60,
+        });
+        smsc.reset();
+        await c.move(id, 'start');
+        const done = await c.waitFor(id, (x) => x.status === 'COMPLETED' && x.counts.sent === 0, 120_000);
+        expect(done.counts.delivered).toBe(RECIPIENTS);
+        expect(smsc.counters()).toMatchObject({ messages: RECIPIENTS, duplicates: 0 });
+        const { rows } = await db.query(
+          'select count(distinct worker_id)::int as n from messages where campaign_id = $1',
+          [id],
+        );
+        expect(rows[0].n).toBeGreaterThanOrEqual(2);
+      } finally {
+        await db.end();
+        for (const w of [web, ...workers]) await killed(w, 'SIGTERM');
+      }
+    },
+    240_000,
+  );
+});
