@@ -4,6 +4,7 @@
  * A new admin route that is not listed here fails the first test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importList } from '../src/modules/campaigns/campaigns.test-support.ts';
 import type { RunningServer } from '../src/server.ts';
 import { callAs, expectAdminOnly, expectOwnerOnly, type RouteCall, userAndAdmin } from './access.ts';
 import { wavFile } from './audio-builder.ts';
@@ -40,8 +41,19 @@ function registeredRoutes(): string[] {
 
 describe(`access control (${dbKind})`, () => {
   it('every administrator endpoint: 401 anonymous, 403 regular user, allowed for an administrator', async () => {
-    const target = (await signUpAndSignIn(server)).user.id;
+    const targetUser = await signUpAndSignIn(server);
+    const target = targetUser.user.id;
     const base = `/api/v1/admin/users/${target}`;
+    // A scheduled campaign of the target's, for the administrators' pause and cancel.
+    const campaignList = await importList(server, targetUser.token, [{ phone: '+5511987650031' }]);
+    const { id: campaign } = await server.modules.campaigns.create(target, {
+      name: 'Agendada',
+      channel: 'sms_short',
+      listIds: [campaignList],
+      content: { text: 'Oi' },
+      schedule: '2099-01-04T10:00:00-03:00',
+    });
+    await server.modules.campaigns.start(target, campaign);
     const routes: (RouteCall & { pattern: string })[] = [
       { pattern: 'GET /api/v1/admin/users', method: 'GET', url: '/api/v1/admin/users' },
       { pattern: 'GET /api/v1/admin/users/:id', method: 'GET', url: base },
@@ -62,12 +74,59 @@ describe(`access control (${dbKind})`, () => {
         payload: { type: 'SMSSHORT', amount: 5, reason: 'teste de acesso' },
       },
       { pattern: 'GET /api/v1/admin/channels', method: 'GET', url: '/api/v1/admin/channels' },
+      {
+        pattern: 'POST /api/v1/admin/campaigns/:id/pause',
+        method: 'POST',
+        url: `/api/v1/admin/campaigns/${campaign}/pause`,
+      },
+      {
+        pattern: 'POST /api/v1/admin/campaigns/:id/cancel',
+        method: 'POST',
+        url: `/api/v1/admin/campaigns/${campaign}/cancel`,
+      },
     ];
     const all = registeredRoutes();
     expect(all).toContain('DELETE /api/v1/lists/:id'); // the route tree is read right
     const adminRoutes = all.filter((r) => r.includes(' /api/v1/admin/'));
     expect(routes.map((r) => r.pattern).sort()).toEqual([...adminRoutes].sort());
     await expectAdminOnly(server, routes, tokens);
+  });
+
+  it('a campaign is the owner’s alone: read, estimate, edit, duplicate, start, pause, resume, cancel', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    const list = await importList(server, owner.token, [{ phone: '+5511987650021', name: 'Cliente Secreto' }]);
+    const created = await callAs(
+      server,
+      {
+        method: 'POST',
+        url: '/api/v1/campaigns',
+        payload: {
+          name: 'Campanha Secreta',
+          channel: 'sms_short',
+          listIds: [list],
+          content: { text: 'Oi {nome}' },
+          schedule: '2099-01-04T10:00:00-03:00',
+        },
+      },
+      owner.token,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    await expectOwnerOnly(
+      server,
+      { owner: owner.token, stranger: stranger.token, secrets: ['Campanha Secreta', list] },
+      [
+        { method: 'GET', url: `/api/v1/campaigns/${id}` },
+        { method: 'GET', url: `/api/v1/campaigns/${id}/estimate` },
+        { method: 'PATCH', url: `/api/v1/campaigns/${id}`, payload: { name: 'Campanha Secreta' } },
+        { method: 'POST', url: `/api/v1/campaigns/${id}/duplicate` },
+        { method: 'POST', url: `/api/v1/campaigns/${id}/start` },
+        { method: 'POST', url: `/api/v1/campaigns/${id}/pause` },
+        { method: 'POST', url: `/api/v1/campaigns/${id}/resume` },
+        { method: 'POST', url: `/api/v1/campaigns/${id}/cancel` },
+      ],
+    );
   });
 
   it('a contact list and its contacts are the owner’s alone', async () => {
