@@ -1,5 +1,8 @@
 import type { Channel, CreateCampaignRequest } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wavFile } from '../../../test/audio-builder.ts';
+import { bearer } from '../../../test/factories.ts';
+import { multipart } from '../../../test/multipart.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
@@ -61,4 +64,51 @@ describe('campaigns on every channel', () => {
       if (channel === 'ura') expect(done.answers).toEqual([{ digit: '1', count: 2 }]);
     }, 60_000);
   }
+
+  it('voice torpedo with an uploaded audio: the carrier fetches it; the audio cannot be deleted while the campaign may call', async () => {
+    const user = await userWithCredits(server, 10);
+    const c = api(server, user.token);
+    const form = multipart([
+      { name: 'name', value: 'Aviso' },
+      { name: 'file', filename: 'aviso.wav', content: wavFile({ seconds: 1 }) },
+    ]);
+    const uploaded = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/audios',
+      payload: form.payload,
+      headers: { ...bearer(user.token), ...form.headers },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const audioId = uploaded.json().id as string;
+    const list = await importList(server, user.token, [{ phone: mobile() }]);
+    const later = await c.create({
+      name: 'Depois',
+      channel: 'voice_torpedo',
+      listIds: [list],
+      content: { audioId },
+      schedule: '2099-01-04T10:00:00-03:00',
+    });
+    expect((await c.move(later, 'start')).status).toBe('SCHEDULED');
+    const refused = await c.call('DELETE', `/api/v1/audios/${audioId}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('AUDIO_IN_USE');
+
+    const now = await c.create({ name: 'Agora', channel: 'voice_torpedo', listIds: [list], content: { audioId } });
+    await c.move(now, 'start');
+    expect(await c.waitFor(now, undefined, 40_000)).toMatchObject({ status: 'COMPLETED', counts: { delivered: 1 } });
+    await c.move(later, 'cancel');
+    expect((await c.call('DELETE', `/api/v1/audios/${audioId}`)).statusCode).toBeLessThan(300);
+  }, 60_000);
+
+  it('the first campaign started ends the onboarding (isNewUser)', async () => {
+    const user = await userWithCredits(server, 10);
+    const me = async () =>
+      (await server.app.inject({ method: 'GET', url: '/api/me', headers: bearer(user.token) })).json();
+    expect((await me()).isNewUser).toBe(true);
+    const c = api(server, user.token);
+    const list = await importList(server, user.token, [{ phone: mobile() }]);
+    const id = await c.create({ name: 'Primeira', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
+    await c.move(id, 'start');
+    expect((await me()).isNewUser).toBe(false);
+  });
 });

@@ -75,7 +75,7 @@ export async function importList(
 }
 
 export function api(server: RunningServer, token: string) {
-  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
   return {
     call,
