@@ -74,6 +74,7 @@ describe(`access control (${dbKind})`, () => {
         payload: { type: 'SMSSHORT', amount: 5, reason: 'teste de acesso' },
       },
       { pattern: 'GET /api/v1/admin/channels', method: 'GET', url: '/api/v1/admin/channels' },
+      { pattern: 'GET /api/v1/admin/campaigns', method: 'GET', url: '/api/v1/admin/campaigns?q=Agendada' },
       {
         pattern: 'POST /api/v1/admin/campaigns/:id/pause',
         method: 'POST',
@@ -119,6 +120,9 @@ describe(`access control (${dbKind})`, () => {
       [
         { method: 'GET', url: `/api/v1/campaigns/${id}` },
         { method: 'GET', url: `/api/v1/campaigns/${id}/estimate` },
+        { method: 'GET', url: `/api/v1/campaigns/${id}/messages` },
+        { method: 'GET', url: `/api/v1/campaigns/${id}/export` },
+        { method: 'GET', url: `/api/v1/campaigns/${id}/timeline` },
         { method: 'PATCH', url: `/api/v1/campaigns/${id}`, payload: { name: 'Campanha Secreta' } },
         { method: 'POST', url: `/api/v1/campaigns/${id}/duplicate` },
         { method: 'POST', url: `/api/v1/campaigns/${id}/start` },

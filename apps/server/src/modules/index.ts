@@ -28,6 +28,9 @@ import { registerAuthRoutes } from './auth/auth.routes.ts';
 import { type AuthService, createAuthService } from './auth/auth.service.ts';
 import { createDispatcher, type Dispatcher } from './campaigns/campaigns.dispatcher.ts';
 import { defineCampaignsJobs } from './campaigns/campaigns.jobs.ts';
+import { createCampaignReportsRepository } from './campaigns/campaigns.reports.repository.ts';
+import { registerCampaignReportRoutes } from './campaigns/campaigns.reports.routes.ts';
+import { createCampaignReports } from './campaigns/campaigns.reports.service.ts';
 import { createCampaignsRepository } from './campaigns/campaigns.repository.ts';
 import { registerCampaignsRoutes } from './campaigns/campaigns.routes.ts';
 import { type CampaignsService, createCampaignsService } from './campaigns/campaigns.service.ts';
@@ -42,6 +45,9 @@ import type { ProviderRegistry } from './channels/providers/registry.ts';
 import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
 import { createStripeGateway } from './checkout/checkout.stripe.ts';
+import { createDashboardRepository } from './dashboard/dashboard.repository.ts';
+import { registerDashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { createDashboardService } from './dashboard/dashboard.service.ts';
 import { createLedgerRepository } from './ledger/ledger.repository.ts';
 import { registerLedgerRoutes } from './ledger/ledger.routes.ts';
 import { createLedgerService, type LedgerService } from './ledger/ledger.service.ts';
@@ -256,6 +262,16 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     logger,
   });
 
+  // What the campaign screens and the home page read.
+  const reportsRepo = createCampaignReportsRepository(db);
+  const reports = createCampaignReports({ repo: reportsRepo, campaigns: campaignsRepo, clock });
+  const dashboard = createDashboardService({
+    repo: createDashboardRepository(db),
+    campaigns: reportsRepo,
+    ledger,
+    clock,
+  });
+
   return {
     campaigns,
     supervisor,
@@ -283,6 +299,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       await registerAudiosRoutes(app, { audios, storage: audioStorage, guard });
       registerChannelsRoutes(app, { channels, guard });
       registerCampaignsRoutes(app, { campaigns, guard });
+      registerCampaignReportRoutes(app, { reports, guard });
+      registerDashboardRoutes(app, { dashboard, guard });
       await registerProviderWebhooks(app, { providers: deps.providers.all(), publicUrl: config.publicUrl });
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });

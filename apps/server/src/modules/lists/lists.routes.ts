@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   type ColumnMapping,
   columnMappingSchema,
@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/guard.ts';
 import { AppError, badRequest } from '../../platform/errors/app-error.ts';
+import { sendCsv } from '../../platform/http/csv.ts';
 import { findDisallowedText, textInvalidCharacters } from '../../platform/http/input-guard.ts';
 import type { ListsService, UploadedFile } from './lists.service.ts';
 import { fileError } from './parser/errors.ts';
@@ -221,18 +222,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
       },
       async (request, reply) => {
         const { fileName, lines } = await lists.export(currentUser(request).id, request.params.id, request.query.kind);
-        const ascii = fileName
-          .normalize('NFD')
-          .replace(/[^\x20-\x7e]/g, '')
-          .replace(/"/g, '');
-        reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-          )
-          .header('cache-control', 'no-store');
-        return reply.send(Readable.from(lines));
+        return sendCsv(reply, fileName, lines);
       },
     );
   });

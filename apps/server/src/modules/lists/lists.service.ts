@@ -8,6 +8,7 @@ import {
 import type { Clock } from '../../platform/clock/clock.ts';
 import { isTransientDbError } from '../../platform/db/errors.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { csvLine } from '../../platform/http/csv.ts';
 import type { GiveUpReason, Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ImportCancelled, importErrorOf, importListFile, RAGGED_ROW } from './lists.import.ts';
@@ -63,14 +64,6 @@ function toDto(row: ContactListRow, optedOut: number): ContactList {
   };
 }
 
-/** `=cmd|…`, `+1+1`, `@SUM(…)`: a cell a spreadsheet would run as a formula gets a leading `'`. */
-export function csvCell(value: string | null | undefined): string {
-  let s = value ?? '';
-  if (s.length > 0 && '=+-@\t\r'.includes(s[0]!)) s = `'${s}`;
-  if (/[";\n\r]/.test(s)) s = `"${s.replaceAll('"', '""')}"`;
-  return s;
-}
-
 /** Share of the data rows of a sample with non-empty cells beyond the header's columns. */
 function raggedShare(sample: string[][]): number {
   const width = sample[0]!.length;
@@ -78,8 +71,6 @@ function raggedShare(sample: string[][]): number {
   const ragged = data.filter((row) => row.slice(width).some((cell) => cell.trim() !== '')).length;
   return data.length === 0 ? 0 : ragged / data.length;
 }
-
-const csvLine = (cells: (string | null | undefined)[]) => `${cells.map(csvCell).join(';')}\r\n`;
 
 export function createListsService(deps: ListsServiceDeps) {
   const { repo, jobs, clock, storage, logger } = deps;

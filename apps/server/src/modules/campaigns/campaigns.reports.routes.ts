@@ -1,0 +1,107 @@
+import {
+  CAMPAIGN_STATUSES,
+  CHANNELS,
+  campaignListQuerySchema,
+  campaignListSchema,
+  campaignMessagesQuerySchema,
+  campaignMessagesSchema,
+  campaignTimelineSchema,
+} from '@ecoa/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { sendCsv } from '../../platform/http/csv.ts';
+import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import type { CampaignReports } from './campaigns.reports.service.ts';
+
+const idParams = z.object({ id: z.uuid('Campanha inválida.') });
+
+/** What the campaign screens read: `GET /api/v1/campaigns`, a campaign's recipients, export and timeline, the administrators' list. */
+export function registerCampaignReportRoutes(
+  app: FastifyInstance,
+  deps: { reports: CampaignReports; guard: AuthGuard },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { reports, guard } = deps;
+  const security = [{ bearer: [] }];
+  const tags = ['campaigns'];
+  const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse };
+  const userQuery = campaignListQuerySchema.omit({ userId: true });
+
+  r.get(
+    '/api/v1/campaigns',
+    {
+      onRequest: guard.requireUser,
+      schema: {
+        tags,
+        security,
+        summary: "The user's campaigns with their progress, newest first",
+        querystring: userQuery,
+        response: { 200: campaignListSchema, ...errors },
+      },
+    },
+    async (request) => reports.list(currentUser(request).id, request.query),
+  );
+
+  r.get(
+    '/api/v1/campaigns/:id/messages',
+    {
+      onRequest: guard.requireUser,
+      schema: {
+        tags,
+        security,
+        summary: "A campaign's recipients: status, reason, parts, digits pressed",
+        params: idParams,
+        querystring: campaignMessagesQuerySchema,
+        response: { 200: campaignMessagesSchema, ...errors },
+      },
+    },
+    async (request) => reports.messages(currentUser(request).id, request.params.id, request.query),
+  );
+
+  r.get(
+    '/api/v1/campaigns/:id/export',
+    {
+      onRequest: guard.requireUser,
+      schema: { tags, security, summary: "A campaign's recipients as CSV (formula-safe)", params: idParams },
+    },
+    async (request, reply) => {
+      const { fileName, lines } = await reports.export(currentUser(request).id, request.params.id);
+      return sendCsv(reply, fileName, lines);
+    },
+  );
+
+  r.get(
+    '/api/v1/campaigns/:id/timeline',
+    {
+      onRequest: guard.requireUser,
+      schema: {
+        tags,
+        security,
+        summary: 'Sends, deliveries and failures per minute (or hour)',
+        params: idParams,
+        response: { 200: campaignTimelineSchema, ...errors },
+      },
+    },
+    async (request) => reports.timeline(currentUser(request).id, request.params.id),
+  );
+
+  r.get(
+    '/api/v1/admin/campaigns',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        tags: ['admin'],
+        security,
+        summary: "Every user's campaigns (filter by user, status, channel; search names and users)",
+        querystring: campaignListQuerySchema.extend({
+          status: z.enum(CAMPAIGN_STATUSES).optional(),
+          channel: z.enum(CHANNELS).optional(),
+        }),
+        response: { 200: campaignListSchema, 403: errorResponse, ...errors },
+      },
+    },
+    async (request) => reports.listAll(request.query),
+  );
+}

@@ -1,0 +1,141 @@
+import {
+  type CampaignList,
+  type CampaignMessages,
+  type CampaignStatus,
+  type CampaignSummary,
+  type CampaignTimeline,
+  type Channel,
+  isInWindow,
+  type MessageStatus,
+} from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
+import { notFound } from '../../platform/errors/app-error.ts';
+import { csvLine } from '../../platform/http/csv.ts';
+import type { CampaignProgressRow, CampaignReportsRepository } from './campaigns.reports.repository.ts';
+import type { CampaignsRepository } from './campaigns.repository.ts';
+
+// Raw SQL answers timestamps as Date (node-postgres) or text (PGlite): both go through `new Date`.
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+const SAO_PAULO = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  dateStyle: 'short',
+  timeStyle: 'medium',
+});
+
+export function toSummary(row: CampaignProgressRow, now: Date, withUser = false): CampaignSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    channel: row.channel,
+    status: row.status,
+    total: row.total,
+    done: row.done,
+    sent: row.sent,
+    delivered: row.delivered,
+    failed: row.failed,
+    creditsUsed: row.creditsUsed,
+    statusReason: row.statusReason,
+    waitingWindow: row.status === 'RUNNING' && !isInWindow(row.window, now),
+    createdAt: row.createdAt.toISOString(),
+    scheduledAt: iso(row.scheduledAt),
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+    ...(withUser ? { user: row.user } : {}),
+  };
+}
+
+type ListQuery = { status?: CampaignStatus; channel?: Channel; q?: string; page: number; pageSize: number };
+
+/** What the campaign screens read: lists with progress, recipients, the export, the timeline. */
+export function createCampaignReports(deps: {
+  repo: CampaignReportsRepository;
+  campaigns: CampaignsRepository;
+  clock: Clock;
+}) {
+  const { repo, clock } = deps;
+
+  async function owned(userId: string, id: string) {
+    const row = await deps.campaigns.findOwned(userId, id);
+    if (!row) throw notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
+    return row;
+  }
+
+  return {
+    async list(userId: string, query: ListQuery): Promise<CampaignList> {
+      const { rows, total } = await repo.page({ ...query, userId }, query.page, query.pageSize);
+      const now = clock.now();
+      return { items: rows.map((r) => toSummary(r, now)), total, page: query.page, pageSize: query.pageSize };
+    },
+
+    /** Administrators: every user's campaigns, with the user. */
+    async listAll(query: ListQuery & { userId?: string }): Promise<CampaignList> {
+      const { rows, total } = await repo.page({ ...query, searchUsers: true }, query.page, query.pageSize);
+      const now = clock.now();
+      return { items: rows.map((r) => toSummary(r, now, true)), total, page: query.page, pageSize: query.pageSize };
+    },
+
+    async messages(
+      userId: string,
+      id: string,
+      query: { status?: MessageStatus; q?: string; page: number; pageSize: number },
+    ): Promise<CampaignMessages> {
+      await owned(userId, id);
+      const { rows, total } = await repo.recipients(id, query, query.page, query.pageSize);
+      return {
+        items: rows.map((r) => ({
+          id: r.id,
+          to: r.toPhone,
+          name: r.name,
+          status: r.status,
+          reason: r.reason,
+          parts: r.parts,
+          digits: r.digits,
+          submittedAt: iso(r.submittedAt),
+          finishedAt: iso(r.finishedAt),
+        })),
+        total,
+        page: query.page,
+        pageSize: query.pageSize,
+      };
+    },
+
+    /** Every recipient as CSV (`;`, UTF-8 with BOM, formula-safe), streamed page by page. */
+    async export(userId: string, id: string): Promise<{ fileName: string; lines: AsyncIterable<string> }> {
+      const campaign = await owned(userId, id);
+      const fileName = `${campaign.name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'campanha'}-destinatarios.csv`;
+      const time = (d: Date | null) => (d ? SAO_PAULO.format(new Date(d)) : '');
+      async function* lines(): AsyncGenerator<string> {
+        yield '\ufeff';
+        yield csvLine(['telefone', 'nome', 'status', 'motivo', 'partes', 'digitos', 'enviado em', 'finalizado em']);
+        for await (const page of repo.allRecipients(id)) {
+          let chunk = '';
+          for (const r of page) {
+            chunk += csvLine([
+              r.toPhone.replace(/^\+/, ''),
+              r.name,
+              r.status,
+              r.reason,
+              String(r.parts),
+              r.digits,
+              time(r.submittedAt),
+              time(r.finishedAt),
+            ]);
+          }
+          yield chunk;
+        }
+      }
+      return { fileName, lines: lines() };
+    },
+
+    async timeline(userId: string, id: string): Promise<CampaignTimeline> {
+      const campaign = await owned(userId, id);
+      const start = campaign.startedAt ?? campaign.createdAt;
+      const end = campaign.finishedAt ?? clock.now();
+      const bucket = end.getTime() - start.getTime() > 6 * 3_600_000 ? 'hour' : 'minute';
+      const points = await repo.timeline(id, bucket);
+      return { bucket, points: points.map((p) => ({ ...p, at: p.at.toISOString() })) };
+    },
+  };
+}
+
+export type CampaignReports = ReturnType<typeof createCampaignReports>;

@@ -1,0 +1,23 @@
+import { dashboardSummarySchema } from '@ecoa/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import type { DashboardService } from './dashboard.service.ts';
+
+/** `GET /api/v1/dashboard/summary` (the balance card reads `GET /api/v1/dashboard/balance`, the ledger's). */
+export function registerDashboardRoutes(app: FastifyInstance, deps: { dashboard: DashboardService; guard: AuthGuard }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v1/dashboard/summary',
+    {
+      onRequest: deps.guard.requireUser,
+      schema: {
+        tags: ['dashboard'],
+        security: [{ bearer: [] }],
+        summary: 'Campaigns now, messages per day and channel over 30 days, the first steps',
+        response: { 200: dashboardSummarySchema, 401: errorResponse },
+      },
+    },
+    async (request) => deps.dashboard.summary(currentUser(request).id),
+  );
+}

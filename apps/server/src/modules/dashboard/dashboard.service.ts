@@ -1,0 +1,50 @@
+import type { DashboardSummary } from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { CampaignReportsRepository } from '../campaigns/campaigns.reports.repository.ts';
+import { toSummary } from '../campaigns/campaigns.reports.service.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { DashboardRepository } from './dashboard.repository.ts';
+
+const DAYS = 30;
+
+/** The signed-in user's home page: campaigns now, the last 30 days per channel, the first steps. */
+export function createDashboardService(deps: {
+  repo: DashboardRepository;
+  campaigns: Pick<CampaignReportsRepository, 'withProgress'>;
+  ledger: Pick<LedgerService, 'getBalances'>;
+  clock: Clock;
+}) {
+  return {
+    async summary(userId: string): Promise<DashboardSummary> {
+      const now = deps.clock.now();
+      const since = new Date(now.getTime() - DAYS * 86_400_000);
+      const [ids, daily, steps, balances] = await Promise.all([
+        deps.repo.campaignIds(userId),
+        deps.repo.daily(userId, since),
+        deps.repo.steps(userId),
+        deps.ledger.getBalances(userId),
+      ]);
+      const [running, recent] = await Promise.all([
+        deps.campaigns.withProgress(ids.running),
+        deps.campaigns.withProgress(ids.recent),
+      ]);
+      return {
+        running: running.map((r) => toSummary(r, now)),
+        recent: recent.map((r) => toSummary(r, now)),
+        daily,
+        totals: {
+          sent: daily.reduce((n, d) => n + d.sent, 0),
+          delivered: daily.reduce((n, d) => n + d.delivered, 0),
+          campaigns: steps.campaigns,
+        },
+        firstSteps: {
+          hasList: steps.hasList,
+          hasCredits: Object.values(balances).some((b) => b.available + b.reserved > 0),
+          hasCampaign: steps.hasCampaign,
+        },
+      };
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;
