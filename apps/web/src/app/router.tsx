@@ -21,17 +21,21 @@ function lazyPage<M>(load: () => Promise<M>, name: keyof M) {
 const ListsPage = lazyPage(() => import('../features/lists/ListsPage'), 'ListsPage');
 const AudiosPage = lazyPage(() => import('../features/audios/AudiosPage'), 'AudiosPage');
 const CampaignsPage = lazyPage(() => import('../features/campaigns/CampaignsPage'), 'CampaignsPage');
+const CampaignDetailPage = lazyPage(() => import('../features/campaigns/CampaignDetailPage'), 'CampaignDetailPage');
+const CreateCampaignPage = lazyPage(
+  () => import('../features/campaigns/wizard/CreateCampaignPage'),
+  'CreateCampaignPage',
+);
+const AdminCampaignsPage = lazyPage(() => import('../features/campaigns/AdminCampaignsPage'), 'AdminCampaignsPage');
+const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage');
 const ShoppingPage = lazyPage(() => import('../features/credits/ShoppingPage'), 'ShoppingPage');
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const UsersPage = lazyPage(() => import('../features/admin-users/UsersPage'), 'UsersPage');
 
 /** The spec's routes (section 2). Each page is filled in by its feature's issue. */
 const PAGES: { path: string; titleKey: string }[] = [
-  { path: ROUTES.dashboard, titleKey: 'nav.dashboard' },
-  { path: ROUTES.createCampaign, titleKey: 'nav.createCampaign' },
   { path: ROUTES.rotatingLink, titleKey: 'nav.rotatingLink' },
   { path: ROUTES.enrichment, titleKey: 'nav.enrichment' },
-  { path: ROUTES.campaignsPerUser, titleKey: 'nav.campaignsPerUser' },
   { path: ROUTES.enrichmentPerUser, titleKey: 'nav.enrichmentPerUser' },
   { path: ROUTES.links, titleKey: 'nav.links' },
 ];
@@ -49,7 +53,11 @@ export const router = createBrowserRouter([
       ...PAGES.map((p) => ({ path: p.path, element: <PlaceholderPage key={p.path} titleKey={p.titleKey} /> })),
       { path: ROUTES.lists, element: <ListsPage /> },
       { path: ROUTES.audios, element: <AudiosPage /> },
+      { path: ROUTES.dashboard, element: <DashboardPage /> },
       { path: ROUTES.campaigns, element: <CampaignsPage /> },
+      { path: ROUTES.createCampaign, element: <CreateCampaignPage /> },
+      { path: `${ROUTES.campaigns}/:id`, element: <CampaignDetailPage /> },
+      { path: ROUTES.campaignsPerUser, element: <AdminCampaignsPage /> },
       { path: ROUTES.shopping, element: <ShoppingPage /> },
       { path: ROUTES.settings, element: <SettingsPage /> },
       { path: ROUTES.users, element: <UsersPage /> },

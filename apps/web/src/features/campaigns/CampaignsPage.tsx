@@ -1,15 +1,14 @@
-import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconSend, IconTools } from '@tabler/icons-react';
+import { Button, Group, Stack, Title } from '@mantine/core';
+import { IconPlus, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useSession } from '../auth/SessionProvider';
 import { ChannelsHealthPanel } from '../channels/ChannelsHealthPanel';
 import { TestSendDialog } from '../channels/TestSendDialog';
+import { CampaignsBrowser } from './CampaignsBrowser';
 
-/**
- * `/campanhas`. The campaign list and wizard arrive with the campaigns issue; today the page
- * already sends a test on any channel, and shows administrators the carriers' health.
- */
+/** `/campanhas`: the user's campaigns, live; a test send on any channel; the carriers' health for administrators. */
 export function CampaignsPage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -18,21 +17,26 @@ export function CampaignsPage() {
     <Stack gap="lg">
       <Group justify="space-between">
         <Title order={2}>{t('nav.campaigns')}</Title>
-        <Button leftSection={<IconSend size={18} />} onClick={() => setTesting(true)} data-testid="open-test-send">
-          {t('channels.testSend.open')}
-        </Button>
+        <Group gap="sm">
+          <Button
+            variant="default"
+            leftSection={<IconSend size={18} />}
+            onClick={() => setTesting(true)}
+            data-testid="open-test-send"
+          >
+            {t('channels.testSend.open')}
+          </Button>
+          <Button
+            component={Link}
+            to="/campanhas/criar-campanha"
+            leftSection={<IconPlus size={18} />}
+            data-testid="campaigns-create"
+          >
+            {t('nav.createCampaign')}
+          </Button>
+        </Group>
       </Group>
-      <Card withBorder padding="xl">
-        <Stack align="center" gap="xs" maw={460} mx="auto" ta="center" py="lg">
-          <ThemeIcon size={56} radius="xl" variant="light">
-            <IconTools size={28} />
-          </ThemeIcon>
-          <Text fw={600}>{t('placeholder.title')}</Text>
-          <Text c="dimmed" size="sm">
-            {t('channels.testSend.intro')}
-          </Text>
-        </Stack>
-      </Card>
+      <CampaignsBrowser />
       {user?.accessLevel === 'ADMINISTRATOR' && <ChannelsHealthPanel />}
       <TestSendDialog opened={testing} onClose={() => setTesting(false)} />
     </Stack>

@@ -1,5 +1,6 @@
 import type { ColumnMapping, ContactList, ListContact, ListPreview, OptOut, OptOutSummary, Page } from '@ecoa/shared';
 import { ApiError, apiRequest, buildUrl, sessionToken } from '../../platform/api';
+import { downloadFile } from '../../platform/download';
 
 /** A big CSV is previewed from its first megabyte; an XLSX (a ZIP) must be sent whole. */
 const PREVIEW_SLICE = 1024 * 1024;
@@ -60,28 +61,8 @@ export const listsApi = {
   },
 
   /** Downloads an export with the session token, then hands the file to the browser. */
-  async download(id: string, kind: 'valid' | 'invalid'): Promise<void> {
-    const token = sessionToken.get();
-    const res = await fetch(buildUrl(`/api/v1/lists/${id}/export`, 'main', { kind }), {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-    });
-    if (res.status === 401) sessionToken.set(null);
-    if (!res.ok) {
-      const body = (await res.json().catch(() => ({}))) as { message?: string; code?: string };
-      throw new ApiError(res.status, body.message ?? res.statusText, body.code);
-    }
-    const disposition = res.headers.get('content-disposition') ?? '';
-    const utf8 = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
-    const name = utf8 ? decodeURIComponent(utf8) : `lista-${kind}.csv`;
-    const url = URL.createObjectURL(await res.blob());
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  },
+  download: (id: string, kind: 'valid' | 'invalid') =>
+    downloadFile(`/api/v1/lists/${id}/export`, { kind }, `lista-${kind}.csv`),
 };
 
 export const optOutsApi = {

@@ -1,0 +1,204 @@
+import type { CampaignCounts } from '@ecoa/shared';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconArrowLeft, IconCopy, IconDownload } from '@tabler/icons-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { intlLocale } from '../../platform/i18n';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { STATUS_COLOR } from '../channels/MessageStatusView';
+import { reasonText } from '../channels/reasons';
+import { CampaignActions } from './CampaignActions';
+import { CampaignRecipients } from './CampaignRecipients';
+import { CampaignStatusBadge } from './CampaignStatusBadge';
+import { CampaignTimelineChart } from './CampaignTimelineChart';
+import { campaignKey, campaignsApi } from './campaignsApi';
+import { LIVE_STATUSES } from './format';
+
+const COUNT_STATUS: Record<keyof CampaignCounts, keyof typeof STATUS_COLOR> = {
+  queued: 'queued',
+  submitting: 'submitting',
+  sent: 'sent',
+  delivered: 'delivered',
+  failed: 'failed',
+  expired: 'expired',
+  unknown: 'unknown',
+  optedOut: 'opted_out',
+  canceled: 'canceled',
+};
+
+/** `/campanhas/:id`: live counts, credits, the why of a pause, the chart, reasons, URA answers, recipients, export. */
+export function CampaignDetailPage() {
+  const { t, i18n } = useTranslation();
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const campaign = useQuery({
+    queryKey: campaignKey(id),
+    queryFn: () => campaignsApi.get(id),
+    refetchInterval: (q) =>
+      q.state.data &&
+      (LIVE_STATUSES.has(q.state.data.status) || (q.state.data.status === 'CANCELED' && !q.state.data.finishedAt))
+        ? 2000
+        : false,
+  });
+  const duplicate = useMutation({
+    mutationFn: () => campaignsApi.duplicate(id),
+    onSuccess: ({ id: copy }) => navigate(`/campanhas/criar-campanha?rascunho=${copy}`),
+  });
+  const download = useMutation({ mutationFn: () => campaignsApi.export(id) });
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
+
+  if (campaign.isError)
+    return (
+      <LoadErrorAlert error={campaign.error} fallbackKey="campaigns.errors.load" onRetry={() => campaign.refetch()} />
+    );
+  const c = campaign.data;
+  if (!c)
+    return (
+      <Center py="xl">
+        <Loader />
+      </Center>
+    );
+  const live = LIVE_STATUSES.has(c.status);
+  return (
+    <Stack gap="lg" data-testid="campaign-detail">
+      <Anchor component={Link} to="/campanhas" size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={14} />
+          {t('nav.campaigns')}
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <Stack gap={4}>
+          <Group gap="sm">
+            <Title order={2} data-testid="campaign-name">
+              {c.name}
+            </Title>
+            <CampaignStatusBadge status={c.status} waitingWindow={c.waitingWindow} />
+          </Group>
+          <Text c="dimmed" size="sm">
+            {t(`channels.names.${c.channel}`)} · {t('campaigns.detail.recipientsCount', { count: c.total })}
+          </Text>
+        </Stack>
+        <Group gap="sm">
+          <CampaignActions id={c.id} status={c.status} />
+          <Button
+            variant="default"
+            leftSection={<IconCopy size={16} />}
+            onClick={() => duplicate.mutate()}
+            loading={duplicate.isPending}
+            data-testid="campaign-duplicate"
+          >
+            {t('campaigns.duplicate')}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} />}
+            onClick={() => download.mutate()}
+            loading={download.isPending}
+            disabled={c.total === 0}
+            data-testid="campaign-export"
+          >
+            {t('campaigns.export')}
+          </Button>
+        </Group>
+      </Group>
+
+      {c.statusReason && (
+        <Alert
+          color={c.status === 'FAILED' ? 'red' : 'yellow'}
+          title={t(`campaigns.statusReason.${c.statusReason}`, { defaultValue: c.statusReason })}
+          data-testid="campaign-status-reason"
+        >
+          {c.statusDetail}
+        </Alert>
+      )}
+      {c.waitingWindow && (
+        <Alert color="blue" data-testid="campaign-window-notice">
+          {t('campaigns.detail.windowNotice', { start: c.window.start, end: c.window.end })}
+        </Alert>
+      )}
+      {c.status === 'SCHEDULED' && c.scheduledAt && (
+        <Alert color="violet">
+          {t('campaigns.detail.scheduledFor', {
+            when: new Date(c.scheduledAt).toLocaleString(intlLocale(i18n.language)),
+          })}
+        </Alert>
+      )}
+
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm">
+        {(Object.keys(COUNT_STATUS) as (keyof CampaignCounts)[]).map((key) => (
+          <Card key={key} withBorder radius="md" padding="sm" data-testid={`count-${key}`}>
+            <Badge color={STATUS_COLOR[COUNT_STATUS[key]]} variant="dot">
+              {t(`channels.statuses.${COUNT_STATUS[key]}`)}
+            </Badge>
+            <Text fz={26} fw={700} data-testid={`count-${key}-value`}>
+              {number.format(c.counts[key])}
+            </Text>
+          </Card>
+        ))}
+      </SimpleGrid>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Card withBorder radius="lg" padding="lg" data-testid="campaign-credits">
+          <Title order={4} mb="sm">
+            {t('campaigns.detail.credits', { type: t(`credits.types.${c.creditType}`) })}
+          </Title>
+          <SimpleGrid cols={3}>
+            {(['reserved', 'used', 'released'] as const).map((k) => (
+              <Stack key={k} gap={0}>
+                <Text size="sm" c="dimmed">
+                  {t(`campaigns.detail.credit.${k}`)}
+                </Text>
+                <Text fz={22} fw={700} data-testid={`credits-${k}`}>
+                  {number.format(c.credits[k])}
+                </Text>
+              </Stack>
+            ))}
+          </SimpleGrid>
+        </Card>
+        <Card withBorder radius="lg" padding="lg">
+          <Title order={4} mb="sm">
+            {c.channel === 'ura' ? t('campaigns.detail.answers') : t('campaigns.detail.reasons')}
+          </Title>
+          <Stack gap={6}>
+            {(c.channel === 'ura'
+              ? c.answers.map((a) => ({ label: t('campaigns.detail.digit', { digit: a.digit }), count: a.count }))
+              : []
+            )
+              .concat(c.reasons.map((r) => ({ label: reasonText(t, r.reason), count: r.count })))
+              .map((row) => (
+                <Group key={row.label} justify="space-between" data-testid="campaign-reason">
+                  <Text size="sm">{row.label}</Text>
+                  <Text size="sm" fw={600}>
+                    {number.format(row.count)}
+                  </Text>
+                </Group>
+              ))}
+            {c.reasons.length === 0 && c.answers.length === 0 && (
+              <Text size="sm" c="dimmed">
+                {t('campaigns.detail.noReasons')}
+              </Text>
+            )}
+          </Stack>
+        </Card>
+      </SimpleGrid>
+
+      <CampaignTimelineChart id={c.id} live={live} />
+      <CampaignRecipients id={c.id} live={live} />
+    </Stack>
+  );
+}

@@ -1,0 +1,111 @@
+import { MESSAGE_STATUSES } from '@ecoa/shared';
+import { Badge, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../platform/i18n';
+import { STATUS_COLOR } from '../channels/MessageStatusView';
+import { reasonText } from '../channels/reasons';
+import { campaignsApi } from './campaignsApi';
+
+const PAGE_SIZE = 50;
+
+/** A campaign's recipients: status, reason, parts, digits, times; filter by status, search by phone. */
+export function CampaignRecipients({ id, live }: { id: string; live: boolean }) {
+  const { t, i18n } = useTranslation();
+  const [status, setStatus] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search, 300);
+  const [page, setPage] = useState(1);
+  const query = { status: status ?? undefined, q, page, pageSize: PAGE_SIZE };
+  const recipients = useQuery({
+    queryKey: ['campaign-messages', id, query],
+    queryFn: () => campaignsApi.messages(id, query),
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? 4000 : false,
+  });
+  const locale = intlLocale(i18n.language);
+  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString(locale) : '—');
+  const pages = Math.max(1, Math.ceil((recipients.data?.total ?? 0) / PAGE_SIZE));
+  return (
+    <Card withBorder radius="lg" padding="lg">
+      <Stack>
+        <Group justify="space-between" wrap="wrap">
+          <Title order={4}>{t('campaigns.detail.recipients')}</Title>
+          <Group gap="sm">
+            <TextInput
+              placeholder={t('campaigns.detail.searchPhone')}
+              value={search}
+              onChange={(e) => {
+                setSearch(e.currentTarget.value);
+                setPage(1);
+              }}
+              w={180}
+            />
+            <Select
+              placeholder={t('campaigns.filters.status')}
+              data={MESSAGE_STATUSES.map((s) => ({ value: s, label: t(`channels.statuses.${s}`) }))}
+              value={status}
+              onChange={(v) => {
+                setStatus(v);
+                setPage(1);
+              }}
+              clearable
+              w={180}
+              data-testid="recipients-filter-status"
+            />
+          </Group>
+        </Group>
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="xs" data-testid="recipients-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('campaigns.detail.phone')}</Table.Th>
+                <Table.Th>{t('campaigns.detail.name')}</Table.Th>
+                <Table.Th>{t('campaigns.columns.status')}</Table.Th>
+                <Table.Th>{t('campaigns.detail.parts')}</Table.Th>
+                <Table.Th>{t('campaigns.detail.sentAt')}</Table.Th>
+                <Table.Th>{t('campaigns.detail.finishedAt')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {recipients.data?.items.map((r) => (
+                <Table.Tr key={r.id} data-testid="recipient-row">
+                  <Table.Td>{r.to}</Table.Td>
+                  <Table.Td>{r.name ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Stack gap={2}>
+                      <Badge color={STATUS_COLOR[r.status]} variant="light">
+                        {t(`channels.statuses.${r.status}`)}
+                      </Badge>
+                      {r.reason && (
+                        <Text size="xs" c="dimmed">
+                          {reasonText(t, r.reason)}
+                        </Text>
+                      )}
+                      {r.digits && (
+                        <Text size="xs" c="dimmed">
+                          {t('campaigns.detail.pressed', { digits: r.digits })}
+                        </Text>
+                      )}
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td>{r.parts}</Table.Td>
+                  <Table.Td>{time(r.submittedAt)}</Table.Td>
+                  <Table.Td>{time(r.finishedAt)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {recipients.data?.items.length === 0 && (
+          <Text c="dimmed" ta="center">
+            {t('campaigns.detail.noRecipients')}
+          </Text>
+        )}
+        {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} />}
+      </Stack>
+    </Card>
+  );
+}

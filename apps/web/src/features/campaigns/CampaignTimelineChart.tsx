@@ -1,0 +1,53 @@
+import '@mantine/charts/styles.css';
+import { AreaChart } from '@mantine/charts';
+import { Card, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../platform/i18n';
+import { campaignsApi } from './campaignsApi';
+
+/** Sends, deliveries and failures per minute (or hour), live while the campaign runs. */
+export function CampaignTimelineChart({ id, live }: { id: string; live: boolean }) {
+  const { t, i18n } = useTranslation();
+  const timeline = useQuery({
+    queryKey: ['campaign-timeline', id],
+    queryFn: () => campaignsApi.timeline(id),
+    refetchInterval: live ? 5000 : false,
+  });
+  const locale = intlLocale(i18n.language);
+  const hourly = timeline.data?.bucket === 'hour';
+  const data = (timeline.data?.points ?? []).map((p) => ({
+    at: new Date(p.at).toLocaleString(
+      locale,
+      hourly ? { day: '2-digit', hour: '2-digit' } : { hour: '2-digit', minute: '2-digit' },
+    ),
+    sent: p.sent,
+    delivered: p.delivered,
+    failed: p.failed,
+  }));
+  return (
+    <Card withBorder radius="lg" padding="lg" data-testid="campaign-timeline">
+      <Title order={4} mb="md">
+        {t('campaigns.detail.timeline')}
+      </Title>
+      {data.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          {t('campaigns.detail.noTimeline')}
+        </Text>
+      ) : (
+        <AreaChart
+          h={220}
+          data={data}
+          dataKey="at"
+          curveType="monotone"
+          withLegend
+          series={[
+            { name: 'sent', label: t('channels.statuses.sent'), color: 'blue.6' },
+            { name: 'delivered', label: t('channels.statuses.delivered'), color: 'teal.6' },
+            { name: 'failed', label: t('channels.statuses.failed'), color: 'red.6' },
+          ]}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,91 @@
+import { CAMPAIGN_STATUSES, CHANNELS } from '@ecoa/shared';
+import { Card, Center, Group, Loader, Pagination, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { CampaignsTable } from './CampaignsTable';
+import { CAMPAIGNS_KEY, campaignsApi } from './campaignsApi';
+import { LIVE_STATUSES } from './format';
+
+const PAGE_SIZE = 20;
+
+/** The campaigns table with its filters, search and pages; live while something moves (polling). */
+export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<string | null>(null);
+  const [channel, setChannel] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search, 300);
+  const [page, setPage] = useState(1);
+  const query = { status: status ?? undefined, channel: channel ?? undefined, q, page, pageSize: PAGE_SIZE };
+  const campaigns = useQuery({
+    queryKey: [...CAMPAIGNS_KEY, admin ? 'all' : 'mine', query],
+    queryFn: () => (admin ? campaignsApi.listAll(query) : campaignsApi.list(query)),
+    placeholderData: keepPreviousData,
+    // Live without reloading: poll while a campaign on the page may still move.
+    refetchInterval: (qr) => (qr.state.data?.items.some((c) => LIVE_STATUSES.has(c.status)) ? 2500 : false),
+  });
+  const pages = Math.max(1, Math.ceil((campaigns.data?.total ?? 0) / PAGE_SIZE));
+  const reset =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
+
+  return (
+    <Card withBorder radius="lg" padding="lg">
+      <Stack>
+        <Group gap="sm" wrap="wrap">
+          <TextInput
+            leftSection={<IconSearch size={16} />}
+            placeholder={t(admin ? 'campaigns.searchAdmin' : 'campaigns.search')}
+            value={search}
+            onChange={(e) => reset(setSearch)(e.currentTarget.value)}
+            w={{ base: '100%', sm: 280 }}
+            data-testid="campaigns-search"
+          />
+          <Select
+            placeholder={t('campaigns.filters.status')}
+            data={CAMPAIGN_STATUSES.map((s) => ({ value: s, label: t(`campaigns.status.${s}`) }))}
+            value={status}
+            onChange={reset(setStatus)}
+            clearable
+            w={{ base: '48%', sm: 180 }}
+            data-testid="campaigns-filter-status"
+          />
+          <Select
+            placeholder={t('campaigns.filters.channel')}
+            data={CHANNELS.map((c) => ({ value: c, label: t(`channels.names.${c}`) }))}
+            value={channel}
+            onChange={reset(setChannel)}
+            clearable
+            w={{ base: '48%', sm: 180 }}
+          />
+        </Group>
+        {campaigns.isError && (
+          <LoadErrorAlert
+            error={campaigns.error}
+            fallbackKey="campaigns.errors.load"
+            onRetry={() => campaigns.refetch()}
+          />
+        )}
+        {campaigns.isPending ? (
+          <Center py="xl">
+            <Loader />
+          </Center>
+        ) : campaigns.data && campaigns.data.items.length > 0 ? (
+          <CampaignsTable items={campaigns.data.items} admin={admin} />
+        ) : (
+          <Text c="dimmed" ta="center" py="xl" data-testid="campaigns-empty">
+            {t(q || status || channel ? 'campaigns.noneFound' : 'campaigns.none')}
+          </Text>
+        )}
+        {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} />}
+      </Stack>
+    </Card>
+  );
+}

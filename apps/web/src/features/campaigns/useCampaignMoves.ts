@@ -1,0 +1,30 @@
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../platform/api';
+import { CAMPAIGNS_KEY, type CampaignMove, campaignKey, campaignsApi, DASHBOARD_SUMMARY_KEY } from './campaignsApi';
+
+/** Pause, resume, cancel (as the owner, or as an administrator): refreshes what shows the campaign. */
+export function useCampaignMoves(options: { admin?: boolean } = {}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, move }: { id: string; move: CampaignMove }) =>
+      options.admin && (move === 'pause' || move === 'cancel')
+        ? campaignsApi.adminMove(id, move)
+        : campaignsApi.move(id, move),
+    onSuccess: (_data, { id }) => {
+      void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
+      void queryClient.invalidateQueries({ queryKey: campaignKey(id) });
+      void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });
+    },
+    onError: (err) =>
+      notifications.show({
+        color: 'red',
+        message:
+          isApiError(err) && err.code
+            ? t(`campaigns.errors.${err.code}`, { defaultValue: err.message })
+            : t('campaigns.errors.generic'),
+      }),
+  });
+}

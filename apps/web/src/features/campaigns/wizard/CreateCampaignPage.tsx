@@ -1,0 +1,219 @@
+import { BUILT_IN_VARIABLES, CHANNELS, type Channel } from '@ecoa/shared';
+import {
+  Alert,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Stepper,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { isApiError } from '../../../platform/api';
+import { useSession } from '../../auth/SessionProvider';
+import { listsApi } from '../../lists/listsApi';
+import { CAMPAIGNS_KEY, campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaignsApi';
+import { ContentStep } from './ContentStep';
+import { emptyDraft, fromCampaign, toRequest, type WizardDraft } from './draft';
+import { RecipientsStep } from './RecipientsStep';
+import { ReviewStep } from './ReviewStep';
+import { ScheduleStep } from './ScheduleStep';
+
+const MOBILE_ONLY = new Set<Channel>(['sms_short', 'sms_flash', 'whatsapp', 'rcs']);
+const LAST = 4;
+
+/**
+ * `/campanhas/criar-campanha`: channel → recipients → content → when → review → start. The draft
+ * is saved on the server from the first step on (`?rascunho=<id>` edits one), so nothing typed is
+ * lost and the estimate is always the server's.
+ */
+export function CreateCampaignPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { refreshUser } = useSession();
+  const [params, setParams] = useSearchParams();
+  const draftId = params.get('rascunho');
+  const [step, setStep] = useState(0);
+  const [draft, setDraft] = useState<WizardDraft>(emptyDraft);
+  const [saved, setSaved] = useState(0);
+  const set = (patch: Partial<WizardDraft>) => setDraft((d) => ({ ...d, ...patch }));
+
+  const existing = useQuery({
+    queryKey: ['campaign-draft', draftId],
+    queryFn: () => campaignsApi.get(draftId!),
+    enabled: Boolean(draftId),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  useEffect(() => {
+    if (existing.data) setDraft(fromCampaign(existing.data));
+  }, [existing.data]);
+  const lists = useQuery({ queryKey: ['lists', 'wizard'], queryFn: () => listsApi.list(1, 100) });
+  const estimate = useQuery({
+    queryKey: ['campaign-estimate', draftId, saved],
+    queryFn: () => campaignsApi.estimate(draftId!),
+    enabled: Boolean(draftId) && step >= 1,
+  });
+
+  const save = useMutation({
+    mutationFn: async (d: WizardDraft) => {
+      const body = toRequest(d);
+      if (!draftId) {
+        const created = await campaignsApi.create({ ...body, name: body.name!, channel: body.channel! });
+        setParams({ rascunho: created.id }, { replace: true });
+        return created.id;
+      }
+      await campaignsApi.update(draftId, body);
+      return draftId;
+    },
+    onSuccess: () => setSaved((n) => n + 1),
+  });
+  const start = useMutation({
+    mutationFn: async () => {
+      const id = await save.mutateAsync(draft);
+      return campaignsApi.move(id, 'start');
+    },
+    onSuccess: (campaign) => {
+      void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
+      void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });
+      void refreshUser();
+      void navigate(`/campanhas/${campaign.id}`);
+    },
+  });
+
+  // The recipients step counts live: each change of lists is saved, then estimated.
+  const chooseLists = (listIds: string[]) => {
+    const next = { ...draft, listIds };
+    setDraft(next);
+    save.mutate(next);
+  };
+  // A failed save stays on this step, its reason shown under the stepper.
+  const next = () => save.mutate(draft, { onSuccess: () => setStep((s) => Math.min(LAST, s + 1)) });
+
+  const readyLists = (lists.data?.items ?? []).filter((l) => draft.listIds.includes(l.id));
+  const variables = [...BUILT_IN_VARIABLES, ...new Set(readyLists.flatMap((l) => l.fields))];
+  const error = start.error ?? save.error;
+  const errorText =
+    error && isApiError(error)
+      ? t(`campaignWizard.problems.${error.code}`, { defaultValue: error.message })
+      : error
+        ? t('campaigns.errors.generic')
+        : null;
+
+  if (draftId && existing.isPending)
+    return (
+      <Center py="xl">
+        <Loader />
+      </Center>
+    );
+  return (
+    <Stack gap="lg" data-testid="campaign-wizard">
+      <Title order={2}>{t('nav.createCampaign')}</Title>
+      <Card withBorder radius="lg" padding="lg">
+        <Stepper active={step} onStepClick={(s) => draftId && setStep(s)} allowNextStepsSelect={false} size="sm">
+          <Stepper.Step label={t('campaignWizard.steps.channel')}>
+            <Stack>
+              <TextInput
+                label={t('campaignWizard.name')}
+                placeholder={t('campaignWizard.namePlaceholder')}
+                value={draft.name}
+                onChange={(e) => set({ name: e.currentTarget.value })}
+                maxLength={120}
+                data-testid="wizard-name"
+              />
+              <Radio.Group
+                value={draft.channel}
+                onChange={(v) => set({ channel: v as Channel })}
+                label={t('campaignWizard.channel')}
+              >
+                <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} mt="xs" spacing="sm">
+                  {CHANNELS.map((c) => (
+                    <Radio.Card key={c} value={c} radius="md" p="md" data-testid={`wizard-channel-${c}`}>
+                      <Group wrap="nowrap" align="flex-start">
+                        <Radio.Indicator />
+                        <Stack gap={2}>
+                          <Text fw={600}>{t(`channels.names.${c}`)}</Text>
+                          <Text size="xs" c="dimmed">
+                            {t(`campaignWizard.channelHint.${c}`)}
+                          </Text>
+                        </Stack>
+                      </Group>
+                    </Radio.Card>
+                  ))}
+                </SimpleGrid>
+              </Radio.Group>
+            </Stack>
+          </Stepper.Step>
+          <Stepper.Step label={t('campaignWizard.steps.recipients')}>
+            <RecipientsStep
+              lists={lists.data?.items}
+              selected={draft.listIds}
+              onChange={chooseLists}
+              estimate={estimate.data}
+              estimating={estimate.isFetching || save.isPending}
+              mobileOnly={MOBILE_ONLY.has(draft.channel)}
+            />
+          </Stepper.Step>
+          <Stepper.Step label={t('campaignWizard.steps.content')}>
+            <ContentStep
+              channel={draft.channel}
+              content={draft.content}
+              variables={variables}
+              onChange={(content) => set({ content })}
+            />
+          </Stepper.Step>
+          <Stepper.Step label={t('campaignWizard.steps.when')}>
+            <ScheduleStep draft={draft} onChange={set} />
+          </Stepper.Step>
+          <Stepper.Step label={t('campaignWizard.steps.review')}>
+            <ReviewStep draft={draft} estimate={estimate.data} />
+          </Stepper.Step>
+        </Stepper>
+        {errorText && (
+          <Alert color="red" mt="md" data-testid="wizard-error">
+            {errorText}
+          </Alert>
+        )}
+        <Group justify="space-between" mt="xl">
+          <Button
+            variant="default"
+            onClick={() => setStep((s) => Math.max(0, s - 1))}
+            disabled={step === 0}
+            data-testid="wizard-back"
+          >
+            {t('campaignWizard.back')}
+          </Button>
+          {step < LAST ? (
+            <Button
+              onClick={next}
+              loading={save.isPending}
+              disabled={step === 1 && draft.listIds.length === 0}
+              data-testid="wizard-next"
+            >
+              {t('campaignWizard.next')}
+            </Button>
+          ) : (
+            <Button
+              color="teal"
+              onClick={() => start.mutate()}
+              loading={start.isPending}
+              disabled={!estimate.data || estimate.data.problems.length > 0 || estimate.data.shortfall > 0}
+              data-testid="wizard-start"
+            >
+              {t(draft.when === 'later' ? 'campaignWizard.schedule' : 'campaignWizard.start')}
+            </Button>
+          )}
+        </Group>
+      </Card>
+    </Stack>
+  );
+}

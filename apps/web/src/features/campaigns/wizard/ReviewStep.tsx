@@ -1,0 +1,89 @@
+import type { CampaignEstimate } from '@ecoa/shared';
+import { Alert, Button, Group, List, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconSend } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../../platform/i18n';
+import { TestSendDialog } from '../../channels/TestSendDialog';
+import { useCredits } from '../../credits/CreditsProvider';
+import type { WizardDraft } from './draft';
+import { Figure } from './Figure';
+
+/** Recipients, parts and credits needed against the credits available; what is missing; a test first. */
+export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: CampaignEstimate | undefined }) {
+  const { t, i18n } = useTranslation();
+  const { openBuyCredits } = useCredits();
+  const [testing, setTesting] = useState(false);
+  const number = new Intl.NumberFormat(intlLocale(i18n.language));
+  const n = (v: number | undefined) => (v === undefined ? '…' : number.format(v));
+  const type = estimate ? t(`credits.types.${estimate.creditType}`) : '';
+  return (
+    <Stack>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+        <Figure
+          label={t('campaignWizard.recipients.recipients')}
+          value={n(estimate?.recipients)}
+          testId="review-recipients"
+          strong
+        />
+        <Figure label={t('campaignWizard.review.parts')} value={n(estimate?.parts)} testId="review-parts" />
+        <Figure
+          label={t('campaignWizard.review.needed', { type })}
+          value={n(estimate?.creditsNeeded)}
+          testId="review-needed"
+        />
+        <Figure
+          label={t('campaignWizard.review.available', { type })}
+          value={n(estimate?.available)}
+          testId="review-available"
+        />
+      </SimpleGrid>
+      {estimate && estimate.partsPerMessage.max > 1 && (
+        <Text size="sm" c="dimmed">
+          {t('campaignWizard.review.partsEach', {
+            min: estimate.partsPerMessage.min,
+            max: estimate.partsPerMessage.max,
+          })}
+        </Text>
+      )}
+      <Text size="sm" c="dimmed" data-testid="review-when">
+        {draft.when === 'later' && draft.scheduleAt
+          ? t('campaignWizard.review.at', { when: draft.scheduleAt.replace('T', ' ') })
+          : t('campaignWizard.review.now')}{' '}
+        {t('campaignWizard.review.window', { start: draft.window.start, end: draft.window.end })}
+      </Text>
+      {estimate && estimate.shortfall > 0 && (
+        <Alert color="orange" title={t('campaignWizard.review.shortfallTitle')} data-testid="review-shortfall">
+          <Stack gap="xs">
+            <Text size="sm">{t('campaignWizard.review.shortfall', { count: estimate.shortfall, type })}</Text>
+            <Group>
+              <Button size="xs" onClick={() => openBuyCredits('transfer')} data-testid="review-buy">
+                {t('campaignWizard.review.buy')}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+      {estimate && estimate.problems.length > 0 && (
+        <Alert color="red" title={t('campaignWizard.review.problems')} data-testid="review-problems">
+          <List size="sm">
+            {estimate.problems.map((p) => (
+              <List.Item key={p.code}>{t(`campaignWizard.problems.${p.code}`, { defaultValue: p.message })}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
+      <Group>
+        <Button
+          variant="default"
+          leftSection={<IconSend size={16} />}
+          onClick={() => setTesting(true)}
+          data-testid="review-test-send"
+        >
+          {t('campaignWizard.review.test')}
+        </Button>
+      </Group>
+      <TestSendDialog opened={testing} onClose={() => setTesting(false)} />
+    </Stack>
+  );
+}

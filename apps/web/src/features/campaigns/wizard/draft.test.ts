@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { emptyDraft, saoPauloIso, toRequest, toSaoPauloLocal } from './draft';
+
+describe('the wizard draft', () => {
+  it('reads a typed date and time as São Paulo time, and back', () => {
+    expect(saoPauloIso('2026-12-01T09:30')).toBe('2026-12-01T09:30:00-03:00');
+    expect(saoPauloIso('')).toBeNull();
+    expect(toSaoPauloLocal('2026-12-01T12:30:00.000Z')).toBe('2026-12-01T09:30');
+  });
+
+  it('sends only what the channel uses', () => {
+    const d = { ...emptyDraft(), name: 'Voz', channel: 'voice_torpedo' as const, content: { text: 'x', tts: 'Olá' } };
+    expect(toRequest(d).content).toEqual({ tts: 'Olá' });
+    const ura = { ...emptyDraft(), channel: 'ura' as const, content: { menu: { audioId: 'a' } } };
+    expect(toRequest(ura).content).toEqual({ menu: { audioId: 'a' }, options: ['1', '2'] });
+    expect(toRequest({ ...emptyDraft(), when: 'later', scheduleAt: '2026-12-01T09:30' }).schedule).toBe(
+      '2026-12-01T09:30:00-03:00',
+    );
+    expect(toRequest(emptyDraft())).toMatchObject({ name: 'Campanha', schedule: null, content: { text: '' } });
+  });
+});

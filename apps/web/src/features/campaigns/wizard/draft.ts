@@ -1,0 +1,95 @@
+import {
+  type Campaign,
+  type CampaignContent,
+  type Channel,
+  DEFAULT_SENDING_WINDOW,
+  type SendingWindow,
+  type UpdateCampaignRequest,
+} from '@ecoa/shared';
+
+/** What the wizard edits; saved to the server draft as the user moves on. */
+export type WizardDraft = {
+  name: string;
+  channel: Channel;
+  listIds: string[];
+  content: CampaignContent;
+  /** `later`: at `scheduleAt` (a `YYYY-MM-DDTHH:mm` wall-clock time in São Paulo). */
+  when: 'now' | 'later';
+  scheduleAt: string;
+  window: SendingWindow;
+  maxRate: number | null;
+};
+
+export const emptyDraft = (): WizardDraft => ({
+  name: '',
+  channel: 'sms_short',
+  listIds: [],
+  content: {},
+  when: 'now',
+  scheduleAt: '',
+  window: DEFAULT_SENDING_WINDOW,
+  maxRate: null,
+});
+
+/**
+ * São Paulo has kept UTC−3 all year since 2019 (no daylight saving time): a wall-clock time
+ * typed in the wizard is that instant. The server reads it with the offset, and checks windows
+ * with the time-zone database.
+ */
+export function saoPauloIso(local: string): string | null {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(local) ? `${local}:00-03:00` : null;
+}
+
+/** The wall-clock São Paulo time of an ISO instant, for the datetime input. */
+export function toSaoPauloLocal(iso: string): string {
+  const shifted = new Date(new Date(iso).getTime() - 3 * 3_600_000);
+  return shifted.toISOString().slice(0, 16);
+}
+
+export function fromCampaign(c: Campaign): WizardDraft {
+  return {
+    name: c.name,
+    channel: c.channel,
+    listIds: c.listIds,
+    content: c.content,
+    when: c.scheduledAt ? 'later' : 'now',
+    scheduleAt: c.scheduledAt ? toSaoPauloLocal(c.scheduledAt) : '',
+    window: c.window,
+    maxRate: c.maxRate,
+  };
+}
+
+/** The draft as the API takes it (the content keeps only what the channel uses). */
+export function toRequest(d: WizardDraft): UpdateCampaignRequest {
+  const c = d.content;
+  const content: CampaignContent = (() => {
+    switch (d.channel) {
+      case 'sms_short':
+      case 'sms_flash':
+        return { text: c.text ?? '' };
+      case 'voice_torpedo':
+        return c.audioId ? { audioId: c.audioId } : { tts: c.tts ?? '' };
+      case 'ura':
+        return {
+          menu: c.menu?.audioId ? { audioId: c.menu.audioId } : { tts: c.menu?.tts ?? '' },
+          options: c.options?.length ? c.options : ['1', '2'],
+          ...(c.integrationUrl ? { integrationUrl: c.integrationUrl } : {}),
+        };
+      case 'whatsapp':
+        return c.template?.name ? { template: c.template } : {};
+      case 'rcs':
+        return c.card
+          ? { card: c.card, ...(c.suggestions ? { suggestions: c.suggestions } : {}) }
+          : { text: c.text ?? '' };
+    }
+  })();
+  return {
+    name: d.name.trim() || 'Campanha',
+    channel: d.channel,
+    listIds: d.listIds,
+    content,
+    schedule: d.when === 'later' ? saoPauloIso(d.scheduleAt) : null,
+    window: d.window,
+    maxRate: d.maxRate,
+  };
+}

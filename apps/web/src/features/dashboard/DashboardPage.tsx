@@ -1,0 +1,184 @@
+import '@mantine/charts/styles.css';
+import { CHANNELS, CREDIT_TYPES } from '@ecoa/shared';
+import { BarChart } from '@mantine/charts';
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { intlLocale } from '../../platform/i18n';
+import { useSession } from '../auth/SessionProvider';
+import { CampaignsTable } from '../campaigns/CampaignsTable';
+import { campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaigns/campaignsApi';
+import { LIVE_STATUSES } from '../campaigns/format';
+import { BalanceCard } from '../credits/BalanceCard';
+import { useCredits } from '../credits/CreditsProvider';
+import { creditsApi, DASHBOARD_BALANCE_KEY } from '../credits/creditsApi';
+
+const CHANNEL_COLORS: Record<string, string> = {
+  sms_short: 'blue.6',
+  sms_flash: 'cyan.6',
+  voice_torpedo: 'grape.6',
+  ura: 'violet.6',
+  whatsapp: 'teal.6',
+  rcs: 'orange.6',
+};
+
+/** `/`: the balance, credits per channel, campaigns now, 30 days of sends per channel, recent campaigns, first steps. */
+export function DashboardPage() {
+  const { t, i18n } = useTranslation();
+  const { user } = useSession();
+  const { openBuyCredits } = useCredits();
+  const balance = useQuery({ queryKey: DASHBOARD_BALANCE_KEY, queryFn: creditsApi.balance });
+  const summary = useQuery({
+    queryKey: DASHBOARD_SUMMARY_KEY,
+    queryFn: campaignsApi.dashboard,
+    refetchInterval: (q) => (q.state.data?.running.some((c) => LIVE_STATUSES.has(c.status)) ? 3000 : false),
+  });
+  const locale = intlLocale(i18n.language);
+  const number = new Intl.NumberFormat(locale);
+  const data = summary.data;
+  const steps = data?.firstSteps;
+  const showSteps = steps && !(steps.hasList && steps.hasCredits && steps.hasCampaign);
+  const days = [...new Set((data?.daily ?? []).map((d) => d.day))].sort();
+  const chart = days.map((day) => {
+    const row: Record<string, string | number> = {
+      day: new Date(`${day}T12:00:00Z`).toLocaleDateString(locale, { day: '2-digit', month: '2-digit' }),
+    };
+    for (const d of data!.daily.filter((x) => x.day === day)) row[d.channel] = d.sent;
+    return row;
+  });
+  const channelsUsed = CHANNELS.filter((c) => data?.daily.some((d) => d.channel === c));
+
+  return (
+    <Stack gap="lg" data-testid="dashboard">
+      <Title order={2}>{t('dashboard.greeting', { name: user?.name ?? '' })}</Title>
+      {showSteps && (
+        <Card withBorder radius="lg" padding="lg" data-testid="dashboard-first-steps">
+          <Title order={4} mb="sm">
+            {t('dashboard.firstSteps')}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {[
+              { done: steps.hasList, label: t('dashboard.stepList'), to: '/listas' },
+              { done: steps.hasCredits, label: t('dashboard.stepCredits'), onClick: () => openBuyCredits('buy') },
+              { done: steps.hasCampaign, label: t('dashboard.stepCampaign'), to: '/campanhas/criar-campanha' },
+            ].map((s) => (
+              <Group key={s.label} gap="sm" wrap="nowrap">
+                <ThemeIcon variant="light" color={s.done ? 'teal' : 'gray'} radius="xl">
+                  {s.done ? <IconCircleCheck size={18} /> : <IconCircleDashed size={18} />}
+                </ThemeIcon>
+                {s.to ? (
+                  <Anchor component={Link} to={s.to} td={s.done ? 'line-through' : undefined}>
+                    {s.label}
+                  </Anchor>
+                ) : (
+                  <Anchor component="button" onClick={s.onClick} td={s.done ? 'line-through' : undefined}>
+                    {s.label}
+                  </Anchor>
+                )}
+              </Group>
+            ))}
+          </SimpleGrid>
+        </Card>
+      )}
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <BalanceCard money={balance.data?.money ?? user?.balance.money ?? 0} onBuy={() => openBuyCredits('buy')} />
+        <Card withBorder radius="lg" padding="lg">
+          <Title order={5} mb="sm">
+            {t('credits.balances')}
+          </Title>
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+            {CREDIT_TYPES.filter((type) => type !== 'BALANCE').map((type) => (
+              <Stack key={type} gap={0} data-testid={`dashboard-credits-${type}`}>
+                <Text size="xs" c="dimmed">
+                  {t(`credits.types.${type}`)}
+                </Text>
+                <Text fw={700}>{number.format(balance.data?.credits[type]?.available ?? 0)}</Text>
+              </Stack>
+            ))}
+          </SimpleGrid>
+        </Card>
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
+        <Card withBorder radius="md" padding="md">
+          <Text size="sm" c="dimmed">
+            {t('dashboard.sent30')}
+          </Text>
+          <Text fz={26} fw={700} data-testid="dashboard-sent">
+            {number.format(data?.totals.sent ?? 0)}
+          </Text>
+        </Card>
+        <Card withBorder radius="md" padding="md">
+          <Text size="sm" c="dimmed">
+            {t('dashboard.delivered30')}
+          </Text>
+          <Text fz={26} fw={700} data-testid="dashboard-delivered">
+            {number.format(data?.totals.delivered ?? 0)}
+          </Text>
+        </Card>
+        <Card withBorder radius="md" padding="md">
+          <Text size="sm" c="dimmed">
+            {t('dashboard.campaigns')}
+          </Text>
+          <Text fz={26} fw={700}>
+            {number.format(data?.totals.campaigns ?? 0)}
+          </Text>
+        </Card>
+      </SimpleGrid>
+      <Card withBorder radius="lg" padding="lg" data-testid="dashboard-chart">
+        <Title order={4} mb="md">
+          {t('dashboard.chartTitle')}
+        </Title>
+        {chart.length === 0 ? (
+          <Text c="dimmed" size="sm">
+            {t('dashboard.noSends')}
+          </Text>
+        ) : (
+          <BarChart
+            h={240}
+            data={chart}
+            dataKey="day"
+            type="stacked"
+            withLegend
+            series={channelsUsed.map((c) => ({
+              name: c,
+              label: t(`channels.names.${c}`),
+              color: CHANNEL_COLORS[c] ?? 'gray.6',
+            }))}
+          />
+        )}
+      </Card>
+      <Card withBorder radius="lg" padding="lg">
+        <Group justify="space-between" mb="sm">
+          <Title order={4}>{t('dashboard.running')}</Title>
+          <Button component={Link} to="/campanhas/criar-campanha" size="xs">
+            {t('nav.createCampaign')}
+          </Button>
+        </Group>
+        {data && data.running.length > 0 ? (
+          <CampaignsTable items={data.running} compact />
+        ) : (
+          <Text c="dimmed" size="sm">
+            {t('dashboard.noneRunning')}
+          </Text>
+        )}
+      </Card>
+      <Card withBorder radius="lg" padding="lg">
+        <Group justify="space-between" mb="sm">
+          <Title order={4}>{t('dashboard.recent')}</Title>
+          <Anchor component={Link} to="/campanhas" size="sm">
+            {t('dashboard.seeAll')}
+          </Anchor>
+        </Group>
+        {data && data.recent.length > 0 ? (
+          <CampaignsTable items={data.recent} compact />
+        ) : (
+          <Text c="dimmed" size="sm">
+            {t('dashboard.noCampaigns')}
+          </Text>
+        )}
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,28 @@
+import { ApiError, buildUrl, sessionToken } from './api';
+
+/**
+ * Downloads a file the API streams (an export) with the session token, then hands it to the
+ * browser under the name the server gave (`Content-Disposition`, UTF-8 form first).
+ */
+export async function downloadFile(path: string, query: Record<string, string>, fallbackName: string): Promise<void> {
+  const token = sessionToken.get();
+  const res = await fetch(buildUrl(path, 'main', query), {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  if (res.status === 401) sessionToken.set(null);
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { message?: string; code?: string };
+    throw new ApiError(res.status, body.message ?? res.statusText, body.code);
+  }
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const utf8 = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+  const name = utf8 ? decodeURIComponent(utf8) : fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
