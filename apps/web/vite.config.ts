@@ -12,6 +12,7 @@ const inPackages = (names: string) => new RegExp(`[\\\\/]node_modules[\\\\/](${n
  * - `forms`: the phone/CNPJ masks (imask), for sign-up, settings and the admin drawer only;
  * - `simple-grid`: the one layout component sign-up shares with the signed-in pages (1 KB), so
  *   sign-up does not need `signed-in`;
+ * - `charts`: recharts and what it pulls in, for the pages that draw a chart only;
  * - `signed-in`: what two or more signed-in chunks share (Mantine tables, inputs, the credits
  *   modals), instead of a dozen tiny files; what one chunk alone uses stays in it (the lists'
  *   drop zone in the lists page, the confetti in its own).
@@ -24,6 +25,14 @@ const codeSplitting = {
     {
       name: 'forms',
       test: (id: string) => inPackages('imask|react-imask').test(id) || /[\\/]features[\\/]auth[\\/]mask/i.test(id),
+      priority: 2,
+    },
+    // The charts (recharts, d3) only for the pages that draw one (the dashboard, a campaign's detail).
+    {
+      name: 'charts',
+      test: inPackages(
+        'recharts|@mantine[\\/]charts|d3-[a-z-]+|victory-vendor|decimal\\.js-light|es-toolkit|immer|reselect|@reduxjs|react-redux|redux|use-sync-external-store',
+      ),
       priority: 2,
     },
     { name: 'signed-in', minShareCount: 2, priority: 1 },

@@ -26,7 +26,7 @@ import { CampaignRecipients } from './CampaignRecipients';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { CampaignTimelineChart } from './CampaignTimelineChart';
 import { campaignKey, campaignsApi } from './campaignsApi';
-import { LIVE_STATUSES } from './format';
+import { stillMoving } from './format';
 
 const COUNT_STATUS: Record<keyof CampaignCounts, keyof typeof STATUS_COLOR> = {
   queued: 'queued',
@@ -48,11 +48,8 @@ export function CampaignDetailPage() {
   const campaign = useQuery({
     queryKey: campaignKey(id),
     queryFn: () => campaignsApi.get(id),
-    refetchInterval: (q) =>
-      q.state.data &&
-      (LIVE_STATUSES.has(q.state.data.status) || (q.state.data.status === 'CANCELED' && !q.state.data.finishedAt))
-        ? 2000
-        : false,
+    // Live without reloading: while it may send, and while receipts are still due after the end.
+    refetchInterval: (q) => (q.state.data && stillMoving(q.state.data) ? 2000 : false),
   });
   const duplicate = useMutation({
     mutationFn: () => campaignsApi.duplicate(id),
@@ -72,7 +69,7 @@ export function CampaignDetailPage() {
         <Loader />
       </Center>
     );
-  const live = LIVE_STATUSES.has(c.status);
+  const live = stillMoving(c);
   return (
     <Stack gap="lg" data-testid="campaign-detail">
       <Anchor component={Link} to="/campanhas" size="sm">
