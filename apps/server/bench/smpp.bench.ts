@@ -22,15 +22,19 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const N = Number(process.env.SMPP_BENCH_N ?? 20_000);
 const WINDOW = Number(process.env.SMPP_BENCH_WINDOW ?? 10);
 const TEXT = 'Ecoa: sua fatura de R$ 89,90 vence amanha. Pague pelo app e evite juros.';
-const CREDENTIALS = { systemId: 'bench', password: 'bench-pass' };
+export const SMPP_BENCH_CREDENTIALS = { systemId: 'bench', password: 'bench-pass' };
 
-async function startSmscProcess(): Promise<{ child: ChildProcess; port: number }> {
+/** The simulated SMSC as a separate process (no throughput limit, immediate receipts). */
+export async function startSmscProcess(
+  extra: Record<string, unknown> = {},
+): Promise<{ child: ChildProcess; port: number; httpPort: number | null }> {
   const options = {
-    ...CREDENTIALS,
+    ...SMPP_BENCH_CREDENTIALS,
     httpPort: null,
     receiptLatencyMs: 0,
     outcomes: { delivered: 1, undelivered: 0, expired: 0, rejected: 0 },
     keepRecords: 0,
+    ...extra,
   };
   const child = spawn(
     process.execPath,
@@ -44,7 +48,8 @@ async function startSmscProcess(): Promise<{ child: ChildProcess; port: number }
     lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the SMSC process exited (${code}) before listening`)));
   });
-  return { child, port: JSON.parse(line).port };
+  const { port, httpPort } = JSON.parse(line) as { port: number; httpPort: number | null };
+  return { child, port, httpPort };
 }
 
 /** CPU time (ms) a process used so far, from /proc (Linux); 0 elsewhere. */
@@ -58,14 +63,18 @@ function processCpuMs(pid: number): number {
 }
 
 /** The package's client and nothing else: bind, keep WINDOW submits in flight, count receipts. */
-async function bareLoop(port: number, n: number): Promise<{ seconds: number; cpuMs: number }> {
+export async function bareLoop(port: number, n: number, window = WINDOW): Promise<{ seconds: number; cpuMs: number }> {
   const session = smpp.connect({ host: '127.0.0.1', port });
   session.on('error', () => {});
   // The adapter turns Nagle off on its socket; the baseline gets the same socket option.
   session.socket.setNoDelay(true);
   await new Promise<void>((resolve, reject) =>
     session.bind_transceiver(
-      { system_id: CREDENTIALS.systemId, password: CREDENTIALS.password, interface_version: 0x34 },
+      {
+        system_id: SMPP_BENCH_CREDENTIALS.systemId,
+        password: SMPP_BENCH_CREDENTIALS.password,
+        interface_version: 0x34,
+      },
       (pdu: { command_status: number }) => (pdu.command_status === 0 ? resolve() : reject(new Error('bind refused'))),
     ),
   );
@@ -84,7 +93,7 @@ async function bareLoop(port: number, n: number): Promise<{ seconds: number; cpu
       done();
     });
     const fill = () => {
-      while (inFlight < WINDOW && sent < n) {
+      while (inFlight < window && sent < n) {
         inFlight++;
         const to = `55119${String(10_000_000 + (sent % 1000)).slice(-8)}`;
         sent++;
@@ -120,7 +129,7 @@ async function adapterRun(port: number, n: number): Promise<{ seconds: number; c
   const provider = new SmppProvider({
     host: '127.0.0.1',
     port,
-    ...CREDENTIALS,
+    ...SMPP_BENCH_CREDENTIALS,
     // The bench measures the adapter's own cost: TPS high enough never to wait.
     tps: 1_000_000,
     window: WINDOW,

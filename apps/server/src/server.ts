@@ -82,6 +82,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           await jobs.stop();
           await modules.supervisor.stop();
           await providers!.close();
+          await modules.channels.closeReceipts();
           if (ownsDb) await db.close();
         })();
         return closing;

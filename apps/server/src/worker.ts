@@ -35,5 +35,6 @@ onShutdownSignal(logger, async () => {
   await jobs.stop();
   await modules.supervisor.stop();
   await providers.close();
+  await modules.channels.closeReceipts();
   await db.close();
 });

@@ -34,7 +34,6 @@ import { createCampaignReports } from './campaigns/campaigns.reports.service.ts'
 import { createCampaignsRepository } from './campaigns/campaigns.repository.ts';
 import { registerCampaignsRoutes } from './campaigns/campaigns.routes.ts';
 import { type CampaignsService, createCampaignsService } from './campaigns/campaigns.service.ts';
-import { recipientStoreOf } from './campaigns/campaigns.store.ts';
 import { type CampaignSupervisor, createCampaignSupervisor } from './campaigns/campaigns.supervisor.ts';
 import { defineChannelsJobs } from './channels/channels.jobs.ts';
 import { createChannelsRepository } from './channels/channels.repository.ts';
@@ -178,6 +177,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const optOuts = createOptOutsService({ repo: createOptOutsRepository(deps.db), storage });
 
   const campaignsRepo = createCampaignsRepository(db);
+  const channelsRepo = createChannelsRepository(db);
   // Audios for voice campaigns (DATA_DIR/audios); signed playback links for the carrier.
   const audioStorage = createAudioStorage(config.dataDir);
   const audios = createAudiosService({
@@ -194,7 +194,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // Channels: test sends and every carrier's receipts and replies (messages, their history, opt-out words).
   const channels = createChannelsService({
     db,
-    repo: createChannelsRepository(db),
+    repo: channelsRepo,
     providers: deps.providers,
     ledger,
     optOuts,
@@ -213,8 +213,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // Campaigns: drafts, the start's snapshot and reservation, the dispatchers, the supervisor.
   const auditRepo = createAuditRepository();
   const workerId = randomUUID();
-  const channelsRepo = createChannelsRepository(db);
-  const store = recipientStoreOf(channelsRepo);
+  // A batch's outcomes, written set-based by the channels module.
+  const store = { recordSubmittedBatch: channelsRepo.recordSubmittedBatch, settleBatch: channelsRepo.settleBatch };
   let supervisor: CampaignSupervisor | undefined;
   const campaigns = createCampaignsService({
     db,
@@ -256,6 +256,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     ledger,
     lifecycle: campaigns,
     dispatcher,
+    sweepEarlyReceipts: () => channelsRepo.sweepEarlyReceipts(),
     workerId,
     singleProcess: deps.db.kind === 'pglite',
     clock,

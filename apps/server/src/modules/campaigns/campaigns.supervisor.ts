@@ -24,6 +24,8 @@ export type SupervisorDeps = {
   lifecycle: Pick<CampaignLifecycle, 'startScheduled' | 'finishIfDone' | 'queueDispatch'>;
   /** This process's dispatcher: it joins every RUNNING campaign it is not working on yet. */
   dispatcher: { join(campaignId: string): void };
+  /** Receipts that lost the race with their submit (or outlived a crash) applied once their id is known. */
+  sweepEarlyReceipts: () => Promise<number>;
   workerId: string;
   /** PGlite lives in this one process: every other worker on record is a previous run, dead. */
   singleProcess: boolean;
@@ -88,6 +90,7 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
       if (isInWindow(row.window, now)) deps.dispatcher.join(row.id);
     }
     for (const row of await repo.unfinished()) await deps.lifecycle.finishIfDone(row.id);
+    await deps.sweepEarlyReceipts();
   }
 
   /** One pass at a time; an error is logged and the next pass tries again. */

@@ -1,15 +1,9 @@
 import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
-import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import {
-  earlyReceipts,
-  inboundMessages,
-  type MessageRow,
-  messageEvents,
-  messages,
-  providerMessageIds,
-} from './channels.schema.ts';
-import { advances, combineParts, isFinal } from './message-status.ts';
+import { createMessageBatches } from './channels.batch.ts';
+import { inboundMessages, type MessageRow, messageEvents, messages } from './channels.schema.ts';
+import { advances, isFinal } from './message-status.ts';
 import type { OutboundContent, StatusEvent } from './provider.ts';
 
 export type NewMessage = {
@@ -27,11 +21,6 @@ export type MessageEventRow = typeof messageEvents.$inferSelect;
 
 /** What became of a receipt: applied to its message, kept for later (its submit is not stored yet), or nothing new. */
 export type ReceiptOutcome = 'applied' | 'early' | 'unchanged';
-
-/** Serialises everything about one carrier id (its receipt and the storing of its submit response). */
-async function lockProviderId(tx: DbOrTx, provider: string, providerMessageId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${provider}:${providerMessageId}`}, 0))`);
-}
 
 /**
  * Adds a step to a message's history, never before the previous one: carriers' clocks and
@@ -84,62 +73,8 @@ async function advanceMessage(
   return true;
 }
 
-/**
- * A receipt for a stored carrier id: the part moves forward, and the message settles once every
- * part has its last word (message-status.ts). `read` implies delivered and is recorded as well.
- */
-async function applyToPart(
-  tx: DbOrTx,
-  part: { messageId: string; status: MessageStatus | null },
-  event: StatusEvent,
-): Promise<ReceiptOutcome> {
-  const partStatus: MessageStatus = event.status === 'read' ? 'delivered' : event.status;
-  let changed = false;
-  if (part.status === null || advances(part.status, partStatus)) {
-    await tx
-      .update(providerMessageIds)
-      .set({ status: partStatus, reason: event.reason ?? null })
-      .where(
-        and(
-          eq(providerMessageIds.provider, event.provider),
-          eq(providerMessageIds.providerMessageId, event.providerMessageId),
-        ),
-      );
-    changed = true;
-  }
-  // The message row is locked first, so two parts' receipts never both miss the other's update.
-  await tx.select({ id: messages.id }).from(messages).where(eq(messages.id, part.messageId)).for('update');
-  const parts = await tx
-    .select({ status: providerMessageIds.status, reason: providerMessageIds.reason })
-    .from(providerMessageIds)
-    .where(eq(providerMessageIds.messageId, part.messageId));
-  const settled = combineParts(parts);
-  const moved = settled
-    ? await advanceMessage(tx, part.messageId, settled.status, event.at, settled.reason, event.detail)
-    : partStatus === 'sent' && (await advanceMessage(tx, part.messageId, 'sent', event.at));
-  // Facts that come without a new status (the digit pressed during a call) are kept too.
-  if (!moved && event.detail?.digits !== undefined) {
-    await addEvent(tx, part.messageId, partStatus, event.at, { detail: event.detail });
-  }
-  let read = false;
-  if (event.status === 'read') {
-    const [seen] = await tx
-      .select({ id: messageEvents.id })
-      .from(messageEvents)
-      .where(and(eq(messageEvents.messageId, part.messageId), eq(messageEvents.status, 'read')))
-      .limit(1);
-    if (!seen) await addEvent(tx, part.messageId, 'read', event.at);
-    read = !seen;
-  }
-  return changed || moved || read || event.detail?.digits !== undefined ? 'applied' : 'unchanged';
-}
-
-function reviveEvent(stored: unknown): StatusEvent {
-  const e = stored as Omit<StatusEvent, 'at'> & { at: string };
-  return { ...e, at: new Date(e.at) };
-}
-
 export function createChannelsRepository(db: Database) {
+  const batches = createMessageBatches((fn) => db.transaction(fn));
   return {
     /** A new message, `queued`; pass `tx` to create it with its credit reservation. */
     async createMessage(input: NewMessage, now: Date, tx: DbOrTx = db): Promise<string> {
@@ -175,65 +110,21 @@ export function createChannelsRepository(db: Database) {
       now: Date,
       tx: DbOrTx = db,
     ): Promise<StatusEvent[]> {
-      const run = async (t: DbOrTx) => {
-        const applied: StatusEvent[] = [];
-        for (const id of providerIds) await lockProviderId(t, provider, id);
-        // A carrier may reuse an id long after (a counter that wrapped, a restart): the newest
-        // submission owns it from now on.
-        await t
-          .insert(providerMessageIds)
-          .values(providerIds.map((providerMessageId, part) => ({ provider, providerMessageId, messageId, part })))
-          .onConflictDoUpdate({
-            target: [providerMessageIds.provider, providerMessageIds.providerMessageId],
-            set: { messageId, part: sql`excluded.part`, status: null, reason: null },
-          });
-        await advanceMessage(t, messageId, 'sent', now);
-        const early = await t
-          .delete(earlyReceipts)
-          .where(and(eq(earlyReceipts.provider, provider), inArray(earlyReceipts.providerMessageId, providerIds)))
-          .returning({ event: earlyReceipts.event, id: earlyReceipts.id });
-        for (const { event } of early.sort((a, b) => a.id - b.id)) {
-          const e = reviveEvent(event);
-          const [part] = await t
-            .select({ messageId: providerMessageIds.messageId, status: providerMessageIds.status })
-            .from(providerMessageIds)
-            .where(
-              and(
-                eq(providerMessageIds.provider, provider),
-                eq(providerMessageIds.providerMessageId, e.providerMessageId),
-              ),
-            );
-          if (part && (await applyToPart(t, part, e)) === 'applied') applied.push(e);
-        }
-        return applied;
-      };
-      return tx === db ? db.transaction(run) : run(tx);
+      const run = (t: DbOrTx) => batches.recordSubmittedBatch([{ messageId, provider, providerIds }], now, t);
+      return (await (tx === db ? db.transaction(run) : run(tx))).map((a) => a.event);
     },
 
     /** A receipt: applied to its message, or kept until the submit response is stored. */
     async applyReceipt(event: StatusEvent): Promise<{ outcome: ReceiptOutcome; messageId?: string }> {
-      return db.transaction(async (tx) => {
-        await lockProviderId(tx, event.provider, event.providerMessageId);
-        const [part] = await tx
-          .select({ messageId: providerMessageIds.messageId, status: providerMessageIds.status })
-          .from(providerMessageIds)
-          .where(
-            and(
-              eq(providerMessageIds.provider, event.provider),
-              eq(providerMessageIds.providerMessageId, event.providerMessageId),
-            ),
-          );
-        if (!part) {
-          await tx.insert(earlyReceipts).values({
-            provider: event.provider,
-            providerMessageId: event.providerMessageId,
-            event: { ...event, at: event.at.toISOString() },
-          });
-          return { outcome: 'early' };
-        }
-        return { outcome: await applyToPart(tx, part, event), messageId: part.messageId };
-      });
+      const [result] = await batches.applyReceipts([event]);
+      return { outcome: result!.outcome, messageId: result!.messageId };
     },
+
+    /** Many receipts in one transaction (the receipt batcher). */
+    applyReceipts: (events: StatusEvent[]) => batches.applyReceipts(events),
+    recordSubmittedBatch: batches.recordSubmittedBatch,
+    settleBatch: batches.settleBatch,
+    sweepEarlyReceipts: batches.sweepEarlyReceipts,
 
     /** The carrier refused it, or its fate is unknown (the request may have reached the carrier). */
     async settleWithoutCarrier(
@@ -243,8 +134,8 @@ export function createChannelsRepository(db: Database) {
       now: Date,
       tx: DbOrTx = db,
     ): Promise<void> {
-      if (tx === db) await db.transaction((t) => advanceMessage(t, messageId, status, now, reason).then(() => {}));
-      else await advanceMessage(tx, messageId, status, now, reason);
+      const run = (t: DbOrTx) => batches.settleBatch([{ messageId, status, reason }], now, t);
+      await (tx === db ? db.transaction(run) : run(tx));
     },
 
     async findOwned(

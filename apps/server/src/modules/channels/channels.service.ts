@@ -28,6 +28,7 @@ import {
   type VoicePrompt,
 } from './provider.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
+import { createReceiptBatcher } from './receipt-batcher.ts';
 
 export const URA_ANSWER_QUEUE = 'channels.ura-answer';
 export const SETTLE_INTERRUPTED_QUEUE = 'channels.settle-interrupted';
@@ -54,6 +55,8 @@ const invalid = (code: string, message: string) => badRequest(code, message);
 
 export function createChannelsService(deps: ChannelsServiceDeps) {
   const { db, repo, providers, ledger, clock, logger } = deps;
+  // Receipts are stored in batches (thousands a second); each carrier is answered once its own is committed.
+  const receipts = createReceiptBatcher({ apply: (events: StatusEvent[]) => repo.applyReceipts(events) });
 
   /** The content a provider sends, from what the user asked; the credits it costs. */
   async function contentOf(userId: string, input: TestSendInput): Promise<{ content: OutboundContent; parts: number }> {
@@ -274,12 +277,15 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     /** Every receipt and inbound message of every provider comes through here. */
     async handleEvent(event: ProviderEvent): Promise<void> {
       if (event.type === 'inbound') return onInbound(event);
-      const { outcome, messageId } = await repo.applyReceipt(event);
+      const { outcome, messageId } = await receipts.push(event);
       if (outcome === 'applied') await afterReceipt(event, messageId);
     },
 
     /** Receipts that waited for their submit, now applied: their follow-ups too. */
     afterReceipt,
+
+    /** Stores the receipts still waiting for their batch (a stopping process). */
+    closeReceipts: () => receipts.close(),
 
     health(): ProviderHealthDto[] {
       return providers.all().map((p) => ({ ...p.health(), channels: [...p.channels] }));

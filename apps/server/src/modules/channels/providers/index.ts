@@ -50,7 +50,7 @@ export async function startProviders(options: {
   const providers: ChannelProvider[] = [];
   const close = async () => {
     await Promise.allSettled(providers.map((p) => p.close()));
-    await Promise.allSettled(Object.values(simulators).map((s) => s.close()));
+    await Promise.allSettled(Object.values(simulators).map((s) => s?.close()));
   };
   try {
     simulators.smsc = smpp ? undefined : await startSmscSimulator({ httpPort: null, ...overrides.smsc });

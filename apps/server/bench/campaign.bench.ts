@@ -1,0 +1,140 @@
+/**
+ * A whole SMS campaign end to end: start (snapshot + reservation) → every recipient submitted over
+ * SMPP to the simulated SMSC running as its own process with no throughput limit → every receipt
+ * recorded (all recipients `delivered` in the database). In the same run, the ceiling: the
+ * `smpp` package's bare client loop (no database) on the same number of messages and window.
+ * Setup (not timed): a user with credits through the real sign-up, a ready list written with
+ * set-based SQL as the import would leave it.
+ *
+ *   npm run bench -- campaign          (CAMPAIGN_BENCH_N=100000 on PostgreSQL by default)
+ */
+import os from 'node:os';
+import { loadConfig } from '../src/platform/config/config.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { startServer } from '../src/server.ts';
+import { makeAdmin, signUpAndSignIn } from '../test/factories.ts';
+import { fixtureWebRoot } from '../test/helpers.ts';
+import type { BenchContext, BenchFigures } from './run.ts';
+import { bareLoop, SMPP_BENCH_CREDENTIALS, startSmscProcess } from './smpp.bench.ts';
+
+const WINDOW = 50;
+const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
+
+export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
+  const n = Number(process.env.CAMPAIGN_BENCH_N ?? (kind === 'postgres' ? 100_000 : 20_000));
+  const smsc = await startSmscProcess({ httpPort: 0 });
+  const counters = async () =>
+    (await (await fetch(`http://127.0.0.1:${smsc.httpPort}/__simulator/counters`)).json()) as {
+      messages: number;
+      duplicates: number;
+      receiptsSent: number;
+    };
+  try {
+    // The ceiling first: the package's own loop, no database, same SMSC, same window.
+    const bare = await bareLoop(smsc.port, n, WINDOW);
+    await fetch(`http://127.0.0.1:${smsc.httpPort}/__simulator/reset`, { method: 'POST' });
+
+    const config = loadConfig({
+      DATA_DIR: os.tmpdir(),
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'test',
+      SMPP_URL: `smpp://${SMPP_BENCH_CREDENTIALS.systemId}:${SMPP_BENCH_CREDENTIALS.password}@127.0.0.1:${smsc.port}?tps=10000&window=${WINDOW}`,
+    });
+    const server = await startServer({
+      config,
+      logger: createLogger('silent'),
+      listen: false,
+      db,
+      webRoot: fixtureWebRoot(),
+    });
+    try {
+      const { user } = await signUpAndSignIn(server);
+      const admin = await signUpAndSignIn(server);
+      await makeAdmin(server, admin.user.id);
+      await server.modules.ledger.adjust({
+        userId: user.id,
+        type: 'SMSSHORT',
+        amount: n,
+        actorUserId: admin.user.id,
+        reason: 'bench credits',
+      });
+      const { rows } = await db.executeSql(
+        `insert into contact_lists (user_id, name, status, progress, total, valid, mobiles, file_name, file_kind, file_size)
+         values ($1, 'bench', 'ready', 100, $2, $2, $2, 'bench.csv', 'csv', 0) returning id`,
+        [user.id, n],
+      );
+      const listId = (rows[0] as { id: string }).id;
+      await db.executeSql(
+        `insert into contacts (list_id, row_number, phone, kind, name)
+         select $1, g, '+55119' || lpad(g::text, 8, '0'), 'mobile', 'Cliente ' || g from generate_series(1, $2) g`,
+        [listId, n],
+      );
+
+      const rssStart = process.memoryUsage().rss;
+      let rssPeak = rssStart;
+      const sampler = setInterval(() => {
+        rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      }, 100);
+      const { id } = await server.modules.campaigns.create(user.id, {
+        name: 'bench',
+        channel: 'sms_short',
+        listIds: [listId],
+        content: { text: 'Ecoa: sua fatura vence amanha. Pague pelo app.' },
+        window: ALWAYS,
+      });
+      const t0 = performance.now();
+      await server.modules.campaigns.start(user.id, id);
+      const startMs = performance.now() - t0;
+      let submittedAt = 0;
+      for (;;) {
+        const c = await counters();
+        if (!submittedAt && c.messages >= n) submittedAt = performance.now();
+        const { rows: done } = await db.executeSql(
+          "select count(*)::int as n from messages where campaign_id = $1 and status = 'delivered'",
+          [id],
+        );
+        if ((done[0] as { n: number }).n >= n) break;
+        if (process.env.BENCH_DEBUG)
+          console.error(
+            'progress',
+            Math.round(performance.now() - t0),
+            c.messages,
+            c.receiptsSent,
+            (done[0] as { n: number }).n,
+          );
+        if (performance.now() - t0 > 30 * 60_000) throw new Error('the campaign did not finish in 30 minutes');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const totalS = (performance.now() - t0) / 1000;
+      clearInterval(sampler);
+      const final = await counters();
+      const campaign = await server.modules.campaigns.get(user.id, id);
+      const bareRate = n / bare.seconds;
+      const e2eRate = n / totalS;
+      const figures: BenchFigures = {
+        recipients: n,
+        smppWindow: WINDOW,
+        bareLoopMsgsPerSec: Math.round(bareRate),
+        startMs: Math.round(startMs),
+        submitPhaseMsgsPerSec: Math.round(n / ((submittedAt - t0) / 1000)),
+        endToEndMsgsPerSec: Math.round(e2eRate),
+        ratioToBare: Number((e2eRate / bareRate).toFixed(3)),
+        endToEndSeconds: Number(totalS.toFixed(1)),
+        rssStartMb: Math.round(rssStart / 1e6),
+        rssPeakMb: Math.round(rssPeak / 1e6),
+        smscMessages: final.messages,
+        smscDuplicates: final.duplicates,
+        creditsUsed: campaign.credits.used,
+        creditsReleased: campaign.credits.released,
+        status: campaign.status,
+      };
+      console.log(`campaign (${kind}):`, figures);
+      return figures;
+    } finally {
+      await server.close();
+    }
+  } finally {
+    smsc.child.stdin?.end();
+    smsc.child.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { createReceiptBatcher } from './receipt-batcher.ts';
+
+describe('the receipt batcher', () => {
+  it('gathers what arrives together into one batch, answers each with its own result, in order', async () => {
+    const batches: number[][] = [];
+    const batcher = createReceiptBatcher<number, string>({
+      apply: async (events) => {
+        batches.push(events);
+        return events.map((e) => `r${e}`);
+      },
+      maxBatch: 3,
+    });
+    const results = await Promise.all([1, 2, 3, 4, 5].map((e) => batcher.push(e)));
+    expect(results).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+  });
+
+  it('rejects every event of a failed batch (the carrier sends them again) and goes on with the next', async () => {
+    let calls = 0;
+    const batcher = createReceiptBatcher<number, number>({
+      apply: async (events) => {
+        calls++;
+        if (calls === 1) throw new Error('database gone');
+        return events;
+      },
+    });
+    const first = batcher.push(1);
+    await expect(first).rejects.toThrow('database gone');
+    await expect(batcher.push(2)).resolves.toBe(2);
+    await batcher.close();
+  });
+});

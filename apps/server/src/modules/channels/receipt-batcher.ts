@@ -1,0 +1,67 @@
+/**
+ * Receipts gathered into batches: a carrier's receipts arrive one by one (an SMPP `deliver_sm`, a
+ * webhook), and each waits (a few milliseconds at most) for the batch that stores it; the carrier
+ * is answered only once its receipt is committed, or told to send it again when the batch failed.
+ * One batch in flight at a time, the next one filling meanwhile.
+ */
+export function createReceiptBatcher<E, R>(options: {
+  apply: (events: E[]) => Promise<R[]>;
+  maxBatch?: number;
+  maxDelayMs?: number;
+}) {
+  const maxBatch = options.maxBatch ?? 500;
+  const maxDelayMs = options.maxDelayMs ?? 5;
+  type Waiting = { event: E; resolve: (r: R) => void; reject: (err: unknown) => void };
+  let queue: Waiting[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> | undefined;
+
+  function schedule(): void {
+    if (inFlight) return;
+    if (queue.length >= maxBatch) {
+      clearTimeout(timer);
+      timer = undefined;
+      flush();
+    } else if (!timer && queue.length > 0) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        flush();
+      }, maxDelayMs);
+    }
+  }
+
+  function flush(): void {
+    if (inFlight || queue.length === 0) return;
+    const batch = queue.slice(0, maxBatch);
+    queue = queue.slice(batch.length);
+    inFlight = options
+      .apply(batch.map((w) => w.event))
+      .then(
+        (results) => batch.forEach((w, i) => w.resolve(results[i]!)),
+        (err: unknown) => batch.forEach((w) => w.reject(err)),
+      )
+      .finally(() => {
+        inFlight = undefined;
+        schedule();
+      });
+  }
+
+  return {
+    /** Resolves with the event's result once its batch is committed; rejects if that batch failed. */
+    push(event: E): Promise<R> {
+      return new Promise<R>((resolve, reject) => {
+        queue.push({ event, resolve, reject });
+        schedule();
+      });
+    },
+    /** Stores what is waiting now. */
+    async close(): Promise<void> {
+      clearTimeout(timer);
+      timer = undefined;
+      while (inFlight || queue.length > 0) {
+        flush();
+        await inFlight;
+      }
+    },
+  };
+}
