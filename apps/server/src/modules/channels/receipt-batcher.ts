@@ -37,8 +37,12 @@ export function createReceiptBatcher<E, R>(options: {
     inFlight = options
       .apply(batch.map((w) => w.event))
       .then(
-        (results) => batch.forEach((w, i) => w.resolve(results[i]!)),
-        (err: unknown) => batch.forEach((w) => w.reject(err)),
+        (results) => {
+          for (const [i, w] of batch.entries()) w.resolve(results[i]!);
+        },
+        (err: unknown) => {
+          for (const w of batch) w.reject(err);
+        },
       )
       .finally(() => {
         inFlight = undefined;
