@@ -1,8 +1,7 @@
 import { Button, Group, Stack, Title } from '@mantine/core';
-import { IconPlus, IconSend } from '@tabler/icons-react';
+import { IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useSession } from '../auth/SessionProvider';
 import { ChannelsHealthPanel } from '../channels/ChannelsHealthPanel';
 import { TestSendDialog } from '../channels/TestSendDialog';
@@ -17,24 +16,15 @@ export function CampaignsPage() {
     <Stack gap="lg">
       <Group justify="space-between">
         <Title order={2}>{t('nav.campaigns')}</Title>
-        <Group gap="sm">
-          <Button
-            variant="default"
-            leftSection={<IconSend size={18} />}
-            onClick={() => setTesting(true)}
-            data-testid="open-test-send"
-          >
-            {t('channels.testSend.open')}
-          </Button>
-          <Button
-            component={Link}
-            to="/campanhas/criar-campanha"
-            leftSection={<IconPlus size={18} />}
-            data-testid="campaigns-create"
-          >
-            {t('nav.createCampaign')}
-          </Button>
-        </Group>
+        {/* "Create campaign" is the header's button (the onboarding popover hangs below it). */}
+        <Button
+          variant="default"
+          leftSection={<IconSend size={18} />}
+          onClick={() => setTesting(true)}
+          data-testid="open-test-send"
+        >
+          {t('channels.testSend.open')}
+        </Button>
       </Group>
       <CampaignsBrowser />
       {user?.accessLevel === 'ADMINISTRATOR' && <ChannelsHealthPanel />}
