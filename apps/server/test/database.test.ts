@@ -41,7 +41,8 @@ describe(`database and jobs (${dbKind})`, () => {
     expect((rows[0] as { n: number }).n).toBe(1);
     const health = await second.app.inject({ method: 'GET', url: '/api/health' });
     expect(health.json()).toEqual({ status: 'ok' });
-  });
+    // Two on-disk PGlite starts (initdb, migrations): ~18 s on a quiet machine, more on a busy one.
+  }, 90_000);
 
   it('runs migrations concurrently without clashing (PostgreSQL advisory lock)', async () => {
     const a = await openTestDb();
