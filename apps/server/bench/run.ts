@@ -9,6 +9,7 @@
  *
  *   npm run bench                 # every bench
  *   npm run bench -- ledger       # only files whose name contains "ledger"
+ *   npm run bench -- campaign --db=postgres   # one database only (printed, not written)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,6 +62,8 @@ async function runOn(kind: DbHandle['kind'], file: string, url?: string): Promis
 
 async function main() {
   const filter = process.argv.slice(2).find((a) => !a.startsWith('-'));
+  // `--db=postgres` (or pglite) runs one database only, to iterate: figures printed, nothing written.
+  const only = process.argv.find((a) => a.startsWith('--db='))?.slice('--db='.length);
   const files = fs
     .readdirSync(here)
     .filter((f) => f.endsWith('.bench.ts') && (!filter || f.includes(filter)))
@@ -71,6 +74,12 @@ async function main() {
   for (const file of files) {
     const name = path.basename(file, '.bench.ts');
     console.log(`\n== ${name} ==`);
+    if (only === 'pglite' || only === 'postgres') {
+      const figures =
+        only === 'pglite' ? await runOn('pglite', file) : await withPostgres((url) => runOn('postgres', file, url));
+      console.log(only, figures);
+      continue;
+    }
     const pglite = await runOn('pglite', file);
     console.log('pglite', pglite);
     const postgres = await withPostgres((url) => runOn('postgres', file, url));

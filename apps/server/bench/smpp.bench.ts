@@ -52,14 +52,27 @@ export async function startSmscProcess(
   return { child, port, httpPort };
 }
 
-/** CPU time (ms) a process used so far, from /proc (Linux); 0 elsewhere. */
-function processCpuMs(pid: number): number {
+/** CPU time (user + system) a process used so far, from /proc (0 where there is none). */
+export function processCpuMs(pid: number): number {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return 0;
   }
+}
+
+/** CPU time of every PostgreSQL server process on this machine (its backends do the SQL work). */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += processCpuMs(Number(pid));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return total;
 }
 
 /** The package's client and nothing else: bind, keep WINDOW submits in flight, count receipts. */
@@ -95,7 +108,8 @@ export async function bareLoop(port: number, n: number, window = WINDOW): Promis
     const fill = () => {
       while (inFlight < window && sent < n) {
         inFlight++;
-        const to = `55119${String(10_000_000 + (sent % 1000)).slice(-8)}`;
+        // Every message to its own number, as in a campaign (the SMSC keeps counts per destination).
+        const to = `55119${String(10_000_000 + sent).slice(-8)}`;
         sent++;
         session.submit_sm(
           {
@@ -161,7 +175,7 @@ async function adapterRun(port: number, n: number): Promise<{ seconds: number; c
       .submit({
         id: `bench-${i}`,
         channel: 'sms_short',
-        to: `+55119${String(10_000_000 + (i % 1000)).slice(-8)}`,
+        to: `+55119${String(10_000_000 + i).slice(-8)}`,
         content: { kind: 'sms', text: TEXT, flash: false },
       })
       .then((result) => {

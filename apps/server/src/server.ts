@@ -83,6 +83,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           await modules.supervisor.stop();
           await providers!.close();
           await modules.channels.closeReceipts();
+          // The hop's clicks still waiting are written before the database closes.
+          await modules.linkClicks.close();
           if (ownsDb) await db.close();
         })();
         return closing;

@@ -54,7 +54,20 @@ describe(`access control (${dbKind})`, () => {
       schedule: '2099-01-04T10:00:00-03:00',
     });
     await server.modules.campaigns.start(target, campaign);
+    const link = await server.modules.links.create(target, {
+      name: 'Vendas',
+      slug: `vendas-${target.slice(0, 8)}`,
+      mode: 'round_robin',
+      targets: [{ kind: 'whatsapp', phone: '11987650032' }],
+    });
     const routes: (RouteCall & { pattern: string })[] = [
+      { pattern: 'GET /api/v1/admin/links', method: 'GET', url: '/api/v1/admin/links' },
+      {
+        pattern: 'PATCH /api/v1/admin/links/:id',
+        method: 'PATCH',
+        url: `/api/v1/admin/links/${link.id}`,
+        payload: { disabled: false },
+      },
       { pattern: 'GET /api/v1/admin/users', method: 'GET', url: '/api/v1/admin/users' },
       { pattern: 'GET /api/v1/admin/users/:id', method: 'GET', url: base },
       { pattern: 'PATCH /api/v1/admin/users/:id', method: 'PATCH', url: base, payload: { priceTable: { ura: 0.2 } } },
@@ -131,6 +144,39 @@ describe(`access control (${dbKind})`, () => {
         { method: 'POST', url: `/api/v1/campaigns/${id}/cancel` },
       ],
     );
+  });
+
+  it('a rotating link, its stats and its clicks are the owner’s alone', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    const created = await callAs(
+      server,
+      {
+        method: 'POST',
+        url: '/api/v1/rotating-links',
+        payload: {
+          name: 'Link Secreto',
+          slug: `secreto-${owner.user.id.slice(0, 8)}`,
+          targets: [{ kind: 'whatsapp', phone: '11987650033', label: 'Vendedora Secreta' }],
+        },
+      },
+      owner.token,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    await expectOwnerOnly(
+      server,
+      { owner: owner.token, stranger: stranger.token, secrets: ['Link Secreto', 'Vendedora Secreta'] },
+      [
+        { method: 'GET', url: `/api/v1/rotating-links/${id}` },
+        { method: 'GET', url: `/api/v1/rotating-links/${id}/stats` },
+        { method: 'GET', url: `/api/v1/rotating-links/${id}/clicks/export` },
+        { method: 'PATCH', url: `/api/v1/rotating-links/${id}`, payload: { name: 'Link Secreto' } },
+        { method: 'DELETE', url: `/api/v1/rotating-links/${id}` },
+      ],
+    );
+    const list = await callAs(server, { method: 'GET', url: '/api/v1/rotating-links' }, stranger.token);
+    expect(list.body).not.toContain('Link Secreto');
   });
 
   it('a contact list and its contacts are the owner’s alone', async () => {

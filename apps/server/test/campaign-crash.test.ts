@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, importList, mobile } from '../src/modules/campaigns/campaigns.test-support.ts';
@@ -8,7 +7,8 @@ import {
   startSmscSimulator,
 } from '../src/modules/channels/providers/smpp/simulator/smsc-simulator.ts';
 import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.ts';
-import { dbKind, freePort, isolatedDatabaseUrl, tempDir } from './helpers.ts';
+import { dbKind, isolatedDatabaseUrl, tempDir } from './helpers.ts';
+import { killed, spawnEcoa, startEcoaServer, waitUntil } from './processes.ts';
 import { remoteServer } from './remote-server.ts';
 
 /**
@@ -18,35 +18,6 @@ import { remoteServer } from './remote-server.ts';
  * (`src/main.ts`), and `npm run worker` (`src/worker.ts`) on PostgreSQL.
  */
 const RECIPIENTS = 600;
-
-function spawnEcoa(entry: 'main' | 'worker', env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/${entry}.ts`], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return child;
-}
-
-async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (
-    !(await Promise.resolve()
-      .then(check)
-      .catch(() => false))
-  ) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function killed(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
 
 describe(`a campaign across a SIGKILL (${dbKind})`, () => {
   let smsc: SmscSimulator;
@@ -86,21 +57,17 @@ describe(`a campaign across a SIGKILL (${dbKind})`, () => {
   }
 
   it('loses nobody and sends nobody twice when the server is killed mid-campaign', async () => {
-    const port = await freePort();
     const dataDir = tempDir();
-    const baseUrl = `http://127.0.0.1:${port}`;
     const env: Record<string, string> = {
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
       SMPP_URL: smsc.url,
       ADMIN_EMAIL: uniqueEmail('admin'),
       ...(own ? { DATABASE_URL: own.url } : {}),
     };
-    const healthy = async () => (await fetch(`${baseUrl}/api/health`)).ok;
-    let ecoa = spawnEcoa('main', env);
+    const first = await startEcoaServer(env);
+    let ecoa = first.child;
     children.push(ecoa);
-    await waitUntil('the server to start', healthy);
+    const baseUrl = first.base;
 
     const { server, token, list } = await setUp(env, baseUrl, dataDir);
     const c = api(server, token);
@@ -118,9 +85,11 @@ describe(`a campaign across a SIGKILL (${dbKind})`, () => {
     const atKill = smsc.counters().messages;
     expect(atKill).toBeLessThan(RECIPIENTS);
 
-    ecoa = spawnEcoa('main', env);
+    // The same port: the test's client keeps talking to the address it knows.
+    const again = await startEcoaServer(env, first.port);
+    expect(again.base, 'restarted on the same port').toBe(baseUrl);
+    ecoa = again.child;
     children.push(ecoa);
-    await waitUntil('the server to start again', healthy);
     await c.waitFor(id, (x) => x.status === 'COMPLETED', 120_000);
     // Receipts the SMSC wrote to the killed process's socket are gone with it (the simulator does
     // not redeliver an unanswered receipt): those recipients were sent and stay `sent`.
@@ -148,20 +117,15 @@ describe(`a campaign across a SIGKILL (${dbKind})`, () => {
   it.runIf(dbKind === 'postgres')(
     'shares one campaign between two worker processes with zero duplicates',
     async () => {
-      const port = await freePort();
       const dataDir = tempDir();
-      const baseUrl = `http://127.0.0.1:${port}`;
       const env: Record<string, string> = {
-        PORT: String(port),
-        PUBLIC_URL: baseUrl,
         DATA_DIR: dataDir,
         SMPP_URL: smsc.url,
         ADMIN_EMAIL: uniqueEmail('admin'),
         DATABASE_URL: own!.url,
       };
-      const web = spawnEcoa('main', env);
+      const { child: web, base: baseUrl } = await startEcoaServer(env);
       children.push(web);
-      await waitUntil('the server to start', async () => (await fetch(`${baseUrl}/api/health`)).ok);
       const workers = [spawnEcoa('worker', env), spawnEcoa('worker', env)];
       children.push(...workers);
       const db = new pg.Client({ connectionString: own!.url });

@@ -11,6 +11,7 @@ export * from './schemas/auth.ts';
 export * from './schemas/campaigns.ts';
 export * from './schemas/channels.ts';
 export * from './schemas/ledger.ts';
+export * from './schemas/links.ts';
 export * from './schemas/lists.ts';
 export * from './schemas/opt-outs.ts';
 export * from './schemas/users.ts';

@@ -50,6 +50,13 @@ import { createDashboardService } from './dashboard/dashboard.service.ts';
 import { createLedgerRepository } from './ledger/ledger.repository.ts';
 import { registerLedgerRoutes } from './ledger/ledger.routes.ts';
 import { createLedgerService, type LedgerService } from './ledger/ledger.service.ts';
+import { type ClickRecorder, createClickRecorder } from './links/links.clicks.ts';
+import { createHop } from './links/links.hop.ts';
+import { createLinkCache } from './links/links.hop-cache.ts';
+import { registerHopRoute } from './links/links.public.ts';
+import { createLinksRepository } from './links/links.repository.ts';
+import { registerLinksRoutes } from './links/links.routes.ts';
+import { createLinksService, type LinksService } from './links/links.service.ts';
 import { defineListsJobs } from './lists/lists.jobs.ts';
 import { createListsRepository } from './lists/lists.repository.ts';
 import { registerListsRoutes } from './lists/lists.routes.ts';
@@ -91,6 +98,9 @@ export type ComposedModules = {
   checkout: CheckoutService;
   adminUsers: AdminUsersService;
   campaigns: CampaignsService;
+  links: LinksService;
+  /** The hop's clicks waiting to be written (a clean shutdown writes them). */
+  linkClicks: ClickRecorder;
   /** Keeps campaigns moving across crashes and schedules; started by the processes that work jobs. */
   supervisor: CampaignSupervisor;
   dispatcher: Dispatcher;
@@ -106,6 +116,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const { config, logger } = deps;
   const db = deps.db.db;
   const clock = deps.clock ?? systemClock;
+  // Keys the login codes' hashes, the audios' playback links and the link visitors' hashes.
+  const appSecret = loadAuthSecret(config.authSecret, config.dataDir);
   const mailer =
     deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
 
@@ -143,7 +155,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     repo: authRepo,
     mailer,
     clock,
-    secret: loadAuthSecret(config.authSecret, config.dataDir),
+    secret: appSecret,
     logger,
     loadUser: users.getPublicUser,
   });
@@ -184,7 +196,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     repo: createAudiosRepository(db),
     storage: audioStorage,
     clock,
-    tokens: createPlaybackTokens(loadAuthSecret(config.authSecret, config.dataDir)),
+    tokens: createPlaybackTokens(appSecret),
     publicUrl: config.publicUrl,
     // A scheduled, running or paused campaign still plays it.
     audioInUse: (userId, audioId, tx) => campaignsRepo.audioInUse(userId, audioId, tx),
@@ -210,11 +222,18 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     logger,
   });
 
+  // Rotating links' storage (campaigns check a tracked `{link}` against it).
+  const linksRepo = createLinksRepository(db);
+
   // Campaigns: drafts, the start's snapshot and reservation, the dispatchers, the supervisor.
   const auditRepo = createAuditRepository();
   const workerId = randomUUID();
   // A batch's outcomes, written set-based by the channels module.
-  const store = { recordSubmittedBatch: channelsRepo.recordSubmittedBatch, settleBatch: channelsRepo.settleBatch };
+  const store = {
+    recordSubmittedBatch: channelsRepo.recordSubmittedBatch,
+    settleBatch: channelsRepo.settleBatch,
+    inflightBatch: channels.inflightBatch,
+  };
   let supervisor: CampaignSupervisor | undefined;
   const campaigns = createCampaignsService({
     db,
@@ -228,7 +247,9 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       ),
     jobs: deps.jobs,
     audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'campaign' }),
-    parallelism: async () => Math.max(2, supervisor?.liveWorkers() ?? 1),
+    rotatingLinkExists: async (userId, linkId) => (await linksRepo.findOwned(userId, linkId)) !== undefined,
+    publicUrl: config.publicUrl,
+    parallelism: async () => Math.max(4, supervisor?.liveWorkers() ?? 1),
     clock,
     logger,
   });
@@ -273,8 +294,23 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
   });
 
+  // Rotating links: the owner's links and stats, the public hop, clicks written in the background.
+  const liveLinks = createLinkCache({ load: (slug) => linksRepo.findLive(slug) });
+  const links = createLinksService({
+    db,
+    repo: linksRepo,
+    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'link' }),
+    publicUrl: config.publicUrl,
+    forget: liveLinks.forget,
+    clock,
+  });
+  const linkClicks = createClickRecorder({ insert: (clicks) => linksRepo.insertClicks(clicks), logger });
+  const hop = createHop({ repo: linksRepo, links: liveLinks, clicks: linkClicks, secret: appSecret, clock });
+
   return {
     campaigns,
+    links,
+    linkClicks,
     supervisor,
     dispatcher,
     clock,
@@ -302,6 +338,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       registerCampaignsRoutes(app, { campaigns, guard });
       registerCampaignReportRoutes(app, { reports, guard });
       registerDashboardRoutes(app, { dashboard, guard });
+      registerLinksRoutes(app, { links, guard });
+      registerHopRoute(app, { hop, clicksPerIpPerMinute: config.linkClicksPerIpPerMinute });
       await registerProviderWebhooks(app, { providers: deps.providers.all(), publicUrl: config.publicUrl });
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });

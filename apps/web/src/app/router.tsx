@@ -30,14 +30,14 @@ const AdminCampaignsPage = lazyPage(() => import('../features/campaigns/AdminCam
 const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage');
 const ShoppingPage = lazyPage(() => import('../features/credits/ShoppingPage'), 'ShoppingPage');
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
+const AdminLinksPage = lazyPage(() => import('../features/links/AdminLinksPage'), 'AdminLinksPage');
+const LinksPage = lazyPage(() => import('../features/links/LinksPage'), 'LinksPage');
 const UsersPage = lazyPage(() => import('../features/admin-users/UsersPage'), 'UsersPage');
 
 /** The spec's routes (section 2). Each page is filled in by its feature's issue. */
 const PAGES: { path: string; titleKey: string }[] = [
-  { path: ROUTES.rotatingLink, titleKey: 'nav.rotatingLink' },
   { path: ROUTES.enrichment, titleKey: 'nav.enrichment' },
   { path: ROUTES.enrichmentPerUser, titleKey: 'nav.enrichmentPerUser' },
-  { path: ROUTES.links, titleKey: 'nav.links' },
 ];
 
 export const router = createBrowserRouter([
@@ -53,6 +53,8 @@ export const router = createBrowserRouter([
       ...PAGES.map((p) => ({ path: p.path, element: <PlaceholderPage key={p.path} titleKey={p.titleKey} /> })),
       { path: ROUTES.lists, element: <ListsPage /> },
       { path: ROUTES.audios, element: <AudiosPage /> },
+      { path: ROUTES.rotatingLink, element: <LinksPage /> },
+      { path: ROUTES.links, element: <AdminLinksPage /> },
       { path: ROUTES.dashboard, element: <DashboardPage /> },
       { path: ROUTES.campaigns, element: <CampaignsPage /> },
       { path: ROUTES.createCampaign, element: <CreateCampaignPage /> },

@@ -1,14 +1,25 @@
 import { CAMPAIGN_TIME_ZONE, type SendingWindow } from '../schemas/campaigns.ts';
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per time zone (building one costs more than using it; a link's hop asks per click). */
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** The wall-clock day (0 = Sunday) and minutes since midnight of `at` in America/Sao_Paulo. */
 export function localTimeOf(at: Date, timeZone = CAMPAIGN_TIME_ZONE): { day: number; minutes: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
+  const parts = formatterOf(timeZone).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
   return { day, minutes: Number(get('hour')) * 60 + Number(get('minute')) };

@@ -26,6 +26,16 @@ export const DEFAULT_SENDING_WINDOW: SendingWindow = { days: [1, 2, 3, 4, 5, 6],
 /** The most messages per second a campaign may ask for (its own cap; the carrier's limit applies too). */
 export const MAX_CAMPAIGN_RATE = 10_000;
 
+/** The placeholder of a campaign's tracked link in an SMS or RCS text. */
+export const TRACKED_LINK_VARIABLE = 'link';
+/** `PUBLIC_URL/l/_` + this many characters: what a tracked link adds to an SMS (the counter uses it). */
+export const TRACKED_LINK_CODE_LENGTH = 10;
+export const trackedLinkSchema = z.union([
+  z.object({ rotatingLinkId: z.uuid() }),
+  z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) }),
+]);
+export type TrackedLink = z.infer<typeof trackedLinkSchema>;
+
 /**
  * What a campaign sends; which fields apply depends on the channel (checked by the server when
  * the campaign is estimated or started, so a draft may be incomplete):
@@ -54,6 +64,11 @@ export const campaignContentSchema = z.object({
     .optional(),
   card: rcsContentSchema.shape.card,
   suggestions: rcsContentSchema.shape.suggestions,
+  /**
+   * SMS and RCS texts: where `{link}` leads. Each recipient gets its own short address
+   * (`PUBLIC_URL/l/_<code>`) in place of `{link}`, so the report knows who clicked.
+   */
+  trackedLink: trackedLinkSchema.optional(),
 });
 export type CampaignContent = z.infer<typeof campaignContentSchema>;
 
@@ -114,6 +129,8 @@ export const campaignSchema = z.object({
   reasons: z.array(z.object({ reason: z.string(), count: z.number() })),
   /** URA: digits pressed and how many recipients pressed each. */
   answers: z.array(z.object({ digit: z.string(), count: z.number() })),
+  /** Its tracked link: clicks, recipients who clicked, and their share of those it reached. */
+  clicks: z.object({ total: z.number(), recipients: z.number(), rate: z.number() }),
   /** Why the campaign is paused or failed (e.g. `PROVIDER_FAILING`), with the carrier's last reason. */
   statusReason: z.string().nullable(),
   statusDetail: z.string().nullable(),
@@ -205,6 +222,8 @@ export const campaignMessageSchema = z.object({
   reason: z.string().nullable(),
   parts: z.number(),
   digits: z.string().nullable(),
+  /** Clicks on its tracked link (0 when the campaign has none). */
+  clicks: z.number(),
   submittedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
 });

@@ -6,8 +6,14 @@
  */
 import type { CampaignContent, Channel } from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { type RenderedMessage, renderMessage, usesVariables } from './campaigns.content.ts';
-import type { CampaignsRepository, Recipient } from './campaigns.repository.ts';
+import {
+  newShortCode,
+  type RenderedMessage,
+  renderMessage,
+  trackedLinkUrl,
+  usesVariables,
+} from './campaigns.content.ts';
+import type { CampaignsRepository, Recipient, RecipientRow } from './campaigns.repository.ts';
 
 /** Channels whose recipients must be mobile phones (a landline cannot get an SMS, WhatsApp or RCS). */
 export const MOBILE_ONLY: ReadonlySet<Channel> = new Set(['sms_short', 'sms_flash', 'whatsapp', 'rcs']);
@@ -22,20 +28,65 @@ export type AudienceTarget = {
   content: CampaignContent;
 };
 
+/**
+ * The start's snapshot, in the caller's transaction: one `queued` message per recipient with its
+ * rendered content and parts. The same message for everyone is written by one statement; a text
+ * with variables is rendered here page by page.
+ */
+export async function snapshotAudience(
+  repo: CampaignsRepository,
+  target: AudienceTarget,
+  provider: string,
+  now: Date,
+  tx: DbOrTx,
+  publicUrl: string,
+): Promise<{ total: number; parts: number }> {
+  if (!usesVariables(target.content)) {
+    const message = renderMessage(target.channel, target.content, {}, target.id);
+    const total = await repo.insertSharedAudience(tx, target, provider, MOBILE_ONLY.has(target.channel), message, now);
+    return { total, parts: total * message.parts };
+  }
+  let total = 0;
+  let parts = 0;
+  await walkAudience(
+    repo,
+    target,
+    async (page) => {
+      const rows: RecipientRow[] = page.map(({ recipient, message, shortCode }) => ({
+        phone: recipient.phone,
+        name: recipient.name,
+        parts: message.parts,
+        content: message.content,
+        shortCode,
+      }));
+      await repo.insertRecipients(tx, target, provider, rows, now);
+      total += rows.length;
+      for (const r of rows) parts += r.parts;
+    },
+    tx,
+    { publicUrl, codes: true },
+  );
+  return { total, parts };
+}
+
 function valuesOf(r: Recipient): Record<string, string | null> {
   return { ...(r.fields ?? {}), nome: r.name ?? '', telefone: r.phone };
 }
 
 /**
  * Calls `onPage` with each page of recipients and their rendered messages. When no text uses a
- * variable every recipient gets the same message, rendered once.
+ * variable every recipient gets the same message, rendered once. With a tracked link, `{link}`
+ * is each recipient's own address (`codes`), or one of the same length (an estimate's parts).
  */
 export async function walkAudience(
   repo: CampaignsRepository,
   target: AudienceTarget,
-  onPage: (page: { recipient: Recipient; message: RenderedMessage }[]) => Promise<void>,
+  onPage: (page: { recipient: Recipient; message: RenderedMessage; shortCode: string | null }[]) => Promise<void>,
   tx?: DbOrTx,
+  links: { publicUrl: string; codes: boolean } = { publicUrl: '', codes: false },
 ): Promise<void> {
+  const tracked = target.content.trackedLink !== undefined;
+  const codeFor = () => (tracked ? (links.codes ? newShortCode() : newShortCode().replace(/./g, 'x')) : null);
   const mobileOnly = MOBILE_ONLY.has(target.channel);
   const shared = usesVariables(target.content)
     ? undefined
@@ -45,10 +96,17 @@ export async function walkAudience(
     const page = await repo.audiencePage(target.userId, target.listIds, mobileOnly, after, PAGE, tx);
     if (page.length === 0) return;
     await onPage(
-      page.map((recipient) => ({
-        recipient,
-        message: shared ?? renderMessage(target.channel, target.content, valuesOf(recipient), target.id),
-      })),
+      page.map((recipient) => {
+        const shortCode = codeFor();
+        const values = shortCode
+          ? { ...valuesOf(recipient), link: trackedLinkUrl(links.publicUrl, shortCode) }
+          : undefined;
+        return {
+          recipient,
+          message: shared ?? renderMessage(target.channel, target.content, values ?? valuesOf(recipient), target.id),
+          shortCode,
+        };
+      }),
     );
     after = page[page.length - 1]!.phone;
     if (page.length < PAGE) return;

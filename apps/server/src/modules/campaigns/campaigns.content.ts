@@ -3,7 +3,16 @@
  * `{code, message}` problem the wizard translates) and the rendering of one recipient's message
  * with the lists' variables. The SMS parts counted here are the credits the recipient costs.
  */
-import { analyzeSms, type CampaignContent, type Channel, renderVariables, variablesIn } from '@ecoa/shared';
+import { randomBytes } from 'node:crypto';
+import {
+  analyzeSms,
+  type CampaignContent,
+  type Channel,
+  renderVariables,
+  TRACKED_LINK_CODE_LENGTH,
+  TRACKED_LINK_VARIABLE,
+  variablesIn,
+} from '@ecoa/shared';
 import type { OutboundContent, VoicePrompt } from '../channels/provider.ts';
 
 export type ContentProblem = { code: string; message: string };
@@ -46,8 +55,28 @@ export function contentProblems(channel: Channel, content: CampaignContent): Con
         problems.push(problem('RCS_CONTENT_REQUIRED', 'Escreva o texto ou monte o cartão da mensagem RCS.'));
       break;
   }
+  const linkText = channel === 'sms_short' || channel === 'sms_flash' || (channel === 'rcs' && !content.card);
+  const usesLink = linkText && variablesIn(content.text ?? '').includes(TRACKED_LINK_VARIABLE);
+  if (usesLink && !content.trackedLink)
+    problems.push(problem('TRACKED_LINK_MISSING', 'Escolha para onde o {link} da mensagem leva.'));
+  if (content.trackedLink && !usesLink)
+    problems.push(problem('TRACKED_LINK_UNUSED', 'Coloque {link} no texto onde o link deve aparecer.'));
   return problems;
 }
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A recipient's tracked-link code: random base62 (62^10 ≈ 8·10^17, so codes never collide in practice). */
+export function newShortCode(): string {
+  const bytes = randomBytes(TRACKED_LINK_CODE_LENGTH * 2);
+  let code = '';
+  // Rejection sampling keeps every character equally likely (256 is not a multiple of 62).
+  for (const b of bytes) if (b < 248 && code.length < TRACKED_LINK_CODE_LENGTH) code += BASE62[b % 62];
+  return code.length === TRACKED_LINK_CODE_LENGTH ? code : newShortCode();
+}
+
+/** A recipient's tracked address: `PUBLIC_URL/l/_<code>`. */
+export const trackedLinkUrl = (publicUrl: string, code: string) => `${publicUrl}/l/_${code}`;
 
 /** The audio a voice or URA campaign plays, if it plays one (the audios module must not delete it). */
 export function audioIdOf(channel: Channel, content: CampaignContent): string | undefined {

@@ -11,6 +11,8 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { SubmittedBatchResult } from '../channels/channels.batch.ts';
+import type { InflightBatch } from '../channels/inflight-submits.ts';
 import { type ChannelProvider, ProviderError, type StatusEvent } from '../channels/provider.ts';
 import type { ProviderRegistry } from '../channels/providers/registry.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
@@ -28,12 +30,16 @@ export type RecipientStore = {
     rows: { messageId: string; provider: string; providerIds: string[] }[],
     now: Date,
     tx: DbOrTx,
-  ): Promise<{ event: StatusEvent; messageId: string }[]>;
+    arrived?: StatusEvent[],
+  ): Promise<SubmittedBatchResult>;
+  /** Returns the ids that moved (a message settled meanwhile does not). */
   settleBatch(
     rows: { messageId: string; status: 'failed' | 'unknown' | 'opted_out' | 'canceled'; reason: string | null }[],
     now: Date,
     tx: DbOrTx,
-  ): Promise<void>;
+  ): Promise<Set<string>>;
+  /** A batch the receipts of its submits can join while it is being sent (channels' in-flight registry). */
+  inflightBatch(): InflightBatch;
 };
 
 export type DispatcherDeps = {
@@ -67,12 +73,25 @@ const PROVIDER_FAILURES_TO_PAUSE = 3;
 const SUBMIT_ATTEMPTS = 3;
 /** A dispatch job hands over to a fresh one after this long (its lease stays short, pg-boss stays fair). */
 const SLICE_MS = 5 * 60_000;
+/** How often a working process refreshes a campaign's heartbeat (the supervisor's dead-worker limit is 30 s). */
+const BEAT_EVERY_MS = 5_000;
 
 export function createDispatcher(deps: DispatcherDeps) {
   const { repo, clock, logger } = deps;
   const batchSize = deps.batchSize ?? 500;
   const pacers = createPacers();
   let stopping = false;
+  /** Milliseconds spent per phase, summed over this process's loops (`npm run bench` reports where the time goes). */
+  const spent = { batches: 0, claimMs: 0, optOutsMs: 0, submitMs: 0, settleMs: 0, loopMs: 0 };
+  async function timed<T>(phase: Exclude<keyof typeof spent, 'batches'>, work: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      spent[phase] += performance.now() - t0;
+    }
+  }
+  const lastBeat = new Map<string, number>();
   /** Campaigns this process dispatches right now (jobs and joins), with their loops. */
   const local = new Map<string, Set<Promise<void>>>();
 
@@ -81,10 +100,12 @@ export function createDispatcher(deps: DispatcherDeps) {
     channel: Channel,
     c: ClaimedRecipient,
     content: ClaimedRecipient['content'],
+    inflight: InflightBatch,
   ): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await provider.submit({ id: c.id, channel, to: c.toPhone, content });
+        inflight.track(provider.name, result.providerMessageIds);
         return { id: c.id, parts: c.parts, kind: 'sent', providerIds: result.providerMessageIds };
       } catch (err) {
         if (!(err instanceof ProviderError)) {
@@ -111,29 +132,45 @@ export function createDispatcher(deps: DispatcherDeps) {
     const campaignPacer = pacers.get(`campaign:${row.id}`, row.maxRate ? row.maxRate / workers : null);
     const tps = provider.health().tpsLimit;
     const carrierPacer = pacers.get(`provider:${provider.name}`, tps ? tps / workers : null);
-    const optedOut = await deps.optOuts.optedOut(
-      row.userId,
-      claimed.map((c) => c.toPhone),
+    const optedOut = await timed('optOutsMs', () =>
+      deps.optOuts.optedOut(
+        row.userId,
+        claimed.map((c) => c.toPhone),
+      ),
     );
     const signed = new Map<string, Promise<string>>();
     const sign = (audioId: string) => {
       if (!signed.has(audioId)) signed.set(audioId, deps.audioUrl(row.userId, audioId));
       return signed.get(audioId)!;
     };
-    const outcomes = await Promise.all(
-      claimed.map(async (c): Promise<Outcome> => {
-        if (optedOut.has(c.toPhone)) return { id: c.id, parts: c.parts, kind: 'opted_out', reason: 'OPTED_OUT' };
-        await campaignPacer?.take();
-        await carrierPacer?.take();
-        return submitOne(provider, row.channel, c, await withAudioUrl(c.content, sign));
-      }),
-    );
-    await settle(row, provider.name, outcomes);
-    return outcomes;
+    const inflight = deps.store.inflightBatch();
+    try {
+      const outcomes = await timed('submitMs', () =>
+        Promise.all(
+          claimed.map(async (c): Promise<Outcome> => {
+            if (optedOut.has(c.toPhone)) return { id: c.id, parts: c.parts, kind: 'opted_out', reason: 'OPTED_OUT' };
+            await campaignPacer?.take();
+            await carrierPacer?.take();
+            return submitOne(provider, row.channel, c, await withAudioUrl(c.content, sign), inflight);
+          }),
+        ),
+      );
+      await timed('settleMs', () => settle(row, provider.name, outcomes, inflight));
+      spent.batches++;
+      return outcomes;
+    } catch (err) {
+      inflight.failed(err);
+      throw err;
+    }
   }
 
   /** Every outcome of a batch and its credits, in one transaction. */
-  async function settle(row: CampaignRow, providerName: string, outcomes: Outcome[]): Promise<void> {
+  async function settle(
+    row: CampaignRow,
+    providerName: string,
+    outcomes: Outcome[],
+    inflight: InflightBatch,
+  ): Promise<void> {
     const now = clock.now();
     const sent = outcomes.filter((o): o is Extract<Outcome, { kind: 'sent' }> => o.kind === 'sent');
     const settled = outcomes.filter(
@@ -141,29 +178,36 @@ export function createDispatcher(deps: DispatcherDeps) {
         o.kind === 'failed' || o.kind === 'unknown' || o.kind === 'opted_out',
     );
     const sum = (list: Outcome[]) => list.reduce((n, o) => n + o.parts, 0);
-    const used = sum(sent) + sum(settled.filter((o) => o.kind === 'unknown'));
-    const released = sum(settled.filter((o) => o.kind !== 'unknown'));
     const reference = { type: 'campaign', id: row.id };
-    const early = await deps.db.transaction(async (tx) => {
+    const arrived = inflight.take();
+    const stored = await deps.db.transaction(async (tx) => {
       const applied = await deps.store.recordSubmittedBatch(
         sent.map((o) => ({ messageId: o.id, provider: providerName, providerIds: o.providerIds })),
         now,
         tx,
+        arrived,
       );
-      await deps.store.settleBatch(
+      const moved = await deps.store.settleBatch(
         settled.map((o) => ({ messageId: o.id, status: o.kind, reason: o.reason })),
         now,
         tx,
       );
+      // Credits for what this settle moved (the supervisor may have cut a very late one off already).
+      const ended = settled.filter((o) => moved.has(o.id));
+      const used = sum(sent) + sum(ended.filter((o) => o.kind === 'unknown'));
+      const released = sum(ended.filter((o) => o.kind !== 'unknown'));
+      // The campaign row before the balance, the order of every campaign transaction (start,
+      // cancel, completion lock the campaign first): the other order deadlocked with a cancel.
+      await repo.addCredits(tx, row.id, { used, released });
       if (used > 0)
         await deps.ledger.capture({ userId: row.userId, type: row.creditType, amount: used, reference, tx });
       if (released > 0)
         await deps.ledger.release({ userId: row.userId, type: row.creditType, amount: released, reference, tx });
-      await repo.addCredits(tx, row.id, { used, released });
       return applied;
     });
+    inflight.settled(stored.arrived);
     await repo.unclaim(outcomes.filter((o) => o.kind === 'retry').map((o) => o.id));
-    for (const { event, messageId } of early) await deps.afterReceipt(event, messageId);
+    for (const { event, messageId } of stored.followUps) await deps.afterReceipt(event, messageId);
   }
 
   /** Counts a batch the carrier would not take at all; pauses the campaign when it keeps happening. */
@@ -196,12 +240,19 @@ export function createDispatcher(deps: DispatcherDeps) {
         return;
       }
       if (!isInWindow(row.window, clock.now())) return;
-      await repo.beat(campaignId);
+      // The campaign's heartbeat (the supervisor adopts campaigns nobody beats for): every few
+      // seconds, not every batch, since it waits on the campaign row that each settle updates.
+      if (Date.now() - (lastBeat.get(campaignId) ?? 0) > BEAT_EVERY_MS) {
+        lastBeat.set(campaignId, Date.now());
+        await repo.beat(campaignId);
+      }
       const provider = deps.providers.forChannel(row.channel);
       const perSecond = row.maxRate ? row.maxRate / deps.liveWorkers() : null;
-      // A slow campaign claims a quarter second's worth, so a pause or cancel takes effect soon.
-      const limit = perSecond ? Math.max(1, Math.min(batchSize, Math.ceil(perSecond / 4))) : batchSize;
-      const claimed = await repo.claim(campaignId, deps.workerId, limit);
+      // A slow campaign claims a quarter second's worth across this process's loops, so a pause or
+      // cancel takes effect soon and a crash leaves few recipients whose fate is unknown.
+      const loops = local.get(campaignId)?.size ?? 1;
+      const limit = perSecond ? Math.max(1, Math.min(batchSize, Math.ceil(perSecond / 4 / loops))) : batchSize;
+      const claimed = await timed('claimMs', () => repo.claim(campaignId, deps.workerId, limit));
       if (claimed.length === 0) {
         await deps.lifecycle.finishIfDone(campaignId);
         return;
@@ -218,6 +269,9 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   return {
+    /** Where this process's dispatch time went so far (milliseconds per phase, summed over loops). */
+    stats: () => ({ ...spent }),
+
     /** This process is stopping: every loop ends after the batch in hand; resolves when they have. */
     async stop(): Promise<void> {
       stopping = true;
@@ -236,9 +290,14 @@ export function createDispatcher(deps: DispatcherDeps) {
     run(campaignId: string, signal?: AbortSignal): Promise<void> {
       const loops = local.get(campaignId) ?? new Set<Promise<void>>();
       local.set(campaignId, loops);
+      const t0 = performance.now();
       const loop = dispatchLoop(campaignId, signal).finally(() => {
+        spent.loopMs += performance.now() - t0;
         loops.delete(loop);
-        if (loops.size === 0) local.delete(campaignId);
+        if (loops.size === 0) {
+          local.delete(campaignId);
+          lastBeat.delete(campaignId);
+        }
       });
       loops.add(loop);
       return loop;

@@ -14,59 +14,71 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
   });
   const smsc = () => server.providers.simulators.smsc!;
 
-  it('sends an SMS campaign once to each eligible recipient, with the credits captured exactly', async () => {
-    const user = await userWithCredits(server, 100);
-    const c = api(server, user.token);
-    const shared = mobile();
-    const optedOut = mobile();
-    const a = [shared, optedOut, mobile(), mobile()].map((phone, i) => ({ phone, name: `Ana ${i}` }));
-    const b = [
-      { phone: shared, name: 'Outra Ana' },
-      { phone: mobile(), name: 'Bia' },
-      { phone: '+551133334444', name: 'Fixo' },
-    ];
-    const lists = [await importList(server, user.token, a, 'A'), await importList(server, user.token, b, 'B')];
-    const add = await c.call('POST', '/api/v1/opt-outs', { phones: [optedOut] });
-    expect(add.statusCode, add.body).toBeLessThan(300);
-    const id = await c.create({
-      name: 'Promo',
-      channel: 'sms_short',
-      listIds: lists,
-      content: { text: 'Olá {nome}, oferta!' },
-    });
+  // A text with variables is rendered per recipient in Node; the same text for all is written by one SQL statement.
+  it.each([
+    { text: 'Olá {nome}, oferta!', rendered: 'Olá Ana 0, oferta!', loser: 'Olá Outra Ana, oferta!' },
+    { text: 'Oferta para todos!', rendered: 'Oferta para todos!', loser: null },
+  ])(
+    'sends an SMS campaign once to each eligible recipient, with the credits captured exactly ("$text")',
+    async ({ text, rendered, loser }) => {
+      const user = await userWithCredits(server, 100);
+      const c = api(server, user.token);
+      const shared = mobile();
+      const optedOut = mobile();
+      const a = [shared, optedOut, mobile(), mobile()].map((phone, i) => ({ phone, name: `Ana ${i}` }));
+      const b = [
+        { phone: shared, name: 'Outra Ana' },
+        { phone: mobile(), name: 'Bia' },
+        { phone: '+551133334444', name: 'Fixo' },
+      ];
+      const lists = [await importList(server, user.token, a, 'A'), await importList(server, user.token, b, 'B')];
+      const add = await c.call('POST', '/api/v1/opt-outs', { phones: [optedOut] });
+      expect(add.statusCode, add.body).toBeLessThan(300);
+      const id = await c.create({
+        name: 'Promo',
+        channel: 'sms_short',
+        listIds: lists,
+        content: { text },
+      });
 
-    const estimate = await c.estimate(id);
-    expect(estimate).toMatchObject({
-      recipients: 4,
-      excluded: { optedOut: 1, duplicates: 1, landlines: 1 },
-      parts: 4,
-      creditType: 'SMSSHORT',
-      available: 100,
-      shortfall: 0,
-      problems: [],
-    });
+      const estimate = await c.estimate(id);
+      expect(estimate).toMatchObject({
+        recipients: 4,
+        excluded: { optedOut: 1, duplicates: 1, landlines: 1 },
+        parts: 4,
+        creditType: 'SMSSHORT',
+        available: 100,
+        shortfall: 0,
+        problems: [],
+      });
 
-    const before = await credits(server, user.id, 'SMSSHORT');
-    smsc().reset();
-    const started = await c.move(id, 'start');
-    expect(started).toMatchObject({ status: 'RUNNING', total: 4, credits: { reserved: 4 } });
-    const done = await c.waitFor(id);
-    expect(done).toMatchObject({
-      status: 'COMPLETED',
-      counts: { delivered: 4, queued: 0, submitting: 0, failed: 0, unknown: 0 },
-      credits: { reserved: 4, used: 4, released: 0 },
-    });
-    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: before.available - 4, reserved: 0 });
-    const counters = smsc().counters();
-    expect(counters.messages).toBe(4);
-    expect(counters.duplicates).toBe(0);
-    // The first list's row wins a duplicate: its name is the one rendered.
-    const texts = smsc()
-      .records()
-      .map((r) => r.text);
-    expect(texts).toContain('Olá Ana 0, oferta!');
-    expect(texts).not.toContain('Olá Outra Ana, oferta!');
-  });
+      const before = await credits(server, user.id, 'SMSSHORT');
+      smsc().reset();
+      const started = await c.move(id, 'start');
+      expect(started).toMatchObject({ status: 'RUNNING', total: 4, credits: { reserved: 4 } });
+      const done = await c.waitFor(id);
+      expect(done).toMatchObject({
+        status: 'COMPLETED',
+        counts: { delivered: 4, queued: 0, submitting: 0, failed: 0, unknown: 0 },
+        credits: { reserved: 4, used: 4, released: 0 },
+      });
+      expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: before.available - 4, reserved: 0 });
+      const counters = smsc().counters();
+      expect(counters.messages).toBe(4);
+      expect(counters.duplicates).toBe(0);
+      // The first list's row wins a duplicate: its name is the one rendered.
+      const texts = smsc()
+        .records()
+        .map((r) => r.text);
+      expect(texts).toContain(rendered);
+      if (loser) expect(texts).not.toContain(loser);
+      const page = await c.call('GET', `/api/v1/campaigns/${id}/messages`);
+      const names = (page.json().items as { name: string | null }[]).map((m) => m.name);
+      expect(names).toContain('Ana 0');
+      expect(names).not.toContain('Outra Ana');
+      expect(names).not.toContain('Fixo');
+    },
+  );
 
   it('refuses to start without enough credits, with the exact shortfall, and changes nothing', async () => {
     const user = await userWithCredits(server, 3);

@@ -7,9 +7,8 @@
 import type { Campaign, CampaignStatus } from '@ecoa/shared';
 import type { Tx } from '../../platform/db/client.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
-import { walkAudience } from './campaigns.audience.ts';
+import { snapshotAudience } from './campaigns.audience.ts';
 import type { ContentProblem } from './campaigns.content.ts';
-import type { RecipientRow } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import { type CampaignsServiceDeps, DISPATCH_QUEUE } from './campaigns.service.ts';
 
@@ -113,24 +112,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       const started = await db.transaction(async (tx) => {
         const row = await repo.lock(tx, userId, id);
         if (row?.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
-        let total = 0;
-        let parts = 0;
-        await walkAudience(
-          repo,
-          row,
-          async (page) => {
-            const rows: RecipientRow[] = page.map(({ recipient, message }) => ({
-              phone: recipient.phone,
-              name: recipient.name,
-              parts: message.parts,
-              content: message.content,
-            }));
-            await repo.insertRecipients(tx, row, provider, rows, now);
-            total += rows.length;
-            for (const r of rows) parts += r.parts;
-          },
-          tx,
-        );
+        const { total, parts } = await snapshotAudience(repo, row, provider, now, tx, deps.publicUrl);
         if (total === 0) throw badRequest('NO_RECIPIENTS', 'Nenhum contato das listas pode receber esta campanha.');
         try {
           await ledger.reserve({ userId, type: row.creditType, amount: parts, reference: reference(id), tx });

@@ -34,6 +34,8 @@ export type RecipientReportRow = {
   reason: string | null;
   parts: number;
   digits: string | null;
+  /** Clicks on the recipient's tracked link. */
+  clicks: number | string;
   submittedAt: Date | null;
   finishedAt: Date | null;
 };
@@ -112,6 +114,7 @@ export function createCampaignReportsRepository(db: Database) {
           select m.id, m.to_phone as "toPhone", m.contact_name as name, m.status, m.reason, m.parts,
             (select e.detail->>'digits' from message_events e where e.message_id = m.id and e.detail ? 'digits'
               order by e.at desc, e.id desc limit 1) as digits,
+            (select count(*) from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = m.id) as clicks,
             m.submitted_at as "submittedAt", m.finished_at as "finishedAt"
           from messages m where ${filter}
           order by m.to_phone limit ${pageSize} offset ${(page - 1) * pageSize}`),
@@ -126,7 +129,8 @@ export function createCampaignReportsRepository(db: Database) {
         const rows = await rowsOf<RecipientReportRow>(
           db.execute(sql`
             select m.id, m.to_phone as "toPhone", m.contact_name as name, m.status, m.reason, m.parts,
-              d.digits, m.submitted_at as "submittedAt", m.finished_at as "finishedAt"
+              d.digits, (select count(*) from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = m.id) as clicks,
+              m.submitted_at as "submittedAt", m.finished_at as "finishedAt"
             from messages m
             left join lateral (select e.detail->>'digits' as digits from message_events e
               where e.message_id = m.id and e.detail ? 'digits' order by e.at desc, e.id desc limit 1) d on true

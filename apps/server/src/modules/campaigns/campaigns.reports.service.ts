@@ -90,6 +90,7 @@ export function createCampaignReports(deps: {
           reason: r.reason,
           parts: r.parts,
           digits: r.digits,
+          clicks: Number(r.clicks),
           submittedAt: iso(r.submittedAt),
           finishedAt: iso(r.finishedAt),
         })),
@@ -106,7 +107,17 @@ export function createCampaignReports(deps: {
       const time = (d: Date | null) => (d ? SAO_PAULO.format(new Date(d)) : '');
       async function* lines(): AsyncGenerator<string> {
         yield '\ufeff';
-        yield csvLine(['telefone', 'nome', 'status', 'motivo', 'partes', 'digitos', 'enviado em', 'finalizado em']);
+        yield csvLine([
+          'telefone',
+          'nome',
+          'status',
+          'motivo',
+          'partes',
+          'digitos',
+          'cliques',
+          'enviado em',
+          'finalizado em',
+        ]);
         for await (const page of repo.allRecipients(id)) {
           let chunk = '';
           for (const r of page) {
@@ -117,6 +128,7 @@ export function createCampaignReports(deps: {
               r.reason,
               String(r.parts),
               r.digits,
+              String(Number(r.clicks)),
               time(r.submittedAt),
               time(r.finishedAt),
             ]);

@@ -31,6 +31,10 @@ export type CampaignsServiceDeps = {
   providers: Pick<ProviderRegistry, 'forChannel'>;
   /** Whether the user owns this audio (the audios module). */
   audioExists: (userId: string, audioId: string) => Promise<boolean>;
+  /** Whether the user owns this live rotating link (the links module), for a tracked `{link}`. */
+  rotatingLinkExists: (userId: string, linkId: string) => Promise<boolean>;
+  /** The address tracked links are under (`PUBLIC_URL/l/_<code>`). */
+  publicUrl: string;
   jobs: Pick<Jobs, 'send' | 'wake'>;
   /** Records an administrator's action on a campaign, in the caller's transaction. */
   audit: (
@@ -47,7 +51,7 @@ const notFoundError = () => notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encont
 
 export function toCampaignDto(
   row: CampaignRow,
-  extra: Pick<Campaign, 'counts' | 'reasons' | 'answers'>,
+  extra: Pick<Campaign, 'counts' | 'reasons' | 'answers'> & { clicks?: Campaign['clicks'] },
   now: Date,
 ): Campaign {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -62,6 +66,7 @@ export function toCampaignDto(
     creditType: row.creditType,
     reasons: extra.reasons,
     answers: extra.answers,
+    clicks: extra.clicks ?? { total: 0, recipients: 0, rate: 0 },
     statusReason: row.statusReason,
     statusDetail: row.statusDetail,
     waitingWindow: row.status === 'RUNNING' && !isInWindow(row.window, now),
@@ -102,6 +107,9 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
       if (!(await deps.audioExists(row.userId, audioId)))
         problems.push({ code: 'AUDIO_NOT_FOUND', message: 'O áudio escolhido não existe mais.' });
     }
+    const tracked = row.content.trackedLink;
+    if (tracked && 'rotatingLinkId' in tracked && !(await deps.rotatingLinkExists(row.userId, tracked.rotatingLinkId)))
+      problems.push({ code: 'TRACKED_LINK_NOT_FOUND', message: 'O link rotativo escolhido não existe mais.' });
     return problems;
   }
 
@@ -150,12 +158,19 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
 
     async get(userId: string, id: string): Promise<Campaign> {
       const row = await owned(userId, id);
-      const [counts, reasons, answers] = await Promise.all([
+      const [counts, reasons, answers, clicked] = await Promise.all([
         repo.counts(id),
         repo.reasons(id),
         row.channel === 'ura' ? repo.answers(id) : Promise.resolve([]),
+        row.content.trackedLink ? repo.clicks(id) : Promise.resolve({ total: 0, recipients: 0 }),
       ]);
-      return toCampaignDto(row, { counts, reasons, answers }, clock.now());
+      // Click-through rate: recipients who clicked among those the carrier took.
+      const reached = counts.delivered + counts.sent + counts.unknown;
+      const clicks = {
+        ...clicked,
+        rate: reached > 0 ? Math.round((clicked.recipients / reached) * 10_000) / 10_000 : 0,
+      };
+      return toCampaignDto(row, { counts, reasons, answers, clicks }, clock.now());
     },
 
     /** Who would get it and what it costs, against the user's credits of the channel's type. */
@@ -174,14 +189,20 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
       let max = 0;
       const renderable = contentProblems(row.channel, row.content).length === 0;
       if (renderable && audience.phones > 0) {
-        await walkAudience(repo, row, async (page) => {
-          for (const { message } of page) {
-            recipients++;
-            parts += message.parts;
-            min = min === 0 ? message.parts : Math.min(min, message.parts);
-            max = Math.max(max, message.parts);
-          }
-        });
+        await walkAudience(
+          repo,
+          row,
+          async (page) => {
+            for (const { message } of page) {
+              recipients++;
+              parts += message.parts;
+              min = min === 0 ? message.parts : Math.min(min, message.parts);
+              max = Math.max(max, message.parts);
+            }
+          },
+          undefined,
+          { publicUrl: deps.publicUrl, codes: false },
+        );
       } else {
         recipients = audience.phones - audience.optedOut - (MOBILE_ONLY.has(row.channel) ? audience.landlines : 0);
         parts = recipients;

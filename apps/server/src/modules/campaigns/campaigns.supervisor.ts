@@ -48,13 +48,17 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
     for (const [campaignId, list] of byCampaign) {
       const campaign = await repo.findById(campaignId);
       if (!campaign) continue;
-      const parts = list.reduce((n, r) => n + r.parts, 0);
       await deps.db.transaction(async (tx) => {
-        await deps.store.settleBatch(
+        const moved = await deps.store.settleBatch(
           list.map((r) => ({ messageId: r.id, status: 'unknown' as const, reason: 'SUBMIT_INTERRUPTED' })),
           clock.now(),
           tx,
         );
+        // Only what this settled is paid: a slow worker may have settled some meanwhile.
+        const parts = list.filter((r) => moved.has(r.id)).reduce((n, r) => n + r.parts, 0);
+        if (parts === 0) return;
+        // The campaign row before the balance (the order of every campaign transaction).
+        await repo.addCredits(tx, campaignId, { used: parts });
         await deps.ledger.capture({
           userId: campaign.userId,
           type: CHANNEL_CREDIT_TYPE[campaign.channel as Channel],
@@ -62,7 +66,6 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
           reference: { type: 'campaign', id: campaignId },
           tx,
         });
-        await repo.addCredits(tx, campaignId, { used: parts });
       });
       logger.warn(
         { campaignId, recipients: list.length },

@@ -111,7 +111,7 @@ export function createChannelsRepository(db: Database) {
       tx: DbOrTx = db,
     ): Promise<StatusEvent[]> {
       const run = (t: DbOrTx) => batches.recordSubmittedBatch([{ messageId, provider, providerIds }], now, t);
-      return (await (tx === db ? db.transaction(run) : run(tx))).map((a) => a.event);
+      return (await (tx === db ? db.transaction(run) : run(tx))).followUps.map((a) => a.event);
     },
 
     /** A receipt: applied to its message, or kept until the submit response is stored. */

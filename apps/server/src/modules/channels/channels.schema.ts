@@ -1,4 +1,5 @@
 import { CHANNELS, MESSAGE_EVENT_STATUSES, MESSAGE_STATUSES } from '@ecoa/shared';
+import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
@@ -45,6 +46,8 @@ export const messages = pgTable(
     workerId: uuid('worker_id'),
     /** The client's Idempotency-Key of a test send: the same request twice sends once. */
     clientKey: text('client_key'),
+    /** A campaign recipient's tracked link code (`PUBLIC_URL/l/_<code>`), when its text has `{link}`. */
+    shortCode: text('short_code'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
@@ -54,8 +57,11 @@ export const messages = pgTable(
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     index('messages_campaign_idx').on(t.campaignId, t.status),
     index('messages_to_created_idx').on(t.toPhone, t.createdAt),
-    uniqueIndex('messages_user_client_key').on(t.userId, t.clientKey),
-    index('messages_submitting_idx').on(t.status, t.updatedAt),
+    // Partial: a campaign's recipients have no key and are rarely `submitting`, and every index
+    // entry a status change writes is work taken from the send rate (thousands of rows a second).
+    uniqueIndex('messages_user_client_key').on(t.userId, t.clientKey).where(sql`client_key is not null`),
+    index('messages_submitting_idx').on(t.updatedAt).where(sql`status = 'submitting'`),
+    uniqueIndex('messages_short_code_key').on(t.shortCode).where(sql`short_code is not null`),
   ],
 );
 

@@ -17,6 +17,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { OptOutsService } from '../opt-outs/opt-outs.service.ts';
 import type { ChannelsRepository } from './channels.repository.ts';
+import { createInflightSubmits } from './inflight-submits.ts';
 import { isOptOutReply } from './opt-out-words.ts';
 import {
   type InboundEvent,
@@ -55,8 +56,13 @@ const invalid = (code: string, message: string) => badRequest(code, message);
 
 export function createChannelsService(deps: ChannelsServiceDeps) {
   const { db, repo, providers, ledger, clock, logger } = deps;
-  // Receipts are stored in batches (thousands a second); each carrier is answered once its own is committed.
-  const receipts = createReceiptBatcher({ apply: (events: StatusEvent[]) => repo.applyReceipts(events) });
+  // Receipts are stored in batches (thousands a second); each carrier is answered once its own is
+  // committed. A receipt for a campaign message whose batch is still being sent rides with that batch.
+  const inflight = createInflightSubmits();
+  const receipts = createReceiptBatcher({
+    apply: (events: StatusEvent[]) => repo.applyReceipts(events),
+    divert: (event) => inflight.offer(event),
+  });
 
   /** The content a provider sends, from what the user asked; the credits it costs. */
   async function contentOf(userId: string, input: TestSendInput): Promise<{ content: OutboundContent; parts: number }> {
@@ -283,6 +289,9 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
 
     /** Receipts that waited for their submit, now applied: their follow-ups too. */
     afterReceipt,
+
+    /** A batch of campaign submits in flight, which its receipts may join (the campaign dispatcher). */
+    inflightBatch: () => inflight.batch(),
 
     /** Stores the receipts still waiting for their batch (a stopping process). */
     closeReceipts: () => receipts.close(),

@@ -33,4 +33,22 @@ describe('the receipt batcher', () => {
     await expect(batcher.push(2)).resolves.toBe(2);
     await batcher.close();
   });
+
+  it('hands the events `divert` claims to whoever claimed them; the batch stores the rest', async () => {
+    const applied: number[][] = [];
+    const batcher = createReceiptBatcher<number, string>({
+      apply: async (events) => {
+        applied.push(events);
+        return events.map((e) => `stored ${e}`);
+      },
+      divert: (e) => (e % 2 === 0 ? Promise.resolve(`rode along ${e}`) : undefined),
+    });
+    const results = await Promise.all([1, 2, 3, 4].map((e) => batcher.push(e)));
+    expect(results).toEqual(['stored 1', 'rode along 2', 'stored 3', 'rode along 4']);
+    expect(applied).toEqual([[1, 3]]);
+    // A batch that was all diverted stores nothing and the next ones still flow.
+    await expect(batcher.push(6)).resolves.toBe('rode along 6');
+    await expect(batcher.push(7)).resolves.toBe('stored 7');
+    await batcher.close();
+  });
 });

@@ -2,10 +2,13 @@
  * Receipts gathered into batches: a carrier's receipts arrive one by one (an SMPP `deliver_sm`, a
  * webhook), and each waits (a few milliseconds at most) for the batch that stores it; the carrier
  * is answered only once its receipt is committed, or told to send it again when the batch failed.
- * One batch in flight at a time, the next one filling meanwhile.
+ * One batch in flight at a time, the next one filling meanwhile. A receipt `divert` claims, on
+ * arrival or when the batch leaves (by then its submit's answer has surely been seen), is stored
+ * by whoever claimed it (its own batch of submits, see inflight-submits.ts) instead.
  */
 export function createReceiptBatcher<E, R>(options: {
   apply: (events: E[]) => Promise<R[]>;
+  divert?: (event: E) => Promise<R> | undefined;
   maxBatch?: number;
   maxDelayMs?: number;
 }) {
@@ -32,8 +35,17 @@ export function createReceiptBatcher<E, R>(options: {
 
   function flush(): void {
     if (inFlight || queue.length === 0) return;
-    const batch = queue.slice(0, maxBatch);
-    queue = queue.slice(batch.length);
+    const taken = queue.slice(0, maxBatch);
+    queue = queue.slice(taken.length);
+    const batch = taken.filter((w) => {
+      const elsewhere = options.divert?.(w.event);
+      elsewhere?.then(w.resolve, w.reject);
+      return !elsewhere;
+    });
+    if (batch.length === 0) {
+      schedule();
+      return;
+    }
     inFlight = options
       .apply(batch.map((w) => w.event))
       .then(
@@ -53,6 +65,8 @@ export function createReceiptBatcher<E, R>(options: {
   return {
     /** Resolves with the event's result once its batch is committed; rejects if that batch failed. */
     push(event: E): Promise<R> {
+      const elsewhere = options.divert?.(event);
+      if (elsewhere) return elsewhere;
       return new Promise<R>((resolve, reject) => {
         queue.push({ event, resolve, reject });
         schedule();

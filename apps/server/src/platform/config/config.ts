@@ -26,7 +26,7 @@ const envSchema = z.object({
   CHECKOUT_TEST_MODE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   SMPP_URL: z
     .string()
-    .refine(isSmppUrl, 'must be smpp://system_id:password@host:port, optionally ?tps=<1-10000>&window=<1-1000>')
+    .refine(isSmppUrl, 'must be smpp://system_id:password@host:port, optionally ?tps=<1-100000>&window=<1-1000>')
     .optional(),
   WHATSAPP_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com'),
   WHATSAPP_API_VERSION: z
@@ -52,6 +52,8 @@ const envSchema = z.object({
     .string()
     .regex(/^\+\d{10,15}$/, 'must be the caller number in E.164, e.g. +551140000000')
     .optional(),
+  /** Clicks one IP may make on rotating links per minute, per process (abuse). */
+  LINK_CLICKS_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   SUPPORT_WHATSAPP: z
     .string()
     .regex(/^\d{12,13}$/, 'must be the international number in digits, e.g. 5511999999999')
@@ -76,7 +78,7 @@ function isSmppUrl(value: string): boolean {
     return raw === null || (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max);
   };
   return (
-    [...query.keys()].every((k) => k === 'tps' || k === 'window') && inRange('tps', 10_000) && inRange('window', 1000)
+    [...query.keys()].every((k) => k === 'tps' || k === 'window') && inRange('tps', 100_000) && inRange('window', 1000)
   );
 }
 
@@ -129,6 +131,7 @@ export type Config = {
    */
   providers: ProvidersConfig;
   supportWhatsapp: string;
+  linkClicksPerIpPerMinute: number;
   /**
    * Whether calls to customer-typed URLs (a URA's integration URL) may reach private or local
    * addresses: only on a local trial (loopback PUBLIC_URL) or outside production; otherwise
@@ -298,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smppUrl: e.SMPP_URL,
     providers,
     supportWhatsapp: e.SUPPORT_WHATSAPP,
+    linkClicksPerIpPerMinute: e.LINK_CLICKS_PER_IP_PER_MINUTE,
     allowPrivateOutbound: isLoopbackUrl(publicUrl) || e.NODE_ENV !== 'production',
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -209,6 +209,8 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
   const server = smpp.createServer({}, (session: Session) => {
     const bind: Bind = { id: ++bindIds, session, bound: false, inFlight: 0, lastActivity: Date.now() };
     binds.add(bind);
+    // An SMSC answers each PDU at once (Nagle would hold an answer back until the last is acknowledged).
+    session.socket.setNoDelay(true);
     // The package reads each PDU with socket.read(); a tap keeps the exact bytes of each one.
     const socket = session.socket;
     const read = socket.read.bind(socket);

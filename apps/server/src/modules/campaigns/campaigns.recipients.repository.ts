@@ -1,0 +1,256 @@
+/**
+ * A campaign's recipients in the database: who the lists give (the audience), the start's
+ * snapshot, the dispatchers' claims, and what became of them (counts, reasons, answers, clicks).
+ * Part of the campaigns repository (spread into it), kept apart to stay readable.
+ */
+import type { CampaignCounts, MessageStatus } from '@ecoa/shared';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { pgArray } from '../../platform/db/array-literal.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import type { OutboundContent } from '../channels/provider.ts';
+import { contactLists } from '../lists/lists.schema.ts';
+import type { CampaignRow } from './campaigns.schema.ts';
+
+/** A contact that would receive the campaign (deduplicated across lists, opt-outs and landlines left out). */
+export type Recipient = { phone: string; name: string | null; fields: Record<string, string> | null };
+
+/** What the start's snapshot writes for one recipient. */
+export type RecipientRow = {
+  phone: string;
+  name: string | null;
+  parts: number;
+  content: OutboundContent;
+  /** The tracked link's code, when the text has `{link}`. */
+  shortCode?: string | null;
+};
+
+/** A recipient a dispatcher claimed (now `submitting`). */
+export type ClaimedRecipient = { id: string; toPhone: string; parts: number; content: OutboundContent };
+
+export type AudienceCounts = { rows: number; phones: number; optedOut: number; landlines: number };
+
+type Rows<T> = { rows: T[] };
+export const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
+
+const COUNT_KEYS: Record<MessageStatus, keyof CampaignCounts> = {
+  queued: 'queued',
+  submitting: 'submitting',
+  sent: 'sent',
+  delivered: 'delivered',
+  failed: 'failed',
+  expired: 'expired',
+  unknown: 'unknown',
+  opted_out: 'optedOut',
+  canceled: 'canceled',
+};
+
+export function emptyCounts(): CampaignCounts {
+  return {
+    queued: 0,
+    submitting: 0,
+    sent: 0,
+    delivered: 0,
+    failed: 0,
+    expired: 0,
+    unknown: 0,
+    optedOut: 0,
+    canceled: 0,
+  };
+}
+
+export function createRecipientQueries(db: Database) {
+  /** The eligible contacts of `listIds`, one per phone, ordered by phone (the keyset). */
+  const audienceWhere = (userId: string, listIds: string[], mobileOnly: boolean) => sql`
+    ct.list_id = any(${pgArray(listIds)}::uuid[])
+    and not exists (select 1 from opt_outs o where o.user_id = ${userId} and o.phone = ct.phone)
+    ${mobileOnly ? sql`and ct.kind = 'mobile'` : sql``}`;
+
+  return {
+    /** The user's lists among `ids`, with their status and columns. */
+    async listsOf(userId: string, ids: string[]) {
+      if (ids.length === 0) return [];
+      return db
+        .select({ id: contactLists.id, status: contactLists.status, fieldKeys: contactLists.fieldKeys })
+        .from(contactLists)
+        .where(and(eq(contactLists.userId, userId), inArray(contactLists.id, ids)));
+    },
+
+    /** How many contact rows, distinct phones, opted-out phones and (remaining) landlines the lists hold. */
+    async audienceCounts(userId: string, listIds: string[]): Promise<AudienceCounts> {
+      const [row] = await rowsOf<Record<keyof AudienceCounts, number | string>>(
+        db.execute(sql`
+          with c as (
+            select ct.phone, ct.kind,
+              exists (select 1 from opt_outs o where o.user_id = ${userId} and o.phone = ct.phone) as opted
+            from contacts ct where ct.list_id = any(${pgArray(listIds)}::uuid[])
+          )
+          select count(*) as rows, count(distinct phone) as phones,
+            count(distinct phone) filter (where opted) as "optedOut",
+            count(distinct phone) filter (where not opted and kind = 'landline') as landlines
+          from c`),
+      );
+      return {
+        rows: Number(row?.rows ?? 0),
+        phones: Number(row?.phones ?? 0),
+        optedOut: Number(row?.optedOut ?? 0),
+        landlines: Number(row?.landlines ?? 0),
+      };
+    },
+
+    /** A page of eligible recipients after `afterPhone`, in phone order (the first list's row wins a duplicate). */
+    async audiencePage(
+      userId: string,
+      listIds: string[],
+      mobileOnly: boolean,
+      afterPhone: string,
+      limit: number,
+      tx: DbOrTx = db,
+    ): Promise<Recipient[]> {
+      return rowsOf<Recipient>(
+        tx.execute(sql`
+          select distinct on (ct.phone) ct.phone, ct.name, ct.fields
+          from contacts ct
+          where ${audienceWhere(userId, listIds, mobileOnly)} and ct.phone > ${afterPhone}
+          order by ct.phone, array_position(${pgArray(listIds)}::uuid[], ct.list_id), ct.row_number
+          limit ${limit}`),
+      );
+    },
+
+    /**
+     * The start's snapshot when every recipient gets the same message: one statement, the
+     * audience's rows never leave the database. Returns how many recipients it wrote.
+     */
+    async insertSharedAudience(
+      tx: DbOrTx,
+      campaign: Pick<CampaignRow, 'id' | 'userId' | 'channel' | 'listIds'>,
+      provider: string,
+      mobileOnly: boolean,
+      message: { parts: number; content: OutboundContent },
+      now: Date,
+    ): Promise<number> {
+      const [row] = await rowsOf<{ n: number | string }>(
+        tx.execute(sql`
+          with audience as (
+            select distinct on (ct.phone) ct.phone, ct.name from contacts ct
+            where ${audienceWhere(campaign.userId, campaign.listIds, mobileOnly)}
+            order by ct.phone, array_position(${pgArray(campaign.listIds)}::uuid[], ct.list_id), ct.row_number),
+          written as (
+            insert into messages (user_id, channel, to_phone, status, parts, provider, content, campaign_id, contact_name, created_at, updated_at)
+            select ${campaign.userId}, ${campaign.channel}, a.phone, 'queued', ${message.parts}, ${provider},
+              ${JSON.stringify(message.content)}::jsonb, ${campaign.id}, a.name, ${now}, ${now}
+            from audience a
+            returning 1)
+          select count(*) as n from written`),
+      );
+      return Number(row?.n ?? 0);
+    },
+
+    /** The start's snapshot: one `queued` message per recipient, in one statement per page. */
+    async insertRecipients(
+      tx: DbOrTx,
+      campaign: Pick<CampaignRow, 'id' | 'userId' | 'channel'>,
+      provider: string,
+      rows: RecipientRow[],
+      now: Date,
+    ): Promise<void> {
+      if (rows.length === 0) return;
+      await tx.execute(sql`
+        insert into messages (user_id, channel, to_phone, status, parts, provider, content, campaign_id, contact_name, short_code, created_at, updated_at)
+        select ${campaign.userId}, ${campaign.channel}, r.phone, 'queued', r.parts, ${provider}, r.content::jsonb,
+          ${campaign.id}, r.name, r.short_code, ${now}, ${now}
+        from unnest(${pgArray(rows.map((r) => r.phone))}::text[], ${pgArray(rows.map((r) => r.name))}::text[],
+          ${pgArray(rows.map((r) => r.parts))}::int[], ${pgArray(rows.map((r) => JSON.stringify(r.content)))}::text[],
+          ${pgArray(rows.map((r) => r.shortCode ?? null))}::text[])
+          as r(phone, name, parts, content, short_code)`);
+    },
+
+    /**
+     * Claims up to `limit` queued recipients for `workerId` (→ `submitting`). SKIP LOCKED: two
+     * dispatchers, in one process or many, never claim the same recipient.
+     */
+    async claim(campaignId: string, workerId: string, limit: number): Promise<ClaimedRecipient[]> {
+      return rowsOf<ClaimedRecipient>(
+        db.execute(sql`
+          update messages m set status = 'submitting', worker_id = ${workerId}, updated_at = now()
+          where m.id in (
+            select id from messages where campaign_id = ${campaignId} and status = 'queued'
+            limit ${limit} for update skip locked)
+          returning m.id, m.to_phone as "toPhone", m.parts, m.content`),
+      );
+    },
+
+    /** Clicks on a campaign's tracked link, and how many recipients clicked. */
+    async clicks(campaignId: string): Promise<{ total: number; recipients: number }> {
+      const [row] = await rowsOf<{ total: number | string; recipients: number | string }>(
+        db.execute(sql`select count(*) as total, count(distinct message_id) as recipients
+          from link_clicks where campaign_id = ${campaignId}`),
+      );
+      return { total: Number(row?.total ?? 0), recipients: Number(row?.recipients ?? 0) };
+    },
+
+    /** Claimed recipients given back untouched (the carrier was unavailable: nothing left Ecoa). */
+    async unclaim(ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.execute(sql`
+        update messages set status = 'queued', worker_id = null, updated_at = now()
+        where id = any(${pgArray(ids)}::uuid[]) and status = 'submitting'`);
+    },
+
+    /** Cancel: every recipient still queued becomes `canceled`; their parts (to release) are returned. */
+    async cancelQueued(tx: DbOrTx, campaignId: string, now: Date): Promise<number> {
+      const [row] = await rowsOf<{ parts: number | string | null }>(
+        tx.execute(sql`
+          with c as (
+            update messages set status = 'canceled', updated_at = ${now}, finished_at = ${now}
+            where campaign_id = ${campaignId} and status = 'queued' returning parts)
+          select sum(parts) as parts from c`),
+      );
+      return Number(row?.parts ?? 0);
+    },
+
+    /** Recipients per status. */
+    async counts(campaignId: string, tx: DbOrTx = db): Promise<CampaignCounts> {
+      const rows = await rowsOf<{ status: MessageStatus; n: number | string }>(
+        tx.execute(sql`select status, count(*) as n from messages where campaign_id = ${campaignId} group by status`),
+      );
+      const counts = emptyCounts();
+      for (const r of rows) counts[COUNT_KEYS[r.status]] += Number(r.n);
+      return counts;
+    },
+
+    /** Whether anything is left to send or in flight. */
+    async pending(campaignId: string, tx: DbOrTx = db): Promise<{ queued: boolean; submitting: boolean }> {
+      const [row] = await rowsOf<{ queued: boolean; submitting: boolean }>(
+        tx.execute(sql`
+          select exists (select 1 from messages where campaign_id = ${campaignId} and status = 'queued') as queued,
+                 exists (select 1 from messages where campaign_id = ${campaignId} and status = 'submitting') as submitting`),
+      );
+      return { queued: Boolean(row?.queued), submitting: Boolean(row?.submitting) };
+    },
+
+    /** Failure reasons, most frequent first. */
+    async reasons(campaignId: string): Promise<{ reason: string; count: number }[]> {
+      const rows = await rowsOf<{ reason: string; n: number | string }>(
+        db.execute(sql`
+          select reason, count(*) as n from messages
+          where campaign_id = ${campaignId} and reason is not null and status in ('failed', 'expired', 'unknown')
+          group by reason order by n desc, reason limit 20`),
+      );
+      return rows.map((r) => ({ reason: r.reason, count: Number(r.n) }));
+    },
+
+    /** URA: the last digit each recipient pressed, counted. */
+    async answers(campaignId: string): Promise<{ digit: string; count: number }[]> {
+      const rows = await rowsOf<{ digit: string; n: number | string }>(
+        db.execute(sql`
+          select d.digits as digit, count(*) as n from (
+            select distinct on (e.message_id) e.detail->>'digits' as digits
+            from message_events e join messages m on m.id = e.message_id
+            where m.campaign_id = ${campaignId} and e.detail ? 'digits'
+            order by e.message_id, e.at desc, e.id desc) d
+          group by d.digits order by n desc, d.digits`),
+      );
+      return rows.map((r) => ({ digit: r.digit, count: Number(r.n) }));
+    },
+  };
+}

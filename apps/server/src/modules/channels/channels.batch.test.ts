@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpAndSignIn } from '../../../test/factories.ts';
+import { createTestServer, dbKind } from '../../../test/helpers.ts';
+import type { RunningServer } from '../../server.ts';
+import { createChannelsRepository } from './channels.repository.ts';
+import { createInflightSubmits } from './inflight-submits.ts';
+import type { StatusEvent } from './provider.ts';
+
+/**
+ * A batch of submits stored together with the receipts that came back while it was being sent
+ * (the campaign dispatcher's hot path): one write per message, the rules of one-by-one.
+ */
+describe(`submits stored with the receipts that came first (${dbKind})`, () => {
+  let server: RunningServer;
+  let repo: ReturnType<typeof createChannelsRepository>;
+  let userId: string;
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    repo = createChannelsRepository(server.db.db);
+    userId = (await signUpAndSignIn(server)).user.id;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 24, 12, 0, s));
+  const receipt = (id: string, status: StatusEvent['status'], s: number): StatusEvent => ({
+    type: 'status',
+    provider: 'smpp',
+    providerMessageId: id,
+    status,
+    at: at(s),
+  });
+  const newMessage = (parts: number) =>
+    repo.createMessage(
+      {
+        userId,
+        channel: 'sms_short',
+        toPhone: '+5511987650000',
+        parts,
+        provider: 'smpp',
+        content: { kind: 'sms', text: 'oi', flash: false },
+      },
+      at(0),
+    );
+  const history = async (id: string) =>
+    (
+      await server.db.executeSql(
+        "select status from message_events where message_id = $1 and status <> 'queued' order by at, id",
+        [id],
+      )
+    ).rows.map((r) => (r as { status: string }).status);
+
+  it('a long SMS whose receipts all came back (one parked, one riding along) is stored delivered in one go', async () => {
+    const id = await newMessage(2);
+    const [a, b] = [`A-${id}`, `B-${id}`];
+    // Part A's receipt came before anything (another process's bind): parked in early_receipts.
+    expect((await repo.applyReceipts([receipt(a, 'delivered', 2)]))[0]!.outcome).toBe('early');
+    const result = await server.db.db.transaction((tx) =>
+      repo.recordSubmittedBatch([{ messageId: id, provider: 'smpp', providerIds: [a, b] }], at(1), tx, [
+        receipt(b, 'delivered', 3),
+      ]),
+    );
+    expect(result.arrived.map((r) => r.outcome)).toEqual(['applied']);
+    expect(result.followUps.map((f) => f.messageId)).toEqual([id]);
+    const message = await repo.findById(id);
+    expect(message?.status).toBe('delivered');
+    expect(await history(id)).toEqual(['sent', 'delivered']);
+    const { rows: parts } = await server.db.executeSql(
+      'select status from provider_message_ids where message_id = $1 order by part',
+      [id],
+    );
+    expect(parts).toEqual([{ status: 'delivered' }, { status: 'delivered' }]);
+    const { rows: parked } = await server.db.executeSql(
+      'select count(*)::int as n from early_receipts where provider_message_id = any($1)',
+      [[a, b]],
+    );
+    expect(parked).toEqual([{ n: 0 }]);
+  });
+
+  it('a part still waiting keeps the message sent; the same receipt twice changes nothing', async () => {
+    const id = await newMessage(2);
+    const [a, b] = [`A-${id}`, `B-${id}`];
+    const result = await server.db.db.transaction((tx) =>
+      repo.recordSubmittedBatch([{ messageId: id, provider: 'smpp', providerIds: [a, b] }], at(1), tx, [
+        receipt(a, 'delivered', 2),
+        receipt(a, 'delivered', 2),
+      ]),
+    );
+    expect(result.arrived.map((r) => r.outcome)).toEqual(['applied', 'unchanged']);
+    expect((await repo.findById(id))?.status).toBe('sent');
+    // The last part's receipt, the ordinary way, settles it (a failed part fails the message).
+    expect((await repo.applyReceipts([receipt(b, 'failed', 4)]))[0]!.outcome).toBe('applied');
+    expect((await repo.findById(id))?.status).toBe('failed');
+    expect(await history(id)).toEqual(['sent', 'failed']);
+  });
+
+  it('the in-flight registry: the receipt of a tracked id joins its batch until the settle takes it', async () => {
+    const inflight = createInflightSubmits();
+    const batch = inflight.batch();
+    expect(inflight.offer(receipt('X1', 'delivered', 1))).toBeUndefined();
+    batch.track('smpp', ['X1']);
+    const joined = inflight.offer(receipt('X1', 'delivered', 1));
+    expect(joined).toBeDefined();
+    expect(batch.take().map((e) => e.providerMessageId)).toEqual(['X1']);
+    // Taken: a later receipt goes the ordinary way.
+    expect(inflight.offer(receipt('X1', 'delivered', 2))).toBeUndefined();
+    batch.settled([{ event: receipt('X1', 'delivered', 1), messageId: 'm', outcome: 'applied' }]);
+    await expect(joined).resolves.toMatchObject({ outcome: 'applied', messageId: 'm' });
+
+    const failing = inflight.batch();
+    failing.track('smpp', ['Y1']);
+    const refused = inflight.offer(receipt('Y1', 'delivered', 1))!;
+    failing.failed(new Error('database gone'));
+    await expect(refused).rejects.toThrow('database gone');
+    expect(inflight.offer(receipt('Y1', 'delivered', 2))).toBeUndefined();
+  });
+});

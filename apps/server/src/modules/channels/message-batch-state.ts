@@ -1,0 +1,210 @@
+/**
+ * The in-memory half of the set-based message writes (channels.batch.ts): a batch reads the rows
+ * it needs once, applies its events here in order (so duplicates and out-of-order receipts
+ * within a batch give what one-by-one would), and writes what changed back in a constant number
+ * of statements with `unnest`, whatever the batch size.
+ */
+import type { MessageEventStatus, MessageStatus } from '@ecoa/shared';
+import { sql } from 'drizzle-orm';
+import { pgArray } from '../../platform/db/array-literal.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { advances, combineParts, isFinal } from './message-status.ts';
+import type { StatusEvent } from './provider.ts';
+
+type Rows<T> = { rows: T[] };
+export const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
+export const keyOf = (provider: string, id: string) => `${provider}\u0000${id}`;
+
+export type ReceiptResult = { event: StatusEvent; messageId?: string; outcome: 'applied' | 'early' | 'unchanged' };
+
+export type NewEvent = {
+  messageId: string;
+  status: MessageEventStatus;
+  reason: string | null;
+  detail: StatusEvent['detail'] | null;
+  at: Date;
+};
+export type MessageState = {
+  status: MessageStatus;
+  reason: string | null;
+  lastAt: Date | null;
+  read: boolean;
+  changed: boolean;
+  submittedAt?: Date;
+};
+/** One carrier id of a message (a part of a long SMS) and the last word on it. */
+export type PartState = { key: string; status: MessageStatus | null; reason: string | null; changed: boolean };
+
+/** What a batch of receipts works on: who owns each carrier id, the messages, their parts. */
+export type ReceiptContext = {
+  owner: Map<string, string>;
+  state: Map<string, MessageState>;
+  parts: Map<string, PartState[]>;
+  events: NewEvent[];
+};
+
+/**
+ * Serialises everything about these carrier ids (their receipts, the storing of their submits)
+ * across connections: both sides take the same advisory locks, in one order (no deadlock).
+ */
+export async function lockCarrierIds(tx: DbOrTx, keys: { provider: string; id: string }[]): Promise<void> {
+  if (keys.length === 0) return;
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(h) from (
+      select distinct hashtextextended(p || ':' || i, 0) as h
+      from unnest(${pgArray(keys.map((k) => k.provider))}::text[], ${pgArray(keys.map((k) => k.id))}::text[]) as k(p, i)
+    ) x order by h`);
+}
+
+/** The messages' rows (locked), their last event time and whether they were read. */
+export async function loadMessages(tx: DbOrTx, ids: string[]): Promise<Map<string, MessageState>> {
+  const state = new Map<string, MessageState>();
+  if (ids.length === 0) return state;
+  const rows = await rowsOf<{
+    id: string;
+    status: MessageStatus;
+    reason: string | null;
+    last_at: string | Date | null;
+    read: boolean;
+  }>(
+    tx.execute(sql`
+      with m as (select id, status, reason from messages where id = any(${pgArray(ids)}::uuid[]) order by id for update)
+      select m.id, m.status, m.reason, e.last_at, coalesce(e.read, false) as read
+      from m left join lateral (
+        select max(at) as last_at, bool_or(status = 'read') as read from message_events where message_id = m.id
+      ) e on true`),
+  );
+  for (const r of rows) {
+    state.set(r.id, {
+      status: r.status,
+      reason: r.reason,
+      lastAt: r.last_at ? new Date(r.last_at) : null,
+      read: r.read,
+      changed: false,
+    });
+  }
+  return state;
+}
+
+/** Adds a step to a message's history, never before its previous one. */
+export function addEvent(events: NewEvent[], m: MessageState, e: NewEvent): void {
+  const at = m.lastAt && m.lastAt > e.at ? m.lastAt : e.at;
+  m.lastAt = at;
+  events.push({ ...e, at });
+}
+
+/** Moves a message forward (never back); records the step. */
+export function advance(
+  events: NewEvent[],
+  id: string,
+  m: MessageState,
+  status: MessageStatus,
+  at: Date,
+  reason: string | null,
+  detail?: StatusEvent['detail'],
+): boolean {
+  if (!advances(m.status, status)) return false;
+  m.status = status;
+  m.reason = reason;
+  m.changed = true;
+  if (status === 'sent') m.submittedAt = at;
+  addEvent(events, m, { messageId: id, status, reason, detail: detail ?? null, at });
+  return true;
+}
+
+/** Writes the messages that changed and the new history steps, two statements. */
+export async function writeBack(
+  tx: DbOrTx,
+  state: Map<string, MessageState>,
+  events: NewEvent[],
+  now: Date,
+): Promise<void> {
+  const changed = [...state.entries()].filter(([, m]) => m.changed);
+  if (changed.length > 0) {
+    await tx.execute(sql`
+      update messages m set status = u.status, reason = u.reason, updated_at = ${now},
+        submitted_at = coalesce(u.submitted_at, m.submitted_at),
+        finished_at = case when u.final then coalesce(m.finished_at, ${now}) else m.finished_at end
+      from unnest(${pgArray(changed.map(([id]) => id))}::uuid[], ${pgArray(changed.map(([, m]) => m.status))}::text[],
+        ${pgArray(changed.map(([, m]) => m.reason))}::text[], ${pgArray(changed.map(([, m]) => m.submittedAt?.toISOString() ?? null))}::timestamptz[],
+        ${pgArray(changed.map(([, m]) => String(isFinal(m.status))))}::boolean[])
+        as u(id, status, reason, submitted_at, final)
+      where m.id = u.id`);
+  }
+  if (events.length > 0) {
+    await tx.execute(sql`
+      insert into message_events (message_id, status, reason, detail, at)
+      select e.message_id, e.status, e.reason, e.detail::jsonb, e.at
+      from unnest(${pgArray(events.map((e) => e.messageId))}::uuid[], ${pgArray(events.map((e) => e.status))}::text[],
+        ${pgArray(events.map((e) => e.reason))}::text[], ${pgArray(events.map((e) => (e.detail ? JSON.stringify(e.detail) : null)))}::text[],
+        ${pgArray(events.map((e) => e.at.toISOString()))}::timestamptz[]) as e(message_id, status, reason, detail, at)`);
+  }
+}
+
+/**
+ * Receipts applied in memory: parts move forward, messages settle when all their parts have,
+ * `read` is recorded once, digits kept. A receipt whose carrier id nobody owns is returned in
+ * `early` (its submit is not stored yet).
+ */
+export function applyReceiptEvents(
+  ctx: ReceiptContext,
+  receipts: StatusEvent[],
+): { results: ReceiptResult[]; early: StatusEvent[] } {
+  const early: StatusEvent[] = [];
+  const results: ReceiptResult[] = [];
+  for (const event of receipts) {
+    const key = keyOf(event.provider, event.providerMessageId);
+    const messageId = ctx.owner.get(key);
+    const m = messageId ? ctx.state.get(messageId) : undefined;
+    if (!messageId || !m) {
+      early.push(event);
+      results.push({ event, outcome: 'early' });
+      continue;
+    }
+    const siblings = ctx.parts.get(messageId) ?? [];
+    const part = siblings.find((p) => p.key === key)!;
+    const partStatus: MessageStatus = event.status === 'read' ? 'delivered' : event.status;
+    let changed = false;
+    if (part.status === null || advances(part.status, partStatus)) {
+      part.status = partStatus;
+      part.reason = event.reason ?? null;
+      part.changed = true;
+      changed = true;
+    }
+    const settled = combineParts(siblings);
+    const moved = settled
+      ? advance(ctx.events, messageId, m, settled.status, event.at, settled.reason, event.detail)
+      : partStatus === 'sent' && advance(ctx.events, messageId, m, 'sent', event.at, null);
+    const digits = event.detail?.digits !== undefined;
+    if (!moved && digits)
+      addEvent(ctx.events, m, {
+        messageId,
+        status: partStatus,
+        reason: null,
+        detail: event.detail ?? null,
+        at: event.at,
+      });
+    let read = false;
+    if (event.status === 'read' && !m.read) {
+      m.read = true;
+      read = true;
+      addEvent(ctx.events, m, { messageId, status: 'read', reason: null, detail: null, at: event.at });
+    }
+    results.push({ event, messageId, outcome: changed || moved || read || digits ? 'applied' : 'unchanged' });
+  }
+  return { results, early };
+}
+
+/** Receipts that must wait for their submit to be stored. */
+export async function parkEarly(tx: DbOrTx, early: StatusEvent[]): Promise<void> {
+  if (early.length === 0) return;
+  await tx.execute(sql`
+    insert into early_receipts (provider, provider_message_id, event)
+    select * from unnest(${pgArray(early.map((e) => e.provider))}::text[], ${pgArray(early.map((e) => e.providerMessageId))}::text[],
+      ${pgArray(early.map((e) => JSON.stringify({ ...e, at: e.at.toISOString() })))}::jsonb[])`);
+}
+
+export function reviveEvent(stored: unknown): StatusEvent {
+  const e = stored as Omit<StatusEvent, 'at'> & { at: string };
+  return { ...e, at: new Date(e.at) };
+}

@@ -1,0 +1,161 @@
+import type { RotatingLink } from '@ecoa/shared';
+import {
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Progress,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { notify } from '../auth/notify';
+import { linkErrorText } from './errors';
+import { linksApi } from './linksApi';
+
+function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="xl" fw={700} data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+/** A link's clicks over a period: per target, per day, top referrers and UTM campaigns; the CSV export. */
+export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const [days, setDays] = useState('30');
+  const stats = useQuery({
+    queryKey: ['link-stats', link.id, days],
+    queryFn: () => linksApi.stats(link.id, Number(days)),
+  });
+  const number = (n: number) =>
+    n.toLocaleString(i18n.language === 'cn' ? 'zh-CN' : i18n.language === 'en' ? 'en' : 'pt-BR');
+  const s = stats.data;
+  const top = Math.max(1, ...(s?.byTarget.map((x) => x.clicks) ?? []));
+  const topDay = Math.max(1, ...(s?.byDay.map((x) => x.clicks) ?? []));
+
+  return (
+    <Modal opened onClose={onClose} size="lg" title={t('links.stats.title', { name: link.name })}>
+      <Stack gap="md" data-testid="link-stats">
+        <Group justify="space-between">
+          <SegmentedControl
+            value={days}
+            onChange={setDays}
+            data={['7', '30', '90'].map((d) => ({ value: d, label: t('links.stats.days', { count: Number(d) }) }))}
+          />
+          <Button
+            variant="light"
+            leftSection={<IconDownload size={16} />}
+            data-testid="link-export"
+            onClick={() => linksApi.exportClicks(link).catch((err: unknown) => notify.error(linkErrorText(t, err)))}
+          >
+            {t('links.stats.export')}
+          </Button>
+        </Group>
+        {stats.isError && (
+          <LoadErrorAlert error={stats.error} fallbackKey="links.errors.UNKNOWN" onRetry={() => void stats.refetch()} />
+        )}
+        {stats.isPending && <Loader size="sm" />}
+        {s && (
+          <>
+            <SimpleGrid cols={2}>
+              <Figure label={t('links.stats.clicks')} value={number(s.clicks)} testId="link-stats-clicks" />
+              <Figure label={t('links.stats.fallback')} value={number(s.fallbackClicks)} />
+            </SimpleGrid>
+            <Stack gap={6}>
+              <Text fw={600} size="sm">
+                {t('links.stats.byTarget')}
+              </Text>
+              {s.byTarget.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  {t('links.stats.none')}
+                </Text>
+              )}
+              {s.byTarget.map((x) => (
+                <div key={x.targetId}>
+                  <Group justify="space-between">
+                    <Text size="sm">{x.label ?? '—'}</Text>
+                    <Text size="sm" fw={600}>
+                      {number(x.clicks)}
+                    </Text>
+                  </Group>
+                  <Progress value={(x.clicks / top) * 100} size="sm" />
+                </div>
+              ))}
+            </Stack>
+            <Stack gap={6}>
+              <Text fw={600} size="sm">
+                {t('links.stats.byDay')}
+              </Text>
+              {s.byDay.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  {t('links.stats.none')}
+                </Text>
+              )}
+              {s.byDay.map((x) => (
+                <Group key={x.day} gap="sm" wrap="nowrap">
+                  <Text size="xs" w={90} c="dimmed">
+                    {new Date(`${x.day}:00-03:00`).toLocaleDateString(i18n.language === 'cn' ? 'zh-CN' : i18n.language)}
+                  </Text>
+                  <Progress value={(x.clicks / topDay) * 100} size="lg" style={{ flex: 1 }} />
+                  <Text size="xs" w={40} ta="right">
+                    {number(x.clicks)}
+                  </Text>
+                </Group>
+              ))}
+            </Stack>
+            {(s.topReferrers.length > 0 || s.topCampaigns.length > 0) && (
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <Table>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('links.stats.referrers')}</Table.Th>
+                      <Table.Th ta="right">{t('links.stats.clicks')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {s.topReferrers.map((r) => (
+                      <Table.Tr key={r.referrer}>
+                        <Table.Td>{r.referrer}</Table.Td>
+                        <Table.Td ta="right">{number(r.clicks)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+                <Table>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('links.stats.campaigns')}</Table.Th>
+                      <Table.Th ta="right">{t('links.stats.clicks')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {s.topCampaigns.map((r) => (
+                      <Table.Tr key={r.utmCampaign}>
+                        <Table.Td>{r.utmCampaign}</Table.Td>
+                        <Table.Td ta="right">{number(r.clicks)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </SimpleGrid>
+            )}
+          </>
+        )}
+      </Stack>
+    </Modal>
+  );
+}

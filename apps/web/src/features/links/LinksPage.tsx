@@ -1,0 +1,259 @@
+import type { RotatingLink } from '@ecoa/shared';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Center,
+  CopyButton,
+  Group,
+  Menu,
+  Pagination,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import {
+  IconChartBar,
+  IconCheck,
+  IconCopy,
+  IconDots,
+  IconLink,
+  IconPencil,
+  IconPlayerPause,
+  IconPlayerPlay,
+  IconPlus,
+  IconSearch,
+  IconTrash,
+} from '@tabler/icons-react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { notify } from '../auth/notify';
+import { linkErrorText } from './errors';
+import { LinkFormModal } from './LinkFormModal';
+import { LinkStatsModal } from './LinkStatsModal';
+import { linksApi } from './linksApi';
+
+function StatusBadge({ link }: { link: RotatingLink }) {
+  const { t } = useTranslation();
+  if (link.disabled)
+    return (
+      <Tooltip label={link.disabledReason ?? ''} disabled={!link.disabledReason}>
+        <Badge color="red" variant="light">
+          {t('links.status.disabled')}
+        </Badge>
+      </Tooltip>
+    );
+  return (
+    <Badge color={link.status === 'active' ? 'teal' : 'gray'} variant="light" data-testid="link-status">
+      {t(`links.status.${link.status}`)}
+    </Badge>
+  );
+}
+
+/** `/link-rotativo`: the user's rotating links, their address, clicks and actions. */
+export function LinksPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<RotatingLink | null | undefined>(undefined);
+  const [viewing, setViewing] = useState<RotatingLink | null>(null);
+  const links = useQuery({
+    queryKey: ['links', q, page],
+    queryFn: () => linksApi.list(q, page),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['links'] });
+  const publicBase = `${window.location.origin}/l/`;
+
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    try {
+      await work();
+      notify.success(done);
+      await refresh();
+    } catch (err) {
+      notify.error(linkErrorText(t, err));
+    }
+  };
+  const remove = (link: RotatingLink) =>
+    modals.openConfirmModal({
+      title: t('links.delete.title'),
+      children: <Text size="sm">{t('links.delete.body', { name: link.name })}</Text>,
+      labels: { confirm: t('links.delete.confirm'), cancel: t('links.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' } as never,
+      onConfirm: () => act(() => linksApi.remove(link.id), t('links.delete.done')),
+    });
+
+  const items = links.data?.items ?? [];
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <div>
+          <Title order={2}>{t('links.title')}</Title>
+          <Text c="dimmed" size="sm">
+            {t('links.subtitle')}
+          </Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="new-link">
+          {t('links.new')}
+        </Button>
+      </Group>
+      <TextInput
+        leftSection={<IconSearch size={16} />}
+        placeholder={t('links.search')}
+        value={q}
+        onChange={(e) => {
+          setQ(e.currentTarget.value);
+          setPage(1);
+        }}
+        maw={360}
+      />
+      {links.isError && (
+        <LoadErrorAlert error={links.error} fallbackKey="links.errors.UNKNOWN" onRetry={() => void links.refetch()} />
+      )}
+      {links.isSuccess && items.length === 0 && !q && (
+        <Paper withBorder p="xl">
+          <Center>
+            <Stack align="center" gap="xs">
+              <ThemeIcon size={48} radius="xl" variant="light">
+                <IconLink size={26} />
+              </ThemeIcon>
+              <Text fw={600}>{t('links.empty.title')}</Text>
+              <Text c="dimmed" size="sm" ta="center" maw={420}>
+                {t('links.empty.body')}
+              </Text>
+              <Button mt="xs" onClick={() => setEditing(null)}>
+                {t('links.new')}
+              </Button>
+            </Stack>
+          </Center>
+        </Paper>
+      )}
+      {items.length > 0 && (
+        <Paper withBorder>
+          <Table.ScrollContainer minWidth={760}>
+            <Table verticalSpacing="sm" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('links.columns.link')}</Table.Th>
+                  <Table.Th>{t('links.columns.mode')}</Table.Th>
+                  <Table.Th>{t('links.columns.targets')}</Table.Th>
+                  <Table.Th>{t('links.columns.status')}</Table.Th>
+                  <Table.Th ta="right">{t('links.columns.clicks')}</Table.Th>
+                  <Table.Th ta="right">{t('links.columns.last7')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((link) => (
+                  <Table.Tr key={link.id} data-testid="link-row">
+                    <Table.Td>
+                      <Text fw={600}>{link.name}</Text>
+                      <Group gap={4} wrap="nowrap">
+                        <Text size="sm" c="dimmed" data-testid="link-address">
+                          {link.url}
+                        </Text>
+                        <CopyButton value={link.url}>
+                          {({ copied, copy }) => (
+                            <Tooltip label={copied ? t('links.copied') : t('links.copy')}>
+                              <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t('links.copy')}>
+                                {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+                              </ActionIcon>
+                            </Tooltip>
+                          )}
+                        </CopyButton>
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>{t(`links.mode.${link.mode}`)}</Table.Td>
+                    <Table.Td>
+                      {t('links.activeTargets', {
+                        active: link.targets.filter((x) => x.active).length,
+                        total: link.targets.length,
+                      })}
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge link={link} />
+                    </Table.Td>
+                    <Table.Td ta="right" data-testid="link-clicks">
+                      {link.clicks}
+                    </Table.Td>
+                    <Table.Td ta="right">{link.clicksLast7Days}</Table.Td>
+                    <Table.Td>
+                      <Menu position="bottom-end" withinPortal>
+                        <Menu.Target>
+                          <ActionIcon variant="subtle" aria-label={t('links.actions.more')} data-testid="link-menu">
+                            <IconDots size={18} />
+                          </ActionIcon>
+                        </Menu.Target>
+                        <Menu.Dropdown>
+                          <Menu.Item
+                            leftSection={<IconChartBar size={16} />}
+                            onClick={() => setViewing(link)}
+                            data-testid="action-stats"
+                          >
+                            {t('links.actions.stats')}
+                          </Menu.Item>
+                          <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(link)}>
+                            {t('links.actions.edit')}
+                          </Menu.Item>
+                          {link.status === 'active' ? (
+                            <Menu.Item
+                              leftSection={<IconPlayerPause size={16} />}
+                              data-testid="action-pause"
+                              onClick={() =>
+                                act(() => linksApi.update(link.id, { status: 'paused' }), t('links.paused'))
+                              }
+                            >
+                              {t('links.actions.pause')}
+                            </Menu.Item>
+                          ) : (
+                            <Menu.Item
+                              leftSection={<IconPlayerPlay size={16} />}
+                              data-testid="action-resume"
+                              onClick={() =>
+                                act(() => linksApi.update(link.id, { status: 'active' }), t('links.resumed'))
+                              }
+                            >
+                              {t('links.actions.resume')}
+                            </Menu.Item>
+                          )}
+                          <Menu.Divider />
+                          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => remove(link)}>
+                            {t('links.actions.delete')}
+                          </Menu.Item>
+                        </Menu.Dropdown>
+                      </Menu>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
+      {(links.data?.total ?? 0) > 20 && (
+        <Pagination value={page} onChange={setPage} total={Math.ceil((links.data?.total ?? 0) / 20)} />
+      )}
+      {editing !== undefined && (
+        <LinkFormModal
+          link={editing}
+          publicBase={publicBase}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined);
+            void refresh();
+          }}
+        />
+      )}
+      {viewing && <LinkStatsModal link={viewing} onClose={() => setViewing(null)} />}
+    </Stack>
+  );
+}
