@@ -1,5 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
+import { importList, openWindowAllDay } from './campaign-helpers';
 import { snap, switchLanguage, toggleTheme } from './support';
 
 /**
@@ -10,41 +11,6 @@ import { snap, switchLanguage, toggleTheme } from './support';
 test.beforeEach(async ({ context }) => {
   await useOwnNetwork(context);
 });
-
-/** A random São Paulo mobile number (9 + 8 digits). */
-const phone = () => `119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-
-async function importList(page: Page, token: string, name: string, count: number): Promise<string> {
-  const rows = Array.from({ length: count }, (_, i) => `${phone()};Cliente ${i + 1}`);
-  const res = await page.request.post('/api/v1/lists', {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      name,
-      file: { name: 'clientes.csv', mimeType: 'text/csv', buffer: Buffer.from(`telefone;nome\n${rows.join('\n')}\n`) },
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  const { id } = (await res.json()) as { id: string };
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (
-            await page.request.get(`/api/v1/lists/${id}`, { headers: { Authorization: `Bearer ${token}` } })
-          ).json()) as { status: string }
-        ).status,
-      { timeout: 30_000 },
-    )
-    .toBe('ready');
-  return id;
-}
-
-/** The wizard's "when" step: every day, all day (the default window would make a night or Sunday CI wait). */
-async function openWindowAllDay(page: Page) {
-  await page.getByText(/^(Dom|Sun|周日)$/).click();
-  await page.getByLabel(/^(De|From|从)$/).fill('00:00');
-  await page.getByLabel(/^(Até|Until|到)$/).fill('23:59');
-}
 
 test('an SMS campaign built in the wizard, watched to completion, reported and exported; the dashboard', async ({
   page,

@@ -16,7 +16,7 @@ test('a rotating link created in the form spreads visits across its targets and 
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  await signInWithApi(page);
+  const account = await signInWithApi(page);
   await page.goto('/link-rotativo');
   await expect(page.getByText('Nenhum link rotativo ainda')).toBeVisible();
 
@@ -68,6 +68,42 @@ test('a rotating link created in the form spreads visits across its targets and 
   expect((await download).suggestedFilename()).toBe(`cliques-${slug}.csv`);
   await page.keyboard.press('Escape');
 
+  // The extras: Bia only on weekdays 08:00–18:00, a fallback page, a Meta Pixel (checked as typed).
+  await page.getByTestId('link-menu').click();
+  await page.getByTestId('action-edit').click();
+  await targets.nth(1).getByTestId('target-hours-toggle').click();
+  await expect(targets.nth(1).getByTestId('target-hours')).toBeVisible();
+  await page.getByTestId('link-fallback-section').click();
+  await page.getByTestId('link-fallback-kind').click();
+  await page.getByRole('option', { name: 'Página (URL)' }).click();
+  await page.getByTestId('link-fallback-value').fill(`${baseURL}/?de=reserva`);
+  await page.getByTestId('link-pixels-section').click();
+  await page.getByTestId('link-pixel-meta').fill('pixel-12');
+  await expect(page.getByText('O ID do Pixel da Meta tem só números (5 a 20).')).toBeVisible();
+  await page.getByTestId('link-pixel-meta').fill('123456789012');
+  await page.getByTestId('link-save').click();
+  await expect(page.getByText('Link salvo.')).toBeVisible();
+  const saved = (await (
+    await page.request.get('/api/v1/rotating-links', { headers: { Authorization: `Bearer ${account.token}` } })
+  ).json()) as { items: { targets: { hours: unknown }[]; fallback: unknown; pixels: unknown }[] };
+  expect(saved.items[0]!.targets.map((t) => t.hours)).toEqual([
+    null,
+    { days: [1, 2, 3, 4, 5], start: '08:00', end: '18:00' },
+  ]);
+  expect(saved.items[0]!.fallback).toEqual({ kind: 'url', url: `${baseURL}/?de=reserva` });
+  expect(saved.items[0]!.pixels).toEqual({ meta: '123456789012' });
+
+  // The QR code of the address, as PNG and SVG.
+  await page.getByTestId('link-menu').click();
+  await page.getByTestId('action-qr').click();
+  await expect(page.getByTestId('link-qr').locator('svg')).toBeVisible();
+  for (const kind of ['png', 'svg']) {
+    const file = page.waitForEvent('download');
+    await page.getByTestId(`qr-${kind}`).click();
+    expect((await file).suggestedFilename()).toBe(`${slug}.${kind}`);
+  }
+  await page.keyboard.press('Escape');
+
   const shoot = async (lang: string, theme: string) => {
     await page.goto('/link-rotativo');
     await expect(page.getByTestId('link-row')).toHaveCount(1);
@@ -77,9 +113,16 @@ test('a rotating link created in the form spreads visits across its targets and 
     await expect(page.getByTestId('link-stats-clicks')).toHaveText('4');
     await snap(page, `links-stats-${lang}-${theme}`);
     await page.keyboard.press('Escape');
-    await page.getByTestId('new-link').click();
-    await expect(page.getByTestId('link-name')).toBeVisible();
+    await page.getByTestId('link-menu').click();
+    await page.getByTestId('action-edit').click();
+    // The extras at the bottom of the form: opening hours, fallback, pixels.
+    await page.getByTestId('link-pixel-meta').scrollIntoViewIfNeeded();
     await snap(page, `links-form-${lang}-${theme}`);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('link-menu').click();
+    await page.getByTestId('action-qr').click();
+    await expect(page.getByTestId('link-qr').locator('svg')).toBeVisible();
+    await snap(page, `links-qr-${lang}-${theme}`);
     await page.keyboard.press('Escape');
   };
   for (const [lang, name] of [

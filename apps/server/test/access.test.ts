@@ -54,6 +54,14 @@ describe(`access control (${dbKind})`, () => {
       schedule: '2099-01-04T10:00:00-03:00',
     });
     await server.modules.campaigns.start(target, campaign);
+    const { id: trackedCampaign } = await server.modules.campaigns.create(target, {
+      name: 'Com link',
+      channel: 'sms_short',
+      listIds: [campaignList],
+      content: { text: 'Oi {link}', trackedLink: { url: 'https://ecoa.example.com/oi' } },
+      schedule: '2099-01-04T10:00:00-03:00',
+    });
+    await server.modules.campaigns.start(target, trackedCampaign);
     const link = await server.modules.links.create(target, {
       name: 'Vendas',
       slug: `vendas-${target.slice(0, 8)}`,
@@ -66,6 +74,13 @@ describe(`access control (${dbKind})`, () => {
         pattern: 'PATCH /api/v1/admin/links/:id',
         method: 'PATCH',
         url: `/api/v1/admin/links/${link.id}`,
+        payload: { disabled: false },
+      },
+      { pattern: 'GET /api/v1/admin/links/tracked', method: 'GET', url: '/api/v1/admin/links/tracked' },
+      {
+        pattern: 'PATCH /api/v1/admin/links/tracked/:id',
+        method: 'PATCH',
+        url: `/api/v1/admin/links/tracked/${trackedCampaign}`,
         payload: { disabled: false },
       },
       { pattern: 'GET /api/v1/admin/users', method: 'GET', url: '/api/v1/admin/users' },

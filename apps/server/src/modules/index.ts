@@ -57,6 +57,8 @@ import { registerHopRoute } from './links/links.public.ts';
 import { createLinksRepository } from './links/links.repository.ts';
 import { registerLinksRoutes } from './links/links.routes.ts';
 import { createLinksService, type LinksService } from './links/links.service.ts';
+import { createTrackedLinksRepository } from './links/links.tracked.repository.ts';
+import { createTrackedLinksAdmin } from './links/links.tracked-admin.ts';
 import { defineListsJobs } from './lists/lists.jobs.ts';
 import { createListsRepository } from './lists/lists.repository.ts';
 import { registerListsRoutes } from './lists/lists.routes.ts';
@@ -286,7 +288,12 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
 
   // What the campaign screens and the home page read.
   const reportsRepo = createCampaignReportsRepository(db);
-  const reports = createCampaignReports({ repo: reportsRepo, campaigns: campaignsRepo, clock });
+  const reports = createCampaignReports({
+    repo: reportsRepo,
+    campaigns: campaignsRepo,
+    clock,
+    publicUrl: config.publicUrl,
+  });
   const dashboard = createDashboardService({
     repo: createDashboardRepository(db),
     campaigns: reportsRepo,
@@ -302,6 +309,12 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'link' }),
     publicUrl: config.publicUrl,
     forget: liveLinks.forget,
+    clock,
+  });
+  const trackedAdmin = createTrackedLinksAdmin({
+    db,
+    repo: createTrackedLinksRepository(db),
+    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'campaign' }),
     clock,
   });
   const linkClicks = createClickRecorder({ insert: (clicks) => linksRepo.insertClicks(clicks), logger });
@@ -338,7 +351,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       registerCampaignsRoutes(app, { campaigns, guard });
       registerCampaignReportRoutes(app, { reports, guard });
       registerDashboardRoutes(app, { dashboard, guard });
-      registerLinksRoutes(app, { links, guard });
+      registerLinksRoutes(app, { links, trackedAdmin, guard });
       registerHopRoute(app, { hop, clicksPerIpPerMinute: config.linkClicksPerIpPerMinute });
       await registerProviderWebhooks(app, { providers: deps.providers.all(), publicUrl: config.publicUrl });
       registerLedgerRoutes(app, { ledger, guard });

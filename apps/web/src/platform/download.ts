@@ -17,7 +17,12 @@ export async function downloadFile(path: string, query: Record<string, string>, 
   const disposition = res.headers.get('content-disposition') ?? '';
   const utf8 = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
   const name = utf8 ? decodeURIComponent(utf8) : fallbackName;
-  const url = URL.createObjectURL(await res.blob());
+  saveBlob(await res.blob(), name);
+}
+
+/** Hands a file made in the browser (a QR code, say) to the user as a download. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

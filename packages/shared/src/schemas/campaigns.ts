@@ -30,6 +30,10 @@ export const MAX_CAMPAIGN_RATE = 10_000;
 export const TRACKED_LINK_VARIABLE = 'link';
 /** `PUBLIC_URL/l/_` + this many characters: what a tracked link adds to an SMS (the counter uses it). */
 export const TRACKED_LINK_CODE_LENGTH = 10;
+/** A recipient's tracked address: `PUBLIC_URL/l/_<code>`. */
+export const trackedLinkUrl = (publicUrl: string, code: string) => `${publicUrl}/l/_${code}`;
+/** A tracked address as long as every recipient's: what SMS counters and estimates measure. */
+export const trackedLinkSample = (publicUrl: string) => trackedLinkUrl(publicUrl, 'x'.repeat(TRACKED_LINK_CODE_LENGTH));
 export const trackedLinkSchema = z.union([
   z.object({ rotatingLinkId: z.uuid() }),
   z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) }),
@@ -211,6 +215,8 @@ export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
 export const campaignMessagesQuerySchema = z.object({
   status: z.enum(MESSAGE_STATUSES).optional(),
   q: z.string().trim().max(40).optional(),
+  /** Only the recipients who clicked the campaign's tracked link. */
+  clicked: z.stringbool().optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -178,3 +178,32 @@ export const adminLinkPatchSchema = z.object({
   disabled: z.boolean(),
   reason: z.string().trim().max(300).optional(),
 });
+
+/**
+ * `GET /api/v1/admin/links/tracked`: campaigns whose SMS or RCS text carries a tracked `{link}`
+ * (one short address per recipient), with owner, where the link leads and its clicks.
+ */
+export const adminTrackedLinkSchema = z.object({
+  /** The campaign's id: its recipients' tracked links are turned off and on together. */
+  id: z.string(),
+  campaign: z.object({ id: z.string(), name: z.string(), status: z.string() }),
+  destination: z.object({
+    rotatingLink: z.object({ id: z.string(), name: z.string(), slug: z.string() }).nullable(),
+    url: z.string().nullable(),
+  }),
+  user: z.object({ id: z.string(), name: z.string(), email: z.string(), company: z.string() }),
+  recipients: z.number(),
+  clicks: z.number(),
+  clickers: z.number(),
+  disabled: z.boolean(),
+  disabledReason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminTrackedLink = z.infer<typeof adminTrackedLinkSchema>;
+export const adminTrackedLinkListSchema = z.object({
+  items: z.array(adminTrackedLinkSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export type AdminTrackedLinkList = z.infer<typeof adminTrackedLinkListSchema>;

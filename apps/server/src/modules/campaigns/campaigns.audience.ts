@@ -4,15 +4,9 @@
  * a mobile phone, without landlines. Read in pages by phone, so a million recipients never sit
  * in memory at once; the estimate and the start's snapshot walk the same pages.
  */
-import type { CampaignContent, Channel } from '@ecoa/shared';
+import { type CampaignContent, type Channel, TRACKED_LINK_CODE_LENGTH, trackedLinkUrl } from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import {
-  newShortCode,
-  type RenderedMessage,
-  renderMessage,
-  trackedLinkUrl,
-  usesVariables,
-} from './campaigns.content.ts';
+import { newShortCode, type RenderedMessage, renderMessage, usesVariables } from './campaigns.content.ts';
 import type { CampaignsRepository, Recipient, RecipientRow } from './campaigns.repository.ts';
 
 /** Channels whose recipients must be mobile phones (a landline cannot get an SMS, WhatsApp or RCS). */
@@ -86,7 +80,7 @@ export async function walkAudience(
   links: { publicUrl: string; codes: boolean } = { publicUrl: '', codes: false },
 ): Promise<void> {
   const tracked = target.content.trackedLink !== undefined;
-  const codeFor = () => (tracked ? (links.codes ? newShortCode() : newShortCode().replace(/./g, 'x')) : null);
+  const codeFor = () => (tracked ? (links.codes ? newShortCode() : 'x'.repeat(TRACKED_LINK_CODE_LENGTH)) : null);
   const mobileOnly = MOBILE_ONLY.has(target.channel);
   const shared = usesVariables(target.content)
     ? undefined

@@ -75,9 +75,6 @@ export function newShortCode(): string {
   return code.length === TRACKED_LINK_CODE_LENGTH ? code : newShortCode();
 }
 
-/** A recipient's tracked address: `PUBLIC_URL/l/_<code>`. */
-export const trackedLinkUrl = (publicUrl: string, code: string) => `${publicUrl}/l/_${code}`;
-
 /** The audio a voice or URA campaign plays, if it plays one (the audios module must not delete it). */
 export function audioIdOf(channel: Channel, content: CampaignContent): string | undefined {
   if (channel === 'voice_torpedo') return content.audioId;

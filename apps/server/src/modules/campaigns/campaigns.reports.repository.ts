@@ -36,6 +36,8 @@ export type RecipientReportRow = {
   digits: string | null;
   /** Clicks on the recipient's tracked link. */
   clicks: number | string;
+  /** The code of the recipient's tracked link (`PUBLIC_URL/l/_<code>`), if the campaign has one. */
+  shortCode: string | null;
   submittedAt: Date | null;
   finishedAt: Date | null;
 };
@@ -98,13 +100,15 @@ export function createCampaignReportsRepository(db: Database) {
 
     async recipients(
       campaignId: string,
-      f: { status?: MessageStatus; q?: string },
+      f: { status?: MessageStatus; q?: string; clicked?: boolean },
       page: number,
       pageSize: number,
     ): Promise<{ rows: RecipientReportRow[]; total: number }> {
       const digits = f.q?.replace(/\D/g, '');
+      const clicked = sql`exists (select 1 from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = m.id)`;
       const filter = sql`m.campaign_id = ${campaignId}
         ${f.status ? sql`and m.status = ${f.status}` : sql``}
+        ${f.clicked === undefined ? sql`` : f.clicked ? sql`and ${clicked}` : sql`and not ${clicked}`}
         ${digits ? sql`and m.to_phone like ${`%${digits}%`}` : sql``}`;
       const [count] = await rowsOf<{ n: number }>(
         db.execute(sql`select count(*) as n from messages m where ${filter}`),
@@ -115,7 +119,7 @@ export function createCampaignReportsRepository(db: Database) {
             (select e.detail->>'digits' from message_events e where e.message_id = m.id and e.detail ? 'digits'
               order by e.at desc, e.id desc limit 1) as digits,
             (select count(*) from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = m.id) as clicks,
-            m.submitted_at as "submittedAt", m.finished_at as "finishedAt"
+            m.short_code as "shortCode", m.submitted_at as "submittedAt", m.finished_at as "finishedAt"
           from messages m where ${filter}
           order by m.to_phone limit ${pageSize} offset ${(page - 1) * pageSize}`),
       );
@@ -130,6 +134,7 @@ export function createCampaignReportsRepository(db: Database) {
           db.execute(sql`
             select m.id, m.to_phone as "toPhone", m.contact_name as name, m.status, m.reason, m.parts,
               d.digits, (select count(*) from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = m.id) as clicks,
+              m.short_code as "shortCode",
               m.submitted_at as "submittedAt", m.finished_at as "finishedAt"
             from messages m
             left join lateral (select e.detail->>'digits' as digits from message_events e
@@ -185,6 +190,8 @@ function toProgressRow(r: Record<string, unknown>): CampaignProgressRow {
     statusDetail: (r.status_detail as string | null) ?? null,
     providerFailures: n(r.provider_failures),
     heartbeatAt: date(r.heartbeat_at),
+    linksDisabledAt: date(r.links_disabled_at),
+    linksDisabledReason: (r.links_disabled_reason as string | null) ?? null,
     createdAt: date(r.created_at)!,
     updatedAt: date(r.updated_at)!,
     scheduledAt: date(r.scheduled_at),

@@ -7,6 +7,7 @@ import {
   type Channel,
   isInWindow,
   type MessageStatus,
+  trackedLinkUrl,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
@@ -51,6 +52,8 @@ export function createCampaignReports(deps: {
   repo: CampaignReportsRepository;
   campaigns: CampaignsRepository;
   clock: Clock;
+  /** Where recipients' tracked links live (`PUBLIC_URL/l/_<code>`), for the export. */
+  publicUrl: string;
 }) {
   const { repo, clock } = deps;
 
@@ -77,7 +80,7 @@ export function createCampaignReports(deps: {
     async messages(
       userId: string,
       id: string,
-      query: { status?: MessageStatus; q?: string; page: number; pageSize: number },
+      query: { status?: MessageStatus; q?: string; clicked?: boolean; page: number; pageSize: number },
     ): Promise<CampaignMessages> {
       await owned(userId, id);
       const { rows, total } = await repo.recipients(id, query, query.page, query.pageSize);
@@ -115,6 +118,7 @@ export function createCampaignReports(deps: {
           'partes',
           'digitos',
           'cliques',
+          'link',
           'enviado em',
           'finalizado em',
         ]);
@@ -129,6 +133,7 @@ export function createCampaignReports(deps: {
               String(r.parts),
               r.digits,
               String(Number(r.clicks)),
+              r.shortCode ? trackedLinkUrl(deps.publicUrl, r.shortCode) : '',
               time(r.submittedAt),
               time(r.finishedAt),
             ]);

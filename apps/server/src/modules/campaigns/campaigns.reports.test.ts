@@ -69,7 +69,7 @@ describe('campaign reports, the dashboard and the administrators’ list', () =>
       .trim()
       .split('\r\n');
     expect(csv.body.startsWith('\ufeff')).toBe(true);
-    expect(lines[0]).toBe('telefone;nome;status;motivo;partes;digitos;cliques;enviado em;finalizado em');
+    expect(lines[0]).toBe('telefone;nome;status;motivo;partes;digitos;cliques;link;enviado em;finalizado em');
     expect(lines).toHaveLength(4);
     expect(csv.body).toContain(`'=HYPERLINK`);
     expect(csv.body).toContain('"Bia ""Souza"""');

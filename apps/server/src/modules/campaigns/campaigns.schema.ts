@@ -39,6 +39,9 @@ export const campaigns = pgTable(
     providerFailures: integer('provider_failures').notNull().default(0),
     /** The last time a dispatcher worked on it: a RUNNING campaign nobody beats for is picked up again. */
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    /** An administrator turned its tracked links off (abuse): they lead to the friendly page. */
+    linksDisabledAt: timestamp('links_disabled_at', { withTimezone: true }),
+    linksDisabledReason: text('links_disabled_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }),

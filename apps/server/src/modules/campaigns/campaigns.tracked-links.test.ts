@@ -1,6 +1,6 @@
 import { analyzeSms } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
@@ -79,8 +79,26 @@ describe('campaigns: tracked links', () => {
     expect(report.clicks).toEqual({ total: 3, recipients: 2, rate: 0.6667 });
     const recipients = (await c.call('GET', `/api/v1/campaigns/${id}/messages`)).json().items as { clicks: number }[];
     expect(recipients.map((r) => r.clicks).sort()).toEqual([0, 1, 2]);
-    const csv = (await c.call('GET', `/api/v1/campaigns/${id}/export`)).body;
-    expect(csv).toContain('cliques');
+    const who = async (clicked: string) =>
+      (
+        (await c.call('GET', `/api/v1/campaigns/${id}/messages?clicked=${clicked}`)).json().items as {
+          clicks: number;
+        }[]
+      )
+        .map((r) => r.clicks)
+        .sort();
+    expect(await who('true')).toEqual([1, 2]);
+    expect(await who('false')).toEqual([0]);
+    // The export says who clicked, and each recipient's own address.
+    const csv = (await c.call('GET', `/api/v1/campaigns/${id}/export`)).body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    const header = csv[0]!.split(';');
+    const rows = csv.slice(1).map((line) => line.split(';'));
+    const column = (name: string) => rows.map((r) => r[header.indexOf(name)]);
+    expect(column('cliques').sort()).toEqual(['0', '1', '2']);
+    expect(column('link').sort()).toEqual(codes.map((code) => `${prefix}${code}`).sort());
   });
 
   it('a tracked rotating link takes its turn and counts in the link’s stats; someone else’s link is refused', async () => {
@@ -125,5 +143,68 @@ describe('campaigns: tracked links', () => {
     expect((await api(server, stranger.token).estimate(other)).problems.map((p) => p.code)).toContain(
       'TRACKED_LINK_NOT_FOUND',
     );
+  });
+
+  it('administrators list campaigns’ tracked links and turn one off (the friendly page), audited', async () => {
+    const user = await userWithCredits(server, 50);
+    const c = api(server, user.token);
+    const list = await importList(server, user.token, [{ phone: mobile() }]);
+    const id = await c.create({
+      name: `Golpe ${user.id.slice(0, 6)}`,
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Ganhe: {link}', trackedLink: { url: 'https://ecoa.example.com/premio' } },
+    });
+    smsc().reset();
+    await c.move(id, 'start');
+    await c.waitFor(id);
+    const code = /\/l\/_([0-9A-Za-z]{10})$/.exec(smsc().records()[0]!.text)![1]!;
+    expect((await click(`/l/_${code}`, 40)).statusCode).toBe(302);
+    await server.modules.linkClicks.close();
+
+    const admin = await signUpAndSignIn(server);
+    await makeAdmin(server, admin.user.id);
+    const as = (token: string, method: 'GET' | 'PATCH', url: string, payload?: object) =>
+      server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    expect((await as(user.token, 'GET', '/api/v1/admin/links/tracked')).statusCode).toBe(403);
+    const listed = await as(
+      admin.token,
+      'GET',
+      `/api/v1/admin/links/tracked?q=${encodeURIComponent(`Golpe ${user.id.slice(0, 6)}`)}`,
+    );
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().items).toEqual([
+      expect.objectContaining({
+        id,
+        campaign: expect.objectContaining({ name: `Golpe ${user.id.slice(0, 6)}`, status: 'COMPLETED' }),
+        destination: { rotatingLink: null, url: 'https://ecoa.example.com/premio' },
+        user: expect.objectContaining({ id: user.id }),
+        recipients: 1,
+        clicks: 1,
+        clickers: 1,
+        disabled: false,
+      }),
+    ]);
+
+    expect((await as(admin.token, 'PATCH', `/api/v1/admin/links/tracked/${id}`, { disabled: true })).statusCode).toBe(
+      400,
+    );
+    const off = await as(admin.token, 'PATCH', `/api/v1/admin/links/tracked/${id}`, {
+      disabled: true,
+      reason: 'phishing',
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ disabled: true, disabledReason: 'phishing' });
+    const hop = await click(`/l/_${code}`, 41);
+    expect(hop.statusCode).toBe(404);
+    expect(hop.headers['content-type']).toContain('text/html');
+    const on = await as(admin.token, 'PATCH', `/api/v1/admin/links/tracked/${id}`, { disabled: false });
+    expect(on.json()).toMatchObject({ disabled: false, disabledReason: null });
+    expect((await click(`/l/_${code}`, 42)).headers.location).toBe('https://ecoa.example.com/premio');
+    const { rows } = await server.db.executeSql(
+      "select action from audit_log where subject_type = 'campaign' and subject_id = $1 order by created_at",
+      [id],
+    );
+    expect(rows).toEqual([{ action: 'tracked_link.disable' }, { action: 'tracked_link.enable' }]);
   });
 });

@@ -217,7 +217,8 @@ export function createLinksRepository(db: Database) {
     /**
      * A campaign recipient's tracked link by its code: the message, its campaign, and where the
      * campaign's `{link}` leads (a live rotating link's slug, or a URL). Reads the campaigns'
-     * rows: the tracked link is part of a campaign's content.
+     * rows: the tracked link is part of a campaign's content. None when an administrator turned
+     * the campaign's tracked links off.
      */
     async findTracked(
       code: string,
@@ -236,7 +237,7 @@ export function createLinksRepository(db: Database) {
             c.content->'trackedLink'->>'rotatingLinkId' as link_id, l.slug
           from messages m join campaigns c on c.id = m.campaign_id
           left join rotating_links l on l.id::text = c.content->'trackedLink'->>'rotatingLinkId' and l.deleted_at is null
-          where m.short_code = ${code}`),
+          where m.short_code = ${code} and c.links_disabled_at is null`),
       );
       if (!row) return undefined;
       // A rotating link deleted since: nowhere to go (the friendly page).

@@ -2,6 +2,8 @@ import {
   adminLinkListSchema,
   adminLinkPatchSchema,
   adminLinkSchema,
+  adminTrackedLinkListSchema,
+  adminTrackedLinkSchema,
   linkInputSchema,
   linkListSchema,
   linkPatchSchema,
@@ -16,6 +18,7 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import type { LinksService } from './links.service.ts';
+import type { TrackedLinksAdmin } from './links.tracked-admin.ts';
 
 const idParams = z.object({ id: z.uuid('Link inválido.') });
 const listQuery = z.object({
@@ -39,9 +42,12 @@ const CLICK_COLUMNS = [
 ];
 
 /** `/api/v1/rotating-links` (the owner's links, stats, clicks export) and `/api/v1/admin/links`. */
-export function registerLinksRoutes(app: FastifyInstance, deps: { links: LinksService; guard: AuthGuard }) {
+export function registerLinksRoutes(
+  app: FastifyInstance,
+  deps: { links: LinksService; trackedAdmin: TrackedLinksAdmin; guard: AuthGuard },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { links, guard } = deps;
+  const { links, trackedAdmin, guard } = deps;
   const security = [{ bearer: [] }];
   const tags = ['rotating links'];
   const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: errorResponse };
@@ -211,5 +217,37 @@ export function registerLinksRoutes(app: FastifyInstance, deps: { links: LinksSe
     },
     async (request) =>
       links.adminSetDisabled(currentUser(request).id, request.params.id, request.body.disabled, request.body.reason),
+  );
+
+  r.get(
+    '/api/v1/admin/links/tracked',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        tags: ['admin'],
+        security,
+        summary: "Campaigns' tracked links (one short address per recipient), with owner and clicks",
+        querystring: listQuery,
+        response: { 200: adminTrackedLinkListSchema, 403: errorResponse, ...errors },
+      },
+    },
+    async (request) => trackedAdmin.list(request.query),
+  );
+
+  r.patch(
+    '/api/v1/admin/links/tracked/:id',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        tags: ['admin'],
+        security,
+        summary: "Turn a campaign's tracked links off (abuse) or on; audited",
+        params: z.object({ id: z.uuid('Campanha inválida.') }),
+        body: adminLinkPatchSchema,
+        response: { 200: adminTrackedLinkSchema, 403: errorResponse, ...errors },
+      },
+    },
+    async (request) =>
+      trackedAdmin.setDisabled(currentUser(request).id, request.params.id, request.body.disabled, request.body.reason),
   );
 }

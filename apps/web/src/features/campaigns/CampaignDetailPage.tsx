@@ -57,6 +57,7 @@ export function CampaignDetailPage() {
   });
   const download = useMutation({ mutationFn: () => campaignsApi.export(id) });
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
+  const percent = new Intl.NumberFormat(intlLocale(i18n.language), { style: 'percent', maximumFractionDigits: 1 });
 
   if (campaign.isError)
     return (
@@ -70,6 +71,7 @@ export function CampaignDetailPage() {
       </Center>
     );
   const live = stillMoving(c);
+  const tracked = c.content.trackedLink !== undefined;
   return (
     <Stack gap="lg" data-testid="campaign-detail">
       <Anchor component={Link} to="/campanhas" size="sm">
@@ -194,8 +196,33 @@ export function CampaignDetailPage() {
         </Card>
       </SimpleGrid>
 
+      {tracked && (
+        <Card withBorder radius="lg" padding="lg" data-testid="campaign-clicks">
+          <Title order={4} mb="sm">
+            {t('campaigns.detail.trackedLink')}
+          </Title>
+          <SimpleGrid cols={3}>
+            {(
+              [
+                ['clicks', number.format(c.clicks.total)],
+                ['clickers', number.format(c.clicks.recipients)],
+                ['ctr', percent.format(c.clicks.rate)],
+              ] as const
+            ).map(([key, value]) => (
+              <Stack key={key} gap={0}>
+                <Text size="sm" c="dimmed">
+                  {t(`campaigns.detail.${key}`)}
+                </Text>
+                <Text fz={22} fw={700} data-testid={`clicks-${key}`}>
+                  {value}
+                </Text>
+              </Stack>
+            ))}
+          </SimpleGrid>
+        </Card>
+      )}
       <CampaignTimelineChart id={c.id} live={live} />
-      <CampaignRecipients id={c.id} live={live} />
+      <CampaignRecipients id={c.id} live={live} tracked={tracked} />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { MESSAGE_STATUSES } from '@ecoa/shared';
-import { Badge, Card, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Card, Group, Pagination, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,13 +12,14 @@ import { campaignsApi } from './campaignsApi';
 const PAGE_SIZE = 50;
 
 /** A campaign's recipients: status, reason, parts, digits, times; filter by status, search by phone. */
-export function CampaignRecipients({ id, live }: { id: string; live: boolean }) {
+export function CampaignRecipients({ id, live, tracked }: { id: string; live: boolean; tracked: boolean }) {
   const { t, i18n } = useTranslation();
   const [status, setStatus] = useState<string | null>(null);
+  const [onlyClicked, setOnlyClicked] = useState(false);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search, 300);
   const [page, setPage] = useState(1);
-  const query = { status: status ?? undefined, q, page, pageSize: PAGE_SIZE };
+  const query = { status: status ?? undefined, q, clicked: onlyClicked || undefined, page, pageSize: PAGE_SIZE };
   const recipients = useQuery({
     queryKey: ['campaign-messages', id, query],
     queryFn: () => campaignsApi.messages(id, query),
@@ -34,6 +35,17 @@ export function CampaignRecipients({ id, live }: { id: string; live: boolean }) 
         <Group justify="space-between" wrap="wrap">
           <Title order={4}>{t('campaigns.detail.recipients')}</Title>
           <Group gap="sm">
+            {tracked && (
+              <Switch
+                label={t('campaigns.detail.onlyClicked')}
+                checked={onlyClicked}
+                onChange={(e) => {
+                  setOnlyClicked(e.currentTarget.checked);
+                  setPage(1);
+                }}
+                data-testid="recipients-only-clicked"
+              />
+            )}
             <TextInput
               placeholder={t('campaigns.detail.searchPhone')}
               value={search}
@@ -65,6 +77,7 @@ export function CampaignRecipients({ id, live }: { id: string; live: boolean }) 
                 <Table.Th>{t('campaigns.detail.name')}</Table.Th>
                 <Table.Th>{t('campaigns.columns.status')}</Table.Th>
                 <Table.Th>{t('campaigns.detail.parts')}</Table.Th>
+                {tracked && <Table.Th>{t('campaigns.detail.clicks')}</Table.Th>}
                 <Table.Th>{t('campaigns.detail.sentAt')}</Table.Th>
                 <Table.Th>{t('campaigns.detail.finishedAt')}</Table.Th>
               </Table.Tr>
@@ -92,6 +105,7 @@ export function CampaignRecipients({ id, live }: { id: string; live: boolean }) 
                     </Stack>
                   </Table.Td>
                   <Table.Td>{r.parts}</Table.Td>
+                  {tracked && <Table.Td data-testid="recipient-clicks">{r.clicks}</Table.Td>}
                   <Table.Td>{time(r.submittedAt)}</Table.Td>
                   <Table.Td>{time(r.finishedAt)}</Table.Td>
                 </Table.Tr>

@@ -38,8 +38,10 @@ export const campaignsApi = {
   move: (id: string, move: CampaignMove) => api.post<Campaign>(`/api/v1/campaigns/${id}/${move}`, {}),
   adminMove: (id: string, move: 'pause' | 'cancel') => api.post<Campaign>(`/api/v1/admin/campaigns/${id}/${move}`, {}),
   duplicate: (id: string) => api.post<{ id: string; status: 'DRAFT' }>(`/api/v1/campaigns/${id}/duplicate`, {}),
-  messages: (id: string, q: { status?: string; q?: string; page: number; pageSize?: number }) =>
-    api.get<CampaignMessages>(`/api/v1/campaigns/${id}/messages`, { query: clean(q) }),
+  messages: (id: string, q: { status?: string; q?: string; clicked?: boolean; page: number; pageSize?: number }) =>
+    api.get<CampaignMessages>(`/api/v1/campaigns/${id}/messages`, {
+      query: clean({ ...q, clicked: q.clicked === undefined ? undefined : String(q.clicked) }),
+    }),
   timeline: (id: string) => api.get<CampaignTimeline>(`/api/v1/campaigns/${id}/timeline`),
   export: (id: string) => downloadFile(`/api/v1/campaigns/${id}/export`, {}, 'campanha.csv'),
   dashboard: () => api.get<DashboardSummary>('/api/v1/dashboard/summary'),

@@ -6,9 +6,18 @@ import { useTranslation } from 'react-i18next';
  * The live counter under an SMS text: characters, encoding (GSM-7 or UCS-2, from the same code
  * the server charges with), parts, and a one-click "remove accents" when accents force UCS-2.
  */
-export function SmsCounter({ text, onChange }: { text: string; onChange: (text: string) => void }) {
+export function SmsCounter({
+  text,
+  onChange,
+  linkSample,
+}: {
+  text: string;
+  onChange: (text: string) => void;
+  /** An address as long as each recipient's tracked link: `{link}` counts as that. */
+  linkSample?: string;
+}) {
   const { t } = useTranslation();
-  const sms = analyzeSms(text);
+  const sms = analyzeSms(linkSample ? text.replaceAll('{link}', linkSample) : text);
   const ucs2 = sms.encoding === 'ucs2';
   const fixed = ucs2 ? removeAccents(text) : text;
   const canFix = ucs2 && fixed !== text && analyzeSms(fixed).encoding === 'gsm7';

@@ -28,6 +28,7 @@ import {
   IconPlayerPause,
   IconPlayerPlay,
   IconPlus,
+  IconQrcode,
   IconSearch,
   IconTrash,
 } from '@tabler/icons-react';
@@ -38,6 +39,7 @@ import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { notify } from '../auth/notify';
 import { linkErrorText } from './errors';
 import { LinkFormModal } from './LinkFormModal';
+import { LinkQrModal } from './LinkQrModal';
 import { LinkStatsModal } from './LinkStatsModal';
 import { linksApi } from './linksApi';
 
@@ -66,6 +68,7 @@ export function LinksPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<RotatingLink | null | undefined>(undefined);
   const [viewing, setViewing] = useState<RotatingLink | null>(null);
+  const [showingQr, setShowingQr] = useState<RotatingLink | null>(null);
   const links = useQuery({
     queryKey: ['links', q, page],
     queryFn: () => linksApi.list(q, page),
@@ -201,7 +204,18 @@ export function LinksPage() {
                           >
                             {t('links.actions.stats')}
                           </Menu.Item>
-                          <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(link)}>
+                          <Menu.Item
+                            leftSection={<IconQrcode size={16} />}
+                            onClick={() => setShowingQr(link)}
+                            data-testid="action-qr"
+                          >
+                            {t('links.actions.qr')}
+                          </Menu.Item>
+                          <Menu.Item
+                            leftSection={<IconPencil size={16} />}
+                            onClick={() => setEditing(link)}
+                            data-testid="action-edit"
+                          >
                             {t('links.actions.edit')}
                           </Menu.Item>
                           {link.status === 'active' ? (
@@ -254,6 +268,7 @@ export function LinksPage() {
         />
       )}
       {viewing && <LinkStatsModal link={viewing} onClose={() => setViewing(null)} />}
+      {showingQr && <LinkQrModal link={showingQr} onClose={() => setShowingQr(null)} />}
     </Stack>
   );
 }

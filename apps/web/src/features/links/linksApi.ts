@@ -1,4 +1,12 @@
-import type { LinkInput, LinkPatch, LinkStats, RotatingLink, RotatingLinkList } from '@ecoa/shared';
+import type {
+  AdminTrackedLink,
+  AdminTrackedLinkList,
+  LinkInput,
+  LinkPatch,
+  LinkStats,
+  RotatingLink,
+  RotatingLinkList,
+} from '@ecoa/shared';
 
 /** A link in the administrators' list: with its owner. */
 export type AdminLink = RotatingLink & { user: { id: string; name: string; email: string; company: string } };
@@ -8,8 +16,8 @@ import { downloadFile } from '../../platform/download';
 
 /** `/api/v1/rotating-links`: the user's links, their stats and clicks. */
 export const linksApi = {
-  list: (q: string, page: number) =>
-    apiRequest<RotatingLinkList>('/api/v1/rotating-links', { query: { page, pageSize: 20, ...(q ? { q } : {}) } }),
+  list: (q: string, page: number, pageSize = 20) =>
+    apiRequest<RotatingLinkList>('/api/v1/rotating-links', { query: { page, pageSize, ...(q ? { q } : {}) } }),
   create: (input: LinkInput) => apiRequest<RotatingLink>('/api/v1/rotating-links', { method: 'POST', body: input }),
   update: (id: string, patch: LinkPatch) =>
     apiRequest<RotatingLink>(`/api/v1/rotating-links/${id}`, { method: 'PATCH', body: patch }),
@@ -24,6 +32,15 @@ export const linksApi = {
     }),
   adminSetDisabled: (id: string, disabled: boolean, reason?: string) =>
     apiRequest<RotatingLink>(`/api/v1/admin/links/${id}`, {
+      method: 'PATCH',
+      body: { disabled, ...(reason ? { reason } : {}) },
+    }),
+  adminTracked: (q: string, page: number) =>
+    apiRequest<AdminTrackedLinkList>('/api/v1/admin/links/tracked', {
+      query: { page, pageSize: 20, ...(q ? { q } : {}) },
+    }),
+  adminSetTrackedDisabled: (campaignId: string, disabled: boolean, reason?: string) =>
+    apiRequest<AdminTrackedLink>(`/api/v1/admin/links/tracked/${campaignId}`, {
       method: 'PATCH',
       body: { disabled, ...(reason ? { reason } : {}) },
     }),

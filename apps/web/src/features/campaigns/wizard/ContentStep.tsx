@@ -1,9 +1,10 @@
-import type { CampaignContent, Channel } from '@ecoa/shared';
+import { type CampaignContent, type Channel, trackedLinkSample } from '@ecoa/shared';
 import { Button, Group, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SmsCounter } from '../../channels/SmsCounter';
 import { type VoiceContent, VoiceFields } from '../../channels/VoiceFields';
+import { TrackedLinkPicker } from './TrackedLinkPicker';
 import { VariableMenu } from './VariableMenu';
 
 type Props = {
@@ -31,7 +32,10 @@ export function ContentStep({ channel, content, variables, onChange }: Props) {
         <Stack gap="xs">
           <Group justify="space-between">
             <Text fw={500}>{t('campaignWizard.content.text')}</Text>
-            <VariableMenu variables={variables} onInsert={(v) => set({ text: `${content.text ?? ''}${v}` })} />
+            <Group gap="xs">
+              <TrackedLinkPicker content={content} onChange={onChange} />
+              <VariableMenu variables={variables} onInsert={(v) => set({ text: `${content.text ?? ''}${v}` })} />
+            </Group>
           </Group>
           <Textarea
             autosize
@@ -42,7 +46,11 @@ export function ContentStep({ channel, content, variables, onChange }: Props) {
             placeholder={t('campaignWizard.content.textPlaceholder')}
             data-testid="campaign-text"
           />
-          <SmsCounter text={content.text ?? ''} onChange={(text) => set({ text })} />
+          <SmsCounter
+            text={content.text ?? ''}
+            onChange={(text) => set({ text })}
+            linkSample={trackedLinkSample(window.location.origin)}
+          />
           <Text size="xs" c="dimmed">
             {t('campaignWizard.content.variablesHint')}
           </Text>
@@ -141,13 +149,18 @@ export function ContentStep({ channel, content, variables, onChange }: Props) {
             ]}
           />
           {mode === 'text' ? (
-            <Textarea
-              autosize
-              minRows={3}
-              label={t('campaignWizard.content.text')}
-              value={content.text ?? ''}
-              onChange={(e) => set({ text: e.currentTarget.value })}
-            />
+            <Stack gap="xs">
+              <Group justify="flex-end">
+                <TrackedLinkPicker content={content} onChange={onChange} />
+              </Group>
+              <Textarea
+                autosize
+                minRows={3}
+                label={t('campaignWizard.content.text')}
+                value={content.text ?? ''}
+                onChange={(e) => set({ text: e.currentTarget.value })}
+              />
+            </Stack>
           ) : (
             <>
               <TextInput

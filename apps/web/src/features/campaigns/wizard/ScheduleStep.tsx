@@ -1,9 +1,7 @@
-import type { SendingWindow } from '@ecoa/shared';
-import { Chip, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { WeekHoursEditor } from '../../../ui/WeekHoursEditor';
 import type { WizardDraft } from './draft';
-
-const DAYS = [1, 2, 3, 4, 5, 6, 0];
 
 /** Now or at a date and time (São Paulo); the sending window; an optional maximum rate. */
 export function ScheduleStep({
@@ -14,7 +12,6 @@ export function ScheduleStep({
   onChange: (patch: Partial<WizardDraft>) => void;
 }) {
   const { t } = useTranslation();
-  const setWindow = (patch: Partial<SendingWindow>) => onChange({ window: { ...draft.window, ...patch } });
   return (
     <Stack>
       <SegmentedControl
@@ -41,35 +38,7 @@ export function ScheduleStep({
         <Text size="sm" c="dimmed">
           {t('campaignWizard.when.windowHint')}
         </Text>
-        <Chip.Group
-          multiple
-          value={draft.window.days.map(String)}
-          onChange={(v) => v.length > 0 && setWindow({ days: v.map(Number).sort() })}
-        >
-          <Group gap={6}>
-            {DAYS.map((d) => (
-              <Chip key={d} value={String(d)} size="sm">
-                {t(`campaignWizard.when.days.${d}`)}
-              </Chip>
-            ))}
-          </Group>
-        </Chip.Group>
-        <Group>
-          <TextInput
-            type="time"
-            label={t('campaignWizard.when.from')}
-            value={draft.window.start}
-            onChange={(e) => setWindow({ start: e.currentTarget.value })}
-            w={140}
-          />
-          <TextInput
-            type="time"
-            label={t('campaignWizard.when.until')}
-            value={draft.window.end === '24:00' ? '23:59' : draft.window.end}
-            onChange={(e) => setWindow({ end: e.currentTarget.value === '23:59' ? '24:00' : e.currentTarget.value })}
-            w={140}
-          />
-        </Group>
+        <WeekHoursEditor value={draft.window} onChange={(window) => onChange({ window })} />
       </Stack>
       <NumberInput
         label={t('campaignWizard.when.maxRate')}

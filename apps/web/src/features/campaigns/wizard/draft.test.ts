@@ -18,4 +18,14 @@ describe('the wizard draft', () => {
     );
     expect(toRequest(emptyDraft())).toMatchObject({ name: 'Campanha', schedule: null, content: { text: '' } });
   });
+
+  it("keeps an SMS or RCS text's tracked link, and drops it from a card or another channel", () => {
+    const trackedLink = { url: 'https://loja.example/natal' };
+    const sms = { ...emptyDraft(), content: { text: 'Veja {link}', trackedLink } };
+    expect(toRequest(sms).content).toEqual({ text: 'Veja {link}', trackedLink });
+    expect(toRequest({ ...sms, channel: 'rcs' }).content).toEqual({ text: 'Veja {link}', trackedLink });
+    const card = { ...sms, channel: 'rcs' as const, content: { card: { title: 'Natal' }, trackedLink } };
+    expect(toRequest(card).content).toEqual({ card: { title: 'Natal' } });
+    expect(toRequest({ ...sms, channel: 'voice_torpedo' }).content).toEqual({ tts: '' });
+  });
 });

@@ -66,7 +66,7 @@ export function toRequest(d: WizardDraft): UpdateCampaignRequest {
     switch (d.channel) {
       case 'sms_short':
       case 'sms_flash':
-        return { text: c.text ?? '' };
+        return { text: c.text ?? '', ...(c.trackedLink ? { trackedLink: c.trackedLink } : {}) };
       case 'voice_torpedo':
         return c.audioId ? { audioId: c.audioId } : { tts: c.tts ?? '' };
       case 'ura':
@@ -80,7 +80,7 @@ export function toRequest(d: WizardDraft): UpdateCampaignRequest {
       case 'rcs':
         return c.card
           ? { card: c.card, ...(c.suggestions ? { suggestions: c.suggestions } : {}) }
-          : { text: c.text ?? '' };
+          : { text: c.text ?? '', ...(c.trackedLink ? { trackedLink: c.trackedLink } : {}) };
     }
   })();
   return {

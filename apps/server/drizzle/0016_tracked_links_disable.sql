@@ -1,0 +1,2 @@
+ALTER TABLE "campaigns" ADD COLUMN "links_disabled_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "campaigns" ADD COLUMN "links_disabled_reason" text;

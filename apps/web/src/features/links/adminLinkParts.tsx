@@ -1,0 +1,123 @@
+/** Pieces the administrators' two link tables share: the owner, the status, the disable dialog. */
+import { Badge, Button, Group, Stack, Text, Textarea } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../auth/notify';
+import { linkErrorText } from './errors';
+
+export type Owner = { name: string; email: string; company: string };
+
+export function OwnerCell({ user }: { user: Owner }) {
+  return (
+    <>
+      <Text size="sm" fw={600}>
+        {user.company}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {user.name} · {user.email}
+      </Text>
+    </>
+  );
+}
+
+/** "Disabled by an administrator" with the reason, or the link's own status. */
+export function AdminStatus({
+  disabled,
+  reason,
+  label,
+  color,
+}: {
+  disabled: boolean;
+  reason: string | null;
+  label: string;
+  color: string;
+}) {
+  const { t } = useTranslation();
+  if (!disabled)
+    return (
+      <Badge color={color} variant="light" data-testid="admin-link-status">
+        {label}
+      </Badge>
+    );
+  return (
+    <Stack gap={2}>
+      <Badge color="red" variant="light" style={{ overflow: 'visible' }} data-testid="admin-link-status">
+        {t('links.status.disabled')}
+      </Badge>
+      {reason && (
+        <Text size="xs" c="dimmed">
+          {reason}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Enable, or disable after asking why (the reason is required: it goes to the audit log). */
+export function DisableToggle({
+  name,
+  disabled,
+  onSet,
+}: {
+  name: string;
+  disabled: boolean;
+  onSet: (disabled: boolean, reason?: string) => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  const set = async (to: boolean, reason?: string) => {
+    try {
+      await onSet(to, reason);
+      notify.success(t(to ? 'adminLinks.disabled' : 'adminLinks.enabled'));
+    } catch (err) {
+      notify.error(linkErrorText(t, err));
+    }
+  };
+  return (
+    <Group justify="flex-end">
+      {disabled ? (
+        <Button size="xs" variant="light" onClick={() => void set(false)}>
+          {t('adminLinks.enable')}
+        </Button>
+      ) : (
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          onClick={() => askReason(t, name, (reason) => void set(true, reason))}
+          data-testid="admin-link-disable"
+        >
+          {t('adminLinks.disable')}
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+function askReason(t: TFunction, name: string, onReason: (reason: string) => void) {
+  let reason = '';
+  modals.openConfirmModal({
+    title: t('adminLinks.disableTitle', { name }),
+    children: (
+      <Textarea
+        data-autofocus
+        label={t('adminLinks.reason')}
+        description={t('adminLinks.reasonHelp')}
+        maxLength={300}
+        onChange={(e) => {
+          reason = e.currentTarget.value;
+        }}
+        data-testid="disable-reason"
+      />
+    ),
+    labels: { confirm: t('adminLinks.disable'), cancel: t('links.cancel') },
+    confirmProps: { color: 'red', 'data-testid': 'confirm-disable' } as never,
+    onConfirm: () => {
+      if (!reason.trim()) {
+        notify.error(t('adminLinks.reasonRequired'));
+        return;
+      }
+      onReason(reason.trim());
+    },
+  });
+}
