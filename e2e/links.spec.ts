@@ -63,6 +63,9 @@ test('a rotating link created in the form spreads visits across its targets and 
   await page.getByTestId('action-stats').click();
   await expect(page.getByTestId('link-stats-clicks')).toHaveText('4');
   await expect(page.getByTestId('link-stats').getByText('Ana')).toBeVisible();
+  await expect(page.getByTestId('link-stats-chart')).toBeVisible();
+  await page.getByTestId('link-stats-bucket').getByText('Por hora').click();
+  await expect(page.getByTestId('link-stats-chart')).toBeVisible();
   const download = page.waitForEvent('download');
   await page.getByTestId('link-export').click();
   expect((await download).suggestedFilename()).toBe(`cliques-${slug}.csv`);

@@ -59,8 +59,16 @@ export function createLinkClickQueries(db: Database) {
           db.execute(sql`select target_id, count(*) as n from link_clicks where ${range} group by target_id`),
         ),
         rowsOf<{ bucket: string; n: number | string }>(
-          db.execute(sql`select to_char(date_trunc(${unit}, at at time zone 'America/Sao_Paulo'), 'YYYY-MM-DD"T"HH24:MI') as bucket,
-            count(*) as n from link_clicks where ${range} group by 1 order by 1`),
+          // Every bucket of the period, the empty ones too (a chart shows the quiet days).
+          db.execute(sql`with clicks as (
+              select date_trunc(${unit}, at at time zone 'America/Sao_Paulo') as b, count(*) as n
+              from link_clicks where ${range} group by 1),
+            buckets as (
+              select generate_series(date_trunc(${unit}, ${from}::timestamptz at time zone 'America/Sao_Paulo'),
+                date_trunc(${unit}, (${to}::timestamptz - interval '1 microsecond') at time zone 'America/Sao_Paulo'),
+                ('1 ' || ${unit})::interval) as b)
+            select to_char(buckets.b, 'YYYY-MM-DD"T"HH24:MI') as bucket, coalesce(clicks.n, 0) as n
+            from buckets left join clicks on clicks.b = buckets.b order by buckets.b`),
         ),
         rowsOf<{ referrer: string; n: number | string }>(
           db.execute(sql`select referrer, count(*) as n from link_clicks where ${range} and referrer is not null

@@ -255,6 +255,15 @@ describe(`rotating links (${dbKind})`, () => {
       'Vendedor 3',
     ]);
     expect(stats.byDay.reduce((s: number, d: { clicks: number }) => s + d.clicks, 0)).toBe(6);
+    // Every day of the period is there, the quiet ones with 0, one after the other.
+    const days = stats.byDay.map((d: { day: string }) => Date.parse(`${d.day}:00Z`));
+    expect(days.length).toBeGreaterThanOrEqual(30);
+    for (let i = 1; i < days.length; i++) expect(days[i] - days[i - 1]).toBe(86_400_000);
+    const from = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const hourly = (await api('GET', `/api/v1/rotating-links/${link.id}/stats?bucket=hour&from=${from}`)).json();
+    expect(hourly.byDay.length).toBeGreaterThanOrEqual(2);
+    expect(hourly.byDay.length).toBeLessThanOrEqual(3);
+    expect(hourly.byDay.reduce((s: number, d: { clicks: number }) => s + d.clicks, 0)).toBe(6);
     expect(stats.topReferrers).toEqual([{ referrer: 'instagram.com', clicks: 6 }]);
     expect(stats.topCampaigns).toEqual([
       { utmCampaign: 'natal', clicks: 4 },

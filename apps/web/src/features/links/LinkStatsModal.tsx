@@ -1,4 +1,6 @@
+import '@mantine/charts/styles.css';
 import type { RotatingLink } from '@ecoa/shared';
+import { BarChart } from '@mantine/charts';
 import {
   Button,
   Group,
@@ -15,6 +17,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { notify } from '../auth/notify';
 import { linkErrorText } from './errors';
@@ -37,15 +40,22 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
 export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const [days, setDays] = useState('30');
+  const [bucket, setBucket] = useState<'day' | 'hour'>('day');
   const stats = useQuery({
-    queryKey: ['link-stats', link.id, days],
-    queryFn: () => linksApi.stats(link.id, Number(days)),
+    queryKey: ['link-stats', link.id, days, bucket],
+    queryFn: () => linksApi.stats(link.id, Number(days), bucket),
   });
-  const number = (n: number) =>
-    n.toLocaleString(i18n.language === 'cn' ? 'zh-CN' : i18n.language === 'en' ? 'en' : 'pt-BR');
+  const locale = intlLocale(i18n.language);
+  const number = (n: number) => n.toLocaleString(locale);
+  // Buckets are São Paulo wall-clock times (`YYYY-MM-DDTHH:mm`); shown as such whatever the browser's zone.
+  const when = new Intl.DateTimeFormat(locale, {
+    timeZone: 'America/Sao_Paulo',
+    day: '2-digit',
+    month: '2-digit',
+    ...(bucket === 'hour' ? { hour: '2-digit', minute: '2-digit' } : {}),
+  });
   const s = stats.data;
   const top = Math.max(1, ...(s?.byTarget.map((x) => x.clicks) ?? []));
-  const topDay = Math.max(1, ...(s?.byDay.map((x) => x.clicks) ?? []));
 
   return (
     <Modal opened onClose={onClose} size="lg" title={t('links.stats.title', { name: link.name })}>
@@ -97,25 +107,36 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
               ))}
             </Stack>
             <Stack gap={6}>
-              <Text fw={600} size="sm">
-                {t('links.stats.byDay')}
-              </Text>
-              {s.byDay.length === 0 && (
+              <Group justify="space-between">
+                <Text fw={600} size="sm">
+                  {t('links.stats.overTime')}
+                </Text>
+                <SegmentedControl
+                  size="xs"
+                  value={bucket}
+                  onChange={(v) => setBucket(v as 'day' | 'hour')}
+                  data={[
+                    { value: 'day', label: t('links.stats.byDay') },
+                    { value: 'hour', label: t('links.stats.byHour') },
+                  ]}
+                  data-testid="link-stats-bucket"
+                />
+              </Group>
+              {s.byDay.length === 0 ? (
                 <Text size="sm" c="dimmed">
                   {t('links.stats.none')}
                 </Text>
+              ) : (
+                <BarChart
+                  h={180}
+                  data={s.byDay.map((x) => ({ at: when.format(new Date(`${x.day}:00-03:00`)), clicks: x.clicks }))}
+                  dataKey="at"
+                  series={[{ name: 'clicks', label: t('links.stats.clicks'), color: 'teal.6' }]}
+                  tickLine="y"
+                  valueFormatter={number}
+                  data-testid="link-stats-chart"
+                />
               )}
-              {s.byDay.map((x) => (
-                <Group key={x.day} gap="sm" wrap="nowrap">
-                  <Text size="xs" w={90} c="dimmed">
-                    {new Date(`${x.day}:00-03:00`).toLocaleDateString(i18n.language === 'cn' ? 'zh-CN' : i18n.language)}
-                  </Text>
-                  <Progress value={(x.clicks / topDay) * 100} size="lg" style={{ flex: 1 }} />
-                  <Text size="xs" w={40} ta="right">
-                    {number(x.clicks)}
-                  </Text>
-                </Group>
-              ))}
             </Stack>
             {(s.topReferrers.length > 0 || s.topCampaigns.length > 0) && (
               <SimpleGrid cols={{ base: 1, sm: 2 }}>

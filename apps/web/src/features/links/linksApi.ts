@@ -22,9 +22,9 @@ export const linksApi = {
   update: (id: string, patch: LinkPatch) =>
     apiRequest<RotatingLink>(`/api/v1/rotating-links/${id}`, { method: 'PATCH', body: patch }),
   remove: (id: string) => apiRequest<void>(`/api/v1/rotating-links/${id}`, { method: 'DELETE' }),
-  stats: (id: string, days: number) =>
+  stats: (id: string, days: number, bucket: 'day' | 'hour' = 'day') =>
     apiRequest<LinkStats>(`/api/v1/rotating-links/${id}/stats`, {
-      query: { from: new Date(Date.now() - days * 86_400_000).toISOString() },
+      query: { from: new Date(Date.now() - days * 86_400_000).toISOString(), bucket },
     }),
   adminList: (q: string, page: number) =>
     apiRequest<{ items: AdminLink[]; total: number; page: number; pageSize: number }>('/api/v1/admin/links', {
