@@ -12,6 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PublicUser } from '@ecoa/shared';
+import { cnpjCheckDigits } from '@ecoa/shared';
 import { eq } from 'drizzle-orm';
 import { users } from '../src/modules/users/users.schema.ts';
 import { outboxDir, safeFilePart } from '../src/platform/mail/mailer.ts';
@@ -39,6 +40,13 @@ export function validCnpj(): string {
   digits.push(check(digits));
   digits.push(check(digits));
   return digits.join('');
+}
+
+/** A random alphanumeric CNPJ (the Receita's form from July 2026): 12 characters 0-9A-Z, 2 check digits. */
+export function validAlphanumericCnpj(): string {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const first12 = [...crypto.randomBytes(12)].map((b) => alphabet[b % 36]).join('');
+  return `${first12}${cnpjCheckDigits(first12)}`;
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -10,6 +10,7 @@ export * from './schemas/audios.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/campaigns.ts';
 export * from './schemas/channels.ts';
+export * from './schemas/enrichment.ts';
 export * from './schemas/ledger.ts';
 export * from './schemas/links.ts';
 export * from './schemas/lists.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CNPJ_LENGTH, LANGUAGES, LOGIN_CODE_LENGTH, MOBILE_PHONE_LENGTH } from '../constants.ts';
-import { isValidCnpj, onlyDigits } from '../validators/cnpj.ts';
+import { cnpjChars, isValidCnpj, onlyDigits } from '../validators/cnpj.ts';
 
 /**
  * The spec's validation rules (section 5) with its exact messages. The web form and the
@@ -67,8 +67,9 @@ export const signupFormSchema = z.object({
     .trim()
     .min(1, MESSAGES.signupEmailRequired)
     .pipe(z.email(MESSAGES.signupEmailInvalid)),
+  // Digits, or since July 2026 letters too (the alphanumeric CNPJ), upper-cased.
   cnpj: text(MESSAGES.cnpjRequired)
-    .transform(onlyDigits)
+    .transform(cnpjChars)
     .pipe(z.string().min(1, MESSAGES.cnpjRequired).length(CNPJ_LENGTH, MESSAGES.cnpjLength)),
   mobilePhone: text(MESSAGES.mobilePhone)
     .transform(onlyDigits)

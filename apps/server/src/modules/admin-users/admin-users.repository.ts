@@ -1,3 +1,4 @@
+import { cnpjChars } from '@ecoa/shared';
 import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { type PriceColumn, type UserRow, users } from '../users/users.schema.ts';
@@ -7,8 +8,11 @@ export type UserPatch = Partial<Pick<UserRow, 'active' | 'accessLevel' | 'permis
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Text that can only be (part of) a CNPJ, typed with or without the mask: "12.345.678/0001", "1234". */
-const CNPJ_LIKE = /^[\d./\-\s]+$/;
+/**
+ * Text that can be (part of) a CNPJ, typed with or without the mask: "12.345.678/0001", "1234",
+ * "12.ABC.345" (alphanumeric since July 2026): a digit in it, and only mask characters besides.
+ */
+const CNPJ_LIKE = /^(?=.*\d)[\dA-Za-z./\-\s]+$/;
 
 /** The administrators' view of the users table: search, read and change accounts. */
 export function createAdminUsersRepository() {
@@ -22,12 +26,12 @@ export function createAdminUsersRepository() {
       let where: SQL | undefined;
       if (term) {
         const p = likePattern(term);
-        const digits = term.replace(/\D+/g, '');
+        const chars = cnpjChars(term);
         where = or(
           ilike(users.name, p),
           ilike(users.fullName, p),
           ilike(users.email, p),
-          ...(digits && CNPJ_LIKE.test(term) ? [ilike(users.cnpj, likePattern(digits))] : []),
+          ...(chars && CNPJ_LIKE.test(term) ? [ilike(users.cnpj, likePattern(chars))] : []),
         );
       }
       const rows = await db

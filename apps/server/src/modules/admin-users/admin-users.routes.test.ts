@@ -2,7 +2,15 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAs, expectAdminOnly } from '../../../test/access.ts';
-import { bearer, makeAdmin, signIn, signUpAndSignIn, uniqueIp, validCnpj } from '../../../test/factories.ts';
+import {
+  bearer,
+  makeAdmin,
+  signIn,
+  signUpAndSignIn,
+  uniqueIp,
+  validAlphanumericCnpj,
+  validCnpj,
+} from '../../../test/factories.ts';
 import { createTestServer, dbKind } from '../../../test/helpers.ts';
 import type { RunningServer } from '../../server.ts';
 import { users } from '../users/users.schema.ts';
@@ -80,6 +88,14 @@ describe(`admin users API (${dbKind})`, () => {
         q,
       ).toContain(a.user.id);
     }
+
+    // An alphanumeric CNPJ (July 2026 on) signs up, stored upper-case, and is found typed in any case.
+    const alpha = validAlphanumericCnpj();
+    const d = await signUpAndSignIn(server, { name: 'Nova', cnpj: alpha.toLowerCase() });
+    const { rows } = await server.db.executeSql('select cnpj from users where id = $1', [d.user.id]);
+    expect(rows).toEqual([{ cnpj: alpha }]);
+    const alphaMasked = `${alpha.slice(0, 2)}.${alpha.slice(2, 5)}.${alpha.slice(5, 8)}`.toLowerCase();
+    expect((await search(`search=${encodeURIComponent(alphaMasked)}`)).items.map((u) => u.id)).toContain(d.user.id);
 
     const page2 = await search(`search=${t}&page=2&pageSize=2`);
     expect(page2).toMatchObject({ total: 3, page: 2, pageSize: 2 });

@@ -2,7 +2,7 @@ import { type Control, type FieldPathByValue, type FieldValues, useController } 
 import { useTranslation } from 'react-i18next';
 import { translateValidation } from './errors';
 import { MaskedInput } from './MaskedInput';
-import { CNPJ_MASK, MOBILE_PHONE_MASK } from './masks';
+import { CNPJ_MASK, type MaskSpec, MOBILE_PHONE_MASK } from './masks';
 
 type MaskedFieldProps<T extends FieldValues, TOutput> = {
   control: Control<T, unknown, TOutput>;
@@ -17,9 +17,10 @@ function MaskedField<T extends FieldValues, TOutput>({
   name,
   ...props
 }: MaskedFieldProps<T, TOutput> & {
-  mask: string;
+  mask: MaskSpec;
   placeholder: string;
-  inputMode: 'numeric' | 'tel';
+  inputMode: 'numeric' | 'tel' | 'text';
+  autoCapitalize?: string;
   autoComplete?: string;
 }) {
   const { t } = useTranslation();
@@ -36,9 +37,18 @@ function MaskedField<T extends FieldValues, TOutput>({
   );
 }
 
-/** The CNPJ input of the sign-up rules: 00.000.000/0000-00, the field's error translated. */
+/** The CNPJ input of the sign-up rules: 00.000.000/0000-00 (letters in the first twelve), the field's error translated. */
 export function CnpjField<T extends FieldValues, TOutput>(props: MaskedFieldProps<T, TOutput>) {
-  return <MaskedField mask={CNPJ_MASK} placeholder="00.000.000/0000-00" inputMode="numeric" {...props} />;
+  // Letters are allowed (the alphanumeric CNPJ), so the keyboard is the text one, in capitals.
+  return (
+    <MaskedField
+      mask={CNPJ_MASK}
+      placeholder="00.000.000/0000-00"
+      inputMode="text"
+      autoCapitalize="characters"
+      {...props}
+    />
+  );
 }
 
 /** The mobile phone input of the sign-up rules (sign-up and settings): (00) 00000-0000, the field's error translated. */

@@ -3,23 +3,26 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MaskedInput } from './MaskedInput';
-import { applyMask, CNPJ_MASK, MOBILE_PHONE_MASK, SPEC_MASKS, toImaskPattern, unmask } from './masks';
+import { applyMask, CNPJ_MASK, type MaskSpec, MOBILE_PHONE_MASK, SPEC_MASKS, toImaskPattern, unmask } from './masks';
 
 describe('the spec masks', () => {
-  it('keeps the spec notation and turns every slot into a digit slot', () => {
+  it('keeps the spec notation: the phone all digit slots, the CNPJ letters allowed but in its check digits', () => {
     expect(SPEC_MASKS.cnpj).toBe('99.999.999/9999-99');
     expect(SPEC_MASKS.mobilePhone).toBe('(**) *****-****');
-    expect(CNPJ_MASK).toBe('00.000.000/0000-00');
-    expect(MOBILE_PHONE_MASK).toBe('(00) 00000-0000');
+    expect(CNPJ_MASK.mask).toBe('##.###.###/####-00');
+    expect(MOBILE_PHONE_MASK.mask).toBe('(00) 00000-0000');
     expect(toImaskPattern('999-**')).toBe('000-00');
   });
 
-  it('formats a CNPJ as 99.999.999/9999-99 and drops non-digits', () => {
+  it('formats a CNPJ as 99.999.999/9999-99, numeric or alphanumeric, letters upper-cased', () => {
     expect(applyMask(CNPJ_MASK, '11222333000181')).toBe('11.222.333/0001-81');
     expect(applyMask(CNPJ_MASK, '11.222.333/0001-81')).toBe('11.222.333/0001-81');
-    expect(applyMask(CNPJ_MASK, 'ab11c222')).toBe('11.222');
     expect(applyMask(CNPJ_MASK, '112223330001819999')).toBe('11.222.333/0001-81');
     expect(unmask(CNPJ_MASK, '11.222.333/0001-81')).toBe('11222333000181');
+    expect(applyMask(CNPJ_MASK, '12abc34501de35')).toBe('12.ABC.345/01DE-35');
+    expect(unmask(CNPJ_MASK, '12.ABC.345/01DE-35')).toBe('12ABC34501DE35');
+    // The check digits are digits: a letter there is refused.
+    expect(applyMask(CNPJ_MASK, '12ABC34501DEX5')).toBe('12.ABC.345/01DE-5');
   });
 
   it('formats a mobile phone as (**) *****-**** and drops non-digits', () => {
@@ -31,7 +34,7 @@ describe('the spec masks', () => {
 });
 
 let digits = '';
-function Harness({ mask, label }: { mask: string; label: string }) {
+function Harness({ mask, label }: { mask: MaskSpec; label: string }) {
   const [value, setValue] = useState('');
   digits = value;
   return (
@@ -57,11 +60,13 @@ describe('MaskedInput', () => {
     expect(digits).toBe('11222333000181');
   });
 
-  it('refuses letters in the CNPJ field', () => {
+  it('takes an alphanumeric CNPJ in capitals, and refuses symbols', () => {
     render(<Harness mask={CNPJ_MASK} label="CNPJ" />);
     const input = screen.getByLabelText('CNPJ') as HTMLInputElement;
-    type(input, 'abc');
-    expect(input.value).toBe('');
+    type(input, '12abc34501de35');
+    expect(input.value).toBe('12.ABC.345/01DE-35');
+    expect(digits).toBe('12ABC34501DE35');
+    type(input, '#$%');
     expect(digits).toBe('');
   });
 
