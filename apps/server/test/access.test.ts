@@ -62,6 +62,12 @@ describe(`access control (${dbKind})`, () => {
       schedule: '2099-01-04T10:00:00-03:00',
     });
     await server.modules.campaigns.start(target, trackedCampaign);
+    // An enrichment of the target's (written directly: the CNPJ base is not loaded here).
+    const { rows: enriched } = await server.db.executeSql(
+      "insert into enrichments (user_id, name, status) values ($1, 'Acesso', 'ready') returning id",
+      [target],
+    );
+    const enrichmentId = (enriched[0] as { id: string }).id;
     const link = await server.modules.links.create(target, {
       name: 'Vendas',
       slug: `vendas-${target.slice(0, 8)}`,
@@ -77,6 +83,17 @@ describe(`access control (${dbKind})`, () => {
         payload: { disabled: false },
       },
       { pattern: 'GET /api/v1/admin/links/tracked', method: 'GET', url: '/api/v1/admin/links/tracked' },
+      { pattern: 'GET /api/v1/admin/enrichments', method: 'GET', url: '/api/v1/admin/enrichments' },
+      {
+        pattern: 'GET /api/v1/admin/enrichments/:id',
+        method: 'GET',
+        url: `/api/v1/admin/enrichments/${enrichmentId}`,
+      },
+      {
+        pattern: 'GET /api/v1/admin/enrichments/:id/results',
+        method: 'GET',
+        url: `/api/v1/admin/enrichments/${enrichmentId}/results`,
+      },
       {
         pattern: 'PATCH /api/v1/admin/links/tracked/:id',
         method: 'PATCH',

@@ -47,6 +47,10 @@ import { createStripeGateway } from './checkout/checkout.stripe.ts';
 import { createDashboardRepository } from './dashboard/dashboard.repository.ts';
 import { registerDashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { createDashboardService } from './dashboard/dashboard.service.ts';
+import { defineEnrichmentJobs } from './enrichment/enrichment.jobs.ts';
+import { createEnrichmentRepository } from './enrichment/enrichment.repository.ts';
+import { registerEnrichmentRoutes } from './enrichment/enrichment.routes.ts';
+import { createEnrichmentService, type EnrichmentService } from './enrichment/enrichment.service.ts';
 import { createLedgerRepository } from './ledger/ledger.repository.ts';
 import { registerLedgerRoutes } from './ledger/ledger.routes.ts';
 import { createLedgerService, type LedgerService } from './ledger/ledger.service.ts';
@@ -59,6 +63,7 @@ import { registerLinksRoutes } from './links/links.routes.ts';
 import { createLinksService, type LinksService } from './links/links.service.ts';
 import { createTrackedLinksRepository } from './links/links.tracked.repository.ts';
 import { createTrackedLinksAdmin } from './links/links.tracked-admin.ts';
+import { createListFromContacts } from './lists/lists.direct.repository.ts';
 import { defineListsJobs } from './lists/lists.jobs.ts';
 import { createListsRepository } from './lists/lists.repository.ts';
 import { registerListsRoutes } from './lists/lists.routes.ts';
@@ -97,6 +102,7 @@ export type ComposedModules = {
   audios: AudiosService;
   channels: ChannelsService;
   ledger: LedgerService;
+  enrichment: EnrichmentService;
   checkout: CheckoutService;
   adminUsers: AdminUsersService;
   campaigns: CampaignsService;
@@ -189,6 +195,22 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const lists = createListsService({ repo: createListsRepository(deps.db), jobs: deps.jobs, clock, storage, logger });
   defineListsJobs(deps.jobs, lists);
   const optOuts = createOptOutsService({ repo: createOptOutsRepository(deps.db), storage });
+
+  // Enrichment: CNPJs looked up in the CNPJ base, paid per hit; results become contact lists.
+  const enrichmentUsers = createUsersRepository();
+  const enrichment = createEnrichmentService({
+    db,
+    repo: createEnrichmentRepository(db),
+    ledger,
+    jobs: deps.jobs,
+    // The spec's rule: administrators, or users whose permissions.enriched contains 'all'.
+    canEnrich: async (user) =>
+      user.accessLevel === 'ADMINISTRATOR' ||
+      ((await enrichmentUsers.findById(db, user.id))?.permissionsEnriched.includes('all') ?? false),
+    createList: (input) => createListFromContacts(db, input),
+    clock,
+  });
+  defineEnrichmentJobs(deps.jobs, enrichment);
 
   const campaignsRepo = createCampaignsRepository(db);
   const channelsRepo = createChannelsRepository(db);
@@ -337,6 +359,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     audios,
     channels,
     ledger,
+    enrichment,
     checkout,
     adminUsers,
     async registerRoutes(app) {
@@ -345,6 +368,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       registerUsersRoutes(app, { users, guard });
       await registerAccountRoutes(app, { account, guard });
       await registerListsRoutes(app, { lists, storage, guard });
+      await registerEnrichmentRoutes(app, { enrichment, storage, guard });
       await registerOptOutsRoutes(app, { optOuts, storage, guard });
       await registerAudiosRoutes(app, { audios, storage: audioStorage, guard });
       registerChannelsRoutes(app, { channels, guard });

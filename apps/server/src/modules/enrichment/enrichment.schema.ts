@@ -74,3 +74,6 @@ export const enrichmentItems = pgTable(
   },
   (t) => [primaryKey({ columns: [t.enrichmentId, t.position] })],
 );
+
+export type EnrichmentRow = typeof enrichments.$inferSelect;
+export type EnrichmentItemRow = typeof enrichmentItems.$inferSelect;

@@ -1,0 +1,221 @@
+import {
+  adminEnrichmentListSchema,
+  adminEnrichmentsQuerySchema,
+  createEnrichmentSchema,
+  enrichmentListSchema,
+  enrichmentResultsQuerySchema,
+  enrichmentResultsSchema,
+  enrichmentSchema,
+  enrichmentToListSchema,
+  MAX_UPLOAD_BYTES,
+} from '@ecoa/shared';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { badRequest } from '../../platform/errors/app-error.ts';
+import { csvLine, sendCsv } from '../../platform/http/csv.ts';
+import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { receiveUpload } from '../lists/lists.routes.ts';
+import type { UploadStorage } from '../lists/upload-storage.ts';
+import { toResult } from './enrichment.dto.ts';
+import type { EnrichmentService } from './enrichment.service.ts';
+
+const idParams = z.object({ id: z.uuid('Enriquecimento inválido.') });
+const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+const EXPORT_COLUMNS = [
+  'cnpj',
+  'encontrado',
+  'razao_social',
+  'nome_fantasia',
+  'situacao',
+  'cidade',
+  'uf',
+  'cnae',
+  'celulares',
+  'fixos',
+  'email',
+];
+
+/** `/api/v1/enrichments` (the user's, with the spec's access rule) and `/api/v1/admin/enrichments`. */
+export async function registerEnrichmentRoutes(
+  app: FastifyInstance,
+  deps: { enrichment: EnrichmentService; storage: UploadStorage; guard: AuthGuard },
+): Promise<void> {
+  const { enrichment, storage, guard } = deps;
+  const security = [{ bearer: [] }];
+  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+  // Multipart only in this scope (a spreadsheet upload); JSON bodies work as everywhere.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+    });
+    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    const tags = ['enrichment'];
+
+    r.post(
+      '/api/v1/enrichments',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Enrich CNPJs: multipart (file, name, onlyActive) or JSON {name, cnpjs, onlyActive?}',
+          consumes: ['multipart/form-data', 'application/json'],
+          response: { 201: z.object({ id: z.string() }), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        if (!request.isMultipart()) {
+          const parsed = createEnrichmentSchema.safeParse(request.body);
+          if (!parsed.success)
+            throw badRequest('VALIDATION_FAILED', parsed.error.issues[0]?.message ?? 'Requisição inválida.');
+          return reply.status(201).send(await enrichment.create(user, parsed.data));
+        }
+        // Checked before the upload is read: a user without access sends no file to disk.
+        await enrichment.assertAllowed(user);
+        const { file, fields } = await receiveUpload(request, storage);
+        if (!file) throw badRequest('FILE_REQUIRED', 'Envie a planilha com os CNPJs.');
+        try {
+          const name = (fields.name ?? '').trim() || file.fileName.replace(/\.[^.]+$/, '');
+          if (name.length > 120) throw badRequest('VALIDATION_FAILED', 'O nome pode ter até 120 caracteres.');
+          const created = await enrichment.createFromFile(user, {
+            name,
+            onlyActive: fields.onlyActive === 'true',
+            filePath: file.path,
+          });
+          return reply.status(201).send(created);
+        } finally {
+          await storage.remove(file.path);
+        }
+      },
+    );
+
+    r.get(
+      '/api/v1/enrichments',
+      { schema: { tags, security, querystring: pageQuery, response: { 200: enrichmentListSchema, ...errors } } },
+      async (request) => enrichment.list(currentUser(request), request.query.page, request.query.pageSize),
+    );
+
+    r.get(
+      '/api/v1/enrichments/:id',
+      { schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } } },
+      async (request) => enrichment.get(currentUser(request), request.params.id),
+    );
+
+    r.get(
+      '/api/v1/enrichments/:id/results',
+      {
+        schema: {
+          tags,
+          security,
+          params: idParams,
+          querystring: enrichmentResultsQuerySchema,
+          response: { 200: enrichmentResultsSchema, ...errors },
+        },
+      },
+      async (request) => enrichment.results(currentUser(request), request.params.id, request.query),
+    );
+
+    r.get(
+      '/api/v1/enrichments/:id/export',
+      { schema: { tags, security, params: idParams, summary: 'The result as CSV (formula-safe)' } },
+      async (request, reply) => {
+        const { enrichment: row, pages } = await enrichment.exportSource(currentUser(request), request.params.id);
+        async function* lines(): AsyncGenerator<string> {
+          yield '\ufeff';
+          yield csvLine(EXPORT_COLUMNS);
+          for await (const page of pages) {
+            let chunk = '';
+            for (const item of page) {
+              const r = toResult(item);
+              const of = (kind: string) =>
+                r.phones
+                  .filter((p) => p.kind === kind)
+                  // Digits only, as the campaign export writes phones (a leading + reads as a formula).
+                  .map((p) => p.e164.slice(1))
+                  .join(' ');
+              chunk += csvLine([
+                r.cnpj,
+                r.found ? 'sim' : 'não',
+                r.companyName,
+                r.tradeName,
+                r.situation,
+                r.city,
+                r.uf,
+                r.cnae,
+                of('mobile'),
+                of('landline'),
+                r.email,
+              ]);
+            }
+            yield chunk;
+          }
+        }
+        const fileName = `${row.name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'enriquecimento'}-enriquecido.csv`;
+        return sendCsv(reply, fileName, lines());
+      },
+    );
+
+    r.post(
+      '/api/v1/enrichments/:id/list',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'A contact list of the phones found, ready for a campaign',
+          params: idParams,
+          body: enrichmentToListSchema,
+          response: { 201: z.object({ listId: z.string() }), ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await enrichment.toList(currentUser(request), request.params.id, request.body)),
+    );
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['admin'];
+  r.get(
+    '/api/v1/admin/enrichments',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        tags,
+        security,
+        summary: "Every user's enrichments, by user and period",
+        querystring: adminEnrichmentsQuerySchema,
+        response: { 200: adminEnrichmentListSchema, ...errors },
+      },
+    },
+    async (request) => enrichment.adminList(request.query),
+  );
+  r.get(
+    '/api/v1/admin/enrichments/:id',
+    {
+      onRequest: guard.requireAdmin,
+      schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } },
+    },
+    async (request) => enrichment.adminGet(request.params.id),
+  );
+  r.get(
+    '/api/v1/admin/enrichments/:id/results',
+    {
+      onRequest: guard.requireAdmin,
+      schema: {
+        tags,
+        security,
+        params: idParams,
+        querystring: enrichmentResultsQuerySchema,
+        response: { 200: enrichmentResultsSchema, ...errors },
+      },
+    },
+    async (request) => enrichment.adminResults(request.params.id, request.query),
+  );
+}
