@@ -2,7 +2,6 @@ import { ROUTES } from '@ecoa/shared';
 import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AuthGate } from '../features/auth/AuthGate';
-import { PlaceholderPage } from '../features/placeholder/PlaceholderPage';
 
 /**
  * Code splitting (docs/ARCHITECTURE.md): the first download holds only what the sign-in
@@ -33,12 +32,19 @@ const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'),
 const AdminLinksPage = lazyPage(() => import('../features/links/AdminLinksPage'), 'AdminLinksPage');
 const LinksPage = lazyPage(() => import('../features/links/LinksPage'), 'LinksPage');
 const UsersPage = lazyPage(() => import('../features/admin-users/UsersPage'), 'UsersPage');
-
-/** The spec's routes (section 2). Each page is filled in by its feature's issue. */
-const PAGES: { path: string; titleKey: string }[] = [
-  { path: ROUTES.enrichment, titleKey: 'nav.enrichment' },
-  { path: ROUTES.enrichmentPerUser, titleKey: 'nav.enrichmentPerUser' },
-];
+const EnrichmentPage = lazyPage(() => import('../features/enrichment/EnrichmentPage'), 'EnrichmentPage');
+const EnrichmentDetailPage = lazyPage(
+  () => import('../features/enrichment/EnrichmentDetailPage'),
+  'EnrichmentDetailPage',
+);
+const AdminEnrichmentDetailPage = lazyPage(
+  () => import('../features/enrichment/EnrichmentDetailPage'),
+  'AdminEnrichmentDetailPage',
+);
+const AdminEnrichmentsPage = lazyPage(
+  () => import('../features/enrichment/AdminEnrichmentsPage'),
+  'AdminEnrichmentsPage',
+);
 
 export const router = createBrowserRouter([
   {
@@ -49,8 +55,10 @@ export const router = createBrowserRouter([
       </AuthGate>
     ),
     children: [
-      // The placeholders are a few lines each: they ride in the entry rather than in a chunk.
-      ...PAGES.map((p) => ({ path: p.path, element: <PlaceholderPage key={p.path} titleKey={p.titleKey} /> })),
+      { path: ROUTES.enrichment, element: <EnrichmentPage /> },
+      { path: `${ROUTES.enrichment}/:id`, element: <EnrichmentDetailPage /> },
+      { path: ROUTES.enrichmentPerUser, element: <AdminEnrichmentsPage /> },
+      { path: `${ROUTES.enrichmentPerUser}/:id`, element: <AdminEnrichmentDetailPage /> },
       { path: ROUTES.lists, element: <ListsPage /> },
       { path: ROUTES.audios, element: <AudiosPage /> },
       { path: ROUTES.rotatingLink, element: <LinksPage /> },

@@ -104,6 +104,19 @@ export async function registerEnrichmentRoutes(
     );
 
     r.get(
+      '/api/v1/enrichments/base',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'The CNPJ base\'s reference month ("Base da Receita Federal de <mês/ano>")',
+          response: { 200: z.object({ referenceMonth: z.string().nullable() }), ...errors },
+        },
+      },
+      async (request) => ({ referenceMonth: await enrichment.baseMonth(currentUser(request)) }),
+    );
+
+    r.get(
       '/api/v1/enrichments/:id',
       { schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } } },
       async (request) => enrichment.get(currentUser(request), request.params.id),

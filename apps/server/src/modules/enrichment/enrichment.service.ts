@@ -197,6 +197,11 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
       });
     },
 
+    async baseMonth(user: AuthUser): Promise<string | null> {
+      await allowed(user);
+      return repo.baseMonth();
+    },
+
     async get(user: AuthUser, id: string): Promise<Enrichment> {
       return toEnrichmentDto(await owned(user, id));
     },

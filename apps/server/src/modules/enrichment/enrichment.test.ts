@@ -83,7 +83,10 @@ describe(`enrichment (${dbKind})`, () => {
       payload: { name: 'Cedo', cnpjs: [ACME] },
     });
     expect(noBase.json().code).toBe('CNPJ_BASE_EMPTY');
+    const month = async () => (await call(early.token, { method: 'GET', url: '/api/v1/enrichments/base' })).json();
+    expect(await month()).toEqual({ referenceMonth: null });
     await seedBase();
+    expect(await month()).toEqual({ referenceMonth: '2026-10' });
 
     const stranger = await userWith(10, false);
     for (const [method, url] of [

@@ -1,34 +1,10 @@
 import type { ColumnMapping, ContactList, ListContact, ListPreview, OptOut, OptOutSummary, Page } from '@ecoa/shared';
-import { ApiError, apiRequest, buildUrl, sessionToken } from '../../platform/api';
+import { apiRequest } from '../../platform/api';
 import { downloadFile } from '../../platform/download';
+import { sendForm } from '../../platform/form-upload';
 
 /** A big CSV is previewed from its first megabyte; an XLSX (a ZIP) must be sent whole. */
 const PREVIEW_SLICE = 1024 * 1024;
-
-/** Sends a multipart form with upload progress (fetch has none), answering like `apiRequest`. */
-function sendForm<T>(path: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', buildUrl(path));
-    xhr.setRequestHeader('Accept', 'application/json');
-    const token = sessionToken.get();
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    if (onProgress) xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onerror = () => reject(new ApiError(0, 'Network error', 'NETWORK_ERROR'));
-    xhr.onload = () => {
-      if (xhr.status === 401) sessionToken.set(null);
-      let data: { message?: string; code?: string } | undefined;
-      try {
-        data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        data = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-      else reject(new ApiError(xhr.status, data?.message || xhr.statusText, data?.code));
-    };
-    xhr.send(form);
-  });
-}
 
 async function isZip(file: File): Promise<boolean> {
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());

@@ -1,0 +1,84 @@
+import { Group, Pagination, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { CnpjBaseCard } from './CnpjBaseCard';
+import { EnrichmentsTable } from './EnrichmentsTable';
+import { enrichmentApi } from './enrichmentApi';
+import { UserFilter } from './UserFilter';
+
+/** A `YYYY-MM-DD` date input as the start of that day in São Paulo (UTC−3 all year). */
+const dayStart = (day: string) => (day ? `${day}T00:00:00-03:00` : undefined);
+const dayEnd = (day: string) => (day ? `${day}T23:59:59.999-03:00` : undefined);
+
+/** `/listas-enriquecidas-por-usuario` (administrators): every user's enrichments, by user and period; the CNPJ base. */
+export function AdminEnrichmentsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [userId, setUserId] = useState<string | null>(null);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    queryKey: ['admin-enrichments', userId, from, to, page],
+    queryFn: () => enrichmentApi.adminList({ page, userId: userId ?? undefined, from: dayStart(from), to: dayEnd(to) }),
+    placeholderData: keepPreviousData,
+  });
+  const items = list.data?.items ?? [];
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2}>{t('nav.enrichmentPerUser')}</Title>
+        <Text c="dimmed" size="sm">
+          {t('enrichment.admin.subtitle')}
+        </Text>
+      </div>
+      <CnpjBaseCard />
+      <Group align="end">
+        <UserFilter
+          value={userId}
+          onChange={(id) => {
+            setUserId(id);
+            setPage(1);
+          }}
+        />
+        <TextInput
+          type="date"
+          label={t('enrichment.admin.from')}
+          value={from}
+          onChange={(e) => setFrom(e.currentTarget.value)}
+          data-testid="enrichment-admin-from"
+        />
+        <TextInput
+          type="date"
+          label={t('enrichment.admin.to')}
+          value={to}
+          onChange={(e) => setTo(e.currentTarget.value)}
+          data-testid="enrichment-admin-to"
+        />
+      </Group>
+      {list.isError && (
+        <LoadErrorAlert
+          error={list.error}
+          fallbackKey="enrichment.errors.UNKNOWN"
+          onRetry={() => void list.refetch()}
+        />
+      )}
+      {list.isSuccess && items.length === 0 && (
+        <Text c="dimmed" size="sm">
+          {t('enrichment.admin.empty')}
+        </Text>
+      )}
+      {items.length > 0 && (
+        <Paper withBorder>
+          <EnrichmentsTable items={items} onOpen={(e) => navigate(`/listas-enriquecidas-por-usuario/${e.id}`)} />
+        </Paper>
+      )}
+      {(list.data?.total ?? 0) > 20 && (
+        <Pagination value={page} onChange={setPage} total={Math.ceil((list.data?.total ?? 0) / 20)} />
+      )}
+    </Stack>
+  );
+}

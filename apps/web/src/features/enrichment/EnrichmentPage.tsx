@@ -1,0 +1,94 @@
+import { Alert, Button, Center, Group, Pagination, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconDatabaseSearch, IconPlus } from '@tabler/icons-react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { EnrichmentsTable } from './EnrichmentsTable';
+import { enrichmentApi } from './enrichmentApi';
+import { monthName } from './format';
+import { NewEnrichmentModal } from './NewEnrichmentModal';
+
+/** `/listas-enriquecidas`: the user's enrichments, a new one, the base's month. */
+export function EnrichmentPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const base = useQuery({ queryKey: ['enrichment-base'], queryFn: enrichmentApi.base });
+  const list = useQuery({
+    queryKey: ['enrichments', page],
+    queryFn: () => enrichmentApi.list(page),
+    placeholderData: keepPreviousData,
+    // Live while one is still being looked up.
+    refetchInterval: (q) => (q.state.data?.items.some((e) => e.status === 'processing') ? 1500 : false),
+  });
+  const items = list.data?.items ?? [];
+  const month = base.data?.referenceMonth;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>{t('enrichment.title')}</Title>
+          <Text c="dimmed" size="sm" data-testid="enrichment-base-month">
+            {month ? t('enrichment.baseMonth', { month: monthName(month, i18n.language) }) : t('enrichment.subtitle')}
+          </Text>
+        </div>
+        <Button
+          leftSection={<IconPlus size={16} />}
+          onClick={() => setCreating(true)}
+          disabled={base.isSuccess && !month}
+          data-testid="enrichment-new"
+        >
+          {t('enrichment.new.button')}
+        </Button>
+      </Group>
+      {base.isSuccess && !month && (
+        <Alert color="yellow" data-testid="enrichment-no-base">
+          {t('enrichment.errors.CNPJ_BASE_EMPTY')}
+        </Alert>
+      )}
+      {list.isError && (
+        <LoadErrorAlert
+          error={list.error}
+          fallbackKey="enrichment.errors.UNKNOWN"
+          onRetry={() => void list.refetch()}
+        />
+      )}
+      {list.isSuccess && items.length === 0 && (
+        <Center py={60}>
+          <Stack align="center" gap="xs" maw={460} ta="center">
+            <ThemeIcon size={56} radius="xl" variant="light">
+              <IconDatabaseSearch size={28} />
+            </ThemeIcon>
+            <Text fw={600}>{t('enrichment.empty.title')}</Text>
+            <Text c="dimmed" size="sm">
+              {t('enrichment.empty.body')}
+            </Text>
+          </Stack>
+        </Center>
+      )}
+      {items.length > 0 && (
+        <Paper withBorder>
+          <EnrichmentsTable items={items} onOpen={(e) => navigate(`/listas-enriquecidas/${e.id}`)} />
+        </Paper>
+      )}
+      {(list.data?.total ?? 0) > 20 && (
+        <Pagination value={page} onChange={setPage} total={Math.ceil((list.data?.total ?? 0) / 20)} />
+      )}
+      {creating && (
+        <NewEnrichmentModal
+          onClose={() => setCreating(false)}
+          onCreated={(id) => {
+            setCreating(false);
+            void queryClient.invalidateQueries({ queryKey: ['enrichments'] });
+            void navigate(`/listas-enriquecidas/${id}`);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
