@@ -62,6 +62,8 @@ export async function registerEnrichmentRoutes(
     r.post(
       '/api/v1/enrichments',
       {
+        // 200,000 masked CNPJs as JSON are about 4 MB (the API's other JSON bodies stay at 1 MB).
+        bodyLimit: 10 * 1024 * 1024,
         schema: {
           tags,
           security,
