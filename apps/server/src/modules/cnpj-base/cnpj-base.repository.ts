@@ -63,6 +63,15 @@ export function createCnpjBaseRepository(handle: DbHandle) {
         .where(sql`${cnpjBaseImports.id} = ${id} and ${cnpjBaseImports.status} = 'running'`);
     },
 
+    /** A job of the import queue waiting or running (pg-boss's table, on the same database). */
+    async importPending(queue: string): Promise<boolean> {
+      const { rows } = await handle.executeSql(
+        "select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active') limit 1",
+        [queue],
+      );
+      return rows.length > 0;
+    },
+
     /**
      * One import at a time: on PostgreSQL a session advisory lock on a connection of its own
      * (held until `release`), so a CLI and the server cannot load the same `_next` tables

@@ -182,7 +182,7 @@ function centralHeader(e: WrittenEntry): Buffer {
   if (wide.length > 0) {
     extra.writeUInt16LE(0x0001, 0);
     extra.writeUInt16LE(8 * wide.length, 2);
-    wide.forEach((v, i) => extra.writeBigUInt64LE(BigInt(v), 4 + 8 * i));
+    for (const [i, v] of wide.entries()) extra.writeBigUInt64LE(BigInt(v), 4 + 8 * i);
   }
   const header = Buffer.alloc(46);
   header.writeUInt32LE(SIG_CENTRAL, 0);
