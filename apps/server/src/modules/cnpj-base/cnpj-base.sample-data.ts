@@ -113,12 +113,12 @@ export function establishment(
 
   let phone1: Phone | undefined =
     random() < 0.6 || i === 0 || i === 1 || i === 3 ? randomPhone(random, city.ddd) : undefined;
-  if (i === 1 || (phone1 && random() < 0.03)) phone1 = { ddd: '20', number: '912345678', valid: false };
+  if (i === 1 || (i > 3 && phone1 && random() < 0.03)) phone1 = { ddd: '20', number: '912345678', valid: false };
   let phone2: Phone | undefined = random() < 0.2 || i <= 1 ? randomPhone(random, city.ddd) : undefined;
   if (i === 3 && phone1) phone2 = { ...phone1 };
   if (i === 0 && phone1 && phone2 && phone1.number === phone2.number) phone2 = undefined;
   let fax: Phone | undefined = random() < 0.1 || i <= 1 ? randomPhone(random, city.ddd) : undefined;
-  if (fax && (i === 1 || random() < 0.3)) fax = { ddd: city.ddd, number: '1234', valid: false };
+  if (fax && (i === 1 || (i > 3 && random() < 0.3))) fax = { ddd: city.ddd, number: '1234', valid: false };
   if (i === 2) phone1 = phone2 = fax = undefined;
 
   const e = random();
