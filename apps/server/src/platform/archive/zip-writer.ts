@@ -74,7 +74,7 @@ export function createZipWriter(out: Writable, options: { level?: number } = {})
   async function put(buf: Buffer): Promise<void> {
     if (failure) throw failure;
     offset += buf.length;
-    if (!out.write(buf)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
+    if (!out.write(buf)) await once(out, 'drain');
     if (failure) throw failure;
   }
 
@@ -111,7 +111,7 @@ export function createZipWriter(out: Writable, options: { level?: number } = {})
         const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
         written.size += buf.length;
         written.crc32 = zlib.crc32(buf, written.crc32);
-        if (!deflate.write(buf)) await Promise.race([once(deflate, 'drain'), once(deflate, 'error')]);
+        if (!deflate.write(buf)) await once(deflate, 'drain');
       },
       async end() {
         await started;
