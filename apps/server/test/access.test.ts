@@ -119,6 +119,13 @@ describe(`access control (${dbKind})`, () => {
         payload: { type: 'SMSSHORT', amount: 5, reason: 'teste de acesso' },
       },
       { pattern: 'GET /api/v1/admin/channels', method: 'GET', url: '/api/v1/admin/channels' },
+      { pattern: 'GET /api/v1/admin/cnpj-base', method: 'GET', url: '/api/v1/admin/cnpj-base' },
+      {
+        pattern: 'POST /api/v1/admin/cnpj-base/import',
+        method: 'POST',
+        url: '/api/v1/admin/cnpj-base/import',
+        payload: { folder: '/nonexistent/cnpj-folder' },
+      },
       { pattern: 'GET /api/v1/admin/campaigns', method: 'GET', url: '/api/v1/admin/campaigns?q=Agendada' },
       {
         pattern: 'POST /api/v1/admin/campaigns/:id/pause',

@@ -44,6 +44,7 @@ import type { ProviderRegistry } from './channels/providers/registry.ts';
 import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
 import { createStripeGateway } from './checkout/checkout.stripe.ts';
+import { type CnpjBaseModule, createCnpjBase } from './cnpj-base/cnpj-base.module.ts';
 import { createDashboardRepository } from './dashboard/dashboard.repository.ts';
 import { registerDashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { createDashboardService } from './dashboard/dashboard.service.ts';
@@ -112,6 +113,8 @@ export type ComposedModules = {
   /** Keeps campaigns moving across crashes and schedules; started by the processes that work jobs. */
   supervisor: CampaignSupervisor;
   dispatcher: Dispatcher;
+  /** The Receita's CNPJ base (enrichment's data): its state and refresh, for administrators. */
+  cnpjBase: CnpjBaseModule;
   registerRoutes(app: FastifyInstance): Promise<void>;
 };
 
@@ -342,7 +345,11 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const linkClicks = createClickRecorder({ insert: (clicks) => linksRepo.insertClicks(clicks), logger });
   const hop = createHop({ repo: linksRepo, links: liveLinks, clicks: linkClicks, secret: appSecret, clock });
 
+  // CNPJ base: the Receita's open data, refreshed by the import job (or `npm run cnpj:import`).
+  const cnpjBase = createCnpjBase({ db: deps.db, jobs: deps.jobs, clock, logger });
+
   return {
+    cnpjBase,
     campaigns,
     links,
     linkClicks,
@@ -381,6 +388,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });
       registerAdminUsersRoutes(app, { service: adminUsers, guard });
+      cnpjBase.registerRoutes(app, guard);
       if (checkout.cardPayments === 'test') {
         logger.warn('STRIPE_SECRET_KEY is not set: card purchases use the built-in TEST checkout (no real charge)');
       } else if (checkout.cardPayments === 'unavailable') {

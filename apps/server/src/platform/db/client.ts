@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { acquirePgliteLock, type PgliteLock } from './pglite-lock.ts';
 import { schema } from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -78,11 +79,20 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     };
   }
   const dir = options.pgliteDir ?? 'memory://';
-  if (!dir.startsWith('memory://')) {
-    fs.mkdirSync(path.resolve(dir), { recursive: true });
-    if (!options.loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteDir(path.resolve(dir));
+  // On disk, the directory is this process's alone until close (pglite-lock.ts); memory is private anyway.
+  let lock: PgliteLock | undefined;
+  let pglite: PGlite;
+  try {
+    if (!dir.startsWith('memory://')) {
+      lock = acquirePgliteLock(dir);
+      fs.mkdirSync(path.resolve(dir), { recursive: true });
+      if (!options.loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteDir(path.resolve(dir));
+    }
+    pglite = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  } catch (err) {
+    lock?.release();
+    throw err;
   }
-  const pglite = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return {
     kind: 'pglite',
@@ -99,7 +109,11 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
       return { rows: result.rows };
     },
     close: async () => {
-      if (!pglite.closed) await pglite.close();
+      try {
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
