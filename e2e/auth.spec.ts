@@ -80,9 +80,9 @@ test.describe('sign-up and sign-in', () => {
     }
     await snap(page, 'auth-signup-errors-pt-light');
 
-    // Masks: digits only.
-    await page.getByTestId('signup-cnpj').pressSequentially(`ab${cnpj.slice(0, 4)}x`);
-    await expect(page.getByTestId('signup-cnpj')).toHaveValue(`${cnpj.slice(0, 2)}.${cnpj.slice(2, 4)}`);
+    // Masks: the spec's shape; since July 2026 letters too (the alphanumeric CNPJ, upper-cased), symbols dropped.
+    await page.getByTestId('signup-cnpj').pressSequentially(`ab${cnpj.slice(0, 4)}#`);
+    await expect(page.getByTestId('signup-cnpj')).toHaveValue(`AB.${cnpj.slice(0, 3)}.${cnpj.slice(3, 4)}`);
     await page.getByTestId('signup-cnpj').pressSequentially('12');
     await expect(page.getByText('* CNPJ deve conter 14 dígitos')).toBeVisible();
     await page.getByTestId('signup-cnpj').fill('');
