@@ -120,7 +120,7 @@ test('an administrator loads the CNPJ base; a user enriches a spreadsheet into a
       .getByText(/Colar|Paste|粘贴/)
       .click();
     await page.getByTestId('enrichment-text').fill(`${known[0]!.cnpj}\n${known[1]!.cnpj}\n123`);
-    await expect(page.getByTestId('enrichment-valid')).toContainText('2');
+    await expect(page.getByTestId('enrichment-count-valid')).toContainText('2');
     await snap(page, `enrichment-new-${look}`);
     await page.keyboard.press('Escape');
   });

@@ -154,7 +154,7 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
             <Stack gap={2}>
               {e.invalidItems.map((item, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the same text may be invalid twice
-                <Text key={i} size="sm" data-testid="enrichment-invalid">
+                <Text key={i} size="sm" data-testid="enrichment-invalid-item">
                   {item.value} — {t(`enrichment.invalidReason.${item.reason}`)}
                 </Text>
               ))}

@@ -39,15 +39,15 @@ export function EnrichmentResultsTable({ id, admin }: { id: string; admin: boole
             data-testid="enrichment-results-filter"
           />
         </Group>
-        <Table.ScrollContainer minWidth={900}>
+        <Table.ScrollContainer minWidth={1000}>
           <Table verticalSpacing="xs" data-testid="enrichment-results">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>CNPJ</Table.Th>
-                <Table.Th>{t('enrichment.columns.company')}</Table.Th>
-                <Table.Th>{t('enrichment.columns.situation')}</Table.Th>
-                <Table.Th>{t('enrichment.columns.place')}</Table.Th>
-                <Table.Th>{t('enrichment.columns.phones')}</Table.Th>
+                <Table.Th miw={220}>{t('enrichment.columns.company')}</Table.Th>
+                <Table.Th miw={110}>{t('enrichment.columns.situation')}</Table.Th>
+                <Table.Th miw={150}>{t('enrichment.columns.place')}</Table.Th>
+                <Table.Th miw={200}>{t('enrichment.columns.phones')}</Table.Th>
                 <Table.Th>{t('enrichment.columns.email')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -75,7 +75,11 @@ export function EnrichmentResultsTable({ id, admin }: { id: string; admin: boole
                   </Table.Td>
                   <Table.Td>
                     {r.situation && (
-                      <Badge variant="light" color={r.situation === 'ativa' ? 'teal' : 'gray'}>
+                      <Badge
+                        variant="light"
+                        color={r.situation === 'ativa' ? 'teal' : 'gray'}
+                        style={{ overflow: 'visible' }}
+                      >
                         {t(`enrichment.situation.${r.situation}`)}
                       </Badge>
                     )}
@@ -91,14 +95,12 @@ export function EnrichmentResultsTable({ id, admin }: { id: string; admin: boole
                   <Table.Td>
                     <Stack gap={2}>
                       {r.phones.map((p) => (
-                        <Group key={p.e164} gap={4} wrap="nowrap">
-                          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                            {formatBrazilianPhone(p.e164)}
-                          </Text>
-                          <Badge size="xs" variant="light" color={p.kind === 'mobile' ? 'blue' : 'gray'}>
+                        <Text key={p.e164} size="sm" style={{ whiteSpace: 'nowrap' }}>
+                          {formatBrazilianPhone(p.e164)}{' '}
+                          <Text span size="xs" c={p.kind === 'mobile' ? 'blue' : 'dimmed'}>
                             {t(`enrichment.phoneKind.${p.kind}`)}
-                          </Badge>
-                        </Group>
+                          </Text>
+                        </Text>
                       ))}
                     </Stack>
                   </Table.Td>

@@ -161,7 +161,7 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
               data-testid="enrichment-text"
             />
             <Group gap="xs">
-              <Badge color="teal" variant="light" data-testid="enrichment-valid">
+              <Badge color="teal" variant="light" data-testid="enrichment-count-valid">
                 {t('enrichment.new.valid', { count: counts.valid })}
               </Badge>
               <Badge color="red" variant="light">
