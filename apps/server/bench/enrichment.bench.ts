@@ -57,7 +57,7 @@ async function seedBase(db: BenchContext['db'], establishments: number): Promise
 }
 
 export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
-  const baseSize = Number(process.env.BENCH_CNPJ_BASE ?? (kind === 'postgres' ? 5_000_000 : 500_000));
+  const baseSize = Number(process.env.BENCH_CNPJ_BASE || (kind === 'postgres' ? 5_000_000 : 500_000));
   const seedMs = await seedBase(db, baseSize);
   // 80% in the base (spread over it), 20% valid CNPJs the base does not have.
   const cnpjs = Array.from({ length: CNPJS }, (_, i) =>
