@@ -41,7 +41,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'npx tsx apps/server/src/main.ts',
+    // The compiled server, as `npm start` runs it (built if its sources changed).
+    command: 'node scripts/build-server.mjs --if-needed && node apps/server/dist/main.mjs',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
     // The server's own log (warnings and errors only, LOG_LEVEL below) shows up in the run's output.

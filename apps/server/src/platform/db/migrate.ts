@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { REPO_ROOT } from '../paths.ts';
 import type { DbHandle } from './client.ts';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+export const MIGRATIONS_DIR = path.join(REPO_ROOT, 'apps/server/drizzle');
 
 /** Arbitrary constant: every Ecoa process takes this advisory lock while migrating. */
 const MIGRATION_LOCK_ID = 720_451_001;
