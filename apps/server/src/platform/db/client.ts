@@ -7,9 +7,13 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { acquirePgliteLock, type PgliteLock } from './pglite-lock.ts';
-import { schema } from './schema.ts';
 
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/**
+ * A drizzle database on either driver. It carries no schema of its own: each feature's
+ * repository imports its tables (`modules/<feature>/<feature>.schema.ts`), so the platform knows
+ * no feature (and drizzle's relational `db.query` API, which would need them all, is not used).
+ */
+export type Database = PgDatabase<PgQueryResultHKT>;
 /** The transaction handle drizzle passes to `db.transaction(cb)`; repositories accept either. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type DbOrTx = Database | Tx;
@@ -65,7 +69,7 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     pool.on('error', (err) => options.onIdleConnectionError?.(err));
     // Fail fast with a clear message when the server is unreachable.
     await pool.query('select 1');
-    const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+    const db = drizzleNodePg(pool) as unknown as Database;
     return {
       kind: 'postgres',
       db,
@@ -93,7 +97,7 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     lock?.release();
     throw err;
   }
-  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  const db = drizzlePglite(pglite) as unknown as Database;
   return {
     kind: 'pglite',
     db,
