@@ -19,6 +19,10 @@ const toPrice = (v: number | string): number | '' => {
   return Number.isFinite(n) ? n : '';
 };
 
+/** A price as the field shows it at rest: at least the cents ("0,00"), up to the ten-thousandths. */
+const priceText = (n: number | ''): number | string =>
+  n === '' ? '' : n.toFixed(Math.min(4, Math.max(2, (String(n).split('.')[1] ?? '').length)));
+
 /** The fields of `user` that differ from the form: exactly what the PATCH sends. */
 function changesOf(
   user: AdminUser,
@@ -52,6 +56,7 @@ export function UserForm({ user }: { user: AdminUser }) {
   const [active, setActive] = useState(user.active);
   const [accessLevel, setAccessLevel] = useState<AccessLevel>(user.accessLevel);
   const [enrichment, setEnrichment] = useState(hasEnrichment(user.permissions.enriched));
+  const [editing, setEditing] = useState<keyof PriceTable | null>(null);
   const [prices, setPrices] = useState<Prices>({ ...user.priceTable });
 
   const patch = changesOf(user, { active, accessLevel, enrichment, prices });
@@ -158,7 +163,10 @@ export function UserForm({ user }: { user: AdminUser }) {
                   min={0}
                   allowNegative={false}
                   hideControls
-                  value={prices[key]}
+                  // At rest "R$ 0,00" (cents always shown); while typing, what is typed.
+                  value={editing === key ? prices[key] : priceText(prices[key])}
+                  onFocus={() => setEditing(key)}
+                  onBlur={() => setEditing(null)}
                   onChange={(v) => setPrices((p) => ({ ...p, [key]: toPrice(v) }))}
                   error={prices[key] === '' ? t('adminUsers.drawer.priceRequired') : undefined}
                   data-testid={`price-${key}`}

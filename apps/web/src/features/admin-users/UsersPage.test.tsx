@@ -119,7 +119,10 @@ describe('UsersPage', () => {
 
     const save = screen.getByTestId('user-save') as HTMLButtonElement;
     expect(save.disabled).toBe(true);
-    const price = screen.getByTestId('price-smsShort');
+    const price = screen.getByTestId('price-smsShort') as HTMLInputElement;
+    // Cents always shown at rest ("R$ 0,00", not "R$ 0"), and the ten-thousandths a price has.
+    expect((screen.getByTestId('price-smsFlash') as HTMLInputElement).value).toBe('R$ 0,00');
+    expect(price.value).toBe('R$ 0,085');
     fireEvent.change(price, { target: { value: 'R$ 0,0875' } });
     await waitFor(() => expect(save.disabled).toBe(false));
     fireEvent.click(save);

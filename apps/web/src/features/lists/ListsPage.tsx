@@ -85,7 +85,7 @@ function StatusCell({ list }: { list: ContactList }) {
     );
   }
   return (
-    <Badge color="teal" variant="light" data-testid="list-ready">
+    <Badge color="teal" variant="light" style={{ overflow: 'visible' }} data-testid="list-ready">
       {t('lists.status.ready')}
     </Badge>
   );
@@ -287,7 +287,8 @@ function ListsTable({ onImport }: { onImport: () => void }) {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('lists.columns.name')}</Table.Th>
-                <Table.Th>{t('lists.columns.status')}</Table.Th>
+                {/* Wide enough for "Pronta"/"Importando" whole (a badge truncates when squeezed). */}
+                <Table.Th miw={120}>{t('lists.columns.status')}</Table.Th>
                 <Table.Th ta="right">{t('lists.columns.total')}</Table.Th>
                 <Table.Th ta="right">{t('lists.columns.valid')}</Table.Th>
                 <Table.Th ta="right">{t('lists.columns.invalid')}</Table.Th>

@@ -98,7 +98,11 @@ export function ShellLayout({ user, onSignOut, onOpenCredits, children }: ShellL
           <Group gap={isPhone ? 'xs' : 'md'} wrap="nowrap">
             {showsCreateCampaign(pathname) && (
               // The welcome modal comes first; the onboarding popover once it is closed.
-              <CreateCampaignButton showOnboarding={user.isNewUser && !welcomeOpen} compact={isPhone} />
+              <CreateCampaignButton
+                // Not over the phone's open navigation drawer: the menu is what the user is using.
+                showOnboarding={user.isNewUser && !welcomeOpen && !(isPhone && drawerOpen)}
+                compact={isPhone}
+              />
             )}
             <BalancePopover money={user.balance.money} onOpenCredits={onOpenCredits} />
             {isPhone ? (
