@@ -145,6 +145,35 @@ describe(`access control (${dbKind})`, () => {
     await expectAdminOnly(server, routes, tokens);
   });
 
+  it('an enrichment is the owner’s alone: read, results, export, contact list', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    // Both may enrich (so the stranger's answer is about the enrichment, not the permission).
+    for (const u of [owner, stranger])
+      await server.db.executeSql(`update users set permissions_enriched = '{all}' where id = $1`, [u.user.id]);
+    const { rows } = await server.db.executeSql(
+      `insert into enrichments (user_id, name, status, total, valid, found, with_phone)
+       values ($1, 'Enriquecimento Secreto', 'ready', 1, 1, 1, 1) returning id`,
+      [owner.user.id],
+    );
+    const id = (rows[0] as { id: string }).id;
+    await server.db.executeSql(
+      `insert into enrichment_items (enrichment_id, position, cnpj, found, company_name, phones)
+       values ($1, 0, '11222333000181', true, 'EMPRESA SECRETA LTDA', '[{"e164":"+5511987650099","kind":"mobile"}]')`,
+      [id],
+    );
+    await expectOwnerOnly(
+      server,
+      { owner: owner.token, stranger: stranger.token, secrets: ['Enriquecimento Secreto', 'EMPRESA SECRETA'] },
+      [
+        { method: 'GET', url: `/api/v1/enrichments/${id}` },
+        { method: 'GET', url: `/api/v1/enrichments/${id}/results` },
+        { method: 'GET', url: `/api/v1/enrichments/${id}/export` },
+        { method: 'POST', url: `/api/v1/enrichments/${id}/list`, payload: { name: 'Lista', kinds: ['mobile'] } },
+      ],
+    );
+  });
+
   it('a campaign is the owner’s alone: read, estimate, edit, duplicate, start, pause, resume, cancel', async () => {
     const owner = await signUpAndSignIn(server);
     const stranger = await signUpAndSignIn(server);
