@@ -63,12 +63,14 @@ export async function moveToPostgres(options: {
     target = await openDb({ databaseUrl: targetUrl, poolSize: 2 }).catch((err: Error) => {
       throw opsRefusal('DB_MOVE_UNREACHABLE', `db:move: cannot connect to the target database: ${err.message}`);
     });
-    const client = await target.pool!.connect();
+    const pool = target.pool!;
+    await assertTargetEmpty(async (text, values) => (await pool.query(text, values)).rows);
+    progress('target is empty: applying the migrations');
+    // Before taking our connection: the migrator holds one for its lock and queries on another.
+    await runMigrations(target);
+    const client = await pool.connect();
     try {
       const targetQuery: Query = async (text, values) => (await client.query(text, values)).rows;
-      await assertTargetEmpty(targetQuery);
-      progress('target is empty: applying the migrations');
-      await runMigrations(target);
       const hasJobs = await preparePgBossSchema(sourceQuery, client);
 
       // One snapshot of the source for every table (nothing else writes it: we hold its lock).
