@@ -5,13 +5,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PgliteDatabase } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../test/factories.ts';
 import { createTestServer, TEST_DATABASE_URL, tempDir, testConfig } from '../../test/helpers.ts';
 import { createListFromContacts } from '../modules/lists/lists.direct.repository.ts';
+import { createZipFile } from '../platform/archive/zip-writer.ts';
 import type { Config } from '../platform/config/config.ts';
 import { openDb } from '../platform/db/client.ts';
+import { MIGRATIONS_DIR } from '../platform/db/migrate.ts';
 import type { AppError } from '../platform/errors/app-error.ts';
 import type { RunningServer } from '../server.ts';
 import { createBackup } from './backup.ts';
@@ -236,5 +240,61 @@ describe('backup, restore and db:move of an on-disk PGlite', () => {
       const again = await refusal(moveToPostgres({ config: source, targetUrl }));
       expect(again).toMatchObject({ code: 'DB_MOVE_TARGET_NOT_EMPTY' });
     }, 90_000);
+  });
+});
+
+describe('restore of other backups', () => {
+  it('brings a backup from an older Ecoa (one migration behind) forward', async () => {
+    // This Ecoa's migrations without the last one, as an older release shipped them.
+    const older = tempDir('ecoa-old-migrations-');
+    fs.cpSync(MIGRATIONS_DIR, older, { recursive: true });
+    const journalFile = path.join(older, 'meta', '_journal.json');
+    const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: unknown[] };
+    const latest = journal.entries.length;
+    journal.entries = journal.entries.slice(0, -1);
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+
+    const config = pgliteConfig();
+    const handle = await openDb({ pgliteDir: path.join(config.dataDir, 'pglite') });
+    try {
+      await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder: older });
+    } finally {
+      await handle.close();
+    }
+    const file = path.join(tempDir('ecoa-backups-'), 'old.zip');
+    const backup = await createBackup({ config, file });
+    expect(backup.manifest.migrations).toBe(latest - 1);
+
+    const result = await restoreBackup({ config: pgliteConfig(), file });
+    expect(result).toMatchObject({ migrationsBefore: latest - 1, migrationsAfter: latest });
+  }, 60_000);
+
+  it('refuses an archive that is not a backup, or whose entries would leave DATA_DIR', async () => {
+    const dir = tempDir('ecoa-bad-backups-');
+    const write = async (name: string, entries: Record<string, string>) => {
+      const zip = createZipFile(path.join(dir, name));
+      for (const [entryName, text] of Object.entries(entries)) {
+        const entry = zip.entry(entryName);
+        await entry.write(text);
+        await entry.end();
+      }
+      await zip.close();
+      return path.join(dir, name);
+    };
+    const manifest = JSON.stringify({ format: 'ecoa-backup', formatVersion: 1, tables: {}, ledger: {} });
+    const cases = [
+      [await write('plain.zip', { 'notes.txt': 'hello' }), 'BACKUP_INVALID'],
+      [await write('evil.zip', { 'manifest.json': manifest, 'data/../escaped': 'x' }), 'BACKUP_INVALID'],
+      [
+        await write('future.zip', { 'manifest.json': manifest.replace('"formatVersion":1', '"formatVersion":9') }),
+        'BACKUP_TOO_NEW',
+      ],
+    ] as const;
+    for (const [file, code] of cases) {
+      const target = pgliteConfig();
+      expect(await refusal(restoreBackup({ config: target, file }))).toMatchObject({ code });
+      expect(fs.readdirSync(target.dataDir)).toEqual([]);
+      expect(fs.existsSync(`${target.dataDir}.restoring-${process.pid}`)).toBe(false);
+    }
   });
 });
