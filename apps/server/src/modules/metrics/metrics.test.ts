@@ -99,6 +99,8 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     await server.app.inject({ method: 'GET', url: `/api/v1/lists/${listId}` });
     await server.app.inject({ method: 'GET', url: `/api/v1/lists/${randomUUID()}` });
     await server.app.inject({ method: 'POST', url: '/no/such/route' });
+    await server.app.inject({ method: 'GET', url: '/campanhas/123' });
+    await server.app.inject({ method: 'GET', url: '/api/docs/json' });
 
     const res = await server.app.inject({ method: 'GET', url: '/metrics', headers: auth });
     expect(res.statusCode).toBe(200);
@@ -119,6 +121,8 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       find(samples, 'ecoa_http_requests_total', { method: 'POST', route: 'unmatched', status: '404' })?.value,
     ).toBe(1);
     expect(samples.some((s) => s.labels.route === '/metrics')).toBe(false);
+    // The web app's catch-all is one route too.
+    expect(find(samples, 'ecoa_http_requests_total', { method: 'GET', route: '/*', status: '200' })?.value).toBe(1);
 
     // Histogram buckets are cumulative.
     const buckets = samples.filter(
