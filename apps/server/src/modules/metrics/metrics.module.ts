@@ -21,8 +21,8 @@ export type MetricsModuleDeps = {
 };
 
 /**
- * Call before the other modules' routes: a hook reaches the routes of plugins loaded after it
- * (those registered on the root itself, like `/api/health`, get it whenever it is added).
+ * Called first in `registerRoutes`, so the hook exists before any module's plugin loads (the
+ * test checks that earlier routes, `/api/health` and `/api/docs/json`, are counted as well).
  */
 export function registerMetrics(app: FastifyInstance, deps: MetricsModuleDeps): void {
   if (!deps.token) {
