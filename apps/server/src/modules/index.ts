@@ -70,6 +70,7 @@ import { createListsRepository } from './lists/lists.repository.ts';
 import { registerListsRoutes } from './lists/lists.routes.ts';
 import { createListsService, type ListsService } from './lists/lists.service.ts';
 import { createUploadStorage } from './lists/upload-storage.ts';
+import { registerMetrics } from './metrics/metrics.module.ts';
 import { createOptOutsRepository } from './opt-outs/opt-outs.repository.ts';
 import { registerOptOutsRoutes } from './opt-outs/opt-outs.routes.ts';
 import { createOptOutsService, type OptOutsService } from './opt-outs/opt-outs.service.ts';
@@ -371,6 +372,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     adminUsers,
     async registerRoutes(app) {
       app.decorateRequest('user', undefined);
+      // First, so its response hook reaches every module's routes (issue 14, METRICS_TOKEN).
+      registerMetrics(app, { token: config.metricsToken, db: deps.db, providers: deps.providers, logger });
       registerAuthRoutes(app, { auth: auth! });
       registerUsersRoutes(app, { users, guard });
       await registerAccountRoutes(app, { account, guard });

@@ -1,5 +1,5 @@
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger, prettyLogsAvailable, wantsPrettyLogs } from './logger.ts';
 
 /** Loads the config or exits with every bad variable listed (before anything else starts). */
 export function loadConfigOrExit(): Config {
@@ -14,8 +14,15 @@ export function loadConfigOrExit(): Config {
   }
 }
 
+/** LOG_FORMAT decides; without pino-pretty installed the logs stay JSON (said once when it was asked for). */
 export function createProcessLogger(config: Config): Logger {
-  return createLogger(config.logLevel, config.env === 'development' && process.stdout.isTTY);
+  const pretty = wantsPrettyLogs(config.logFormat, process.stdout.isTTY === true);
+  const available = pretty && prettyLogsAvailable();
+  const logger = createLogger(config.logLevel, available);
+  if (pretty && !available && config.logFormat === 'pretty') {
+    logger.warn('LOG_FORMAT=pretty but pino-pretty is not installed (a production install): logging JSON');
+  }
+  return logger;
 }
 
 /**

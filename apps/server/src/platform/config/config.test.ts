@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { wantsPrettyLogs } from '../logger.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
@@ -139,6 +140,34 @@ describe('loadConfig', () => {
     }
     for (const bad of ['yes', '1', 'TRUE']) {
       expect(() => loadConfig({ CHECKOUT_TEST_MODE: bad }), bad).toThrow(/CHECKOUT_TEST_MODE/);
+    }
+  });
+
+  it('LOG_FORMAT: auto by default, pretty or json when said; anything else is an error', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    for (const bad of ['JSON', 'text', 'true']) {
+      expect(() => loadConfig({ LOG_FORMAT: bad }), bad).toThrow(/LOG_FORMAT: must be pretty, json or auto/);
+    }
+    // auto: pretty for a person at a terminal, JSON for a collector.
+    expect(wantsPrettyLogs('auto', true)).toBe(true);
+    expect(wantsPrettyLogs('auto', false)).toBe(false);
+    expect(wantsPrettyLogs('pretty', false)).toBe(true);
+    expect(wantsPrettyLogs('json', true)).toBe(false);
+  });
+
+  it('METRICS_TOKEN: unset by default; a short one is refused without being echoed', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe('a-long-enough-token');
+    try {
+      loadConfig({ METRICS_TOKEN: 'short-secret' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as ConfigError).problems.join('\n')).toMatch(
+        /^METRICS_TOKEN: must be at least 16 characters \(got "\*\*\*"\)$/m,
+      );
+      expect(String(err)).not.toContain('short-secret');
     }
   });
 

@@ -66,6 +66,9 @@ const envSchema = z.object({
     )
     .default('loopback'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['pretty', 'json', 'auto'], { error: 'must be pretty, json or auto' }).default('auto'),
+  /** Enables `GET /metrics` (Prometheus), which then requires `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 });
 
@@ -145,6 +148,10 @@ export type Config = {
    */
   trustProxy: boolean | string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** `auto`: human-readable when stdout is a terminal, JSON lines otherwise (a log collector). */
+  logFormat: z.infer<typeof envSchema>['LOG_FORMAT'];
+  /** Set → `GET /metrics` answers Prometheus to this bearer token; unset → no metrics at all (404). */
+  metricsToken: string | undefined;
   env: z.infer<typeof envSchema>['NODE_ENV'];
 };
 
@@ -305,6 +312,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateOutbound: isLoopbackUrl(publicUrl) || e.NODE_ENV !== 'production',
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metricsToken: e.METRICS_TOKEN,
     env: e.NODE_ENV,
   };
 }

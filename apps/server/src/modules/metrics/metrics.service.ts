@@ -1,0 +1,122 @@
+import { CHANNELS, MESSAGE_STATUSES } from '@ecoa/shared';
+import type { MetricFamily, Sample } from '../../platform/metrics/exposition.ts';
+import { renderExposition } from '../../platform/metrics/exposition.ts';
+import type { HttpMetrics } from '../../platform/metrics/http-metrics.ts';
+import type { ProcessMetrics } from '../../platform/metrics/process-metrics.ts';
+import type { ChannelProvider } from '../channels/provider.ts';
+import type { MetricsRepository } from './metrics.repository.ts';
+
+/** pg-boss 10's job states (`pgboss.job_state`). */
+const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
+
+/**
+ * How long one count of `messages` answers scrapes: the count is a scan of the whole table
+ * (metrics.repository.ts), so it runs at most this often per process, whatever the scrapers do.
+ */
+export const MESSAGE_COUNTS_TTL_MS = 30_000;
+
+export type MetricsServiceDeps = {
+  http: HttpMetrics;
+  process: ProcessMetrics;
+  repo: MetricsRepository;
+  providers: () => readonly ChannelProvider[];
+  logger: { warn(obj: object, msg: string): void };
+  now?: () => number;
+  messageCountsTtlMs?: number;
+};
+
+export type MetricsService = {
+  /** The whole exposition: HTTP, jobs, messages, providers, process. */
+  scrape(): Promise<string>;
+};
+
+export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
+  const now = deps.now ?? Date.now;
+  const ttl = deps.messageCountsTtlMs ?? MESSAGE_COUNTS_TTL_MS;
+  let messages: { at: number; samples: Promise<Sample[]> } | undefined;
+
+  async function jobSamples(): Promise<Sample[]> {
+    const counts = new Map<string, Map<string, number>>();
+    for (const row of await deps.repo.jobCounts()) {
+      const byState = counts.get(row.queue) ?? new Map<string, number>(JOB_STATES.map((s) => [s, 0]));
+      counts.set(row.queue, byState);
+      if (row.state !== null) byState.set(row.state, row.count);
+    }
+    return [...counts].flatMap(([queue, byState]) =>
+      [...byState].map(([state, value]) => ({ labels: { queue, state }, value })),
+    );
+  }
+
+  async function countMessages(): Promise<Sample[]> {
+    const counts = new Map<string, number>();
+    for (const row of await deps.repo.messageCounts()) counts.set(`${row.channel} ${row.status}`, row.count);
+    // Every (channel, status) pair is present, 0 when no message has it, so a series never vanishes.
+    return CHANNELS.flatMap((channel) =>
+      MESSAGE_STATUSES.map((status) => ({
+        labels: { channel, status },
+        value: counts.get(`${channel} ${status}`) ?? 0,
+      })),
+    );
+  }
+
+  /** Concurrent scrapes share one count; a failed count is not kept. */
+  function messageSamples(): Promise<Sample[]> {
+    if (!messages || now() - messages.at >= ttl) {
+      const entry = { at: now(), samples: countMessages() };
+      entry.samples.catch(() => {
+        if (messages === entry) messages = undefined;
+      });
+      messages = entry;
+    }
+    return messages.samples;
+  }
+
+  /** A source that fails (a timeout, the database away) costs its own families, never the whole scrape. */
+  async function settle(source: string, samples: Promise<Sample[]>): Promise<{ source: string; samples?: Sample[] }> {
+    try {
+      return { source, samples: await samples };
+    } catch (err) {
+      deps.logger.warn({ err, source }, 'metrics: a source failed');
+      return { source };
+    }
+  }
+
+  return {
+    async scrape() {
+      const [jobs, msgs] = await Promise.all([settle('jobs', jobSamples()), settle('messages', messageSamples())]);
+      const families: MetricFamily[] = [...deps.http.families()];
+      if (jobs.samples) {
+        families.push({
+          name: 'ecoa_jobs',
+          help: 'Background jobs by queue and pg-boss state (archived jobs excluded).',
+          type: 'gauge',
+          samples: jobs.samples,
+        });
+      }
+      if (msgs.samples) {
+        families.push({
+          name: 'ecoa_messages',
+          help: `Messages by channel and status (counted at most every ${ttl / 1000} s).`,
+          type: 'gauge',
+          samples: msgs.samples,
+        });
+      }
+      families.push(
+        {
+          name: 'ecoa_metrics_source_up',
+          help: 'Whether the last scrape could read a database source (1) or not (0).',
+          type: 'gauge',
+          samples: [jobs, msgs].map((s) => ({ labels: { source: s.source }, value: s.samples ? 1 : 0 })),
+        },
+        {
+          name: 'ecoa_provider_up',
+          help: 'Whether a channel provider is connected: SMPP bound, HTTP APIs reachable (1) or not (0).',
+          type: 'gauge',
+          samples: deps.providers().map((p) => ({ labels: { provider: p.name }, value: p.health().connected ? 1 : 0 })),
+        },
+        ...deps.process.families(),
+      );
+      return renderExposition(families);
+    },
+  };
+}
