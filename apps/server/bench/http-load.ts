@@ -8,10 +8,12 @@
  */
 import http from 'node:http';
 
-const { url, concurrency, seconds } = JSON.parse(process.argv[2] ?? '{}') as {
+const { url, concurrency, seconds, headers } = JSON.parse(process.argv[2] ?? '{}') as {
   url: string;
   concurrency: number;
   seconds: number;
+  /** Sent with every request (an Authorization header, say). */
+  headers?: Record<string, string>;
 };
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
@@ -34,6 +36,7 @@ async function client(id: number): Promise<void> {
   for (let i = 0; performance.now() < stopAt; i++) {
     const started = performance.now();
     const status = await get({
+      ...headers,
       'user-agent': 'Mozilla/5.0 (Linux; Android 14) Mobile',
       'x-forwarded-for': `10.9.${id}.${i % 250}`,
     });

@@ -7,10 +7,7 @@
  *
  *   npm run bench -- links
  */
-import { spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { loadConfig } from '../src/platform/config/config.ts';
@@ -18,41 +15,11 @@ import { createLogger } from '../src/platform/logger.ts';
 import { startServer } from '../src/server.ts';
 import { signUpAndSignIn } from '../test/factories.ts';
 import { fixtureWebRoot, freePort } from '../test/helpers.ts';
+import { httpLoad } from './load.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const CONCURRENCY = 100;
 const SECONDS = Number(process.env.LINKS_BENCH_SECONDS ?? 5);
-
-type Load = {
-  requestsPerSecond: number;
-  total: number;
-  statuses: Record<string, number>;
-  p50Ms: number;
-  p99Ms: number;
-};
-
-function load(url: string): Promise<Load> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(here, 'http-load.ts'),
-        JSON.stringify({ url, concurrency: CONCURRENCY, seconds: SECONDS }),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as Load) : reject(new Error(`load exited ${code}`)),
-    );
-  });
-}
 
 export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
   const port = await freePort();
@@ -97,8 +64,11 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
       })),
     });
     const base = `http://127.0.0.1:${port}`;
-    const bare = await load(`http://127.0.0.1:${barePort}/bare/${slug}`);
-    const hop = await load(`${base}/l/${slug}`);
+    const bare = await httpLoad(`http://127.0.0.1:${barePort}/bare/${slug}`, {
+      concurrency: CONCURRENCY,
+      seconds: SECONDS,
+    });
+    const hop = await httpLoad(`${base}/l/${slug}`, { concurrency: CONCURRENCY, seconds: SECONDS });
     await server.modules.linkClicks.close();
     const { rows } = (await db.db.execute(
       sql`select count(*)::int as clicks, count(distinct target_id)::int as targets from link_clicks`,
