@@ -10,9 +10,11 @@ const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}
 
 /**
  * Text that can be (part of) a CNPJ, typed with or without the mask: "12.345.678/0001", "1234",
- * "12.ABC.345" (alphanumeric since July 2026): a digit in it, and only mask characters besides.
+ * "12.ABC.345" or even "AB.CDE" (alphanumeric since July 2026, letters allowed anywhere in the
+ * first twelve): letters, digits and the mask's characters only. A word like "Padaria" also
+ * matches, harmlessly: it is looked for in the CNPJs too, upper-cased.
  */
-const CNPJ_LIKE = /^(?=.*\d)[\dA-Za-z./\-\s]+$/;
+const CNPJ_LIKE = /^[\dA-Za-z./\-\s]+$/;
 
 /** The administrators' view of the users table: search, read and change accounts. */
 export function createAdminUsersRepository() {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { cnpjCheckDigits } from '@ecoa/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callAs, expectAdminOnly } from '../../../test/access.ts';
@@ -94,8 +95,16 @@ describe(`admin users API (${dbKind})`, () => {
     const d = await signUpAndSignIn(server, { name: 'Nova', cnpj: alpha.toLowerCase() });
     const { rows } = await server.db.executeSql('select cnpj from users where id = $1', [d.user.id]);
     expect(rows).toEqual([{ cnpj: alpha }]);
+    // Masked or bare, in any case, letters only or not (a random CNPJ may start with eight letters).
     const alphaMasked = `${alpha.slice(0, 2)}.${alpha.slice(2, 5)}.${alpha.slice(5, 8)}`.toLowerCase();
-    expect((await search(`search=${encodeURIComponent(alphaMasked)}`)).items.map((u) => u.id)).toContain(d.user.id);
+    for (const q of [alphaMasked, alpha.slice(0, 8).toLowerCase(), alpha.slice(2, 10)])
+      expect(
+        (await search(`search=${encodeURIComponent(q)}`)).items.map((u) => u.id),
+        q,
+      ).toContain(d.user.id);
+    const letters = `QWERTYUI0001${cnpjCheckDigits('QWERTYUI0001')}`;
+    const e = await signUpAndSignIn(server, { name: 'Letras', cnpj: letters });
+    expect((await search('search=qw.ert.yui')).items.map((u) => u.id)).toContain(e.user.id);
 
     const page2 = await search(`search=${t}&page=2&pageSize=2`);
     expect(page2).toMatchObject({ total: 3, page: 2, pageSize: 2 });
