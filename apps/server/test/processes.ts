@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './helpers.ts';
 
-/** How much of a child's stderr we keep, to explain a process that died. */
+/** How much of a child's output we keep, to explain a process that died. */
 const STDERR_TAIL = 4_000;
 const stderrOf = new WeakMap<ChildProcess, { text: string }>();
 
@@ -12,13 +12,18 @@ export function spawnEcoa(entry: 'main' | 'worker', env: Record<string, string>)
   const child = spawn(process.execPath, ['--import', 'tsx', `src/${entry}.ts`], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // stderr is shown as it comes; stdout (JSON logs, where a fatal start error lands) is only kept.
   const tail = { text: '' };
   stderrOf.set(child, tail);
+  const keep = (chunk: Buffer) => {
+    tail.text = (tail.text + chunk.toString()).slice(-STDERR_TAIL);
+  };
+  child.stdout!.on('data', keep);
   child.stderr!.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
-    tail.text = (tail.text + chunk.toString()).slice(-STDERR_TAIL);
+    keep(chunk);
   });
   return child;
 }

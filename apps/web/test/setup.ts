@@ -21,3 +21,13 @@ class ResizeObserverStub {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
+
+// Node 25+ has a Web Storage global of its own (`localStorage`, empty and unusable without
+// --localstorage-file), which hides jsdom's: put jsdom's storages back where the app reads them.
+const dom = (globalThis as { jsdom?: { window: Window } }).jsdom;
+for (const name of ['localStorage', 'sessionStorage'] as const) {
+  const current = (globalThis as Record<string, unknown>)[name] as Storage | undefined;
+  if (dom && typeof current?.getItem !== 'function') {
+    Object.defineProperty(globalThis, name, { configurable: true, value: dom.window[name] });
+  }
+}

@@ -16,6 +16,9 @@ export type JobContext = {
 export type JobHandler<T> = (data: T, job: JobContext) => Promise<void>;
 
 /** Why a job ended for good without succeeding: its retries ran out, its lease expired, or it was quarantined. */
+/** Arbitrary constant: the advisory lock processes take in turn to create pg-boss queues. */
+const QUEUE_SETUP_LOCK_ID = 720_451_002;
+
 export type GiveUpReason = { code: 'JOB_QUARANTINED' | 'JOB_FAILED'; message: string };
 
 export type QueueDefinition<T> = {
@@ -96,6 +99,19 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
   const workerIds = new Map<string, string[]>();
   let started = false;
 
+  /** Runs `fn` while holding a PostgreSQL advisory lock (PGlite: one process, nothing to wait for). */
+  async function inTurn(fn: () => Promise<void>): Promise<void> {
+    if (!handle.pool) return fn();
+    const client = await handle.pool.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [QUEUE_SETUP_LOCK_ID]);
+      await fn();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [QUEUE_SETUP_LOCK_ID]).catch(() => {});
+      client.release();
+    }
+  }
+
   function wake(name: string): void {
     for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
   }
@@ -173,16 +189,22 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
       await boss.start();
       started = true;
       if (handle.kind === 'pglite' && working) await retryOrphanedJobs();
+      // pg-boss's createQueue is not safe to race (two processes starting together on a fresh
+      // database: one fails on the queue's table): processes create the queues in turn.
+      await inTurn(async () => {
+        for (const queue of queues.values()) {
+          if (queue.onGiveUp) await boss.createQueue(giveUpQueueOf(queue.name), { name: giveUpQueueOf(queue.name) });
+          await boss.createQueue(queue.name, {
+            name: queue.name,
+            retryLimit: queue.retryLimit ?? 3,
+            retryDelay: queue.retryDelaySeconds ?? 5,
+            retryBackoff: true,
+            expireInSeconds: queue.expireInSeconds ?? 15 * 60,
+            ...(queue.onGiveUp ? { deadLetter: giveUpQueueOf(queue.name) } : {}),
+          });
+        }
+      });
       for (const queue of queues.values()) {
-        if (queue.onGiveUp) await boss.createQueue(giveUpQueueOf(queue.name), { name: giveUpQueueOf(queue.name) });
-        await boss.createQueue(queue.name, {
-          name: queue.name,
-          retryLimit: queue.retryLimit ?? 3,
-          retryDelay: queue.retryDelaySeconds ?? 5,
-          retryBackoff: true,
-          expireInSeconds: queue.expireInSeconds ?? 15 * 60,
-          ...(queue.onGiveUp ? { deadLetter: giveUpQueueOf(queue.name) } : {}),
-        });
         if (!working) continue;
         const workers = queue.concurrency ?? 1;
         if (queue.schedule) await boss.schedule(queue.name, queue.schedule, {}, { tz: 'America/Sao_Paulo' });
