@@ -77,8 +77,13 @@ test('a rotating link created in the form spreads visits across its targets and 
   await targets.nth(1).getByTestId('target-hours-toggle').click();
   await expect(targets.nth(1).getByTestId('target-hours')).toBeVisible();
   await page.getByTestId('link-fallback-section').click();
-  await page.getByTestId('link-fallback-kind').click();
-  await page.getByRole('option', { name: 'Página (URL)' }).click();
+  // The panel opens with an animation inside a scrolling modal: a click that lands mid-way does
+  // not open the select, so open it until its option shows.
+  await expect(async () => {
+    await page.getByTestId('link-fallback-kind').scrollIntoViewIfNeeded();
+    await page.getByTestId('link-fallback-kind').click();
+    await page.getByRole('option', { name: 'Página (URL)' }).click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await page.getByTestId('link-fallback-value').fill(`${baseURL}/?de=reserva`);
   await page.getByTestId('link-pixels-section').click();
   await page.getByTestId('link-pixel-meta').fill('pixel-12');
