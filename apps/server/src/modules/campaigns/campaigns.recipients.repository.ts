@@ -7,6 +7,7 @@ import type { CampaignCounts, MessageStatus } from '@ecoa/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import type { OutboundContent } from '../channels/provider.ts';
 import { contactLists } from '../lists/lists.schema.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
@@ -28,9 +29,6 @@ export type RecipientRow = {
 export type ClaimedRecipient = { id: string; toPhone: string; parts: number; content: OutboundContent };
 
 export type AudienceCounts = { rows: number; phones: number; optedOut: number; landlines: number };
-
-type Rows<T> = { rows: T[] };
-export const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
 
 const COUNT_KEYS: Record<MessageStatus, keyof CampaignCounts> = {
   queued: 'queued',

@@ -2,10 +2,9 @@ import type { CampaignStatus, Channel, MessageStatus } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
 const n = (v: unknown) => Number(v ?? 0);
 
 export type CampaignFilter = {

@@ -1,8 +1,9 @@
 import type { CampaignStatus } from '@ecoa/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import { users } from '../users/users.schema.ts';
-import { createRecipientQueries, rowsOf } from './campaigns.recipients.repository.ts';
+import { createRecipientQueries } from './campaigns.recipients.repository.ts';
 import { type CampaignRow, campaigns, dispatchWorkers } from './campaigns.schema.ts';
 
 export type {

@@ -10,6 +10,7 @@
 import { sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import {
   advance,
   applyReceiptEvents,
@@ -21,7 +22,6 @@ import {
   type ReceiptContext,
   type ReceiptResult,
   reviveEvent,
-  rowsOf,
   writeBack,
 } from './message-batch-state.ts';
 import type { StatusEvent } from './provider.ts';

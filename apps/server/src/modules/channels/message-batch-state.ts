@@ -8,11 +8,10 @@ import type { MessageEventStatus, MessageStatus } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import { advances, combineParts, isFinal } from './message-status.ts';
 import type { StatusEvent } from './provider.ts';
 
-type Rows<T> = { rows: T[] };
-export const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
 export const keyOf = (provider: string, id: string) => `${provider}\u0000${id}`;
 
 export type ReceiptResult = { event: StatusEvent; messageId?: string; outcome: 'applied' | 'early' | 'unchanged' };

@@ -1,9 +1,7 @@
 import { CAMPAIGN_TIME_ZONE, type Channel } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../platform/db/client.ts';
-
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
+import { rowsOf } from '../../platform/db/rows.ts';
 
 /** The home page's reads, each one query. */
 export function createDashboardRepository(db: Database) {

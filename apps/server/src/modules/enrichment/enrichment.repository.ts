@@ -6,11 +6,10 @@ import type { EnrichmentInvalid, EnrichmentPhone } from '@ecoa/shared';
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import { users } from '../users/users.schema.ts';
 import { type EnrichmentRow, enrichmentItems, enrichments } from './enrichment.schema.ts';
 
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
 /** Items written per statement: big enough to be fast, small enough for any parameter limit. */
 const BATCH = 5_000;
 

@@ -6,10 +6,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import { type LinkTargetRow, linkClicks, linkTargets, type NewLinkClick } from './links.schema.ts';
-
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
 
 export type ClickTotals = { clicks: number; last7Days: number; perTarget: Map<string, number> };
 

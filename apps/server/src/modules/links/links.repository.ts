@@ -3,11 +3,9 @@ import type { LinkFallback, LinkPixels, TargetHours } from '@ecoa/shared';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import { createLinkClickQueries } from './links.clicks.repository.ts';
 import { type LinkTargetRow, linkTargets, type RotatingLinkRow, rotatingLinks } from './links.schema.ts';
-
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
 
 export type NewLink = {
   userId: string;

@@ -5,9 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(q: Promise<unknown>): Promise<T[]> => ((await q) as Rows<T>).rows;
+import { rowsOf } from '../../platform/db/rows.ts';
 
 export type TrackedLinkRow = {
   id: string;
