@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { writeCnpjSample } from '../apps/server/src/modules/cnpj-base/cnpj-base.sample';
 import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { inEveryLook, snap } from './support';
 
 /**
  * Issue 13 in the browser: an administrator loads a CNPJ base (a synthetic one in the official
@@ -15,23 +15,6 @@ import { snap, switchLanguage, toggleTheme } from './support';
 test.beforeEach(async ({ context }) => {
   await useOwnNetwork(context);
 });
-
-const LANGUAGES = [
-  ['pt', 'Português'],
-  ['en', 'English'],
-  ['cn', '简体中文'],
-] as const;
-
-async function inEveryLook(page: Page, shoot: (look: string) => Promise<void>) {
-  for (const [lang, name] of LANGUAGES) {
-    if (lang !== 'pt') await switchLanguage(page, name);
-    await shoot(`${lang}-light`);
-    await toggleTheme(page);
-    await shoot(`${lang}-dark`);
-    await toggleTheme(page);
-  }
-  await switchLanguage(page, 'Português');
-}
 
 test('an administrator loads the CNPJ base; a user enriches a spreadsheet into a contact list', async ({ page }) => {
   test.setTimeout(180_000);

@@ -23,3 +23,21 @@ export async function switchLanguage(page: Page, name: string): Promise<void> {
   await page.getByTestId('language-switcher').click();
   await page.getByRole('option', { name }).click();
 }
+
+const LANGUAGES = [
+  ['pt', 'Português'],
+  ['en', 'English'],
+  ['cn', '简体中文'],
+] as const;
+
+/** Runs `shoot` in every language and both themes (`look` is e.g. `en-dark`), then back to Portuguese, light. */
+export async function inEveryLook(page: Page, shoot: (look: string) => Promise<void>): Promise<void> {
+  for (const [lang, name] of LANGUAGES) {
+    if (lang !== 'pt') await switchLanguage(page, name);
+    await shoot(`${lang}-light`);
+    await toggleTheme(page);
+    await shoot(`${lang}-dark`);
+    await toggleTheme(page);
+  }
+  await switchLanguage(page, 'Português');
+}

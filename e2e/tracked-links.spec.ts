@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
 import { importList, openWindowAllDay } from './campaign-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { inEveryLook, snap } from './support';
 
 /**
  * Issue 12's tracked links in the browser: "insert link" in the wizard's SMS text puts a
@@ -13,24 +13,6 @@ import { snap, switchLanguage, toggleTheme } from './support';
 test.beforeEach(async ({ context }) => {
   await useOwnNetwork(context);
 });
-
-const LANGUAGES = [
-  ['pt', 'Português'],
-  ['en', 'English'],
-  ['cn', '简体中文'],
-] as const;
-
-/** Runs `shoot` in every language and both themes, then comes back to Portuguese, light. */
-async function inEveryLook(page: Page, shoot: (look: string) => Promise<void>) {
-  for (const [lang, name] of LANGUAGES) {
-    if (lang !== 'pt') await switchLanguage(page, name);
-    await shoot(`${lang}-light`);
-    await toggleTheme(page);
-    await shoot(`${lang}-dark`);
-    await toggleTheme(page);
-  }
-  await switchLanguage(page, 'Português');
-}
 
 test('a campaign SMS carries a tracked rotating link whose clicks show in its report', async ({ page, baseURL }) => {
   test.setTimeout(150_000);
