@@ -1,6 +1,7 @@
 import { linkPixelsSchema } from '@ecoa/shared';
-import { Accordion, Group, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Accordion, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { DestinationInput, OpeningMessageField } from './destinationFields';
 import type { LinkDraft } from './linkDraft';
 
 /** The link's less used options: where visitors go when nobody is available, tracking pixels. */
@@ -41,26 +42,16 @@ export function LinkExtras({ draft, onChange }: { draft: LinkDraft; onChange: (p
                 onChange={(kind) => setFallback({ kind: (kind ?? 'none') as LinkDraft['fallback']['kind'] })}
               />
               {fallback.kind !== 'none' && (
-                <TextInput
-                  style={{ flex: 1 }}
-                  label={fallback.kind === 'url' ? t('links.form.url') : t('links.form.phone')}
-                  placeholder={fallback.kind === 'url' ? 'https://' : '(11) 91234-5678'}
+                <DestinationInput
+                  kind={fallback.kind}
                   value={fallback.value}
-                  data-testid="link-fallback-value"
-                  onChange={(e) => setFallback({ value: e.currentTarget.value })}
+                  testId="link-fallback-value"
+                  onChange={(value) => setFallback({ value })}
                 />
               )}
             </Group>
             {fallback.kind === 'whatsapp' && (
-              <Textarea
-                label={t('links.form.message')}
-                description={t('links.form.messageHelp')}
-                autosize
-                minRows={1}
-                maxLength={500}
-                value={fallback.message}
-                onChange={(e) => setFallback({ message: e.currentTarget.value })}
-              />
+              <OpeningMessageField value={fallback.message} onChange={(message) => setFallback({ message })} />
             )}
           </Stack>
         </Accordion.Panel>

@@ -1,7 +1,8 @@
-import { ActionIcon, Group, NumberInput, Paper, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Group, NumberInput, Paper, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { WeekHoursEditor } from '../../ui/WeekHoursEditor';
+import { DestinationInput, OpeningMessageField } from './destinationFields';
 import { DEFAULT_TARGET_HOURS, type TargetDraft } from './linkDraft';
 
 /** One target of a rotating link: a WhatsApp number or a page, with its label, weight and hours. */
@@ -34,13 +35,11 @@ export function TargetCard({
             ]}
             onChange={(kind) => onChange({ kind: (kind ?? 'whatsapp') as TargetDraft['kind'] })}
           />
-          <TextInput
-            style={{ flex: 1 }}
-            label={target.kind === 'url' ? t('links.form.url') : t('links.form.phone')}
-            placeholder={target.kind === 'url' ? 'https://' : '(11) 91234-5678'}
+          <DestinationInput
+            kind={target.kind}
             value={target.value}
-            data-testid="target-value"
-            onChange={(e) => onChange({ value: e.currentTarget.value })}
+            testId="target-value"
+            onChange={(value) => onChange({ value })}
           />
           <ActionIcon
             variant="subtle"
@@ -82,15 +81,7 @@ export function TargetCard({
           />
         </Group>
         {target.kind === 'whatsapp' && (
-          <Textarea
-            label={t('links.form.message')}
-            description={t('links.form.messageHelp')}
-            autosize
-            minRows={1}
-            maxLength={500}
-            value={target.message}
-            onChange={(e) => onChange({ message: e.currentTarget.value })}
-          />
+          <OpeningMessageField value={target.message} onChange={(message) => onChange({ message })} />
         )}
         <Switch
           label={t('links.form.hours')}
