@@ -161,6 +161,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     },
     endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
     allowSignup: (meta) => auth!.allowSignup(meta),
+    authenticateWith: (token, lookup) => auth!.authenticateWith(token, lookup),
   });
   auth = createAuthService({
     db,

@@ -1,6 +1,7 @@
 import { cnpjChars } from '@ecoa/shared';
-import { count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
 import { type PriceColumn, type UserRow, users } from '../users/users.schema.ts';
 
 export type UserPatch = Partial<Pick<UserRow, 'active' | 'accessLevel' | 'permissionsEnriched' | PriceColumn>>;
@@ -16,6 +17,20 @@ const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}
  */
 const CNPJ_LIKE = /^[\dA-Za-z./\-\s]+$/;
 
+// The page as it opens (no search): prepared (see platform/db/prepared.ts).
+const allUsersPage = preparedStatement('admin_users_page', (db, name) =>
+  db
+    .select()
+    .from(users)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(name),
+);
+const allUsersCount = preparedStatement('admin_users_count', (db, name) =>
+  db.select({ n: count() }).from(users).prepare(name),
+);
+
 /** The administrators' view of the users table: search, read and change accounts. */
 export function createAdminUsersRepository() {
   return {
@@ -25,24 +40,28 @@ export function createAdminUsersRepository() {
      */
     async search(db: DbOrTx, params: { search: string; page: number; pageSize: number }) {
       const term = params.search.trim();
-      let where: SQL | undefined;
-      if (term) {
-        const p = likePattern(term);
-        const chars = cnpjChars(term);
-        where = or(
-          ilike(users.name, p),
-          ilike(users.fullName, p),
-          ilike(users.email, p),
-          ...(chars && CNPJ_LIKE.test(term) ? [ilike(users.cnpj, likePattern(chars))] : []),
-        );
+      const limit = params.pageSize;
+      const offset = (params.page - 1) * params.pageSize;
+      if (!term) {
+        const rows = await allUsersPage(db).execute({ limit, offset });
+        const [totals] = await allUsersCount(db).execute();
+        return { rows, total: Number(totals?.n ?? 0) };
       }
+      const p = likePattern(term);
+      const chars = cnpjChars(term);
+      const where = or(
+        ilike(users.name, p),
+        ilike(users.fullName, p),
+        ilike(users.email, p),
+        ...(chars && CNPJ_LIKE.test(term) ? [ilike(users.cnpj, likePattern(chars))] : []),
+      );
       const rows = await db
         .select()
         .from(users)
         .where(where)
         .orderBy(desc(users.createdAt), desc(users.id))
-        .limit(params.pageSize)
-        .offset((params.page - 1) * params.pageSize);
+        .limit(limit)
+        .offset(offset);
       const [totals] = await db.select({ n: count() }).from(users).where(where);
       return { rows, total: Number(totals?.n ?? 0) };
     },

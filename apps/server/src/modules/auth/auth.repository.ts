@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
 import { users } from '../users/users.schema.ts';
 import { authAttempts, loginCodes, sessions } from './auth.schema.ts';
 
@@ -27,6 +28,39 @@ const accountColumns = {
   language: users.language,
   active: users.active,
 };
+
+/**
+ * The live-session rule in SQL, for queries over `sessions` joined with `users`: the token's
+ * session, not revoked, not expired, of an active account. Placeholders `tokenHash` and `now`.
+ * Exported for the one statement of `/api/me` (users.repository.ts), which reads the profile in
+ * the same round trip; the rule itself stays here.
+ */
+export const liveSessionCondition = () =>
+  and(
+    eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, sql.placeholder('now')),
+    eq(users.active, true),
+  );
+
+/** What the session rules (auth.service.ts) need of a session found by its token. */
+export const liveSessionColumns = {
+  sessionId: sessions.id,
+  remainLogin: sessions.remainLogin,
+  lastSeenAt: sessions.lastSeenAt,
+};
+export type LiveSession = { sessionId: string; remainLogin: boolean; lastSeenAt: Date };
+
+// Every authenticated request runs this one: prepared (see platform/db/prepared.ts).
+const liveSessionByTokenHash = preparedStatement('auth_live_session', (db, name) =>
+  db
+    .select({ ...liveSessionColumns, user: accountColumns })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(liveSessionCondition())
+    .limit(1)
+    .prepare(name),
+);
 
 /** SQL of the auth module. Every method takes the handle to run on (the database or a transaction). */
 export function createAuthRepository() {
@@ -150,25 +184,7 @@ export function createAuthRepository() {
 
     /** The live session of a token hash, with its account; undefined if unknown, revoked, expired or deactivated. */
     async findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
-      const [row] = await db
-        .select({
-          sessionId: sessions.id,
-          remainLogin: sessions.remainLogin,
-          lastSeenAt: sessions.lastSeenAt,
-          expiresAt: sessions.expiresAt,
-          user: accountColumns,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(
-            eq(sessions.tokenHash, tokenHash),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, now),
-            eq(users.active, true),
-          ),
-        )
-        .limit(1);
+      const [row] = await liveSessionByTokenHash(db).execute({ tokenHash, now });
       return row;
     },
 

@@ -13,7 +13,7 @@ import { AppError, badRequest, notFound, tooManyRequests } from '../../platform/
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { loginCodeEmail } from './auth.emails.ts';
-import type { AuthRepository, RateLimitCheck, RateLimitVerdict } from './auth.repository.ts';
+import type { AuthRepository, LiveSession, RateLimitCheck, RateLimitVerdict } from './auth.repository.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 const MINUTE = 60_000;
@@ -193,6 +193,29 @@ export function createAuthService(deps: AuthServiceDeps) {
     await repo.prune(db).catch((err) => log.warn({ err }, 'prune failed'));
   }
 
+  /**
+   * The session check with the caller's own lookup, which reads more in the same statement
+   * (`/api/me`: the profile and balance; see `liveSessionCondition`); the session's rules
+   * (sliding expiry) stay here. null when the token is not a live session.
+   */
+  async function authenticateWith<T extends LiveSession>(
+    token: string,
+    lookup: (db: DbOrTx, tokenHash: string, now: Date) => Promise<T | undefined>,
+  ): Promise<T | null> {
+    const now = clock.now();
+    const session = await lookup(db, hashSessionToken(token), now);
+    if (!session) return null;
+    if (now.getTime() - session.lastSeenAt.getTime() >= rules.touchEveryMs) {
+      await repo.touchSession(
+        db,
+        session.sessionId,
+        now,
+        session.remainLogin ? new Date(now.getTime() + rules.rememberedIdleMs) : undefined,
+      );
+    }
+    return session;
+  }
+
   return {
     rules,
 
@@ -273,17 +296,8 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /** The session check behind the auth guard (see platform/auth/guard.ts). */
     async authenticate(token: string): Promise<AuthUser | null> {
-      const now = clock.now();
-      const session = await repo.findLiveSession(db, hashSessionToken(token), now);
+      const session = await authenticateWith(token, repo.findLiveSession);
       if (!session) return null;
-      if (now.getTime() - session.lastSeenAt.getTime() >= rules.touchEveryMs) {
-        await repo.touchSession(
-          db,
-          session.sessionId,
-          now,
-          session.remainLogin ? new Date(now.getTime() + rules.rememberedIdleMs) : undefined,
-        );
-      }
       const { user } = session;
       return {
         id: user.id,
@@ -294,6 +308,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         sessionId: session.sessionId,
       };
     },
+
+    authenticateWith,
 
     /** `POST /api/auth/logout`: revokes the token. Idempotent: an unknown token is not an error. */
     async logout(token: string | undefined): Promise<void> {

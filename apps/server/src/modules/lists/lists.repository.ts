@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { ColumnMapping, ContactList, ListContact, ListStatus } from '@ecoa/shared';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbHandle, Tx } from '../../platform/db/client.ts';
 import type { ImportError } from './lists.import.ts';
@@ -46,6 +46,20 @@ const COPY_COLUMNS = 'contacts (list_id, row_number, phone, kind, name, fields)'
 
 export function createListsRepository(handle: DbHandle) {
   const db = handle.db;
+  // The lists page, opened at every visit to /listas: prepared once (see platform/db/prepared.ts).
+  const listsPage = db
+    .select()
+    .from(contactLists)
+    .where(eq(contactLists.userId, sql.placeholder('userId')))
+    .orderBy(desc(contactLists.createdAt), desc(contactLists.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('lists_page');
+  const listsCount = db
+    .select({ n: count() })
+    .from(contactLists)
+    .where(eq(contactLists.userId, sql.placeholder('userId')))
+    .prepare('lists_count');
 
   async function contactWriter(_listId: string): Promise<ContactWriter> {
     if (handle.kind === 'postgres') {
@@ -154,14 +168,8 @@ export function createListsRepository(handle: DbHandle) {
     },
 
     async page(userId: string, page: number, pageSize: number): Promise<{ rows: ContactListRow[]; total: number }> {
-      const rows = await db
-        .select()
-        .from(contactLists)
-        .where(eq(contactLists.userId, userId))
-        .orderBy(desc(contactLists.createdAt), desc(contactLists.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize);
-      const [total] = await db.select({ n: count() }).from(contactLists).where(eq(contactLists.userId, userId));
+      const rows = await listsPage.execute({ userId, limit: pageSize, offset: (page - 1) * pageSize });
+      const [total] = await listsCount.execute({ userId });
       return { rows, total: total?.n ?? 0 };
     },
 

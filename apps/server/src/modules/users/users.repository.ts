@@ -1,8 +1,28 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
+import { liveSessionCondition, liveSessionColumns } from '../auth/auth.repository.ts';
+import { sessions } from '../auth/auth.schema.ts';
+import { creditBalances } from '../ledger/ledger.schema.ts';
 import { type UserRow, users } from './users.schema.ts';
 
 export type NewUser = typeof users.$inferInsert;
+
+/**
+ * `/api/me`, which every screen loads, in one statement: the live session of the token (the
+ * auth module's rule), the account and its money balance (the ledger's row, absent until the
+ * first movement). Prepared (see platform/db/prepared.ts).
+ */
+const meByTokenHash = preparedStatement('users_me', (db, name) =>
+  db
+    .select({ ...liveSessionColumns, user: getTableColumns(users), moneyCentavos: creditBalances.available })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(creditBalances, and(eq(creditBalances.userId, users.id), eq(creditBalances.type, 'BALANCE')))
+    .where(liveSessionCondition())
+    .limit(1)
+    .prepare(name),
+);
 
 /** SQL of the users module. Every method takes the handle to run on (the database or a transaction). */
 export function createUsersRepository() {
@@ -15,6 +35,12 @@ export function createUsersRepository() {
 
     async findById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+
+    /** The signed-in account and its money balance, by session token; see `meByTokenHash`. */
+    async findMe(db: DbOrTx, tokenHash: string, now: Date) {
+      const [row] = await meByTokenHash(db).execute({ tokenHash, now });
       return row;
     },
 

@@ -233,6 +233,7 @@ describe(`company sign-up and /api/me (${dbKind})`, () => {
         publicUrl: 'http://localhost',
         getMoneyBalanceCentavos: async (id) => (id === user.id ? 27050 : 0),
         endAllSessions: async () => {},
+        authenticateWith: server.modules.auth.authenticateWith,
       });
       expect((await users.getPublicUser(user.id)).balance).toEqual({ money: 270.5 });
     });

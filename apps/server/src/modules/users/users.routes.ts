@@ -1,7 +1,7 @@
 import { publicUserSchema, signupPayloadSchema } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { type AuthGuard, readToken } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import type { UsersService } from './users.service.ts';
 
@@ -28,7 +28,7 @@ export function registerUsersRoutes(app: FastifyInstance, deps: { users: UsersSe
   r.get(
     '/api/me',
     {
-      preHandler: guard.requireUser,
+      // No guard: getMe checks the session and reads the account in one statement.
       schema: {
         tags: ['users'],
         summary: 'The signed-in user',
@@ -36,6 +36,6 @@ export function registerUsersRoutes(app: FastifyInstance, deps: { users: UsersSe
         response: { 200: publicUserSchema, 401: errorResponse },
       },
     },
-    async (request) => users.getPublicUser(currentUser(request).id),
+    async (request) => users.getMe(readToken(request.headers.authorization)),
   );
 }

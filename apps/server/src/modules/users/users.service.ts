@@ -1,8 +1,9 @@
 import { CENTAVOS_PER_REAL, PRICE_SCALE, type PriceTableKey, type PublicUser, type SignupPayload } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { AppError, badRequest, conflict, notFound, unauthorized } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { LiveSession } from '../auth/auth.repository.ts';
 import type { NewUser, UsersRepository } from './users.repository.ts';
 import { PRICE_COLUMNS, type UserRow } from './users.schema.ts';
 
@@ -19,6 +20,7 @@ export const USERS_MESSAGES = {
   emailTaken: 'Este e-mail já está cadastrado. Entre com ele ou use outro e-mail.',
   priceTableNotAllowed: 'A tabela de preços é definida pela equipe Ecoa: envie todos os valores como 0.',
   userNotFound: 'Usuário não encontrado.',
+  signInFirst: 'Faça login para continuar.',
 } as const;
 
 export type UsersServiceDeps = {
@@ -35,6 +37,11 @@ export type UsersServiceDeps = {
   allowSignup?: (meta: { ip: string | null }) => Promise<void>;
   /** Runs inside the sign-up transaction (e.g. the welcome bonus). */
   onUserCreated?: (db: DbOrTx, user: UserRow) => Promise<void>;
+  /** The auth module's session check with our own lookup (`/api/me` in one statement). */
+  authenticateWith: <T extends LiveSession>(
+    token: string,
+    lookup: (db: DbOrTx, tokenHash: string, now: Date) => Promise<T | undefined>,
+  ) => Promise<T | null>;
 };
 
 export function toPublicUser(row: UserRow, moneyCentavos: number, publicUrl: string): PublicUser {
@@ -68,6 +75,17 @@ export function createUsersService(deps: UsersServiceDeps) {
 
   return {
     getPublicUser,
+
+    /**
+     * `GET /api/me`: the account of a session token, with its balance. The route has no guard:
+     * this is the guard's check and the read in one statement (the screen every page loads).
+     */
+    async getMe(token: string | undefined): Promise<PublicUser> {
+      if (!token) throw unauthorized(USERS_MESSAGES.signInFirst);
+      const me = await deps.authenticateWith(token, repo.findMe);
+      if (!me) throw unauthorized();
+      return toPublicUser(me.user, me.moneyCentavos ?? 0, deps.publicUrl);
+    },
 
     /** `POST /api/user`: a company account, active, new, with the sign-up price table (all 0). */
     async signUp(input: SignupInput, meta: { ip: string | null } = { ip: null }): Promise<PublicUser> {
