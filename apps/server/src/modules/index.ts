@@ -376,7 +376,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       // First, so its response hook reaches every module's routes (issue 14, METRICS_TOKEN).
       registerMetrics(app, { token: config.metricsToken, db: deps.db, providers: deps.providers, logger });
       registerAuthRoutes(app, { auth: auth! });
-      registerUsersRoutes(app, { users, guard });
+      registerUsersRoutes(app, { users });
       await registerAccountRoutes(app, { account, guard });
       await registerListsRoutes(app, { lists, storage, guard });
       await registerEnrichmentRoutes(app, { enrichment, storage, guard });

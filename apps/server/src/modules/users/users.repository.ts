@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
-import { liveSessionCondition, liveSessionColumns } from '../auth/auth.repository.ts';
+import { liveSessionColumns, liveSessionCondition } from '../auth/auth.repository.ts';
 import { sessions } from '../auth/auth.schema.ts';
 import { creditBalances } from '../ledger/ledger.schema.ts';
 import { type UserRow, users } from './users.schema.ts';

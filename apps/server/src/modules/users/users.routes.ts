@@ -1,13 +1,13 @@
 import { publicUserSchema, signupPayloadSchema } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AuthGuard, readToken } from '../../platform/auth/guard.ts';
+import { readToken } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import type { UsersService } from './users.service.ts';
 
-export function registerUsersRoutes(app: FastifyInstance, deps: { users: UsersService; guard: AuthGuard }): void {
+export function registerUsersRoutes(app: FastifyInstance, deps: { users: UsersService }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { users, guard } = deps;
+  const { users } = deps;
 
   r.post(
     '/api/user',
