@@ -1,6 +1,7 @@
 /**
- * Each user-owned resource, across every module, is reachable only by its owner (another
- * account gets 404, never the resource). The administrators' endpoints: access.admin.test.ts.
+ * Each user-owned resource, across every module, is reachable only by its owner: another
+ * account gets 404 or 403 and none of its data, no session gets 401 (see access.ts). The
+ * administrators' endpoints: access.admin.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importList } from '../src/modules/campaigns/campaigns.test-support.ts';
