@@ -18,7 +18,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const webDir = path.join(root, 'apps/web');
 const target = path.join(root, 'bench/results/web-bundle.json');
 
-const SHELL = 'src/features/shell/SignedInApp.tsx';
+const SHELL = 'src/app/SignedInRoutes.tsx';
 /** Screen → the lazily loaded modules it needs besides the entry. */
 const SCREENS = {
   'sign-in (signed out, any URL)': [],

@@ -5,11 +5,14 @@ import { defineConfig } from 'vite';
 const inPackages = (names: string) => new RegExp(`[\\\\/]node_modules[\\\\/](${names})[\\\\/]`);
 
 /**
- * Chunks (docs/ARCHITECTURE.md, "Web bundle"). The router lazy-loads the signed-in frame, each
- * page, the sign-up step and the confetti; these groups then keep the number of files small:
+ * Chunks (docs/ARCHITECTURE.md, "Web bundle"). Lazily loaded: the signed-in part (the router and
+ * the frame, app/SignedInRoutes.tsx), each page, the sign-up step, the login form's rules and the
+ * confetti; these groups then keep the number of files small:
  * - `vendor`: the libraries the sign-in screens need (changes rarely, cached long);
  * - the entry (`index`): the app code of the sign-in screens, in one file with nothing split off;
  * - `forms`: the phone/CNPJ masks (imask), for sign-up, settings and the admin drawer only;
+ * - `validation`: zod and the sign-in/sign-up schemas, so sign-up and the login form's rules
+ *   (fetched when the visitor types) do not need `signed-in`; the sign-in screen has no zod;
  * - `simple-grid`: the one layout component sign-up shares with the signed-in pages (1 KB), so
  *   sign-up does not need `signed-in`;
  * - `charts`: recharts and what it pulls in, for the pages that draw a chart only;
@@ -25,6 +28,13 @@ const codeSplitting = {
     {
       name: 'forms',
       test: (id: string) => inPackages('imask|react-imask').test(id) || /[\\/]features[\\/]auth[\\/]mask/i.test(id),
+      priority: 2,
+    },
+    {
+      name: 'validation',
+      test: (id: string) =>
+        inPackages('zod|@hookform[\\/]resolvers').test(id) ||
+        /[\\/]packages[\\/]shared[\\/]src[\\/](schemas[\\/]auth|validators[\\/]cnpj)\.ts$/.test(id),
       priority: 2,
     },
     // The charts (recharts, d3) only for the pages that draw one (the dashboard, a campaign's detail).

@@ -1,15 +1,20 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { Center, Loader, MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense } from 'react';
-import { RouterProvider } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { AuthGate } from '../features/auth/AuthGate';
 import { SessionProvider } from '../features/auth/SessionProvider';
 import { queryClient } from './queryClient';
-import { router } from './router';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
+
+/**
+ * The router, its routes and the signed-in frame are a chunk of their own (SignedInRoutes.tsx):
+ * a signed-out visitor sees the sign-in flow on any URL and never downloads them.
+ */
+const loadSignedInRoutes = () => import('./SignedInRoutes');
+const SignedInRoutes = lazy(loadSignedInRoutes);
 
 export function FullPageLoader() {
   return (
@@ -29,13 +34,14 @@ export function App() {
     >
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Suspense fallback={<FullPageLoader />}>
-            <SessionProvider>
-              <RouterProvider router={router} />
-            </SessionProvider>
-          </Suspense>
-        </ModalsProvider>
+        <Suspense fallback={<FullPageLoader />}>
+          <SessionProvider>
+            {/* While a stored session is checked, the signed-in code is fetched alongside. */}
+            <AuthGate preload={loadSignedInRoutes}>
+              <SignedInRoutes />
+            </AuthGate>
+          </SessionProvider>
+        </Suspense>
       </QueryClientProvider>
     </MantineProvider>
   );

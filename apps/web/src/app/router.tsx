@@ -1,16 +1,14 @@
 import { ROUTES } from '@ecoa/shared';
 import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { AuthGate } from '../features/auth/AuthGate';
+import SignedInApp from '../features/shell/SignedInApp';
 
 /**
  * Code splitting (docs/ARCHITECTURE.md): the first download holds only what the sign-in
- * screens need. The signed-in frame (shell, credits modals) is one chunk, fetched once a session
- * exists; each page is another, fetched the first time it is shown (what only one page uses,
- * e.g. the lists' drop zone, travels with it).
+ * screens need. This module, the router and the signed-in frame (shell, credits modals) are one
+ * chunk (SignedInRoutes.tsx), fetched once a session exists; each page is another, fetched the
+ * first time it is shown (what only one page uses, e.g. the lists' drop zone, travels with it).
  */
-const loadSignedInApp = () => import('../features/shell/SignedInApp');
-const SignedInApp = lazy(loadSignedInApp);
 
 /** A named export of a page module as a lazy component. */
 function lazyPage<M>(load: () => Promise<M>, name: keyof M) {
@@ -48,12 +46,7 @@ const AdminEnrichmentsPage = lazyPage(
 
 export const router = createBrowserRouter([
   {
-    element: (
-      // While a stored session is checked, the signed-in frame's code is fetched alongside.
-      <AuthGate preload={loadSignedInApp}>
-        <SignedInApp />
-      </AuthGate>
-    ),
+    element: <SignedInApp />,
     children: [
       { path: ROUTES.enrichment, element: <EnrichmentPage /> },
       { path: `${ROUTES.enrichment}/:id`, element: <EnrichmentDetailPage /> },

@@ -1,24 +1,10 @@
 import { z } from 'zod';
 import { CNPJ_LENGTH, LANGUAGES, LOGIN_CODE_LENGTH, MOBILE_PHONE_LENGTH } from '../constants.ts';
+import { MESSAGES } from '../messages.ts';
 import { cnpjChars, isValidCnpj, onlyDigits } from '../validators/cnpj.ts';
 
-/**
- * The spec's validation rules (section 5) with its exact messages. The web form and the
- * server validate with these same schemas; the server adds the CNPJ check digits.
- */
-export const MESSAGES = {
-  loginEmail: 'E-mail é obrigatório.',
-  signupEmailRequired: '* E-mail é obrigatório',
-  signupEmailInvalid: 'E-mail inválido',
-  company: '* Empresa é obrigatório',
-  fullName: '* Nome completo é obrigatório',
-  terms: '* Você precisa aceitar os termos de uso',
-  cnpjRequired: '* CNPJ é obrigatório',
-  cnpjLength: '* CNPJ deve conter 14 dígitos',
-  cnpjInvalid: '* CNPJ inválido',
-  mobilePhone: '* Número do Celular é obrigatório',
-  code: 'O código deve conter 6 caracteres.',
-} as const;
+// The spec's validation rules (section 5) with its exact messages (messages.ts). The web form and
+// the server validate with these same schemas; the server adds the CNPJ check digits.
 
 /** A missing (or non-text) field answers the same message as an empty one. */
 const text = (message: string) => z.string({ error: message });

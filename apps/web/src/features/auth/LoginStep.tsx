@@ -1,18 +1,21 @@
-import { requestCodeSchema } from '@ecoa/shared';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Checkbox, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowRight, IconMail } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import type { FormEvent } from 'react';
+import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { track } from '../../platform/analytics';
 import { authApi } from './authApi';
 import { requestCodeError, translateValidation } from './errors';
+import type { LoginFormValues } from './loginForm';
 import { notify } from './notify';
 
-const loginFormSchema = requestCodeSchema.extend({ remainLogin: z.boolean() });
-type LoginFormValues = z.infer<typeof loginFormSchema>;
+/** The form's rules (zod and the shared schema) arrive on first use: see loginForm.ts. */
+const loadRules = () => import('./loginForm');
+const lazyResolver: Resolver<LoginFormValues> = async (values, context, options) =>
+  (await loadRules()).loginResolver(values, context, options);
+/** Fetches the rules ahead of the submit, once the visitor starts typing; a failure shows at submit. */
+const warmUpRules = () => void loadRules().catch(() => {});
 
 interface LoginStepProps {
   email: string;
@@ -25,7 +28,7 @@ interface LoginStepProps {
 export function LoginStep({ email, remainLogin, onCodeSent, onCreateAccount }: LoginStepProps) {
   const { t } = useTranslation();
   const form = useForm<LoginFormValues>({
-    resolver: zodResolver(loginFormSchema),
+    resolver: lazyResolver,
     defaultValues: { email, remainLogin },
   });
   const requestCode = useMutation({
@@ -34,7 +37,12 @@ export function LoginStep({ email, remainLogin, onCodeSent, onCreateAccount }: L
     onError: (err) => notify.error(requestCodeError(t, err)),
   });
 
-  const submit = form.handleSubmit((values) => requestCode.mutate(values));
+  const submit = (event: FormEvent) => {
+    // Only the rules' chunk failing to arrive rejects here (the mutation reports its own errors).
+    form
+      .handleSubmit((values) => requestCode.mutate(values))(event)
+      .catch(() => notify.error(t('errors.network')));
+  };
   const emailError = translateValidation(t, form.formState.errors.email?.message);
 
   return (
@@ -58,7 +66,7 @@ export function LoginStep({ email, remainLogin, onCodeSent, onCreateAccount }: L
           data-autofocus
           autoFocus
           data-testid="login-email"
-          {...form.register('email')}
+          {...form.register('email', { onChange: warmUpRules })}
         />
         <Checkbox label={t('auth.login.remember')} data-testid="login-remember" {...form.register('remainLogin')} />
         <Button
