@@ -21,7 +21,8 @@ import { runMigrations } from '../src/platform/db/migrate.ts';
 
 export type BenchContext = { db: DbHandle; kind: DbHandle['kind'] };
 export type BenchFigures = Record<string, number | string | boolean>;
-export type BenchModule = { run(ctx: BenchContext): Promise<BenchFigures> };
+/** `poolSize`: PostgreSQL connections the bench needs (default 10), e.g. one per request in flight. */
+export type BenchModule = { run(ctx: BenchContext): Promise<BenchFigures>; poolSize?: number };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.resolve(here, '../../../bench/results');
@@ -48,12 +49,14 @@ async function withPostgres<T>(fn: (url: string) => Promise<T>): Promise<T | { s
 }
 
 async function runOn(kind: DbHandle['kind'], file: string, url?: string): Promise<BenchFigures> {
-  const db = url ? await openDb({ databaseUrl: url, poolSize: 10 }) : await openDb({ pgliteDir: 'memory://' });
+  const mod = (await import(pathToFileURL(file).href)) as BenchModule;
+  const db = url
+    ? await openDb({ databaseUrl: url, poolSize: mod.poolSize ?? 10 })
+    : await openDb({ pgliteDir: 'memory://' });
   // An idle pooled connection cut by the final `drop database … with (force)` must not crash the run.
   db.pool?.on('error', () => {});
   try {
     await runMigrations(db);
-    const mod = (await import(pathToFileURL(file).href)) as BenchModule;
     return await mod.run({ db, kind });
   } finally {
     await db.close();

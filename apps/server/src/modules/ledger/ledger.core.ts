@@ -70,37 +70,74 @@ export function createLedgerCore(deps: LedgerCoreDeps) {
    * a transaction (a savepoint inside `tx`). A concurrent twin with the same key loses on the
    * unique index, rolls back, and replays the winner's result.
    */
-  async function operate<T>(opts: {
+  type OperateOptions<T> = {
     userId: string;
     key: string | undefined;
     /** How many entries the operation writes: entry i gets key, key#1, key#2… */
     entryCount: number;
     tx: DbOrTx | undefined;
     replay: (entries: LedgerEntryRow[], repo: LedgerRepository) => Promise<T> | T;
-    run: (repo: LedgerRepository, keys: (string | null)[]) => Promise<T>;
-  }): Promise<T> {
+  };
+
+  const keysOf = (key: string | undefined, count: number) =>
+    Array.from({ length: count }, (_, i) => (key === undefined ? null : i === 0 ? key : `${key}#${i}`));
+
+  /**
+   * What a failed operation means: a concurrent twin with the same key won the unique index
+   * (replay its result), or the user does not exist; anything else is rethrown.
+   */
+  async function recover<T>(err: unknown, opts: OperateOptions<T>, base: LedgerRepository): Promise<T> {
+    if (opts.key !== undefined && pgErrorCode(err, IDEMPOTENCY_CONSTRAINT) === '23505') {
+      const keys = keysOf(opts.key, opts.entryCount).filter((k): k is string => k !== null);
+      const existing = await base.findEntriesByKeys(opts.userId, keys);
+      if (existing.length > 0) return opts.replay(existing, base);
+    }
+    if (pgErrorCode(err) === '23503') throw ledgerErrors.userNotFound();
+    throw err;
+  }
+
+  /**
+   * Runs one operation: replays it if its idempotency key was already used, else runs `run` in
+   * a transaction (a savepoint inside `tx`). A concurrent twin with the same key loses on the
+   * unique index, rolls back, and replays the winner's result.
+   */
+  async function operate<T>(
+    opts: OperateOptions<T> & { run: (repo: LedgerRepository, keys: (string | null)[]) => Promise<T> },
+  ): Promise<T> {
     const base = opts.tx ? deps.repo.withTx(opts.tx) : deps.repo;
-    const keys = Array.from({ length: opts.entryCount }, (_, i) =>
-      opts.key === undefined ? null : i === 0 ? opts.key : `${opts.key}#${i}`,
-    );
-    const findExisting = () =>
-      base.findEntriesByKeys(
+    const keys = keysOf(opts.key, opts.entryCount);
+    if (opts.key !== undefined) {
+      const existing = await base.findEntriesByKeys(
         opts.userId,
         keys.filter((k): k is string => k !== null),
       );
-    if (opts.key !== undefined) {
-      const existing = await findExisting();
       if (existing.length > 0) return opts.replay(existing, base);
     }
     try {
       return await base.transaction((tx) => opts.run(tx, keys));
     } catch (err) {
-      if (opts.key !== undefined && pgErrorCode(err, IDEMPOTENCY_CONSTRAINT) === '23505') {
-        const existing = await findExisting();
-        if (existing.length > 0) return opts.replay(existing, base);
-      }
-      if (pgErrorCode(err) === '23503') throw ledgerErrors.userNotFound();
-      throw err;
+      return recover(err, opts, base);
+    }
+  }
+
+  /**
+   * Like `operate`, for an operation that is ONE statement (atomic by itself, so no BEGIN and
+   * COMMIT round trips) and looks its idempotency keys up itself: `run` answers the entries the
+   * keys already held (nothing written) or its result. Inside a caller's `tx` it still runs in a
+   * savepoint, so a lost race on the key does not abort the caller's transaction.
+   */
+  async function operateInOneStatement<T>(
+    opts: OperateOptions<T> & {
+      run: (repo: LedgerRepository, keys: (string | null)[]) => Promise<{ existing: LedgerEntryRow[] } | { done: T }>;
+    },
+  ): Promise<T> {
+    const base = opts.tx ? deps.repo.withTx(opts.tx) : deps.repo;
+    const keys = keysOf(opts.key, opts.entryCount);
+    try {
+      const outcome = opts.tx ? await base.transaction((tx) => opts.run(tx, keys)) : await opts.run(base, keys);
+      return 'done' in outcome ? outcome.done : await opts.replay(outcome.existing, base);
+    } catch (err) {
+      return recover(err, opts, base);
     }
   }
 
@@ -117,7 +154,7 @@ export function createLedgerCore(deps: LedgerCoreDeps) {
     };
   }
 
-  return { operate, entry };
+  return { operate, operateInOneStatement, entry };
 }
 
 export type LedgerCore = ReturnType<typeof createLedgerCore>;

@@ -2,7 +2,9 @@ import type { CreditType, LedgerEntryKind, PaymentMethod, PaymentProvider, Payme
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/users.schema.ts';
+import { normalise } from './ledger.rows.ts';
 import { creditBalances, type LedgerEntryRow, ledgerEntries, type PaymentRow, payments } from './ledger.schema.ts';
+import { transferQueries } from './ledger.transfers.repository.ts';
 
 export type BalanceAmounts = { available: number; reserved: number };
 
@@ -51,17 +53,19 @@ type Rows<T> = { rows: T[] };
 export function createLedgerRepository(db: DbOrTx): LedgerRepository {
   return {
     ...ledgerQueries(db),
+    ...transferQueries(db),
     withTx: (tx) => createLedgerRepository(tx),
     transaction: (fn) => (db as Database).transaction((tx) => fn(createLedgerRepository(tx))),
   };
 }
 
-export type LedgerRepository = ReturnType<typeof ledgerQueries> & {
-  /** The same repository on another handle (an outer transaction the caller already opened). */
-  withTx(tx: DbOrTx): LedgerRepository;
-  /** Runs `fn` in a transaction (a savepoint when this repository is already inside one). */
-  transaction<T>(fn: (tx: LedgerRepository) => Promise<T>): Promise<T>;
-};
+export type LedgerRepository = ReturnType<typeof ledgerQueries> &
+  ReturnType<typeof transferQueries> & {
+    /** The same repository on another handle (an outer transaction the caller already opened). */
+    withTx(tx: DbOrTx): LedgerRepository;
+    /** Runs `fn` in a transaction (a savepoint when this repository is already inside one). */
+    transaction<T>(fn: (tx: LedgerRepository) => Promise<T>): Promise<T>;
+  };
 
 function ledgerQueries(db: DbOrTx) {
   const execute = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
@@ -145,53 +149,6 @@ function ledgerQueries(db: DbOrTx) {
           and reserved + ${reservedDelta}::bigint >= 0
         returning available, reserved`);
       return rows[0] ? normalise(rows[0]) : null;
-    },
-
-    /**
-     * A whole transfer in one statement: takes `cost` from the money balance only if it holds
-     * at least `requiredAvailable` (≥ cost; more for the WhatsApp minimum), adds `quantity`
-     * credits, and appends TRANSFER_OUT and TRANSFER_IN. The money UPDATE's WHERE is
-     * re-checked on the newest row version under concurrency, and the credits and entries are
-     * written only from its RETURNING row, so it is all or nothing. Null when the money row did
-     * not qualify (nothing was written).
-     */
-    async transfer(input: {
-      userId: string;
-      type: CreditType;
-      quantity: number;
-      cost: number;
-      requiredAvailable: number;
-      out: Omit<EntryExtras, 'idempotencyKey'> & { idempotencyKey: string | null };
-      in: Omit<EntryExtras, 'idempotencyKey'> & { idempotencyKey: string | null };
-      now: Date;
-    }): Promise<LedgerEntryRow[] | null> {
-      const now = input.now.toISOString();
-      const { out, in: into } = input;
-      const rows = await execute<RawEntry>(sql`
-        with money as (
-          update ${creditBalances} set available = available - ${input.cost}::bigint, updated_at = ${now}
-          where user_id = ${input.userId} and type = 'BALANCE' and available >= ${input.requiredAvailable}::bigint
-          returning available, reserved
-        ), credits as (
-          insert into ${creditBalances} (user_id, type, available, reserved, updated_at)
-          select ${input.userId}::uuid, ${input.type}::text, ${input.quantity}::bigint, 0, ${now}::timestamptz from money
-          on conflict (user_id, type) do update set
-            available = ${creditBalances}.available + excluded.available,
-            updated_at = excluded.updated_at
-          returning available, reserved
-        )
-        insert into ${ledgerEntries} (user_id, type, kind, amount, balance_after, reserved_delta, reserved_after,
-          reference_type, reference_id, actor_user_id, reason, idempotency_key, metadata, created_at)
-        select ${input.userId}::uuid, 'BALANCE', 'TRANSFER_OUT', ${-input.cost}::bigint, money.available, 0, money.reserved,
-          ${out.referenceType}::text, ${out.referenceId}::text, ${out.actorUserId}::uuid, ${out.reason}::text, ${out.idempotencyKey}::text,
-          ${JSON.stringify(out.metadata)}::jsonb, ${now}::timestamptz from money
-        union all
-        select ${input.userId}::uuid, ${input.type}::text, 'TRANSFER_IN', ${input.quantity}::bigint, credits.available, 0,
-          credits.reserved, ${into.referenceType}::text, ${into.referenceId}::text, ${into.actorUserId}::uuid, ${into.reason}::text,
-          ${into.idempotencyKey}::text, ${JSON.stringify(into.metadata)}::jsonb, ${now}::timestamptz from credits
-        returning *`);
-      if (rows.length === 0) return null;
-      return rows.map(fromRawEntry).sort((a, b) => a.id - b.id);
     },
 
     async insertEntries(entries: NewLedgerEntry[]): Promise<LedgerEntryRow[]> {
@@ -363,39 +320,4 @@ function ledgerQueries(db: DbOrTx) {
     },
   };
   return repo;
-}
-
-type EntryExtras = Pick<
-  NewLedgerEntry,
-  'referenceType' | 'referenceId' | 'actorUserId' | 'reason' | 'idempotencyKey' | 'metadata'
->;
-
-/** A ledger_entries row as raw SQL returns it (snake_case; int8 as number, string or bigint by driver). */
-type RawEntry = Record<string, unknown>;
-
-function fromRawEntry(r: RawEntry): LedgerEntryRow {
-  const n = (v: unknown) => Number(v);
-  const metadata = typeof r.metadata === 'string' ? JSON.parse(r.metadata) : (r.metadata ?? null);
-  return {
-    id: n(r.id),
-    userId: r.user_id as string,
-    type: r.type as CreditType,
-    kind: r.kind as LedgerEntryKind,
-    amount: n(r.amount),
-    balanceAfter: n(r.balance_after),
-    reservedDelta: n(r.reserved_delta),
-    reservedAfter: n(r.reserved_after),
-    referenceType: (r.reference_type as string | null) ?? null,
-    referenceId: (r.reference_id as string | null) ?? null,
-    actorUserId: (r.actor_user_id as string | null) ?? null,
-    reason: (r.reason as string | null) ?? null,
-    idempotencyKey: (r.idempotency_key as string | null) ?? null,
-    metadata,
-    createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
-  };
-}
-
-/** Raw rows come back with bigint columns as numbers (node-postgres parser) or strings/bigints (PGlite). */
-function normalise(row: { available: unknown; reserved: unknown }): BalanceAmounts {
-  return { available: Number(row.available), reserved: Number(row.reserved) };
 }

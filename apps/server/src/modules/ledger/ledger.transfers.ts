@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { costCentavos, type TransferableCreditType, WHATSAPP_MIN_REAIS } from '@ecoa/shared';
+import { type TransferableCreditType, WHATSAPP_MIN_REAIS } from '@ecoa/shared';
 import { balanceOf, type LedgerCore, type LedgerCoreDeps, ledgerErrors, type OperationOptions } from './ledger.core.ts';
-import type { BalanceAmounts } from './ledger.repository.ts';
+import type { BalanceAmounts, LedgerRepository } from './ledger.repository.ts';
 import type { LedgerEntryRow } from './ledger.schema.ts';
 
 export type TransferResult = {
@@ -22,19 +22,19 @@ export type TransferResult = {
  */
 export function createTransferOperations(deps: LedgerCoreDeps & { core: LedgerCore }) {
   const { clock, core } = deps;
-  const { operate } = core;
 
   return {
     /**
-     * Turns money into credits at the user's unit price, atomically: the money balance is
-     * locked, the rules checked, money out and credits in with two entries, or nothing.
+     * Turns money into credits at the user's unit price, atomically, in one statement
+     * (`ledger.transfers.repository.ts`): the rules are checked against the locked money row,
+     * then money out and credits in with two entries, or nothing.
      */
     async transfer(
       input: OperationOptions & { userId: string; type: TransferableCreditType; quantity: number },
     ): Promise<TransferResult> {
       const { userId, type, quantity } = input;
       if (!Number.isSafeInteger(quantity) || quantity <= 0) throw ledgerErrors.invalidQuantity();
-      return operate<TransferResult>({
+      return core.operateInOneStatement<TransferResult>({
         userId,
         key: input.idempotencyKey,
         entryCount: 2,
@@ -63,55 +63,54 @@ export function createTransferOperations(deps: LedgerCoreDeps & { core: LedgerCo
           };
         },
         run: async (repo, [outKey, inKey]) => {
-          const prices = await repo.getUnitPrices(userId);
-          if (!prices) throw ledgerErrors.userNotFound();
-          const unitPrice = prices[type];
-          if (!unitPrice) throw ledgerErrors.priceNotConfigured(type);
-          const cost = costCentavos(quantity, unitPrice);
           // Spec section 5: WhatsApp needs "amount plus money balance" ≥ 3000, where amount is the
           // quantity asked for and the balance is in reais; in centavos: q × 100 + balance ≥ 300000.
           const whatsappFloor = type === 'WHATSAPP' ? WHATSAPP_MIN_REAIS * 100 - quantity * 100 : 0;
           const transferId = crypto.randomUUID();
-          const shared = {
-            referenceType: 'transfer',
-            referenceId: transferId,
-            actorUserId: input.actorUserId ?? null,
-            reason: input.reason ?? null,
-            metadata: { creditType: type, quantity, unitPrice, costCentavos: cost },
-          };
-          const entries = await repo.transfer({
+          const { written, existing } = await repo.transfer({
             userId,
             type,
             quantity,
-            cost,
-            requiredAvailable: Math.max(cost, whatsappFloor),
-            out: { ...shared, idempotencyKey: outKey ?? null },
-            in: { ...shared, idempotencyKey: inKey ?? null },
+            floorCentavos: Math.max(whatsappFloor, 0),
+            keys: [outKey ?? null, inKey ?? null],
+            transferId,
+            actorUserId: input.actorUserId ?? null,
+            reason: input.reason ?? null,
             now: clock.now(),
           });
-          if (!entries) {
-            // Nothing was written; say why (in the spec's order: the WhatsApp minimum first).
-            const money = await repo.getBalance(userId, 'BALANCE');
-            if (money.available < whatsappFloor) throw ledgerErrors.whatsappMinimum();
-            throw ledgerErrors.invalidQuantity();
-          }
-          const [out, into] = [
-            entries.find((e) => e.kind === 'TRANSFER_OUT')!,
-            entries.find((e) => e.kind === 'TRANSFER_IN')!,
-          ];
+          if (existing.length > 0) return { existing };
+          const out = written.find((e) => e.kind === 'TRANSFER_OUT');
+          const into = written.find((e) => e.kind === 'TRANSFER_IN');
+          if (!out || !into) throw await whyNot(repo, userId, type, whatsappFloor);
+          const meta = out.metadata as { unitPrice: number };
           return {
-            transferId,
-            type,
-            quantity,
-            unitPrice,
-            costCentavos: cost,
-            money: balanceOf(out),
-            credits: balanceOf(into),
-            entries: [out, into],
-            replayed: false,
+            done: {
+              transferId,
+              type,
+              quantity,
+              unitPrice: Number(meta.unitPrice),
+              costCentavos: -out.amount,
+              money: balanceOf(out),
+              credits: balanceOf(into),
+              entries: [out, into],
+              replayed: false,
+            },
           };
         },
       });
     },
   };
+}
+
+/**
+ * Nothing was written: says why, in the spec's order (no user, no price, the WhatsApp minimum,
+ * then "Quantidade inválida"). Read after the statement, so only a failed transfer pays for it.
+ */
+async function whyNot(repo: LedgerRepository, userId: string, type: TransferableCreditType, whatsappFloor: number) {
+  const prices = await repo.getUnitPrices(userId);
+  if (!prices) return ledgerErrors.userNotFound();
+  if (!prices[type]) return ledgerErrors.priceNotConfigured(type);
+  const money = await repo.getBalance(userId, 'BALANCE');
+  if (money.available < whatsappFloor) return ledgerErrors.whatsappMinimum();
+  return ledgerErrors.invalidQuantity();
 }

@@ -57,6 +57,29 @@ export function sqlExecutorOf(tx: Tx): SqlExecutor {
   };
 }
 
+/**
+ * One statement on the connection behind `db` (the pool, or the transaction's connection),
+ * prepared under `name`: on PostgreSQL it is parsed and planned once per connection instead of
+ * at every call, which matters for a hot, many-CTE statement (ledger transfers). PGlite runs in
+ * this process, so it just runs the text. Raw rows: timestamps as Date, int8 as number
+ * (node-postgres, parser below) or as PGlite returns them; callers normalise.
+ * The name must always go with the same text (PostgreSQL refuses another text under a name).
+ */
+export async function runPrepared<T = Record<string, unknown>>(
+  db: DbOrTx,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
+  const client = (db as unknown as { session: { client: unknown } }).session.client;
+  if (client instanceof pg.Pool || client instanceof pg.Client) {
+    const result = await client.query({ name, text, values });
+    return result.rows as T[];
+  }
+  const result = await (client as { query: SqlExecutor }).query(text, values);
+  return result.rows as T[];
+}
+
 // node-postgres returns int8/numeric as strings by default; we keep money in bigint columns
 // but never beyond Number.MAX_SAFE_INTEGER centavos, so parse them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
