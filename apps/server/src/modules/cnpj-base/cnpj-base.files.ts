@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { openZip, type ZipLimits } from '../../platform/archive/zip.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { CsvParser } from '../lists/parser/csv.ts';
 
 export type CnpjFileKind = 'establishments' | 'companies' | 'cities';
@@ -81,6 +82,31 @@ async function* byteStreams(file: CnpjSourceFile): AsyncGenerator<Readable> {
  * `""` resolved). The consumer's pace drives the reading (the next chunk is read when it asks).
  */
 export async function* readCnpjRows(file: CnpjSourceFile, batchRows = 5_000): AsyncGenerator<string[][]> {
+  // Only reading errors land here: an error of the consumer's (a failed insert) ends the
+  // generator through `return`, which runs the `finally` blocks and skips this catch.
+  try {
+    yield* rowsOf(file, batchRows);
+  } catch (err) {
+    throw cnpjFileInvalid(file, err);
+  }
+}
+
+/**
+ * CNPJ_FILE_INVALID: which file of the folder could not be read, and why (a broken or hostile
+ * zip, an unclosed quote or a giant line, an I/O error), as the import's error says it.
+ */
+export function cnpjFileInvalid(file: CnpjSourceFile, err: unknown): AppError {
+  const row = ((err as AppError).details as { row?: number } | undefined)?.row;
+  const why =
+    err instanceof AppError && err.code === 'CSV_MALFORMED'
+      ? `aspas sem fechamento ou linha gigante${row ? ` (linha ${row})` : ''}`
+      : (err as Error).message;
+  return new AppError('CNPJ_FILE_INVALID', 400, `O arquivo ${file.name} não pôde ser lido: ${why}.`, {
+    file: file.name,
+  });
+}
+
+async function* rowsOf(file: CnpjSourceFile, batchRows: number): AsyncGenerator<string[][]> {
   for await (const stream of byteStreams(file)) {
     const decoder = new TextDecoder('latin1');
     const parser = new CsvParser(';');

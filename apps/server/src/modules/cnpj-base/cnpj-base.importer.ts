@@ -91,7 +91,12 @@ export function createCnpjImporter(deps: { handle: DbHandle; repo: CnpjBaseRepos
   async function run(options: CnpjImportOptions): Promise<CnpjImportResult> {
     const files = cnpjFilesOf(options.folder);
     const lock = await repo.tryLockImports();
-    if (!lock) throw new AppError('CNPJ_IMPORT_RUNNING', 409, 'Outra importação da base CNPJ está em andamento.');
+    if (!lock) {
+      const busy = new AppError('CNPJ_IMPORT_RUNNING', 409, 'Outra importação da base CNPJ está em andamento.');
+      // The server's job brings its own import row: it ends failed, not 'running' forever.
+      if (options.importId) await repo.fail(options.importId, busy.message, clock.now());
+      throw busy;
+    }
     const started = clock.now();
     const importId =
       options.importId ??

@@ -79,6 +79,20 @@ describe('the Receita layout', () => {
     expect(toEstablishment(establishmentFields({ 5: 'x' }), cities)).toBeNull();
   });
 
+  it('stores text without the characters PostgreSQL refuses (a NUL once failed a whole import)', () => {
+    // Found by the CNPJ base fuzz: one NUL byte in a latin1 field → "invalid byte sequence" on insert.
+    const record = toEstablishment(
+      establishmentFields({ 4: 'BAR\u0000 DO\tZÉ\u0081', 11: '47\u000011302', 27: 'a@b.com\u0007' }),
+      new Map(),
+    );
+    expect(record).toMatchObject({ tradeName: 'BAR DO ZÉ', cnae: '4711302', email: 'a@b.com' });
+    expect(toCompany(['12345678', ' ACME\u0000 LTDA\n', '', '', '', '', ''])).toEqual({
+      basico: '12345678',
+      companyName: 'ACME LTDA',
+    });
+    expect(toCity(['7107', 'SÃO\u0000 PAULO\r'])).toEqual(['7107', 'SÃO PAULO']);
+  });
+
   it('reads companies (decimal comma capital) and cities', async () => {
     const dir = tempDir('cnpj-parse-');
     const file = path.join(dir, 'K3241.K03200Y0.D51108.EMPRECSV');

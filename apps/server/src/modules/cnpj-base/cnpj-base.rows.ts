@@ -3,7 +3,7 @@
  * (no header, `;`-separated, every field quoted, already parsed into fields) in, one record out,
  * or null for a row that cannot be a CNPJ (wrong column count, bad identifier).
  */
-import { normalizeBrazilianPhone } from '@ecoa/shared';
+import { normalizeBrazilianPhone, sanitizeText } from '@ecoa/shared';
 
 /** Estabelecimentos: 30 columns. The indexes of the ones we read. */
 export const ESTABLISHMENT_COLUMNS = 30;
@@ -48,8 +48,14 @@ export type CompanyRecord = { basico: string; companyName: string };
 const CNPJ_PATTERN = /^[0-9A-Z]{12}[0-9]{2}$/;
 const BASICO_PATTERN = /^[0-9A-Z]{8}$/;
 
+/**
+ * A field's text as stored: through the one sanitizer (a NUL or a control character in one field
+ * of a several-GB file would otherwise fail the whole import's insert), trimmed.
+ */
+const clean = (value: string | undefined): string => sanitizeText(value ?? '').trim();
+
 const emptyToNull = (value: string | undefined): string | null => {
-  const trimmed = value?.trim() ?? '';
+  const trimmed = clean(value);
   return trimmed.length > 0 ? trimmed : null;
 };
 
@@ -97,14 +103,14 @@ export function toCompany(row: string[]): CompanyRecord | null {
   if (row.length !== COMPANY_COLUMNS) return null;
   const basico = row[0]!.trim().toUpperCase();
   if (!BASICO_PATTERN.test(basico)) return null;
-  return { basico, companyName: row[1]!.trim() };
+  return { basico, companyName: clean(row[1]) };
 }
 
 /** One Municipios row: código → descrição. */
 export function toCity(row: string[]): [code: string, name: string] | null {
   if (row.length !== CITY_COLUMNS) return null;
   const code = row[0]!.trim();
-  const name = row[1]!.trim();
+  const name = clean(row[1]);
   return code.length > 0 && name.length > 0 ? [code, name] : null;
 }
 

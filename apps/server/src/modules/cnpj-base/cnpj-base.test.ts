@@ -137,6 +137,23 @@ describe(`CNPJ base import (${dbKind})`, () => {
     await expectKnown(sample);
   });
 
+  it.runIf(dbKind === 'postgres')('an import asked while another holds the lock ends failed, not running', async () => {
+    const holder = await repo().tryLockImports();
+    try {
+      const id = await repo().createImport({ folder: '/x', referenceMonth: '2026-02', startedAt: new Date() });
+      const sample = await writeCnpjSample(path.join(tempDir('cnpj-'), 'busy'), { rows: 10, seed: 7, files: 1 });
+      await expect(
+        importer().run({ folder: sample.folder, referenceMonth: '2026-02', importId: id }),
+      ).rejects.toMatchObject({ code: 'CNPJ_IMPORT_RUNNING' });
+      expect(await repo().findImport(id)).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/andamento/),
+      });
+    } finally {
+      await holder!.release();
+    }
+  });
+
   it('reads the extracted files as well as the zips', async () => {
     const sample = await writeCnpjSample(path.join(tempDir('cnpj-'), 'zips'), { rows: 300, seed: 6, files: 2 });
     const extracted = tempDir('cnpj-extracted-');

@@ -31,6 +31,15 @@ function restoreZeros(chars: string): string {
   return /^\d{11,13}$/.test(chars) ? chars.padStart(14, '0') : chars;
 }
 
+/**
+ * An invalid input as the user sees it again: its first 40 characters, never half of an emoji
+ * (a lone surrogate makes the row's jsonb refuse the whole enrichment).
+ */
+function shown(value: string): string {
+  const cut = value.slice(0, 40);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 export function checkCnpjs(values: Iterable<string>): CheckedCnpjs {
   const seen = new Set<string>();
   const cnpjs: string[] = [];
@@ -47,7 +56,7 @@ export function checkCnpjs(values: Iterable<string>): CheckedCnpjs {
     const problem = cnpjProblem(cnpj);
     if (problem) {
       invalid++;
-      if (invalidItems.length < MAX_INVALID_SHOWN) invalidItems.push({ value: value.slice(0, 40), reason: problem });
+      if (invalidItems.length < MAX_INVALID_SHOWN) invalidItems.push({ value: shown(value), reason: problem });
     } else if (seen.has(cnpj)) {
       duplicates++;
     } else {
