@@ -19,7 +19,7 @@ export type AuthStep = 0 | 1 | 2;
  * "Voltar", 0 → 2 via create account. The URL is left alone, so after signing in the visitor
  * is on the page they asked for.
  */
-export function AuthFlow() {
+export function AuthFlow({ onCodeSent }: { onCodeSent?: () => Promise<unknown> }) {
   const { t, i18n } = useTranslation();
   const [step, setStep] = useState<AuthStep>(0);
   const [email, setEmail] = useState('');
@@ -48,6 +48,8 @@ export function AuthFlow() {
             setEmail(values.email);
             setRemainLogin(values.remainLogin);
             setStep(1);
+            // A missed head start only: the signed-in code loads (and reports) again when needed.
+            onCodeSent?.().catch(() => {});
           }}
           onCreateAccount={() => setStep(2)}
         />

@@ -21,7 +21,8 @@ function SessionLoader() {
 /**
  * Signed in: the app. Signed out: the sign-in flow, on any route. Meanwhile: a spinner, which
  * also covers the signed-in app's code arriving (a lazy chunk), so the screen does not change
- * between the two. `preload` starts fetching that code while a stored session is being checked.
+ * between the two. `preload` starts fetching that code while a stored session is being checked,
+ * and once a sign-in code is on its way (the visitor is about to sign in).
  */
 export function AuthGate({ children, preload }: { children: ReactNode; preload?: () => Promise<unknown> }) {
   const { status } = useSession();
@@ -30,6 +31,6 @@ export function AuthGate({ children, preload }: { children: ReactNode; preload?:
     if (status === 'loading') preload?.().catch(() => {});
   }, [status, preload]);
   if (status === 'loading') return <SessionLoader />;
-  if (status === 'anonymous') return <AuthFlow />;
+  if (status === 'anonymous') return <AuthFlow onCodeSent={preload} />;
   return <Suspense fallback={<SessionLoader />}>{children}</Suspense>;
 }
