@@ -281,7 +281,7 @@ describe('restore of other backups', () => {
       await zip.close();
       return path.join(dir, name);
     };
-    const manifest = JSON.stringify({ format: 'ecoa-backup', formatVersion: 1, tables: {}, ledger: {} });
+    const manifest = JSON.stringify({ format: 'ecoa-backup', formatVersion: 1, migrations: 1, tables: {}, ledger: {} });
     const cases = [
       [await write('plain.zip', { 'notes.txt': 'hello' }), 'BACKUP_INVALID'],
       [await write('evil.zip', { 'manifest.json': manifest, 'data/../escaped': 'x' }), 'BACKUP_INVALID'],

@@ -1,14 +1,15 @@
 /**
- * `npm run restore -- <file>`: a backup (backup.ts) back into an empty DATA_DIR. The archive is
- * unpacked into a sibling folder first and renamed into place at the end, so a failure halfway
- * leaves no half-restored DATA_DIR. Then the database is opened and checked against the
- * manifest (every table's rows, the ledger's totals) before anything changes it, and the
- * migrations bring a backup made by an older Ecoa up to this one.
+ * `npm run restore -- <file>`: a backup (backup.ts) back into an empty DATA_DIR. Every entry's
+ * name is checked first; the archive is unpacked into a sibling folder, whose database is opened
+ * there and checked against the manifest (every table's rows, the ledger's totals) before
+ * anything changes it, then migrated forward (a backup made by an older Ecoa comes up to this
+ * one). Only then is the folder renamed into place: whatever fails on the way, DATA_DIR stays
+ * as it was (empty), so a damaged backup never leaves a half-restored deployment to start on.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { openZip, type ZipArchive } from '../platform/archive/zip.ts';
+import { openZip, type ZipArchive, ZipFormatError, ZipLimitError } from '../platform/archive/zip.ts';
 import type { Config } from '../platform/config/config.ts';
 import { openDb } from '../platform/db/client.ts';
 import { runMigrations } from '../platform/db/migrate.ts';
@@ -48,40 +49,56 @@ export async function restoreBackup(options: { config: Config; file: string }): 
   assertEmptyDataDir(config.dataDir);
   const file = path.resolve(options.file);
   if (!fs.existsSync(file)) throw opsRefusal('BACKUP_NOT_FOUND', `restore: ${file} does not exist.`);
-  const zip = await openZip(file, BACKUP_ZIP_LIMITS);
+  const zip = await damagedAs(file, () => openZip(file, BACKUP_ZIP_LIMITS));
   const manifest = await readManifest(zip);
+  const targets = entryTargets(zip);
 
   const staging = `${config.dataDir}.restoring-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   let files = 0;
   let bytes = 0;
   try {
-    for (const entry of zip.entries) {
-      if (entry.name === MANIFEST_ENTRY) continue;
-      const target = path.join(staging, safeRelativePath(entry.name));
+    for (const { entry, relative } of targets) {
+      const target = path.join(staging, relative);
       if (entry.isDirectory) {
         fs.mkdirSync(target, { recursive: true });
         continue;
       }
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      await pipeline(await zip.openEntry(entry), fs.createWriteStream(target));
+      await damagedAs(file, async () => pipeline(await zip.openEntry(entry), fs.createWriteStream(target)));
       files += 1;
       bytes += entry.size;
     }
     // PostgreSQL wants its data directory private.
     if (fs.existsSync(path.join(staging, 'pglite'))) fs.chmodSync(path.join(staging, 'pglite'), 0o700);
+    const checked = await checkAndMigrate(staging, manifest);
     assertEmptyDataDir(config.dataDir);
     fs.rmSync(config.dataDir, { recursive: true, force: true });
     fs.renameSync(staging, config.dataDir);
+    const seconds = (performance.now() - started) / 1000;
+    return { manifest, ...checked, files, bytes, seconds };
   } catch (err) {
     fs.rmSync(staging, { recursive: true, force: true });
     throw err;
   }
+}
 
-  const handle = await openDb({ pgliteDir: pgliteDir(config) });
+/** The unpacked database, opened where it was unpacked: checked against the manifest, then migrated. */
+async function checkAndMigrate(staging: string, manifest: BackupManifest) {
+  if (!fs.existsSync(path.join(staging, 'pglite', 'PG_VERSION'))) {
+    throw opsRefusal('BACKUP_INVALID', 'restore: the backup holds no database (no data/pglite/PG_VERSION).');
+  }
+  // The files passed their CRCs: a database that does not open or read is missing some of them.
+  const unreadable = (err: unknown) =>
+    opsRefusal('BACKUP_INVALID', `restore: the backup's database cannot be opened or read: ${(err as Error).message}`);
+  const handle = await openDb({ pgliteDir: path.join(staging, 'pglite') }).catch((err: unknown) => {
+    throw unreadable(err);
+  });
   try {
     const query = pgliteQuery(handle.pglite!);
-    const restored = await readDbFacts(query);
+    const restored = await readDbFacts(query).catch((err: unknown) => {
+      throw unreadable(err);
+    });
     const problems = compareFacts(manifest, restored);
     if (restored.migrations !== manifest.migrations) {
       problems.unshift(`migrations: ${manifest.migrations} expected, ${restored.migrations} found`);
@@ -89,7 +106,7 @@ export async function restoreBackup(options: { config: Config; file: string }): 
     if (problems.length > 0) {
       throw opsRefusal(
         'RESTORE_MISMATCH',
-        `restore: the restored database does not match the backup's manifest (DATA_DIR left as restored, for inspection): ${problems.join('; ')}`,
+        `restore: the restored database does not match the backup's manifest, so nothing was restored: ${problems.join('; ')}`,
       );
     }
     await runMigrations(handle);
@@ -101,11 +118,21 @@ export async function restoreBackup(options: { config: Config; file: string }): 
     if (ledgerProblems.length > 0) {
       throw opsRefusal('RESTORE_MISMATCH', `restore: the ledger changed while migrating: ${ledgerProblems.join('; ')}`);
     }
-    const migrationsAfter = await migrationCount(query);
-    const seconds = (performance.now() - started) / 1000;
-    return { manifest, migrationsBefore: restored.migrations, migrationsAfter, files, bytes, seconds };
+    return { migrationsBefore: restored.migrations, migrationsAfter: await migrationCount(query) };
   } finally {
     await handle.close();
+  }
+}
+
+/** A damaged archive (broken, truncated, failing a CRC) as the refusal the operator reads. */
+async function damagedAs<T>(file: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof ZipFormatError || err instanceof ZipLimitError) {
+      throw opsRefusal('BACKUP_INVALID', `restore: ${file} is damaged or not a backup (${err.message}).`);
+    }
+    throw err;
   }
 }
 
@@ -123,6 +150,8 @@ function assertEmptyDataDir(dataDir: string): void {
   }
 }
 
+const invalid = (why: string) => opsRefusal('BACKUP_INVALID', `restore: not a valid Ecoa backup (${why}).`);
+
 async function readManifest(zip: ZipArchive): Promise<BackupManifest> {
   const entry = zip.find(MANIFEST_ENTRY);
   if (!entry) throw opsRefusal('BACKUP_INVALID', `restore: not an Ecoa backup (no ${MANIFEST_ENTRY}).`);
@@ -132,7 +161,7 @@ async function readManifest(zip: ZipArchive): Promise<BackupManifest> {
   } catch {
     throw opsRefusal('BACKUP_INVALID', `restore: the backup's ${MANIFEST_ENTRY} is not valid JSON.`);
   }
-  if (manifest.format !== BACKUP_FORMAT || typeof manifest.formatVersion !== 'number') {
+  if (manifest?.format !== BACKUP_FORMAT || typeof manifest.formatVersion !== 'number') {
     throw opsRefusal('BACKUP_INVALID', 'restore: not an Ecoa backup (unknown manifest format).');
   }
   if (manifest.formatVersion > BACKUP_FORMAT_VERSION) {
@@ -141,7 +170,35 @@ async function readManifest(zip: ZipArchive): Promise<BackupManifest> {
       `restore: this backup's format is version ${manifest.formatVersion}, this Ecoa reads up to ${BACKUP_FORMAT_VERSION}: restore it with a newer Ecoa.`,
     );
   }
+  const isRecord = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (typeof manifest.migrations !== 'number' || !isRecord(manifest.tables) || !isRecord(manifest.ledger)) {
+    throw invalid(`${MANIFEST_ENTRY} lacks its migrations, tables or ledger`);
+  }
   return manifest;
+}
+
+/**
+ * Where each entry goes under DATA_DIR, checked before anything is unpacked: every name is
+ * `data/<path>` inside DATA_DIR, none twice, and none both a file and a folder.
+ */
+function entryTargets(zip: ZipArchive) {
+  const targets = zip.entries
+    .filter((entry) => entry.name !== MANIFEST_ENTRY)
+    .map((entry) => ({ entry, relative: safeRelativePath(entry.name) }));
+  const files = new Set<string>();
+  const folders = new Set<string>();
+  for (const { entry, relative } of targets) {
+    if (files.has(relative) || (!entry.isDirectory && folders.has(relative))) {
+      throw invalid(`${JSON.stringify(entry.name)} is in it twice`);
+    }
+    (entry.isDirectory ? folders : files).add(relative);
+    const parts = relative.split('/');
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join('/'));
+  }
+  for (const folder of folders)
+    if (files.has(folder)) throw invalid(`${JSON.stringify(folder)} is a file and a folder`);
+  return targets;
 }
 
 /** `data/<path>` → `<path>`, refusing anything that could land outside DATA_DIR. */
