@@ -5,6 +5,7 @@
  * found with a phone and releases the rest, with the status, in one transaction: the user pays
  * only for hits, and a crash at any point neither loses nor double-counts a credit.
  */
+import { setImmediate } from 'node:timers/promises';
 import {
   type CreateEnrichmentRequest,
   type Enrichment,
@@ -163,6 +164,9 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
         );
         from = items[items.length - 1]!.position + 1;
         await repo.update(db, id, { progress: Math.min(99, Math.floor((from / row.valid) * 100)) });
+        // PGlite runs in this thread and its queries chain as promises: without a turn of the
+        // event loop between batches, no request is answered until the whole lookup is done.
+        await setImmediate();
       }
       await db.transaction(async (tx) => {
         const locked = await repo.lock(tx, id);
