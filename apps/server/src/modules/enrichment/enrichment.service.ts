@@ -164,8 +164,7 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
         );
         from = items[items.length - 1]!.position + 1;
         await repo.update(db, id, { progress: Math.min(99, Math.floor((from / row.valid) * 100)) });
-        // PGlite runs in this thread and its queries chain as promises: without a turn of the
-        // event loop between batches, no request is answered until the whole lookup is done.
+        // PGlite's queries run in this thread as a promise chain: a turn of the event loop lets requests in.
         await setImmediate();
       }
       await db.transaction(async (tx) => {
