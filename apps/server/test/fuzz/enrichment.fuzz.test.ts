@@ -175,7 +175,9 @@ describe(`fuzzing the enrichment upload (${dbKind})`, () => {
     const sql = async (text: string, params: unknown[] = []) =>
       (await server.db.executeSql(text, params)).rows as Record<string, number>[];
     const deadline = Date.now() + 60_000;
-    while ((await sql(`select count(*)::int as n from enrichments where status = 'processing'`))[0]!.n > 0) {
+    const processing = async () =>
+      (await sql(`select count(*)::int as n from enrichments where status = 'processing'`))[0]?.n;
+    while ((await processing()) !== 0) {
       if (Date.now() > deadline) throw new Error('enrichments still processing after 60 s');
       await new Promise((r) => setTimeout(r, 100));
     }
