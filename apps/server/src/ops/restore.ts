@@ -70,7 +70,7 @@ export async function restoreBackup(options: { config: Config; file: string }): 
     }
     // PostgreSQL wants its data directory private.
     if (fs.existsSync(path.join(staging, 'pglite'))) fs.chmodSync(path.join(staging, 'pglite'), 0o700);
-    const checked = await checkAndMigrate(staging, manifest);
+    const checked = await checkAndMigrate(pgliteDir({ ...config, dataDir: staging }), manifest);
     assertEmptyDataDir(config.dataDir);
     fs.rmSync(config.dataDir, { recursive: true, force: true });
     fs.renameSync(staging, config.dataDir);
@@ -83,14 +83,14 @@ export async function restoreBackup(options: { config: Config; file: string }): 
 }
 
 /** The unpacked database, opened where it was unpacked: checked against the manifest, then migrated. */
-async function checkAndMigrate(staging: string, manifest: BackupManifest) {
-  if (!fs.existsSync(path.join(staging, 'pglite', 'PG_VERSION'))) {
+async function checkAndMigrate(dir: string, manifest: BackupManifest) {
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     throw opsRefusal('BACKUP_INVALID', 'restore: the backup holds no database (no data/pglite/PG_VERSION).');
   }
   // The files passed their CRCs: a database that does not open or read is missing some of them.
   const unreadable = (err: unknown) =>
     opsRefusal('BACKUP_INVALID', `restore: the backup's database cannot be opened or read: ${(err as Error).message}`);
-  const handle = await openDb({ pgliteDir: path.join(staging, 'pglite') }).catch((err: unknown) => {
+  const handle = await openDb({ pgliteDir: dir }).catch((err: unknown) => {
     throw unreadable(err);
   });
   try {

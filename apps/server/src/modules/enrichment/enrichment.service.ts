@@ -5,6 +5,7 @@
  * found with a phone and releases the rest, with the status, in one transaction: the user pays
  * only for hits, and a crash at any point neither loses nor double-counts a credit.
  */
+import { setImmediate } from 'node:timers/promises';
 import {
   type CreateEnrichmentRequest,
   type Enrichment,
@@ -163,6 +164,8 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
         );
         from = items[items.length - 1]!.position + 1;
         await repo.update(db, id, { progress: Math.min(99, Math.floor((from / row.valid) * 100)) });
+        // PGlite's queries run in this thread as a promise chain: a turn of the event loop lets requests in.
+        await setImmediate();
       }
       await db.transaction(async (tx) => {
         const locked = await repo.lock(tx, id);
