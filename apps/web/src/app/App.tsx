@@ -7,6 +7,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { RouterProvider } from 'react-router';
 import { SessionProvider } from '../features/auth/SessionProvider';
+import { LocalizedTheme } from './LocalizedTheme';
 import { queryClient } from './queryClient';
 import { router } from './router';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
@@ -27,15 +28,18 @@ export function App() {
       cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="light"
     >
-      <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Suspense fallback={<FullPageLoader />}>
-            <SessionProvider>
-              <RouterProvider router={router} />
-            </SessionProvider>
-          </Suspense>
-        </ModalsProvider>
+        {/* The language loads under Suspense; what is localized in the theme sits inside it. */}
+        <Suspense fallback={<FullPageLoader />}>
+          <LocalizedTheme>
+            <Notifications position="top-right" />
+            <ModalsProvider>
+              <SessionProvider>
+                <RouterProvider router={router} />
+              </SessionProvider>
+            </ModalsProvider>
+          </LocalizedTheme>
+        </Suspense>
       </QueryClientProvider>
     </MantineProvider>
   );
