@@ -6,6 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { AuthGate } from '../features/auth/AuthGate';
 import { SessionProvider } from '../features/auth/SessionProvider';
+import { LocalizedTheme } from './LocalizedTheme';
 import { queryClient } from './queryClient';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
@@ -32,15 +33,18 @@ export function App() {
       cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="light"
     >
-      <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
+        {/* The language loads under Suspense; what is localized in the theme sits inside it. */}
         <Suspense fallback={<FullPageLoader />}>
-          <SessionProvider>
-            {/* While a stored session is checked, the signed-in code is fetched alongside. */}
-            <AuthGate preload={loadSignedInRoutes}>
-              <SignedInRoutes />
-            </AuthGate>
-          </SessionProvider>
+          <LocalizedTheme>
+            <Notifications position="top-right" />
+            <SessionProvider>
+              {/* While a stored session is checked, the signed-in code is fetched alongside. */}
+              <AuthGate preload={loadSignedInRoutes}>
+                <SignedInRoutes />
+              </AuthGate>
+            </SessionProvider>
+          </LocalizedTheme>
         </Suspense>
       </QueryClientProvider>
     </MantineProvider>

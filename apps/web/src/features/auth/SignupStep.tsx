@@ -126,8 +126,10 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
               i18nKey="auth.signup.terms"
               components={{
                 terms: (
+                  // Underlined: inside a sentence, colour alone does not tell a link apart (WCAG 1.4.1).
                   <Anchor
                     inherit
+                    underline="always"
                     href={TERMS_URL}
                     target="_blank"
                     rel="noopener noreferrer"

@@ -61,52 +61,59 @@ export function AdminLinksPage() {
             {t('adminLinks.tabs.tracked')}
           </Tabs.Tab>
         </Tabs.List>
+        {/* One panel per tab (each tab's aria-controls names it); only the open one is mounted. */}
+        {(['rotating', 'tracked'] as const).map((value) => (
+          <Tabs.Panel key={value} value={value} pt="md">
+            <Stack gap="md">
+              <TextInput
+                leftSection={<IconSearch size={16} />}
+                placeholder={t(kind === 'rotating' ? 'adminLinks.search' : 'adminLinks.searchTracked')}
+                value={q}
+                onChange={(e) => {
+                  setQ(e.currentTarget.value);
+                  setPage(1);
+                }}
+                maw={360}
+              />
+              {current.isError && (
+                <LoadErrorAlert
+                  error={current.error}
+                  fallbackKey="links.errors.UNKNOWN"
+                  onRetry={() => void current.refetch()}
+                />
+              )}
+              {current.isSuccess && total === 0 && (
+                <Text c="dimmed" size="sm">
+                  {t('adminLinks.empty')}
+                </Text>
+              )}
+              {kind === 'rotating' && (rotating.data?.items.length ?? 0) > 0 && (
+                <Paper withBorder>
+                  <AdminRotatingLinks
+                    items={rotating.data!.items}
+                    onSetDisabled={async (link, disabled, reason) => {
+                      await linksApi.adminSetDisabled(link.id, disabled, reason);
+                      await refresh();
+                    }}
+                  />
+                </Paper>
+              )}
+              {kind === 'tracked' && (tracked.data?.items.length ?? 0) > 0 && (
+                <Paper withBorder>
+                  <AdminTrackedLinks
+                    items={tracked.data!.items}
+                    onSetDisabled={async (link, disabled, reason) => {
+                      await linksApi.adminSetTrackedDisabled(link.id, disabled, reason);
+                      await refresh();
+                    }}
+                  />
+                </Paper>
+              )}
+              {total > PAGE_SIZE && <Pagination value={page} onChange={setPage} total={Math.ceil(total / PAGE_SIZE)} />}
+            </Stack>
+          </Tabs.Panel>
+        ))}
       </Tabs>
-      <TextInput
-        leftSection={<IconSearch size={16} />}
-        placeholder={t(kind === 'rotating' ? 'adminLinks.search' : 'adminLinks.searchTracked')}
-        value={q}
-        onChange={(e) => {
-          setQ(e.currentTarget.value);
-          setPage(1);
-        }}
-        maw={360}
-      />
-      {current.isError && (
-        <LoadErrorAlert
-          error={current.error}
-          fallbackKey="links.errors.UNKNOWN"
-          onRetry={() => void current.refetch()}
-        />
-      )}
-      {current.isSuccess && total === 0 && (
-        <Text c="dimmed" size="sm">
-          {t('adminLinks.empty')}
-        </Text>
-      )}
-      {kind === 'rotating' && (rotating.data?.items.length ?? 0) > 0 && (
-        <Paper withBorder>
-          <AdminRotatingLinks
-            items={rotating.data!.items}
-            onSetDisabled={async (link, disabled, reason) => {
-              await linksApi.adminSetDisabled(link.id, disabled, reason);
-              await refresh();
-            }}
-          />
-        </Paper>
-      )}
-      {kind === 'tracked' && (tracked.data?.items.length ?? 0) > 0 && (
-        <Paper withBorder>
-          <AdminTrackedLinks
-            items={tracked.data!.items}
-            onSetDisabled={async (link, disabled, reason) => {
-              await linksApi.adminSetTrackedDisabled(link.id, disabled, reason);
-              await refresh();
-            }}
-          />
-        </Paper>
-      )}
-      {total > PAGE_SIZE && <Pagination value={page} onChange={setPage} total={Math.ceil(total / PAGE_SIZE)} />}
     </Stack>
   );
 }
