@@ -13,6 +13,7 @@ import { openZip, type ZipArchive, ZipFormatError, ZipLimitError } from '../plat
 import type { Config } from '../platform/config/config.ts';
 import { openDb } from '../platform/db/client.ts';
 import { runMigrations } from '../platform/db/migrate.ts';
+import { pgliteDir } from '../server.ts';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupManifest, DATA_PREFIX, MANIFEST_ENTRY } from './backup.ts';
 import { opsRefusal } from './data-dir.ts';
 import { compareFacts, ledgerTotals, migrationCount, pgliteQuery, readDbFacts } from './db-facts.ts';
