@@ -126,7 +126,8 @@ describe(`rotating links (${dbKind})`, () => {
       }
     }
     expect(Object.fromEntries(counts)).toEqual({ '5511987650101': 1000, '5511987650102': 2000, '5511987650103': 7000 });
-  });
+    // 10,000 hops: ~20 s on a quiet 2-core machine, several times that on a busy one.
+  }, 180_000);
 
   it('skips targets switched off or out of hours; a fallback or a friendly page when nobody is available', async () => {
     const slug = uniqueSlug('horas');
