@@ -26,17 +26,16 @@ export function AuthFlow({ onCodeSent }: { onCodeSent?: () => Promise<unknown> }
   const [remainLogin, setRemainLogin] = useState(false);
   const [created, setCreated] = useState<{ company: string; email: string } | null>(null);
 
-  // Page title: the product name followed by "Cadastro" on sign-up, "Login" otherwise.
+  // Page title: the product name followed by "Cadastro" on sign-up, "Login" otherwise; the
+  // product name alone once the flow leaves. One effect with its own cleanup, so a flow hidden
+  // and shown again by a Suspense boundary (a lazy chunk or a language loading) sets it again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the title follows the language too
   useEffect(() => {
     document.title = `${PRODUCT_NAME} | ${t(step === 2 ? 'auth.pageTitle.signup' : 'auth.pageTitle.login')}`;
-  }, [step, t, i18n.language]);
-  useEffect(
-    () => () => {
+    return () => {
       document.title = PRODUCT_NAME;
-    },
-    [],
-  );
+    };
+  }, [step, t, i18n.language]);
 
   return (
     <AuthLayout>
