@@ -4,8 +4,22 @@ import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
 
-/** Monday 2026-11-23, 08:00 in São Paulo (UTC−3): before the default window opens at 09:00. */
-const MONDAY_8AM = new Date('2026-11-23T11:00:00Z');
+/**
+ * A Monday at 08:00 in São Paulo (UTC−3, no daylight saving), before the default window opens at
+ * 09:00, and always in the future: housekeeping prunes login codes by the database's own clock,
+ * so a fixed date that has passed would expire the codes these tests sign in with.
+ */
+const MONDAY_8AM = (() => {
+  const day = new Date(Date.now() + 7 * 86_400_000);
+  day.setUTCHours(11, 0, 0, 0);
+  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7)); // the next Monday (UTC)
+  return day;
+})();
+/** `days` after that Monday, at `time` in São Paulo, as an instant. */
+function saoPaulo(days: number, time: string): Date {
+  const [h, m] = time.split(':').map(Number) as [number, number];
+  return new Date(MONDAY_8AM.getTime() + days * 86_400_000 + ((h - 8) * 60 + m) * 60_000);
+}
 
 describe('schedules and the sending window (injected clock)', () => {
   const clock = createManualClock(MONDAY_8AM);
@@ -35,14 +49,14 @@ describe('schedules and the sending window (injected clock)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await c.get(id)).counts).toMatchObject({ queued: 2, submitting: 0, delivered: 0 });
 
-    clock.set(new Date('2026-11-23T12:00:00Z')); // 09:00 in São Paulo
+    clock.set(saoPaulo(0, '09:00'));
     await server.modules.supervisor.pass();
     const done = await c.waitFor(id);
     expect(done).toMatchObject({ status: 'COMPLETED', waitingWindow: false, counts: { delivered: 2 } });
   });
 
   it('starts a schedule that passed while Ecoa was down, inside its window', async () => {
-    clock.set(new Date('2026-11-24T13:00:00Z')); // Tuesday 10:00
+    clock.set(saoPaulo(1, '10:00')); // Tuesday
     const user = await userWithCredits(server, 10);
     const c = api(server, user.token);
     const list = await importList(server, user.token, [{ phone: mobile() }]);
@@ -51,7 +65,7 @@ describe('schedules and the sending window (injected clock)', () => {
       channel: 'sms_short',
       listIds: [list],
       content: { text: 'Lembrete' },
-      schedule: '2026-11-24T15:00:00-03:00',
+      schedule: saoPaulo(1, '15:00').toISOString(),
     });
     const scheduled = await c.move(id, 'start');
     expect(scheduled).toMatchObject({ status: 'SCHEDULED', credits: { reserved: 1 }, startedAt: null });
@@ -59,15 +73,15 @@ describe('schedules and the sending window (injected clock)', () => {
     expect((await c.get(id)).status).toBe('SCHEDULED');
 
     // Ecoa "was down" from before 15:00 until 18:30: the first pass after that starts it.
-    clock.set(new Date('2026-11-24T21:30:00Z'));
+    clock.set(saoPaulo(1, '18:30'));
     await server.modules.supervisor.pass();
     const done = await c.waitFor(id);
     expect(done).toMatchObject({ status: 'COMPLETED', counts: { delivered: 1 } });
-    expect(done.startedAt).toBe('2026-11-24T21:30:00.000Z');
+    expect(done.startedAt).toBe(saoPaulo(1, '18:30').toISOString());
   });
 
   it('never sends a recipient who opted out after the start (credits come back)', async () => {
-    clock.set(new Date('2026-11-25T13:00:00Z'));
+    clock.set(saoPaulo(2, '10:00')); // Wednesday
     const user = await userWithCredits(server, 10);
     const c = api(server, user.token);
     const stays = mobile();
@@ -78,13 +92,13 @@ describe('schedules and the sending window (injected clock)', () => {
       channel: 'sms_short',
       listIds: [list],
       content: { text: 'Oi' },
-      schedule: '2026-11-25T11:00:00-03:00',
+      schedule: saoPaulo(2, '11:00').toISOString(),
     });
     expect((await c.move(id, 'start')).total).toBe(2);
     // Between the start and the sending, the number asks to stop.
     const optOut = await c.call('POST', '/api/v1/opt-outs', { phones: [leaves] });
     expect(optOut.statusCode, optOut.body).toBeLessThan(300);
-    clock.set(new Date('2026-11-25T14:00:00Z'));
+    clock.set(saoPaulo(2, '11:00'));
     await server.modules.supervisor.pass();
     const done = await c.waitFor(id);
     expect(done).toMatchObject({
