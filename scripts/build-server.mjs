@@ -28,7 +28,7 @@ const ENTRIES = {
   'sample-worker.boot': 'modules/lists/parser/sample-worker.ts',
 };
 /** Plain JavaScript files a process loads by path, copied as they are. */
-const COPIED = ['platform/db/pglite-initdb.worker.mjs'];
+const COPIED = ['platform/db/pglite-initdb.child.mjs'];
 
 function filesUnder(p) {
   const stat = fs.statSync(p, { throwIfNoEntry: false });

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 
 /**
  * The image adapter of profile pictures (the only user of sharp/libvips). Files are known by
@@ -7,8 +7,19 @@ import sharp from 'sharp';
  */
 export type ImageKind = 'png' | 'jpeg' | 'webp' | 'gif' | 'other';
 
-/** Tiles and caches are per request here: libvips' operation cache would only hold memory. */
-sharp.cache(false);
+/**
+ * sharp is loaded at the first picture, not at start: libvips and its threads are ~30 MB of
+ * resident memory that an idle server, which may never see an upload, should not carry.
+ */
+let loadingSharp: Promise<typeof SharpModule> | undefined;
+function loadSharp(): Promise<typeof SharpModule> {
+  loadingSharp ??= import('sharp').then(({ default: sharp }) => {
+    // Tiles and caches are per request here: libvips' operation cache would only hold memory.
+    sharp.cache(false);
+    return sharp;
+  });
+  return loadingSharp;
+}
 
 export function sniffImage(bytes: Uint8Array): ImageKind {
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
@@ -42,6 +53,7 @@ export type ProfileImages = {
 export function createProfileImages(options: { maxPixels: number }): ProfileImages {
   return {
     async toSquareWebp(bytes, size) {
+      const sharp = await loadSharp();
       try {
         return await sharp(bytes, { limitInputPixels: options.maxPixels, failOn: 'error' })
           .rotate()

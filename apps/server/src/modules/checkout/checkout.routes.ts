@@ -104,7 +104,10 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: CheckoutRoute
       },
       async (request) => {
         const signature = request.headers['stripe-signature'];
-        const event = checkout.verifyEvent(request.body as Buffer, Array.isArray(signature) ? signature[0] : signature);
+        const event = await checkout.verifyEvent(
+          request.body as Buffer,
+          Array.isArray(signature) ? signature[0] : signature,
+        );
         await checkout.handleEvent(event);
         return { received: true };
       },

@@ -167,11 +167,11 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     },
 
     /** Verifies a webhook's signature on the raw body (throws 400 INVALID_SIGNATURE). */
-    verifyEvent(rawBody: Buffer, signature: string | undefined): Stripe.Event {
+    async verifyEvent(rawBody: Buffer, signature: string | undefined): Promise<Stripe.Event> {
       if (!gateway) throw notFound('NOT_FOUND', 'Stripe não está configurado.');
       if (!signature) throw badRequest('INVALID_SIGNATURE', 'Assinatura ausente.');
       try {
-        return gateway.constructEvent(rawBody, signature);
+        return await gateway.constructEvent(rawBody, signature);
       } catch (err) {
         log.warn({ err: (err as Error).message }, 'stripe webhook with a bad signature');
         throw badRequest('INVALID_SIGNATURE', 'Assinatura inválida.');

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 
 /** What the checkout needs from the card provider; the real SDK behind it (tests point it at a fake API). */
 export type CardGateway = {
@@ -10,7 +10,7 @@ export type CardGateway = {
     customerEmail?: string;
   }): Promise<{ id: string; url: string }>;
   /** Verifies the signature on the exact raw body; throws when it does not match. */
-  constructEvent(rawBody: Buffer | string, signature: string): Stripe.Event;
+  constructEvent(rawBody: Buffer | string, signature: string): Promise<Stripe.Event>;
   /** The payment id we put in a PaymentIntent's metadata (to place a refund seen before the success). */
   paymentIdOfPaymentIntent(paymentIntentId: string): Promise<string | null>;
 };
@@ -29,9 +29,18 @@ export function stripeHostOptions(apiBase: string | undefined): Stripe.StripeCon
 }
 
 export function createStripeGateway(config: StripeConfig): CardGateway {
-  const stripe = new Stripe(config.secretKey, { maxNetworkRetries: 2, ...stripeHostOptions(config.apiBase) });
+  // The SDK (~20 MB resident with its resources) is loaded at the first card payment or webhook.
+  let client: Promise<Stripe> | undefined;
+  const stripeClient = () => {
+    client ??= import('stripe').then(
+      ({ default: StripeSdk }) =>
+        new StripeSdk(config.secretKey, { maxNetworkRetries: 2, ...stripeHostOptions(config.apiBase) }),
+    );
+    return client;
+  };
   return {
     async createCheckoutSession(input) {
+      const stripe = await stripeClient();
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -59,11 +68,13 @@ export function createStripeGateway(config: StripeConfig): CardGateway {
       if (!session.url) throw new Error(`Stripe returned a checkout session without a url (${session.id})`);
       return { id: session.id, url: session.url };
     },
-    constructEvent(rawBody, signature) {
+    async constructEvent(rawBody, signature) {
       if (!config.webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is not set');
+      const stripe = await stripeClient();
       return stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret);
     },
     async paymentIdOfPaymentIntent(paymentIntentId) {
+      const stripe = await stripeClient();
       const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
       return intent.metadata?.paymentId ?? null;
     },

@@ -16,7 +16,7 @@ const INVALID_BATCH = 5_000;
  * The import thread's heap: the Set of a 2M-row file's numbers needs ~100 MB; the cap makes
  * the thread collect its garbage instead of growing, so an import keeps the server's memory low.
  */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 48 };
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
 
 /** Thrown inside the import when the list was deleted (cancelled) while it ran. */
 export class ImportCancelled extends Error {

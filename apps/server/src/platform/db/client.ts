@@ -1,6 +1,7 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -115,7 +116,10 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
       fs.mkdirSync(path.resolve(dir), { recursive: true });
       if (!options.loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteDir(path.resolve(dir));
     }
-    pglite = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    pglite = await PGlite.create(dir, {
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
   } catch (err) {
     lock?.release();
     throw err;
@@ -146,13 +150,24 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
 }
 
 /**
- * A first start on an empty directory: run initdb in a worker thread, so the ~450 MB it leaves
- * in WASM memory goes away with the thread instead of staying in the server for its whole life.
+ * PostgreSQL's defaults are sized for a server of its own; PGlite lives inside our process, and
+ * WASM memory, once touched, is never given back. Emscripten zero-fills shared memory at start,
+ * so the default 128 MB of shared_buffers alone was 115 MB of the idle server's RSS. PGlite reads
+ * its files through the OS page cache, so a small buffer pool costs a syscall on a miss, not a
+ * disk read (figures: bench/results/memory.json). One backend: no room for 100 connections.
+ */
+const PGLITE_SETTINGS = ['shared_buffers=16MB', 'max_connections=5', 'wal_buffers=1MB', 'temp_buffers=2MB'];
+
+/**
+ * A first start on an empty directory: run initdb in a child process, so the ~450 MB it leaves
+ * in WASM memory goes away with that process instead of staying in the server for its whole life.
  */
 function initPgliteDir(dir: string): Promise<void> {
+  const script = fileURLToPath(new URL('./pglite-initdb.child.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./pglite-initdb.worker.mjs', import.meta.url), { workerData: { dir } });
-    worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`PGlite initdb exited with ${code}`))));
+    execFile(process.execPath, [script, dir], (err, _stdout, stderr) => {
+      if (err) reject(new Error(`PGlite initdb failed: ${stderr.trim() || err.message}`));
+      else resolve();
+    });
   });
 }

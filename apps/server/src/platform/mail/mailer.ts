@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../logger.ts';
 
 export type MailMessage = {
@@ -43,27 +43,47 @@ export function outboxDir(dataDir: string): string {
 export function createMailer(options: MailerOptions): Mailer {
   const log = options.logger.child({ component: 'mail' });
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    const transport = lazyTransport(options.smtpUrl);
     return {
       async send(message) {
-        const info = await transport.sendMail({ from: options.from, ...message, textEncoding: 'quoted-printable' });
+        const info = await (await transport()).sendMail({
+          from: options.from,
+          ...message,
+          textEncoding: 'quoted-printable',
+        });
         log.info({ to: redactAddress(message.to), subject: message.subject, messageId: info.messageId }, 'mail sent');
       },
     };
   }
 
   const dir = outboxDir(options.dataDir);
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   let seq = 0;
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, ...message, textEncoding: 'quoted-printable' });
+      const info = await (await transport()).sendMail({
+        from: options.from,
+        ...message,
+        textEncoding: 'quoted-printable',
+      });
       await fs.promises.mkdir(dir, { recursive: true });
       const name = `${Date.now()}-${String(seq++).padStart(6, '0')}-${crypto.randomBytes(3).toString('hex')}-${safeFilePart(message.to)}.eml`;
       const file = path.join(dir, name);
       await fs.promises.writeFile(file, info.message as Buffer, { mode: 0o600 });
       log.info({ to: redactAddress(message.to), subject: message.subject, file }, 'mail written to the outbox');
     },
+  };
+}
+
+/**
+ * nodemailer (~15 MB resident) is loaded at the first mail, not at start: a worker process or
+ * an idle server may never send one.
+ */
+function lazyTransport(settings: string | { streamTransport: true; buffer: true; newline: 'unix' }) {
+  let transport: Promise<Transporter> | undefined;
+  return () => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(settings));
+    return transport;
   };
 }
 
