@@ -41,8 +41,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    // The compiled server, as `npm start` runs it (built if its sources changed).
-    command: 'node scripts/build-server.mjs --if-needed && node apps/server/dist/main.mjs',
+    // The compiled server, as `npm start` runs it, with its flags (ADR 015; built if its sources changed).
+    command:
+      'node scripts/build-server.mjs --if-needed && MALLOC_ARENA_MAX=2 exec node --max-semi-space-size=4 --no-liftoff apps/server/dist/main.mjs',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
     // The server's own log (warnings and errors only, LOG_LEVEL below) shows up in the run's output.
