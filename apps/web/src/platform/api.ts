@@ -109,7 +109,14 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   if (response.status === 401) sessionToken.set(null);
 
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (err) {
+    // The body was cut off (the page is being left, the connection dropped): no answer either.
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new ApiError(0, 'Network error', 'NETWORK_ERROR');
+  }
   let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;

@@ -57,6 +57,24 @@ describe('SessionProvider', () => {
     expect(sessionToken.get()).toBe('stored-token');
   });
 
+  it('keeps the session when the answer to the first GET /api/me is cut off (the page being left)', async () => {
+    sessionToken.set('stored-token');
+    const cutOff = new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.error(new TypeError('network error'));
+        },
+      }),
+      { status: 200 },
+    );
+    const fetchMock = vi.fn().mockResolvedValueOnce(cutOff).mockResolvedValueOnce(json(USER));
+    vi.stubGlobal('fetch', fetchMock);
+    renderSession();
+    expect(await screen.findByText('authenticated:ana@acme.com.br', {}, { timeout: 3000 })).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(sessionToken.get()).toBe('stored-token');
+  });
+
   it('an answered failure (401) ends the session and forgets the token', async () => {
     sessionToken.set('expired-token');
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json({ message: 'Sessão expirada', code: 'UNAUTHORIZED' }, 401)));
