@@ -48,6 +48,7 @@ export function AdminLinksPage() {
       </div>
       <Tabs
         value={kind}
+        keepMounted={false}
         onChange={(v) => {
           setKind((v as Kind) ?? 'rotating');
           setPage(1);
