@@ -95,6 +95,16 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
   return { child, base, startSeconds: (performance.now() - started) / 1000 };
 }
 
+/** `npm start`, then `use` it, then stop the whole tree whatever happened. */
+async function withNpmStart(env: Record<string, string>, use: (started: Started) => Promise<void>): Promise<void> {
+  const started = await npmStart(env);
+  try {
+    await use(started);
+  } finally {
+    await stop(started.child);
+  }
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -190,7 +200,7 @@ async function importPeak(started: Started, dataDir: string, file: string): Prom
   return {
     importRows: ROWS,
     importSeconds: Number(seconds.toFixed(2)),
-    importValid: Number(list.valid ?? list.validContacts ?? 0),
+    importValid: Number(list.valid),
     treeBeforeImportMb: mb(before),
     importPeakTreeMb: mb(peakKb),
     importPeakTreePssMb: mb(peakPssKb),
@@ -206,19 +216,15 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   };
   const figures: BenchFigures = { db: ctx.kind };
   try {
-    const first = await npmStart(env);
-    try {
+    await withNpmStart(env, async (first) => {
       const idle = await idleRss(first.child);
       Object.assign(figures, {
         firstStartSeconds: Number(first.startSeconds.toFixed(1)),
         firstStartIdleTreeMb: idle.treeMb,
         firstStartIdleTreePssMb: idle.treePssMb,
       });
-    } finally {
-      await stop(first.child);
-    }
-    const warm = await npmStart(env);
-    try {
+    });
+    await withNpmStart(env, async (warm) => {
       const idle = await idleRss(warm.child);
       Object.assign(figures, {
         warmStartSeconds: Number(warm.startSeconds.toFixed(1)),
@@ -232,9 +238,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
         if (!fs.existsSync(file)) generateCsv(file, ROWS);
         Object.assign(figures, await importPeak(warm, dataDir, file));
       }
-    } finally {
-      await stop(warm.child);
-    }
+    });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
