@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { writeCnpjSample } from '../apps/server/src/modules/cnpj-base/cnpj-base.sample';
 import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { inEveryLook, snap } from './support';
+import { closeOnboarding, inEveryLook, snap } from './support';
 
 /**
  * Issue 13 in the browser: an administrator loads a CNPJ base (a synthetic one in the official
@@ -68,6 +68,9 @@ test('an administrator loads the CNPJ base; a user enriches a spreadsheet into a
 
   await expect(page).toHaveURL(/\/listas-enriquecidas\/[0-9a-f-]{36}$/);
   const detailUrl = page.url();
+  // The header's create-campaign button is back on this page, and with it a new account's
+  // onboarding tip, right over the export button.
+  await closeOnboarding(page);
   await expect(page.getByTestId('enrichment-found')).toHaveText('8', { timeout: 30_000 });
   await expect(page.getByTestId('enrichment-valid')).toHaveText('9');
   await expect(page.getByTestId('enrichment-invalid')).toHaveText('1');

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { mailsTo, signInWithApi, useOwnNetwork, waitForCode } from './auth-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { closeOnboarding, snap, switchLanguage, toggleTheme } from './support';
 
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -39,16 +39,6 @@ async function retype(page: Page, testId: string, text: string): Promise<void> {
   await field.press('ControlOrMeta+a');
   await field.press('Backspace');
   await field.pressSequentially(text);
-}
-
-/** A new account sees the create-campaign onboarding popover on every load: close it. */
-async function closeOnboarding(page: Page): Promise<void> {
-  const popover = page.getByTestId('onboarding-popover');
-  await popover
-    .getByRole('button')
-    .click({ timeout: 3000 })
-    .catch(() => undefined);
-  await expect(popover).toBeHidden();
 }
 
 /**

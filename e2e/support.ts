@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, 'screenshots');
 
@@ -45,4 +45,19 @@ export async function inEveryLook(page: Page, shoot: (look: string) => Promise<v
     await toggleTheme(page);
   }
   await switchLanguage(page, 'Português');
+}
+
+/**
+ * A new account sees the create-campaign onboarding popover (spec: next to the header's button)
+ * on every page until it is dismissed; it covers whatever sits below that button, such as a
+ * page's own top-right actions. Closes it as a user would, unless this browser already did. The
+ * popover appears only once the signed-in frame has loaded: wait for it rather than guess.
+ */
+export async function closeOnboarding(page: Page): Promise<void> {
+  const dismissed = await page.evaluate(() => localStorage.getItem('onboardingDismissed') === 'true');
+  if (dismissed) return;
+  const popover = page.getByTestId('onboarding-popover');
+  await expect(popover).toBeVisible();
+  await popover.getByRole('button').click();
+  await expect(popover).toBeHidden();
 }
