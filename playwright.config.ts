@@ -41,9 +41,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    // The compiled server, as `npm start` runs it, with its flags (ADR 015; built if its sources changed).
-    command:
-      'node scripts/build-server.mjs --if-needed && MALLOC_ARENA_MAX=2 exec node --max-semi-space-size=4 --no-liftoff apps/server/dist/main.mjs',
+    // The compiled server, as `npm start` runs it (scripts/serve.sh; built if its sources changed).
+    command: 'node scripts/build-server.mjs --if-needed && exec sh scripts/serve.sh',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
     // The server's own log (warnings and errors only, LOG_LEVEL below) shows up in the run's output.
