@@ -2,10 +2,10 @@ import type { CampaignCounts } from '@ecoa/shared';
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Card,
   Center,
+  ColorSwatch,
   Group,
   Loader,
   SimpleGrid,
@@ -141,9 +141,17 @@ export function CampaignDetailPage() {
       <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm">
         {(Object.keys(COUNT_STATUS) as (keyof CampaignCounts)[]).map((key) => (
           <Card key={key} withBorder radius="md" padding="sm" data-testid={`count-${key}`}>
-            <Badge color={STATUS_COLOR[COUNT_STATUS[key]]} variant="dot">
-              {t(`channels.statuses.${COUNT_STATUS[key]}`)}
-            </Badge>
+            {/* A dot and a label that wraps, not a badge: a badge cut "Sem confirmação" to "SEM CONFIRMAÇ…". */}
+            <Group gap={6} wrap="nowrap" align="center">
+              <ColorSwatch
+                color={`var(--mantine-color-${STATUS_COLOR[COUNT_STATUS[key]]}-5)`}
+                size={8}
+                withShadow={false}
+              />
+              <Text size="xs" fw={600} c="dimmed" lh={1.25}>
+                {t(`channels.statuses.${COUNT_STATUS[key]}`)}
+              </Text>
+            </Group>
             <Text fz={26} fw={700} data-testid={`count-${key}-value`}>
               {number.format(c.counts[key])}
             </Text>

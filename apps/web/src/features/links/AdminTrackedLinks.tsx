@@ -23,7 +23,9 @@ export function AdminTrackedLinks({
             <Table.Th>{t('adminLinks.columns.campaign')}</Table.Th>
             <Table.Th>{t('adminLinks.columns.destination')}</Table.Th>
             <Table.Th miw={130}>{t('links.columns.status')}</Table.Th>
-            <Table.Th ta="right">{t('links.columns.clicks')}</Table.Th>
+            <Table.Th ta="right" style={{ whiteSpace: 'nowrap' }}>
+              {t('links.columns.clicks')}
+            </Table.Th>
             <Table.Th ta="right">{t('campaigns.detail.ctr')}</Table.Th>
             <Table.Th />
           </Table.Tr>
