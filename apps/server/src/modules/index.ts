@@ -387,7 +387,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
       registerCampaignReportRoutes(app, { reports, guard });
       registerDashboardRoutes(app, { dashboard, guard });
       registerLinksRoutes(app, { links, trackedAdmin, guard });
-      registerHopRoute(app, { hop, clicksPerIpPerMinute: config.linkClicksPerIpPerMinute });
+      registerHopRoute(app, { hop, clock, clicksPerIpPerMinute: config.linkClicksPerIpPerMinute });
       await registerProviderWebhooks(app, { providers: deps.providers.all(), publicUrl: config.publicUrl });
       registerLedgerRoutes(app, { ledger, guard });
       registerCheckoutRoutes(app, { checkout, guard });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Clock } from '../../platform/clock/clock.ts';
 import type { Hop, HopAnswer } from './links.hop.ts';
 import { languageOf, messagePage } from './links.pages.ts';
 
@@ -46,8 +47,11 @@ function send(reply: FastifyReply, answer: HopAnswer) {
 }
 
 /** `GET /l/:slug`: the public hop (no sign-in). */
-export function registerHopRoute(app: FastifyInstance, deps: { hop: Hop; clicksPerIpPerMinute?: number }) {
-  const allowed = createIpLimiter(deps.clicksPerIpPerMinute ?? 120);
+export function registerHopRoute(
+  app: FastifyInstance,
+  deps: { hop: Hop; clock: Clock; clicksPerIpPerMinute?: number },
+) {
+  const allowed = createIpLimiter(deps.clicksPerIpPerMinute ?? 120, () => deps.clock.now().getTime());
   app.get<{ Params: { slug: string }; Querystring: Record<string, unknown> }>(
     '/l/:slug',
     { schema: { hide: true }, logLevel: 'warn' },
