@@ -1,16 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { STORAGE_KEYS } from '@ecoa/shared';
 import { expect, type Page } from '@playwright/test';
 
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, 'screenshots');
+/** E2E_SCREENSHOTS=off: CI's second e2e run, on PostgreSQL (its pictures would be the first run's). */
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS !== 'off';
 
 /**
- * Saves a full-page screenshot under e2e/screenshots/<name>.png, for people to look at.
- * E2E_SCREENSHOTS=off skips the files (CI's second e2e run, on PostgreSQL: the pictures are the
- * same as the first run's); every step and assertion around them still runs.
+ * Saves a full-page screenshot under e2e/screenshots/<name>.png, for people to look at; nothing
+ * without screenshots, while every step and assertion around it still runs.
  */
 export async function snap(page: Page, name: string): Promise<void> {
-  if (process.env.E2E_SCREENSHOTS === 'off') return;
+  if (!SCREENSHOTS) return;
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
@@ -42,7 +44,7 @@ const LANGUAGES = [
  * are checked by the run that takes the pictures.
  */
 export async function inEveryLook(page: Page, shoot: (look: string) => Promise<void>): Promise<void> {
-  if (process.env.E2E_SCREENSHOTS === 'off') {
+  if (!SCREENSHOTS) {
     await shoot('pt-light');
     return;
   }
@@ -63,7 +65,10 @@ export async function inEveryLook(page: Page, shoot: (look: string) => Promise<v
  * popover appears only once the signed-in frame has loaded: wait for it rather than guess.
  */
 export async function closeOnboarding(page: Page): Promise<void> {
-  const dismissed = await page.evaluate(() => localStorage.getItem('onboardingDismissed') === 'true');
+  const dismissed = await page.evaluate(
+    (key) => localStorage.getItem(key) === 'true',
+    STORAGE_KEYS.onboardingDismissed,
+  );
   if (dismissed) return;
   const popover = page.getByTestId('onboarding-popover');
   await expect(popover).toBeVisible();

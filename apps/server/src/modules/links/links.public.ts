@@ -17,7 +17,7 @@ function cookiesOf(header: string | undefined): Record<string, string> {
  * Clicks per IP per minute, in this process: a person clicks a link a few times; a script
  * hammering it gets the friendly "too many visits" page instead of moving the rotation.
  */
-export function createIpLimiter(perMinute: number, now: () => number = Date.now) {
+export function createIpLimiter(perMinute: number, now: () => number) {
   let window = Math.floor(now() / 60_000);
   let counts = new Map<string, number>();
   return (ip: string): boolean => {
