@@ -147,6 +147,13 @@ export const linkListSchema = z.object({
 });
 export type RotatingLinkList = z.infer<typeof linkListSchema>;
 
+/**
+ * The longest period of a link's stats per bucket, in days: every bucket is a row the server
+ * builds and the chart draws. The screen asks 7, 30 or 90 days by day or hour (2,160 hours);
+ * the extra days absorb a browser clock ahead of the server's. Wider → 400 `PERIOD_TOO_LONG`.
+ */
+export const LINK_STATS_MAX_DAYS = { hour: 92, day: 732 } as const;
+
 export const linkStatsQuerySchema = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),

@@ -16,6 +16,7 @@ import type { AuthUser } from '../../platform/auth/guard.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { checkedPeriod } from '../../platform/http/period.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { DirectContact } from '../lists/lists.direct.repository.ts';
@@ -278,15 +279,9 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
     },
 
     async adminList(query: { userId?: string; from?: string; to?: string; page: number; pageSize: number }) {
-      const { rows, total } = await repo.page(
-        {
-          userId: query.userId,
-          from: query.from ? new Date(query.from) : undefined,
-          to: query.to ? new Date(query.to) : undefined,
-        },
-        query.page,
-        query.pageSize,
-      );
+      // A filter, not a series: any real period lists; a reversed one is a mistake worth saying.
+      const { from, to } = checkedPeriod(query, { now: clock.now() });
+      const { rows, total } = await repo.page({ userId: query.userId, from, to }, query.page, query.pageSize);
       return {
         items: rows.map((r) => ({ ...toEnrichmentDto(r.enrichment), user: r.user })),
         total,

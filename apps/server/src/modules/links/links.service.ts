@@ -4,6 +4,7 @@
  * `links.hop.ts`.
  */
 import {
+  LINK_STATS_MAX_DAYS,
   type LinkFallback,
   type LinkInput,
   type LinkPatch,
@@ -16,6 +17,7 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { sqlStateOf } from '../../platform/db/errors.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { boundedPeriod } from '../../platform/http/period.ts';
 import type { AuditChanges } from '../audit/audit.repository.ts';
 import type { LinksRepository, TargetWrite } from './links.repository.ts';
 import type { LinkTargetRow, RotatingLinkRow } from './links.schema.ts';
@@ -229,9 +231,11 @@ export function createLinksService(deps: LinksServiceDeps) {
 
     async stats(userId: string, id: string, query: { from?: string; to?: string; bucket: 'day' | 'hour' }) {
       await owned(userId, id);
-      const to = query.to ? new Date(query.to) : clock.now();
-      const from = query.from ? new Date(query.from) : new Date(to.getTime() - 30 * DAY);
-      if (from >= to) throw badRequest('LINK_STATS_RANGE', 'O início do período deve ser antes do fim.');
+      const { from, to } = boundedPeriod(query, {
+        now: clock.now(),
+        defaultDays: 30,
+        maxDays: LINK_STATS_MAX_DAYS[query.bucket],
+      });
       const [raw, targets] = await Promise.all([repo.stats(id, from, to, query.bucket), repo.allTargets(id)]);
       const labels = new Map(targets.map((t) => [t.id, t.label ?? t.phone ?? t.url]));
       const stats: LinkStats = {

@@ -56,3 +56,23 @@ describe('auth error messages (spec section 8)', () => {
     expect(translateValidation(t, undefined)).toBeUndefined();
   });
 });
+
+describe("an error's details are its translation's parameters", () => {
+  it('PERIOD_TOO_LONG says the limit the server sent, in every language', async () => {
+    const { default: i18next } = await import('i18next');
+    const resources = {
+      pt: { translation: (await import('../../../public/locales/pt.json')).default },
+      en: { translation: (await import('../../../public/locales/en.json')).default },
+      cn: { translation: (await import('../../../public/locales/cn.json')).default },
+    };
+    const err = new ApiError(400, 'O período pode ter no máximo 92 dias.', 'PERIOD_TOO_LONG', { maxDays: 92 });
+    for (const lng of ['pt', 'en', 'cn']) {
+      const i18n = i18next.createInstance();
+      await i18n.init({ lng, resources, interpolation: { escapeValue: false } });
+      const text = translateApiError(i18n.t, err, 'links.errors.UNKNOWN');
+      expect(text).toContain('92');
+      expect(text).not.toContain('{{');
+      expect(text).toBe(i18n.t('errors.codes.PERIOD_TOO_LONG', { maxDays: 92 }));
+    }
+  });
+});

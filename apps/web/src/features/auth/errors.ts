@@ -29,7 +29,8 @@ function byCode(t: TFunction, err: ApiError): string | undefined {
       ? t('errors.codes.RATE_LIMITED', { minutes: Math.max(1, Math.ceil(seconds / 60)) })
       : t('errors.tooManyRequests');
   }
-  const text = t(`errors.codes.${err.code}`, { defaultValue: '' });
+  // The error's details are the text's parameters (e.g. `PERIOD_TOO_LONG`'s `{maxDays}`).
+  const text = t(`errors.codes.${err.code}`, { ...err.details, defaultValue: '' });
   return text || undefined;
 }
 
