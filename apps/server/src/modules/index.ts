@@ -248,6 +248,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   defineChannelsJobs(deps.jobs, {
     channels,
     post: (url, body) => postJsonOutbound(url, body, { allowPrivate: config.allowPrivateOutbound }),
+    purgeEarlyReceipts: () => channelsRepo.purgeEarlyReceipts(),
     logger,
   });
 

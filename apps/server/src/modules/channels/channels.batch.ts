@@ -41,6 +41,37 @@ export type SubmittedBatchResult = {
   arrived: ReceiptResult[];
 };
 
+/**
+ * How long a receipt that came before its submit is kept (`early_receipts`). It waits only for
+ * its submit's id to be stored, which happens when the batch that sent it settles (minutes at
+ * most) or never (its process died: the message is settled `unknown` with no carrier id, and
+ * nothing will ever match). Seven days is the longest validity period carriers give an SMS (the
+ * last moment any receipt about it can come), so a purged receipt can no longer be about a live
+ * message; keeping it longer would only let a carrier's wrapped id counter hand an ancient
+ * receipt to a new message. Purged hourly (the `channels.housekeeping` job), on the database's
+ * clock.
+ */
+const EARLY_RECEIPT_RETENTION = sql`interval '7 days'`;
+/**
+ * Which early receipts the sweep looks at: those received in the last hour. The storing of a
+ * submit applies every receipt already waiting for its ids (under the ids' locks, in its own
+ * transaction), so only a receipt parked at about the same moment as its id was stored (a race
+ * lost) needs the sweep, which runs every 5 s in every process: an hour covers that and a restart
+ * in between. Older receipts are left to be matched by their submit or purged, so that a table
+ * of receipts nobody will claim (another system's messages on a shared carrier account) is not
+ * read again every 5 s (the `early_receipts_received_idx` range).
+ */
+const EARLY_RECEIPT_SWEEP_WINDOW = sql`interval '1 hour'`;
+
+/** The sweep's read: recent early receipts whose carrier id is stored by now. Exported for its plan's test. */
+export function earlyReceiptCandidates(limit: number) {
+  return sql`
+    select e.id, e.event, e.provider, e.provider_message_id from early_receipts e
+    where e.received_at >= now() - ${EARLY_RECEIPT_SWEEP_WINDOW}
+      and exists (select 1 from provider_message_ids p where p.provider = e.provider and p.provider_message_id = e.provider_message_id)
+    order by e.received_at, e.id limit ${limit}`;
+}
+
 /** Receipts, in `tx` (whose caller took the carrier ids' locks): read what they touch, apply, write. */
 async function applyReceiptsLocked(tx: DbOrTx, events: StatusEvent[], now: Date): Promise<ReceiptResult[]> {
   const known = await rowsOf<{ provider: string; provider_message_id: string; message_id: string }>(
@@ -193,7 +224,18 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       return moved;
     },
 
-    /** Early receipts whose carrier id is known by now (a race lost, a crash between the two): applied. */
+    /** Early receipts past retention (no submit will claim them any more): deleted; how many. */
+    async purgeEarlyReceipts(): Promise<number> {
+      return transaction(async (tx) => {
+        const [row] = await rowsOf<{ n: number | string }>(
+          tx.execute(sql`with gone as (delete from early_receipts where received_at < now() - ${EARLY_RECEIPT_RETENTION} returning 1)
+            select count(*) as n from gone`),
+        );
+        return Number(row?.n ?? 0);
+      });
+    },
+
+    /** Early receipts of the last hour whose carrier id is known by now (a race lost): applied. */
     async sweepEarlyReceipts(now = new Date(), limit = 1000): Promise<number> {
       return transaction(async (tx) => {
         const rows = await rowsOf<{
@@ -201,12 +243,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
           id: number | string;
           provider: string;
           provider_message_id: string;
-        }>(
-          tx.execute(sql`
-            select e.id, e.event, e.provider, e.provider_message_id from early_receipts e
-            where exists (select 1 from provider_message_ids p where p.provider = e.provider and p.provider_message_id = e.provider_message_id)
-            order by e.id limit ${limit}`),
-        );
+        }>(tx.execute(earlyReceiptCandidates(limit)));
         if (rows.length === 0) return 0;
         await lockCarrierIds(
           tx,

@@ -1,6 +1,11 @@
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { type ChannelsService, SETTLE_INTERRUPTED_QUEUE, URA_ANSWER_QUEUE } from './channels.service.ts';
+import {
+  CHANNELS_HOUSEKEEPING_QUEUE,
+  type ChannelsService,
+  SETTLE_INTERRUPTED_QUEUE,
+  URA_ANSWER_QUEUE,
+} from './channels.service.ts';
 
 /**
  * A digit pressed on a URA call reaches the customer's integration URL from a job: retried with
@@ -12,6 +17,7 @@ export function defineChannelsJobs(
   deps: {
     channels: Pick<ChannelsService, 'deliverUraAnswer' | 'settleInterrupted'>;
     post: (url: string, body: unknown) => Promise<{ status: number }>;
+    purgeEarlyReceipts: () => Promise<number>;
     logger: Logger;
   },
 ): void {
@@ -36,5 +42,17 @@ export function defineChannelsJobs(
     schedule: '* * * * *',
     retryLimit: 2,
     expireInSeconds: 120,
+  });
+
+  // Every hour, once across processes: early receipts past their retention (channels.batch.ts).
+  jobs.define<object>({
+    name: CHANNELS_HOUSEKEEPING_QUEUE,
+    handler: async () => {
+      const purged = await deps.purgeEarlyReceipts();
+      if (purged > 0) deps.logger.info({ purged }, 'early receipts past retention purged');
+    },
+    schedule: '23 * * * *',
+    retryLimit: 2,
+    expireInSeconds: 600,
   });
 }

@@ -125,6 +125,7 @@ export function createChannelsRepository(db: Database) {
     recordSubmittedBatch: batches.recordSubmittedBatch,
     settleBatch: batches.settleBatch,
     sweepEarlyReceipts: batches.sweepEarlyReceipts,
+    purgeEarlyReceipts: batches.purgeEarlyReceipts,
 
     /** The carrier refused it, or its fate is unknown (the request may have reached the carrier). */
     async settleWithoutCarrier(

@@ -120,7 +120,12 @@ export const earlyReceipts = pgTable(
     event: jsonb('event').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('early_receipts_id_idx').on(t.provider, t.providerMessageId)],
+  (t) => [
+    index('early_receipts_id_idx').on(t.provider, t.providerMessageId),
+    // The sweep reads only the last hour's receipts and the purge only those past retention
+    // (channels.batch.ts): both are ranges of this index, never the whole table.
+    index('early_receipts_received_idx').on(t.receivedAt, t.id),
+  ],
 );
 
 /** Messages people sent us (SMS replies), per account: the account that last wrote to that number. */

@@ -33,6 +33,7 @@ import { createReceiptBatcher } from './receipt-batcher.ts';
 
 export const URA_ANSWER_QUEUE = 'channels.ura-answer';
 export const SETTLE_INTERRUPTED_QUEUE = 'channels.settle-interrupted';
+export const CHANNELS_HOUSEKEEPING_QUEUE = 'channels.housekeeping';
 
 export type ChannelsServiceDeps = {
   db: Database;

@@ -1,0 +1,1 @@
+CREATE INDEX "early_receipts_received_idx" ON "early_receipts" USING btree ("received_at","id");
