@@ -40,6 +40,7 @@ import { createChannelsRepository } from './channels/channels.repository.ts';
 import { registerChannelsRoutes } from './channels/channels.routes.ts';
 import { type ChannelsService, createChannelsService } from './channels/channels.service.ts';
 import { registerProviderWebhooks } from './channels/channels.webhooks.ts';
+import { createMessageCounts } from './channels/message-counts.ts';
 import type { ProviderRegistry } from './channels/providers/registry.ts';
 import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
@@ -249,6 +250,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     channels,
     post: (url, body) => postJsonOutbound(url, body, { allowPrivate: config.allowPrivateOutbound }),
     purgeEarlyReceipts: () => channelsRepo.purgeEarlyReceipts(),
+    foldMessageCounts: () => createMessageCounts(deps.db).fold(),
     logger,
   });
 

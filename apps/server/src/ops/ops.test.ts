@@ -91,6 +91,12 @@ async function seed(server: RunningServer): Promise<Seeded> {
     contacts,
     now: new Date(),
   });
+  // Messages, and with them the counts the database keeps of them (message_status_counts).
+  await server.db.executeSql(
+    `insert into messages (user_id, channel, to_phone, status, parts, provider, content)
+     select $1, 'sms_short', '+5511987650001', 'delivered', 1, 'smpp', '{}'::jsonb from generate_series(1, 3)`,
+    [customer.user.id],
+  );
   const slug = `ops-${customer.user.id.slice(0, 8)}`;
   await server.modules.links.create(customer.user.id, {
     name: 'Equipe',
@@ -227,6 +233,10 @@ describe('backup, restore and db:move of an on-disk PGlite', () => {
         const moved = await readDbFacts(query);
         expect(moved.tables).toEqual(result.facts.tables);
         expect(moved.ledger).toEqual(facts.ledger);
+        // The copy's COPY into messages did not count them a second time.
+        expect(
+          await query('select channel, status, sum(n)::int as n from message_status_counts group by 1, 2'),
+        ).toEqual([{ channel: 'sms_short', status: 'delivered', n: 3 }]);
       } finally {
         await target.close();
       }

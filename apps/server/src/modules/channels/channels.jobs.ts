@@ -18,6 +18,7 @@ export function defineChannelsJobs(
     channels: Pick<ChannelsService, 'deliverUraAnswer' | 'settleInterrupted'>;
     post: (url: string, body: unknown) => Promise<{ status: number }>;
     purgeEarlyReceipts: () => Promise<number>;
+    foldMessageCounts: () => Promise<void>;
     logger: Logger;
   },
 ): void {
@@ -44,12 +45,14 @@ export function defineChannelsJobs(
     expireInSeconds: 120,
   });
 
-  // Every hour, once across processes: early receipts past their retention (channels.batch.ts).
+  // Every hour, once across processes: early receipts past their retention (channels.batch.ts),
+  // and the message counts' differences folded (message-counts.ts), scraped or not.
   jobs.define<object>({
     name: CHANNELS_HOUSEKEEPING_QUEUE,
     handler: async () => {
       const purged = await deps.purgeEarlyReceipts();
       if (purged > 0) deps.logger.info({ purged }, 'early receipts past retention purged');
+      await deps.foldMessageCounts();
     },
     schedule: '23 * * * *',
     retryLimit: 2,

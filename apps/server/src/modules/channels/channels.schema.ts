@@ -1,6 +1,7 @@
 import { CHANNELS, MESSAGE_EVENT_STATUSES, MESSAGE_STATUSES } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -127,6 +128,19 @@ export const earlyReceipts = pgTable(
     index('early_receipts_received_idx').on(t.receivedAt, t.id),
   ],
 );
+
+/**
+ * Messages per channel and status, kept by the database as rows move: statement-level triggers
+ * on `messages` (migration 0020) add one row per (channel, status) a statement changed, with the
+ * difference; `message-counts.ts` sums them for the metrics and folds them together. Counting
+ * `messages` itself is a scan of every row, which on PGlite (one backend, in the server's own
+ * thread) stalls every request for as long as it takes.
+ */
+export const messageStatusCounts = pgTable('message_status_counts', {
+  channel: text('channel').notNull(),
+  status: text('status').notNull(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
 
 /** Messages people sent us (SMS replies), per account: the account that last wrote to that number. */
 export const inboundMessages = pgTable(

@@ -1,14 +1,12 @@
-import { sql } from 'drizzle-orm';
 import type { DbHandle } from '../../platform/db/client.ts';
+import { createMessageCounts, type MessageCount } from '../channels/message-counts.ts';
 
 export type JobCount = { queue: string; state: string | null; count: number };
-export type MessageCount = { channel: string; status: string; count: number };
-
-/** The longest the messages count may run; past it the scrape goes on without it. */
-const MESSAGES_COUNT_TIMEOUT = '5s';
+export type { MessageCount };
 
 /** What a scrape reads from the database: one grouped query each. */
-export function createMetricsRepository(handle: DbHandle) {
+export function createMetricsRepository(handle: Pick<DbHandle, 'executeSql'>) {
+  const counts = createMessageCounts(handle);
   return {
     /**
      * Jobs per queue and state (pg-boss 10 keeps jobs in `pgboss.job`, partitioned by queue name,
@@ -29,22 +27,11 @@ export function createMetricsRepository(handle: DbHandle) {
     },
 
     /**
-     * Messages per channel and status. `messages` grows with every campaign recipient and has,
-     * on purpose, no index on status (every index entry a status change writes is taken from the
-     * send rate), so this is a sequential scan: read-only, never blocking writers (MVCC), bounded
-     * by a statement timeout, and the service runs it at most once per cache period whatever the
-     * number of scrapers. Cheaper than keeping a counter table up to date on the send path.
+     * Messages per channel and status, from the counts the database keeps as messages move
+     * (`channels/message-counts.ts`): never a scan of `messages`, which on PGlite would hold the
+     * one embedded backend, and with it every request, for as long as the scan takes.
      */
-    async messageCounts(): Promise<MessageCount[]> {
-      const rows = await handle.db.transaction(async (tx) => {
-        await tx.execute(sql.raw(`set local statement_timeout = '${MESSAGES_COUNT_TIMEOUT}'`));
-        const result = await tx.execute(
-          sql`select channel, status, count(*) as count from messages group by channel, status`,
-        );
-        return (result as unknown as { rows: { channel: string; status: string; count: unknown }[] }).rows;
-      });
-      return rows.map((r) => ({ channel: r.channel, status: r.status, count: Number(r.count) }));
-    },
+    messageCounts: () => counts.read(),
   };
 }
 

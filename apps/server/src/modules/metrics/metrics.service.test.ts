@@ -6,52 +6,26 @@ import { createMetricsService } from './metrics.service.ts';
 
 const noProcess: ProcessMetrics = { families: () => [], stop: () => {} };
 
-function serviceWith(repo: Partial<MetricsRepository>, clock: { now: number }) {
+function serviceWith(repo: Partial<MetricsRepository>) {
   return createMetricsService({
     http: createHttpMetrics(),
     process: noProcess,
     repo: { jobCounts: async () => [], messageCounts: async () => [], ...repo },
     providers: () => [],
     logger: { warn: () => {} },
-    now: () => clock.now,
-    messageCountsTtlMs: 30_000,
   });
 }
 
 describe('the metrics service', () => {
-  it('counts messages at most once per period, concurrent scrapes sharing one count', async () => {
-    let counts = 0;
-    const clock = { now: 0 };
-    const service = serviceWith(
-      {
-        messageCounts: async () => {
-          counts++;
-          return [{ channel: 'whatsapp', status: 'sent', count: counts }];
-        },
-      },
-      clock,
-    );
-    await Promise.all([service.scrape(), service.scrape()]);
-    clock.now = 29_999;
-    expect(await service.scrape()).toContain('ecoa_messages{channel="whatsapp",status="sent"} 1\n');
-    expect(counts).toBe(1);
-    clock.now = 30_000;
-    expect(await service.scrape()).toContain('ecoa_messages{channel="whatsapp",status="sent"} 2\n');
-    expect(counts).toBe(2);
-  });
-
   it('keeps scraping when a source fails, saying which one, and retries it next time', async () => {
     let fail = true;
-    const service = serviceWith(
-      {
-        messageCounts: async () => {
-          if (fail) throw new Error('canceling statement due to statement timeout');
-          return [];
-        },
-        jobCounts: async () => [{ queue: 'q', state: null, count: 0 }],
+    const service = serviceWith({
+      messageCounts: async () => {
+        if (fail) throw new Error('canceling statement due to statement timeout');
+        return [];
       },
-      { now: 0 },
-    );
+      jobCounts: async () => [{ queue: 'q', state: null, count: 0 }],
+    });
     const first = await service.scrape();
     expect(first).not.toContain('ecoa_messages{');
     expect(first).toContain('ecoa_metrics_source_up{source="messages"} 0\n');

@@ -9,20 +9,12 @@ import type { MetricsRepository } from './metrics.repository.ts';
 /** pg-boss 10's job states (`pgboss.job_state`). */
 const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
 
-/**
- * How long one count of `messages` answers scrapes: the count is a scan of the whole table
- * (metrics.repository.ts), so it runs at most this often per process, whatever the scrapers do.
- */
-export const MESSAGE_COUNTS_TTL_MS = 30_000;
-
 export type MetricsServiceDeps = {
   http: HttpMetrics;
   process: ProcessMetrics;
   repo: MetricsRepository;
   providers: () => readonly ChannelProvider[];
   logger: { warn(obj: object, msg: string): void };
-  now?: () => number;
-  messageCountsTtlMs?: number;
 };
 
 export type MetricsService = {
@@ -31,10 +23,6 @@ export type MetricsService = {
 };
 
 export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
-  const now = deps.now ?? Date.now;
-  const ttl = deps.messageCountsTtlMs ?? MESSAGE_COUNTS_TTL_MS;
-  let messages: { at: number; samples: Promise<Sample[]> } | undefined;
-
   async function jobSamples(): Promise<Sample[]> {
     const counts = new Map<string, Map<string, number>>();
     for (const row of await deps.repo.jobCounts()) {
@@ -47,7 +35,8 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
     );
   }
 
-  async function countMessages(): Promise<Sample[]> {
+  /** Read from the counts kept as messages move: as cheap as the jobs' read, so read at every scrape. */
+  async function messageSamples(): Promise<Sample[]> {
     const counts = new Map<string, number>();
     for (const row of await deps.repo.messageCounts()) counts.set(`${row.channel} ${row.status}`, row.count);
     // Every (channel, status) pair is present, 0 when no message has it, so a series never vanishes.
@@ -57,18 +46,6 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
         value: counts.get(`${channel} ${status}`) ?? 0,
       })),
     );
-  }
-
-  /** Concurrent scrapes share one count; a failed count is not kept. */
-  function messageSamples(): Promise<Sample[]> {
-    if (!messages || now() - messages.at >= ttl) {
-      const entry = { at: now(), samples: countMessages() };
-      entry.samples.catch(() => {
-        if (messages === entry) messages = undefined;
-      });
-      messages = entry;
-    }
-    return messages.samples;
   }
 
   /** A source that fails (a timeout, the database away) costs its own families, never the whole scrape. */
@@ -96,7 +73,7 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
       if (msgs.samples) {
         families.push({
           name: 'ecoa_messages',
-          help: `Messages by channel and status (counted at most every ${ttl / 1000} s).`,
+          help: 'Messages by channel and status.',
           type: 'gauge',
           samples: msgs.samples,
         });

@@ -1,0 +1,5 @@
+CREATE TABLE "message_status_counts" (
+	"channel" text NOT NULL,
+	"status" text NOT NULL,
+	"n" bigint NOT NULL
+);
