@@ -5,7 +5,7 @@ import { type AuthGuard, createAuthGuard } from '../platform/auth/guard.ts';
 import { type Clock, systemClock } from '../platform/clock/clock.ts';
 import type { Config } from '../platform/config/config.ts';
 import type { DbHandle } from '../platform/db/client.ts';
-import { postJsonOutbound } from '../platform/http/outbound.ts';
+import { customerUrlPoster } from '../platform/http/outbound.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
@@ -248,7 +248,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   for (const provider of deps.providers.all()) provider.onEvent((event) => channels.handleEvent(event));
   defineChannelsJobs(deps.jobs, {
     channels,
-    post: (url, body) => postJsonOutbound(url, body, { allowPrivate: config.allowPrivateOutbound }),
+    post: customerUrlPoster(config),
     purgeEarlyReceipts: () => channelsRepo.purgeEarlyReceipts(),
     foldMessageCounts: () => createMessageCounts(deps.db).fold(),
     logger,

@@ -137,7 +137,7 @@ export type Config = {
   linkClicksPerIpPerMinute: number;
   /**
    * Whether calls to customer-typed URLs (a URA's integration URL) may reach private or local
-   * addresses: only on a local trial (loopback PUBLIC_URL) or outside production; otherwise
+   * addresses: only on a local trial (loopback PUBLIC_URL) or in tests (NODE_ENV=test); otherwise
    * they are refused (SSRF).
    */
   allowPrivateOutbound: boolean;
@@ -309,7 +309,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     providers,
     supportWhatsapp: e.SUPPORT_WHATSAPP,
     linkClicksPerIpPerMinute: e.LINK_CLICKS_PER_IP_PER_MINUTE,
-    allowPrivateOutbound: isLoopbackUrl(publicUrl) || e.NODE_ENV !== 'production',
+    // A deployment's NODE_ENV (development included) never turns the SSRF guard off; only tests and a local trial.
+    allowPrivateOutbound: isLoopbackUrl(publicUrl) || e.NODE_ENV === 'test',
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

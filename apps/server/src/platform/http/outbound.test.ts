@@ -1,7 +1,28 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertPublicUrl, OutboundRefused, postJsonOutbound } from './outbound.ts';
+import { loadConfig } from '../config/config.ts';
+import {
+  assertPublicUrl,
+  customerUrlPoster,
+  OutboundRefused,
+  postJsonOutbound,
+  type ResolvedAddress,
+  type ResolveHost,
+} from './outbound.ts';
+
+/** A resolver that gives each answer in turn (the last one again after that), counting the questions. */
+function dnsAnswering(...answers: string[][]): ResolveHost & { calls: number } {
+  const resolve = Object.assign(
+    async (_host: string): Promise<ResolvedAddress[]> => {
+      const answer = answers[Math.min(resolve.calls, answers.length - 1)]!;
+      resolve.calls++;
+      return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    },
+    { calls: 0 },
+  );
+  return resolve;
+}
 
 describe('outbound calls to customer URLs', () => {
   let server: http.Server;
@@ -49,5 +70,113 @@ describe('outbound calls to customer URLs', () => {
     expect(await postJsonOutbound(`${base}/hook`, { digit: '1' }, { allowPrivate: true })).toEqual({ status: 204 });
     expect(received).toEqual([{ digit: '1' }]);
     expect(await postJsonOutbound(`${base}/redirect`, { digit: '2' }, { allowPrivate: true })).toEqual({ status: 302 });
+  });
+
+  it('resolves the host once and connects to the address it checked (DNS rebinding)', async () => {
+    // A name that says "public" to the check and "this machine" to whoever asks next.
+    const port = new URL(base).port;
+    const rebinding = dnsAnswering(['203.0.113.7'], ['127.0.0.1']);
+    const before = received.length;
+    await expect(
+      postJsonOutbound(
+        `http://hook.example:${port}/hook`,
+        { digit: '3' },
+        {
+          allowPrivate: false,
+          timeoutMs: 300,
+          resolve: rebinding,
+        },
+      ),
+    ).rejects.toThrow();
+    expect(rebinding.calls).toBe(1);
+    expect(received.length).toBe(before);
+
+    // Where private addresses are allowed (a test, a local trial), the connection still goes to the first answer.
+    const moving = dnsAnswering(['127.0.0.1'], ['127.0.0.2']);
+    const other = http.createServer((_req, res) => res.writeHead(500).end());
+    await new Promise<void>((resolve) => other.listen(Number(port), '127.0.0.2', resolve));
+    try {
+      expect(
+        await postJsonOutbound(
+          `http://hook.example:${port}/hook`,
+          { digit: '4' },
+          { allowPrivate: true, resolve: moving },
+        ),
+      ).toEqual({ status: 204 });
+      expect(moving.calls).toBe(1);
+      expect(received.at(-1)).toEqual({ digit: '4' });
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+    // A name with a private address among its answers is refused whatever the order.
+    await expect(
+      assertPublicUrl('http://hook.example/', { allowPrivate: false, resolve: dnsAnswering(['8.8.8.8', '10.0.0.5']) }),
+    ).rejects.toBeInstanceOf(OutboundRefused);
+  });
+
+  it('refuses IPv6 spellings of private IPv4 addresses (mapped, compatible, translated, NAT64, 6to4)', async () => {
+    for (const host of [
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[0:0:0:0:0:ffff:7f00:1]',
+      '[::FFFF:10.0.0.1]',
+      '[::127.0.0.1]',
+      '[::7f00:1]',
+      '[::a00:1]',
+      '[0:0:0:0:0:0:a9fe:a9fe]',
+      '[::ffff:0:7f00:1]',
+      '[64:ff9b::127.0.0.1]',
+      '[64:ff9b::7f00:1]',
+      '[64:ff9b::a9fe:a9fe]',
+      '[64:ff9b::c0a8:1]',
+      '[64:ff9b:1::a00:1]',
+      '[64:ff9b:1:ffff::8.8.8.8]',
+      '[2002:7f00:1::1]',
+      '[2001:0:4136:e378:8000:63bf:3fff:fdd2]',
+      '[fec0::1]',
+      '[fd00::1]',
+    ]) {
+      await expect(assertPublicUrl(`http://${host}/`, { allowPrivate: false }), host).rejects.toBeInstanceOf(
+        OutboundRefused,
+      );
+    }
+    // The same forms around a public IPv4 are public.
+    for (const host of ['[::ffff:8.8.8.8]', '[64:ff9b::808:808]', '[2606:4700:4700::1111]']) {
+      await expect(assertPublicUrl(`http://${host}/`, { allowPrivate: false }), host).resolves.toBeUndefined();
+    }
+    // A resolver's answer in those spellings is judged the same way.
+    for (const address of ['::ffff:7f00:1', '64:ff9b::a00:1', '::127.0.0.1']) {
+      await expect(
+        assertPublicUrl('http://hook.example/', { allowPrivate: false, resolve: dnsAnswering([address]) }),
+        address,
+      ).rejects.toBeInstanceOf(OutboundRefused);
+    }
+  });
+
+  it("a deployment's configuration cannot switch the guard off: only tests and a local trial reach private addresses", async () => {
+    const hook = `${base}/hook`;
+    const before = received.length;
+    for (const env of [
+      { NODE_ENV: 'production', PUBLIC_URL: 'https://ecoa.example.com' },
+      { NODE_ENV: 'development', PUBLIC_URL: 'https://ecoa.example.com' },
+      { PUBLIC_URL: 'https://10.0.0.8' },
+    ]) {
+      const config = loadConfig(env);
+      expect(config.allowPrivateOutbound, JSON.stringify(env)).toBe(false);
+      await expect(customerUrlPoster(config)(hook, { digit: '5' }), JSON.stringify(env)).rejects.toBeInstanceOf(
+        OutboundRefused,
+      );
+    }
+    expect(received.length).toBe(before);
+    for (const env of [
+      { NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:3000' },
+      { NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:3000' },
+      { NODE_ENV: 'test', PUBLIC_URL: 'https://ecoa.example.com' },
+    ]) {
+      expect(await customerUrlPoster(loadConfig(env))(hook, { digit: '6' }), JSON.stringify(env)).toEqual({
+        status: 204,
+      });
+    }
+    expect(received.length).toBe(before + 3);
   });
 });

@@ -1,37 +1,17 @@
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress } from './private-address.ts';
 
 /**
  * Calls Ecoa makes to addresses a customer typed (a URA's integration URL): never to this
  * machine or its private network (SSRF), unless this is a local trial or a test; never following
  * redirects (a public address could bounce to a private one); always with a timeout and a cap on
- * what is read back.
+ * what is read back. The host is resolved once, and the connection goes to the address that was
+ * checked: resolving again to connect would let a name answer a public address to the check and
+ * a private one to the connection (DNS rebinding).
  */
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv6');
-}
 
 export class OutboundRefused extends Error {
   constructor(message: string) {
@@ -40,41 +20,86 @@ export class OutboundRefused extends Error {
   }
 }
 
-function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  // An IPv4-mapped IPv6 address is checked as the IPv4 it is.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return PRIVATE.check(mapped, 'ipv4');
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+export type ResolvedAddress = { address: string; family: number };
+/** Every address of a host name (the system resolver by default; tests answer as a hostile DNS would). */
+export type ResolveHost = (hostname: string) => Promise<ResolvedAddress[]>;
+
+const systemResolve: ResolveHost = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export type OutboundOptions = { allowPrivate: boolean; timeoutMs?: number; resolve?: ResolveHost };
+
+/**
+ * The URL checked and its host resolved once: the address to connect to. Refused when it is not
+ * http(s), or (unless private addresses are allowed) when any of the host's addresses is private.
+ */
+export async function resolvePublicUrl(
+  url: string,
+  options: Pick<OutboundOptions, 'allowPrivate' | 'resolve'>,
+): Promise<{ url: URL; address: ResolvedAddress }> {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new OutboundRefused('only http(s) URLs');
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const family = isIP(host);
+  const addresses = family ? [{ address: host, family }] : await (options.resolve ?? systemResolve)(host);
+  if (addresses.length === 0) throw new OutboundRefused(`${parsed.hostname} has no address`);
+  if (!options.allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
+    throw new OutboundRefused(`${parsed.hostname} is a private or local address`);
+  }
+  return { url: parsed, address: addresses[0]! };
 }
 
 /** Throws OutboundRefused when `url` is not http(s) or resolves to a private address (and those are not allowed). */
-export async function assertPublicUrl(url: string, options: { allowPrivate: boolean }): Promise<void> {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new OutboundRefused('only http(s) URLs');
-  if (options.allowPrivate) return;
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  if (addresses.length === 0 || addresses.some(isPrivateAddress)) {
-    throw new OutboundRefused(`${parsed.hostname} is a private or local address`);
-  }
+export async function assertPublicUrl(url: string, options: Pick<OutboundOptions, 'allowPrivate' | 'resolve'>) {
+  await resolvePublicUrl(url, options);
 }
 
-/** POSTs JSON to a customer's URL: SSRF-checked, no redirects, a timeout; the answer's body is not read. */
+/** A socket lookup that answers only the address already checked, whatever it is asked. */
+function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+}
+
+/** POSTs JSON to a customer's URL: SSRF-checked, to the checked address, no redirects, a timeout; the answer's body is not read. */
 export async function postJsonOutbound(
   url: string,
   body: unknown,
-  options: { allowPrivate: boolean; timeoutMs?: number },
+  options: OutboundOptions,
 ): Promise<{ status: number }> {
-  await assertPublicUrl(url, options);
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': 'Ecoa/1 (+integration)' },
-    body: JSON.stringify(body),
-    redirect: 'manual',
-    signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+  const { url: target, address } = await resolvePublicUrl(url, options);
+  const payload = JSON.stringify(body);
+  const request = target.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      target,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'user-agent': 'Ecoa/1 (+integration)',
+        },
+        // A socket of its own (a pooled one may have been opened to another address), connected
+        // to the checked address; TLS still checks the certificate against the URL's host name.
+        agent: false,
+        lookup: pinnedLookup(address),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+      },
+      (res) => {
+        res.resume();
+        res.on('error', () => {});
+        resolve({ status: res.statusCode ?? 0 });
+        res.destroy();
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  await res.body?.cancel();
-  return { status: res.status };
+}
+
+/** The poster for customers' URLs under this deployment's config (private addresses only where config allows). */
+export function customerUrlPoster(config: { allowPrivateOutbound: boolean }, resolve?: ResolveHost) {
+  return (url: string, body: unknown) =>
+    postJsonOutbound(url, body, { allowPrivate: config.allowPrivateOutbound, resolve });
 }
