@@ -45,9 +45,9 @@ export type SubmittedBatchResult = {
  * How long a receipt that came before its submit is kept (`early_receipts`). It waits only for
  * its submit's id to be stored, which happens when the batch that sent it settles (minutes at
  * most) or never (its process died: the message is settled `unknown` with no carrier id, and
- * nothing will ever match). Seven days is the longest validity period carriers give an SMS (the
- * last moment any receipt about it can come), so a purged receipt can no longer be about a live
- * message; keeping it longer would only let a carrier's wrapped id counter hand an ancient
+ * nothing will ever match). Seven days is as long as SMSCs commonly let an SMS wait for its
+ * recipient (validity periods are capped at a few days to a week), the last moment a receipt about
+ * it can come, so a purged receipt can no longer be about a live message; keeping it longer would only let a carrier's wrapped id counter hand an ancient
  * receipt to a new message. Purged hourly (the `channels.housekeeping` job), on the database's
  * clock.
  */
