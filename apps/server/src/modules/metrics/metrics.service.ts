@@ -30,6 +30,14 @@ export type MetricsService = {
   scrape(): Promise<string>;
 };
 
+/** Providers that count receipts matching no message (SMPP): one sample each. */
+function unmatchedReceipts(providers: readonly ChannelProvider[]): Sample[] {
+  return providers.flatMap((p) => {
+    const counters = p.receiptCounters?.();
+    return counters ? [{ labels: { provider: p.name }, value: counters.unmatchedReceipts }] : [];
+  });
+}
+
 export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
   const now = deps.now ?? Date.now;
   const ttl = deps.messageCountsTtlMs ?? MESSAGE_COUNTS_TTL_MS;
@@ -113,6 +121,12 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
           help: 'Whether a channel provider is connected: SMPP bound, HTTP APIs reachable (1) or not (0).',
           type: 'gauge',
           samples: deps.providers().map((p) => ({ labels: { provider: p.name }, value: p.health().connected ? 1 : 0 })),
+        },
+        {
+          name: 'ecoa_provider_receipts_unmatched_total',
+          help: 'Carrier receipts whose id matched no stored message when they came (kept in case their submit was being stored).',
+          type: 'counter',
+          samples: unmatchedReceipts(deps.providers()),
         },
         ...deps.process.families(),
       );
