@@ -7,7 +7,8 @@
  * `399005E1\x04'…` with the next TLV's bytes glued on, and the receipt never matches its message.
  * Here a TLV is exactly its declared bytes: a C string is cut at its first NUL (so trailing NULs
  * go), an integer is read from its own bytes only, and a TLV whose length runs past the PDU makes
- * the body unreadable (answered generic_nack). The package still reads the mandatory fields.
+ * the body unreadable (answered generic_nack). The mandatory fields are read with the package's
+ * own field types.
  */
 import smpp from 'smpp';
 
@@ -29,19 +30,21 @@ export function commandName(commandId: number): string | null {
 }
 
 /**
- * Where the mandatory fields of `command` end in `frame` (the package's own field types). Throws
- * when they run past the frame: a body that cannot be read.
+ * The mandatory fields of `command` in `frame`, read with the package's field types, and where
+ * they end. Throws when they run past the frame: a body that cannot be read.
  */
-export function mandatoryFieldsEnd(frame: Buffer, command: string): number {
+export function readMandatoryFields(frame: Buffer, command: string): { fields: Record<string, unknown>; end: number } {
   const params = defs.commands[command]?.params ?? {};
+  const fields: Record<string, unknown> = {};
   let offset = HEADER_BYTES;
-  for (const param of Object.values(params)) {
+  for (const [name, param] of Object.entries(params)) {
     if (offset >= frame.length) break;
     const value = param.type.read(frame, offset);
+    fields[name] = value;
     offset += param.type.size(value);
   }
   if (offset > frame.length) throw new RangeError(`${command}: its fields run past the PDU's end`);
-  return offset;
+  return { fields, end: offset };
 }
 
 function readValue(type: unknown, bytes: Buffer): unknown {
