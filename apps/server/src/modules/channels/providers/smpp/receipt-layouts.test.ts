@@ -151,13 +151,17 @@ afterEach(async () => {
 });
 
 /** The adapter bound to a raw SMSC; `outcome` is what the channels core says of each receipt. */
-async function bindRaw(nextId: (n: number) => string, outcome: StatusEvent['status'] | 'early' = 'delivered') {
+async function bindRaw(
+  nextId: (n: number) => string,
+  outcome: StatusEvent['status'] | 'early' = 'delivered',
+  urlQuery = '',
+) {
   const smsc = await new RawSmsc(nextId).start();
   smscs.push(smsc);
   const warnings: object[] = [];
   const logger = { warn: (data: object) => warnings.push(data), info: () => {} };
   const provider = new SmppProvider({
-    ...smppProviderOptions({ ...parseSmppUrl(smsc.url), tps: 100, window: 5 }, 'real'),
+    ...smppProviderOptions({ ...parseSmppUrl(`${smsc.url}${urlQuery}`), tps: 100, window: 5 }, 'real'),
     reconnect: { initialMs: 20, maxMs: 200 },
     logger,
   });
@@ -221,6 +225,13 @@ describe('the adapter bound to a raw SMSC that writes receipts its own way', () 
     }
     expect(hex.events.map((e) => e.providerMessageId)).toEqual(hex.smsc.submitted.map((id) => id.toLowerCase()));
     expect(decimal.events.map((e) => e.providerMessageId)).toEqual(decimal.smsc.submitted);
+  });
+
+  it('SMPP_URL ?submit_ids=hex&receipt_ids=decimal converts text ids, also of submits made before a restart', async () => {
+    const { smsc, events } = await bindRaw(() => 'unused', 'delivered', '?submit_ids=hex&receipt_ids=decimal');
+    // Nothing submitted by this process: only the operator's word can say the base.
+    await smsc.deliver((seq) => rawDeliverSm(seq, { shortMessage: receiptText(String(0x399005e1)) }));
+    expect(events.map((e) => e.providerMessageId)).toEqual(['399005e1']);
   });
 
   it('counts a receipt that matches no message and logs its raw id in hex', async () => {
