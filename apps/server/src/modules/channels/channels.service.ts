@@ -20,6 +20,7 @@ import type { ChannelsRepository } from './channels.repository.ts';
 import { createInflightSubmits } from './inflight-submits.ts';
 import { isOptOutReply } from './opt-out-words.ts';
 import {
+  type EventOutcome,
   type InboundEvent,
   type OutboundContent,
   ProviderError,
@@ -281,11 +282,18 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       };
     },
 
-    /** Every receipt and inbound message of every provider comes through here. */
-    async handleEvent(event: ProviderEvent): Promise<void> {
-      if (event.type === 'inbound') return onInbound(event);
+    /**
+     * Every receipt and inbound message of every provider comes through here. Says what became of
+     * a receipt (`early`: no stored message has its carrier id; the provider counts those).
+     */
+    async handleEvent(event: ProviderEvent): Promise<EventOutcome> {
+      if (event.type === 'inbound') {
+        await onInbound(event);
+        return undefined;
+      }
       const { outcome, messageId } = await receipts.push(event);
       if (outcome === 'applied') await afterReceipt(event, messageId);
+      return outcome;
     },
 
     /** Receipts that waited for their submit, now applied: their follow-ups too. */

@@ -117,15 +117,31 @@ export type WebhookRoute = {
   handle(request: WebhookRequest, params: Record<string, string>): Promise<WebhookResponse>;
 };
 
+/**
+ * What the channels core did with a receipt: `early` when no stored message has its carrier id
+ * (it waits in `early_receipts` in case its submit is being stored; an id that never will be is a
+ * receipt lost); undefined for an inbound message.
+ */
+export type EventOutcome = 'applied' | 'early' | 'unchanged' | undefined;
+export type EventListener = (event: ProviderEvent) => Promise<EventOutcome>;
+
+/** Counters a provider keeps of what carriers sent it, for /metrics. */
+export type ProviderCounters = {
+  /** Receipts whose carrier id matched no stored message when they came (EventOutcome `early`). */
+  unmatchedReceipts: number;
+};
+
 export interface ChannelProvider {
   readonly name: string;
   readonly channels: readonly Channel[];
   /** Sends one message; resolves when the carrier accepted it (its ids), throws ProviderError otherwise. */
   submit(message: OutboundMessage): Promise<SubmitResult>;
   /** Receipts and inbound messages, as they arrive. One listener (the channels service). */
-  onEvent(listener: (event: ProviderEvent) => Promise<void>): void;
+  onEvent(listener: EventListener): void;
   /** The HTTP routes carriers call back on (none for SMPP: its receipts come on the bind). */
   readonly webhooks: readonly WebhookRoute[];
   health(): ProviderHealth;
+  /** Its counters, when it keeps them (SMPP). */
+  receiptCounters?(): ProviderCounters;
   close(): Promise<void>;
 }

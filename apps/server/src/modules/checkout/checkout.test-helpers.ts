@@ -123,11 +123,20 @@ export async function startStripeHarness() {
   const signer = new Stripe('sk_test_signer');
   let n = 0;
 
-  function webhook(type: string, object: Json, options: { secret?: string; signature?: string | null } = {}) {
+  /** An event signed by Stripe's SDK (`timestamp`: seconds, for a replayed old one), or with `signature` as given. */
+  function webhook(
+    type: string,
+    object: Json,
+    options: { secret?: string; signature?: string | null; timestamp?: number } = {},
+  ) {
     const payload = JSON.stringify({ id: `evt_${++n}`, object: 'event', type, data: { object } });
     const signature =
       options.signature === undefined
-        ? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET })
+        ? signer.webhooks.generateTestHeaderString({
+            payload,
+            secret: options.secret ?? WEBHOOK_SECRET,
+            ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+          })
         : options.signature;
     return server.app.inject({
       method: 'POST',

@@ -166,6 +166,12 @@ describe(`checkout with Stripe (real SDK, fake API) (${dbKind})`, () => {
     expect(unsigned.statusCode).toBe(400);
     const garbage = await webhook('checkout.session.completed', paidSession(session), { signature: 't=1,v1=abc' });
     expect(garbage.statusCode).toBe(400);
+    // Rightly signed, but ten minutes ago (Stripe's tolerance is five): a replay, refused.
+    const replayed = await webhook('checkout.session.completed', paidSession(session), {
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    });
+    expect(replayed.statusCode).toBe(400);
+    expect(replayed.json().code).toBe('INVALID_SIGNATURE');
     expect(await money(server, token)).toBe(0);
   });
 

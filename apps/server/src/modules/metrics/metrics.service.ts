@@ -22,6 +22,14 @@ export type MetricsService = {
   scrape(): Promise<string>;
 };
 
+/** Providers that count receipts matching no message (SMPP): one sample each. */
+function unmatchedReceipts(providers: readonly ChannelProvider[]): Sample[] {
+  return providers.flatMap((p) => {
+    const counters = p.receiptCounters?.();
+    return counters ? [{ labels: { provider: p.name }, value: counters.unmatchedReceipts }] : [];
+  });
+}
+
 export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
   async function jobSamples(): Promise<Sample[]> {
     const counts = new Map<string, Map<string, number>>();
@@ -90,6 +98,12 @@ export function createMetricsService(deps: MetricsServiceDeps): MetricsService {
           help: 'Whether a channel provider is connected: SMPP bound, HTTP APIs reachable (1) or not (0).',
           type: 'gauge',
           samples: deps.providers().map((p) => ({ labels: { provider: p.name }, value: p.health().connected ? 1 : 0 })),
+        },
+        {
+          name: 'ecoa_provider_receipts_unmatched_total',
+          help: 'Carrier receipts whose id matched no stored message when they came (kept in case their submit was being stored).',
+          type: 'counter',
+          samples: unmatchedReceipts(deps.providers()),
         },
         ...deps.process.families(),
       );

@@ -65,7 +65,17 @@ describe('loadConfig', () => {
       tps: 100,
       window: 10,
     });
-    for (const bad of ['smpp://ecoa:x@h:2775?tps=0', 'smpp://ecoa:x@h:2775?speed=9', 'smpp://h:2775']) {
+    // The SMSC's id bases, as Kannel's msg-id-type says them: both or neither.
+    expect(
+      loadConfig({ SMPP_URL: 'smpp://ecoa:x@10.0.0.5:2775?submit_ids=hex&receipt_ids=decimal' }).providers.smpp,
+    ).toMatchObject({ idBases: { submit: 'hex', receipt: 'decimal' } });
+    for (const bad of [
+      'smpp://ecoa:x@h:2775?tps=0',
+      'smpp://ecoa:x@h:2775?speed=9',
+      'smpp://h:2775',
+      'smpp://ecoa:x@h:2775?submit_ids=hex',
+      'smpp://ecoa:x@h:2775?submit_ids=hex&receipt_ids=octal',
+    ]) {
       expect(() => loadConfig({ SMPP_URL: bad }), bad).toThrow(/SMPP_URL/);
     }
     expect(() => loadConfig({ WHATSAPP_ACCESS_TOKEN: 'EAAG-secret' })).toThrow(/WhatsApp: set all of .*missing/);

@@ -26,7 +26,10 @@ const envSchema = z.object({
   CHECKOUT_TEST_MODE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   SMPP_URL: z
     .string()
-    .refine(isSmppUrl, 'must be smpp://system_id:password@host:port, optionally ?tps=<1-100000>&window=<1-1000>')
+    .refine(
+      isSmppUrl,
+      'must be smpp://system_id:password@host:port, optionally ?tps=<1-100000>&window=<1-1000>&submit_ids=hex|decimal&receipt_ids=hex|decimal',
+    )
     .optional(),
   WHATSAPP_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com'),
   WHATSAPP_API_VERSION: z
@@ -80,10 +83,18 @@ function isSmppUrl(value: string): boolean {
     const raw = query.get(name);
     return raw === null || (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max);
   };
+  const bases = ['submit_ids', 'receipt_ids'].map((k) => query.get(k));
+  // Both or neither: one base alone says nothing about converting between them.
+  const basesOk = bases.every((b) => b === null) || bases.every((b) => b === 'hex' || b === 'decimal');
   return (
-    [...query.keys()].every((k) => k === 'tps' || k === 'window') && inRange('tps', 100_000) && inRange('window', 1000)
+    [...query.keys()].every((k) => SMPP_URL_PARAMS.has(k)) &&
+    inRange('tps', 100_000) &&
+    inRange('window', 1000) &&
+    basesOk
   );
 }
+
+const SMPP_URL_PARAMS = new Set(['tps', 'window', 'submit_ids', 'receipt_ids']);
 
 function isPostgresUrl(value: string): boolean {
   try {
@@ -165,6 +176,11 @@ export type SmppConfig = {
   tps: number;
   /** Requests in flight on the bind. */
   window: number;
+  /**
+   * The bases of the SMSC's submit_sm_resp ids and receipt text ids when the operator knows they
+   * differ (Kannel's msg-id-type): `?submit_ids=hex&receipt_ids=decimal`. Unset: learned from evidence.
+   */
+  idBases?: { submit: 'hex' | 'decimal'; receipt: 'hex' | 'decimal' };
 };
 
 export type ProvidersConfig = {
@@ -208,7 +224,15 @@ export function parseSmppUrl(raw: string): SmppConfig {
     password: decodeURIComponent(url.password),
     tps: Number(url.searchParams.get('tps') ?? SMPP_DEFAULT_TPS),
     window: Number(url.searchParams.get('window') ?? SMPP_DEFAULT_WINDOW),
+    ...idBasesOf(url.searchParams.get('submit_ids'), url.searchParams.get('receipt_ids')),
   };
+}
+
+function idBasesOf(submit: string | null, receipt: string | null): Pick<SmppConfig, 'idBases'> {
+  const base = (b: string | null) => (b === 'hex' || b === 'decimal' ? b : null);
+  const s = base(submit);
+  const r = base(receipt);
+  return s && r ? { idBases: { submit: s, receipt: r } } : {};
 }
 
 /**

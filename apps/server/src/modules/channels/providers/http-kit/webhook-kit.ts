@@ -30,7 +30,7 @@ export function refuse(status: number, code: string, message: string): WebhookRe
 
 export const OK: WebhookResponse = { status: 200, contentType: 'text/plain; charset=utf-8', body: 'OK' };
 
-export type EventListener = (event: ProviderEvent) => Promise<void>;
+export type EventListener = import('../../provider.ts').EventListener;
 
 /**
  * Hands verified events to the listener, in the order received, before answering. When the

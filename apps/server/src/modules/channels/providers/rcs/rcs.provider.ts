@@ -8,9 +8,9 @@ import { type Clock, systemClock } from '../../../../platform/clock/clock.ts';
 import type { ProvidersConfig } from '../../../../platform/config/config.ts';
 import {
   type ChannelProvider,
+  type EventListener,
   type OutboundMessage,
   ProviderError,
-  type ProviderEvent,
   type SubmitResult,
 } from '../../provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
@@ -52,7 +52,7 @@ export function createRcsProvider(options: RcsProviderOptions): ChannelProvider 
     timeoutMs,
     onAccountError: (message) => health.error(message),
   });
-  let listener: ((event: ProviderEvent) => Promise<void>) | undefined;
+  let listener: EventListener | undefined;
   let closed = false;
 
   async function submit(message: OutboundMessage): Promise<SubmitResult> {

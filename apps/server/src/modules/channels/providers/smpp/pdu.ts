@@ -6,6 +6,7 @@
  * spaces and guesses encodings), so `short_message`/`message_payload` stay raw bytes.
  */
 import smpp from 'smpp';
+import { commandName, readMandatoryFields, readTlvs } from './tlvs.ts';
 
 /** A decoded PDU: the header plus the command's fields and TLVs, by the package's names. */
 export type Pdu = {
@@ -62,16 +63,33 @@ export function readHeader(frame: Buffer): { commandId: number; status: number; 
 }
 
 /**
- * Decodes one whole frame (its length already checked by `PduFramer`). Throws on a body the
- * codec cannot read (truncated fields, a TLV past the end). An unknown command id decodes to
- * `command: 'unknown'`. Text fields stay raw: the package's filters are skipped.
+ * Decodes one whole frame (its length already checked by `PduFramer`). Throws on a body that
+ * cannot be read (truncated fields, a TLV past the end). An unknown command id decodes to
+ * `command: 'unknown'`. Text fields stay raw bytes (the package's text filters are never run).
+ * The mandatory fields are read with the package's field types, the TLVs by their declared
+ * length (tlvs.ts).
  */
 export function decodePdu(frame: Buffer): Pdu {
-  const pdu = Object.create(smpp.PDU.prototype) as InstanceType<typeof smpp.PDU>;
-  // The package decodes text and dates in `_filter`; an own no-op keeps the raw bytes.
-  Object.defineProperty(pdu, '_filter', { value: () => {} });
-  pdu.fromBuffer(frame);
-  return pdu as unknown as Pdu;
+  const command = commandName(frame.readUInt32BE(4));
+  if (command === null) {
+    const unknown = Object.create(smpp.PDU.prototype) as InstanceType<typeof smpp.PDU>;
+    unknown.fromBuffer(frame);
+    return unknown as unknown as Pdu;
+  }
+  const { fields, end } = readMandatoryFields(frame, command);
+  const pdu = Object.create(smpp.PDU.prototype) as Pdu;
+  return Object.assign(
+    pdu,
+    {
+      command_length: frame.length,
+      command_id: frame.readUInt32BE(4),
+      command_status: frame.readUInt32BE(8),
+      sequence_number: frame.readUInt32BE(12),
+      command,
+    },
+    fields,
+    readTlvs(frame, end, command),
+  );
 }
 
 export class FrameError extends Error {

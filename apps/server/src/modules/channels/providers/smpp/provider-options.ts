@@ -66,5 +66,6 @@ export function smppProviderOptions(config: SmppConfig, mode: 'simulator' | 'rea
     window: config.window,
     tls: config.url.startsWith('smpps:'),
     mode,
+    ...(config.idBases ? { idBases: config.idBases } : {}),
   };
 }

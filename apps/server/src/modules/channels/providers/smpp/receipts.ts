@@ -2,7 +2,9 @@
  * Delivery receipts (SMPP 3.4 Appendix B and §5.3.2.12/.35): the TLVs `receipted_message_id`,
  * `message_state` and `network_error_code` when the SMSC sends them, else the text
  * `id:IIII sub:SSS dlvrd:DDD submit date:YYMMDDhhmm done date:YYMMDDhhmm stat:DDDDDDD err:E text:…`.
- * Both are read when both are there: the TLVs win, the text fills what they lack.
+ * Both are read when both are there: the TLVs win, the text fills what they lack. A
+ * receipted_message_id that is no usable id (empty, control or non-ASCII bytes, longer than SMPP's
+ * 64 characters) gives way to the text's `id:`.
  *
  * Status mapping (Ecoa's StatusEvent):
  * - DELIVRD → delivered.
@@ -85,19 +87,32 @@ export type ReceiptFields = {
 export type Receipt = {
   tlvId: string | null;
   textId: string | null;
+  /** The ids as the SMSC wrote them, in hex (for the warning about a receipt that matched nothing). */
+  rawHex: { tlvId: string | null; textId: string | null };
   /** null: an intermediate notification (ENROUTE…), acknowledged and not reported. */
   status: ReportedStatus | null;
   stat: string | null;
   reason: string | undefined;
 };
 
+/** SMPP 3.4 message ids are C-octet strings of at most 65 octets, the NUL included. */
+const MAX_ID_LENGTH = 64;
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+/** The canonical id, or null when `raw` cannot be a message id (see the file's comment). */
+function usableId(raw: string | null): string | null {
+  if (raw === null) return null;
+  const id = canonicalMessageId(raw);
+  return id.length > 0 && id.length <= MAX_ID_LENGTH && PRINTABLE_ASCII.test(id) ? id : null;
+}
+
+const hexOf = (raw: string | null) => (raw === null ? null : Buffer.from(raw, 'latin1').toString('hex'));
+
 /** The receipt's ids (canonical), status and reason; null when it names no message at all. */
 export function readReceipt(fields: ReceiptFields): Receipt | null {
   const parsed = parseReceiptText(fields.text);
-  const tlvId = fields.tlvId === null ? null : canonicalMessageId(fields.tlvId);
-  const textId = parsed.id === null ? null : canonicalMessageId(parsed.id);
-  const tlv = tlvId === '' ? null : tlvId;
-  const txt = textId === '' ? null : textId;
+  const tlv = usableId(fields.tlvId);
+  const txt = usableId(parsed.id);
   if (tlv === null && txt === null) return null;
 
   const stateStat = fields.messageState === null ? undefined : MESSAGE_STATES[fields.messageState];
@@ -115,5 +130,6 @@ export function readReceipt(fields: ReceiptFields): Receipt | null {
   const safeErr = err?.replace(/[^A-Za-z0-9]/g, '').slice(0, 16);
   const reason =
     status === 'delivered' || status === null ? undefined : `SMPP_${safeStat}${safeErr ? `_err_${safeErr}` : ''}`;
-  return { tlvId: tlv, textId: txt, status, stat, reason };
+  const rawHex = { tlvId: hexOf(fields.tlvId), textId: hexOf(parsed.id) };
+  return { tlvId: tlv, textId: txt, rawHex, status, stat, reason };
 }

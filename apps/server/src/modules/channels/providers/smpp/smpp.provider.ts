@@ -15,9 +15,10 @@
  */
 import {
   type ChannelProvider,
+  type EventListener,
   type OutboundMessage,
+  type ProviderCounters,
   ProviderError,
-  type ProviderEvent,
   type ProviderHealth,
   type SubmitResult,
 } from '../../provider.ts';
@@ -72,7 +73,7 @@ export class SmppProvider implements ChannelProvider {
     this.ids = new ReceiptIdResolver(options.idBases);
     this.unboundSince = this.now();
     const noteError = (message: string) => this.noteError(message);
-    this.deliveries = new Deliveries(this.name, this.ids, () => this.now(), noteError);
+    this.deliveries = new Deliveries(this.name, this.ids, () => this.now(), noteError, this.o.logger);
     this.bind = new SmppBind(this.o, {
       onBound: () => {
         this.bindRefusal = null;
@@ -91,8 +92,12 @@ export class SmppProvider implements ChannelProvider {
     }, 250);
   }
 
-  onEvent(listener: (event: ProviderEvent) => Promise<void>): void {
+  onEvent(listener: EventListener): void {
     this.deliveries.listener = listener;
+  }
+
+  receiptCounters(): ProviderCounters {
+    return { unmatchedReceipts: this.deliveries.unmatchedReceipts };
   }
 
   /** Resolves once bound (tests, start-up checks); rejects after `timeoutMs`. */
@@ -108,6 +113,7 @@ export class SmppProvider implements ChannelProvider {
       reconnectDelaysMs: [...this.bind.reconnectDelaysMs],
       intermediateReceipts: this.deliveries.intermediateReceipts,
       refusedReceipts: this.deliveries.refusedReceipts,
+      unmatchedReceipts: this.deliveries.unmatchedReceipts,
       idBases: this.ids.differingBases,
     };
   }
@@ -226,6 +232,7 @@ export class SmppProvider implements ChannelProvider {
         settleWithError(job, providerErrors.noMessageId());
       } else {
         job.ids[part.index] = id;
+        this.ids.noteSubmitted(id);
         job.accepted++;
         if (job.accepted === job.parts.length) settleWithIds(job);
       }

@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../../../../platform/clock/clock.ts';
 import { systemClock } from '../../../../platform/clock/clock.ts';
-import type { ChannelProvider, OutboundMessage, ProviderEvent, ProviderHealth, SubmitResult } from '../../provider.ts';
+import type { ChannelProvider, EventListener, OutboundMessage, ProviderHealth, SubmitResult } from '../../provider.ts';
 import { ProviderError } from '../../provider.ts';
 import { createCallPacer, PacerClosedError } from './call-pacer.ts';
 import { type CallScript, encodeCallScript, scriptProblem } from './call-script.ts';
@@ -54,7 +54,7 @@ export function createVoiceProvider(options: VoiceProviderOptions): ChannelProvi
   const clock = options.clock ?? systemClock;
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const pacer = createCallPacer(settings.callsPerSecond);
-  let listener: ((event: ProviderEvent) => Promise<void>) | null = null;
+  let listener: EventListener | null = null;
   let inFlight = 0;
   let connected = true;
   let lastError: ProviderHealth['lastError'] = null;

@@ -7,9 +7,9 @@ import { type Clock, systemClock } from '../../../../platform/clock/clock.ts';
 import type { ProvidersConfig } from '../../../../platform/config/config.ts';
 import {
   type ChannelProvider,
+  type EventListener,
   type OutboundMessage,
   ProviderError,
-  type ProviderEvent,
   type SubmitResult,
 } from '../../provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
@@ -43,7 +43,7 @@ export function createWhatsAppProvider(options: WhatsAppProviderOptions): Channe
   const health = new HealthTracker(WHATSAPP_PROVIDER, options.mode, pacer, options.clock ?? systemClock);
   const timeoutMs = options.timeoutMs ?? 15_000;
   const endpoint = `${config.apiUrl}/${config.apiVersion}/${config.phoneNumberId}/messages`;
-  let listener: ((event: ProviderEvent) => Promise<void>) | undefined;
+  let listener: EventListener | undefined;
   let closed = false;
 
   async function submit(message: OutboundMessage): Promise<SubmitResult> {

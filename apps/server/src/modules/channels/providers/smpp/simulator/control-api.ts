@@ -2,7 +2,11 @@
  * The simulator's HTTP control API (loopback only), for the e2e tests and `npm run simulators`:
  *   GET  /__simulator/counters      what the SMSC received (parts, messages, per destination…; ?totals=1 without the per-destination part)
  *   POST /__simulator/reset         counters back to zero
- *   POST /__simulator/options       {…partial options}: latency, outcomes, throttling, drops…
+ *   POST /__simulator/options       {…partial options} (options.ts): latency (responseLatencyMs, answers
+ *                                   throttled ones too), outcomes, throttling (throttleShare,
+ *                                   throttleAboveTps, throttleAllForMs: every submit for that long
+ *                                   from now), receipt layouts (receiptStyle, receiptTlvNul,
+ *                                   receiptTextIn, messageIdStyle, receiptIdStyle), drops…
  *   POST /__simulator/mo            {from, to, text}: a phone's reply, sent on the bind
  *   POST /__simulator/drop          cuts every bind now
  */

@@ -18,6 +18,13 @@ export type SmscSimulatorOptions = {
   receiptIdPadding: 'none' | 'zeros' | 'nul';
   /** Receipt form: TLVs (receipted_message_id, message_state, network_error_code), text, or both. */
   receiptStyle: 'tlv' | 'text' | 'both';
+  /**
+   * receipted_message_id with its terminating NUL (SMPP 3.4), or without it, its declared length
+   * the id's, followed by message_state and network_error_code (as several SMSCs write it).
+   */
+  receiptTlvNul: boolean;
+  /** Where the receipt text goes: short_message, or message_payload with short_message empty. */
+  receiptTextIn: 'short_message' | 'message_payload';
   /** Whether receipts are sent at all (when the submit asked for one). */
   receipts: boolean;
   receiptLatencyMs: number;
@@ -25,8 +32,13 @@ export type SmscSimulatorOptions = {
   outcomes: Record<ReceiptOutcome, number>;
   /** Send the receipt before the submit_sm_resp (the race the channels core must handle). */
   receiptBeforeResponse: boolean;
-  /** Delay before each submit_sm_resp: keeps submits in flight (the window). */
+  /** Delay before each submit_sm_resp, a throttling one too: keeps submits in flight (the window). */
   responseLatencyMs: number;
+  /**
+   * Answer every submit `throttleStatus` for this long after the option was set (or the simulator
+   * started with it), as a carrier warming up or shedding load; null: no such window.
+   */
+  throttleAllForMs: number | null;
   /** The share of submits (0–1) answered `throttleStatus` instead of taken. */
   throttleShare: number;
   throttleStatus: number;
@@ -57,11 +69,14 @@ export const SMSC_SIMULATOR_DEFAULTS: SmscSimulatorOptions = {
   receiptIdStyle: 'same',
   receiptIdPadding: 'none',
   receiptStyle: 'both',
+  receiptTlvNul: true,
+  receiptTextIn: 'short_message',
   receipts: true,
   receiptLatencyMs: 200,
   outcomes: { delivered: 90, undelivered: 6, expired: 2, rejected: 2 },
   receiptBeforeResponse: false,
   responseLatencyMs: 0,
+  throttleAllForMs: null,
   throttleShare: 0,
   throttleStatus: 0x58,
   throttleAboveTps: null,

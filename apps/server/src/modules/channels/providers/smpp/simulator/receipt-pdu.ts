@@ -1,4 +1,9 @@
-/** The deliver_sm fields of a delivery receipt as the simulated SMSC writes it, in its configured style. */
+/**
+ * A delivery receipt as the simulated SMSC writes it, in its configured style: the deliver_sm
+ * fields the `smpp` package encodes, plus TLVs written here byte by byte when the style is one
+ * the package cannot write (a receipted_message_id without its NUL).
+ */
+import smpp from 'smpp';
 import { formatId, type ReceiptOutcome, type SmscSimulatorOptions } from './options.ts';
 
 const STAT: Record<ReceiptOutcome, { stat: string; state: number; err: string }> = {
@@ -24,7 +29,16 @@ function smppDate(d: Date): string {
   return `${p(d.getUTCFullYear() % 100)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}`;
 }
 
-export function receiptFields(r: ReceiptRequest, o: SmscSimulatorOptions, now: Date): Record<string, unknown> {
+export type ReceiptPdu = { fields: Record<string, unknown>; rawTlvs: Buffer | null };
+
+function tlvBytes(tag: number, value: Buffer): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt16BE(tag, 0);
+  head.writeUInt16BE(value.length, 2);
+  return Buffer.concat([head, value]);
+}
+
+export function receiptPdu(r: ReceiptRequest, o: SmscSimulatorOptions, now: Date): ReceiptPdu {
   const { stat, state, err } = STAT[r.outcome];
   let textId = o.receiptIdStyle === 'same' ? r.messageId : formatId(r.value, o.receiptIdStyle);
   let tlvId = r.messageId;
@@ -49,12 +63,40 @@ export function receiptFields(r: ReceiptRequest, o: SmscSimulatorOptions, now: D
     destination_addr: r.source,
     esm_class: 0x04,
     data_coding: 0,
-    short_message: o.receiptStyle === 'tlv' ? Buffer.alloc(0) : Buffer.from(text, 'latin1'),
+    short_message: Buffer.alloc(0),
   };
-  if (o.receiptStyle !== 'text') {
-    fields.receipted_message_id = tlvId;
-    fields.message_state = state;
-    if (r.outcome !== 'delivered') fields.network_error_code = Buffer.from([0x03, 0x00, Number(err)]);
+  if (o.receiptStyle !== 'tlv') {
+    if (o.receiptTextIn === 'message_payload') fields.message_payload = Buffer.from(text, 'latin1');
+    else fields.short_message = Buffer.from(text, 'latin1');
   }
-  return fields;
+  if (o.receiptStyle === 'text') return { fields, rawTlvs: null };
+  const networkErrorCode = r.outcome === 'delivered' ? null : Buffer.from([0x03, 0x00, Number(err)]);
+  if (!o.receiptTlvNul) {
+    // receipted_message_id (0x001E) first, without NUL, then message_state (0x0427) and network_error_code (0x0423).
+    const rawTlvs = Buffer.concat([
+      tlvBytes(0x001e, Buffer.from(tlvId, 'latin1')),
+      tlvBytes(0x0427, Buffer.from([state])),
+      ...(networkErrorCode ? [tlvBytes(0x0423, networkErrorCode)] : []),
+    ]);
+    return { fields, rawTlvs };
+  }
+  fields.receipted_message_id = tlvId;
+  fields.message_state = state;
+  if (networkErrorCode) fields.network_error_code = networkErrorCode;
+  return { fields, rawTlvs: null };
+}
+
+/** The receipt's deliver_sm, ready for `session.send`; TLVs the package cannot write are appended to its bytes. */
+export function receiptDeliverSm(r: ReceiptRequest, o: SmscSimulatorOptions, now: Date): smpp.PDU {
+  const { fields, rawTlvs } = receiptPdu(r, o, now);
+  const pdu = new smpp.PDU('deliver_sm', fields);
+  if (rawTlvs) {
+    const encode = pdu.toBuffer.bind(pdu);
+    pdu.toBuffer = () => {
+      const bytes = Buffer.concat([encode(), rawTlvs]);
+      bytes.writeUInt32BE(bytes.length, 0);
+      return bytes;
+    };
+  }
+  return pdu;
 }

@@ -2,8 +2,9 @@
  * A simulated SMSC: a real SMPP 3.4 server on loopback, built on the `smpp` package's server side
  * (its framing and decoding, independent of the adapter's), so the adapter's real code always
  * runs against a peer that speaks the protocol. It authenticates binds, takes submit_sm with ids
- * in a chosen style, sends receipts after a latency with an outcome mix (TLV, text or both; even
- * before the submit_sm_resp), throttles, paces, drops binds, sends MO messages, and counts what it
+ * in a chosen style, sends receipts after a latency with an outcome mix (TLV, text or both, in
+ * other SMSCs' byte layouts; even before the submit_sm_resp), answers slowly, throttles (a share,
+ * above a rate, or everything for a while), paces, drops binds, sends MO messages, and counts what it
  * received. `control-api.ts` puts the same controls on HTTP for `npm run simulators`.
  */
 import { randomInt } from 'node:crypto';
@@ -14,7 +15,7 @@ import { type ControlApi, startControlApi } from './control-api.ts';
 import { type SmscCounters, SubmitLedger, type SubmitRecord } from './ledger.ts';
 import { type MoRequest, moDeliverFields } from './mo.ts';
 import { formatId, pickOutcome, SMSC_SIMULATOR_DEFAULTS, type SmscSimulatorOptions, seededRandom } from './options.ts';
-import { type ReceiptRequest, receiptFields } from './receipt-pdu.ts';
+import { type ReceiptRequest, receiptDeliverSm } from './receipt-pdu.ts';
 
 export { SMSC_SIMULATOR_DEFAULTS, type SmscSimulatorOptions } from './options.ts';
 
@@ -54,6 +55,7 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
   // matched to its message for days, and many simulators may share one database (tests, benches).
   let nextId = (BigInt(Date.now()) << 12n) | BigInt(randomInt(4096));
   let dropCountdown = o.dropAfterSubmits;
+  let throttleAllUntil = o.throttleAllForMs === null ? 0 : Date.now() + o.throttleAllForMs;
   let refuseLeft = o.refuseBinds;
   let nextResponseSlot = 0;
   let moReference = 0;
@@ -75,7 +77,7 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
       waitingReceipts.push(request);
       return;
     }
-    bind.session.deliver_sm(receiptFields(request, o, new Date()), (resp: PackagePdu) => {
+    bind.session.send(receiptDeliverSm(request, o, new Date()), (resp: PackagePdu) => {
       if (resp.command_status === STATUS.OK) {
         ledger.counters.receiptsSent++;
         return;
@@ -86,6 +88,18 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
         later(200 * attempt, () => sendReceipt(request, null, attempt + 1));
       }
     });
+  }
+
+  /** A refusal (throttled, rejected) after the configured latency, counted in flight meanwhile. */
+  function refuse(bind: Bind, response: PackagePdu): void {
+    bind.inFlight++;
+    ledger.inFlight(bind.inFlight);
+    const send = () => {
+      bind.inFlight--;
+      if (!bind.session.socket.destroyed) bind.session.send(response);
+    };
+    if (o.responseLatencyMs > 0) later(o.responseLatencyMs, send);
+    else setImmediate(send);
   }
 
   function onSubmit(bind: Bind, pdu: PackagePdu, raw: Buffer): void {
@@ -100,13 +114,17 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
       session.destroy();
       return;
     }
-    if ((o.throttleAboveTps !== null && perSecond > o.throttleAboveTps) || random() < o.throttleShare) {
+    const throttling =
+      now < throttleAllUntil ||
+      (o.throttleAboveTps !== null && perSecond > o.throttleAboveTps) ||
+      random() < o.throttleShare;
+    if (throttling) {
       ledger.counters.throttled++;
-      session.send(pdu.response({ command_status: o.throttleStatus }));
+      refuse(bind, pdu.response({ command_status: o.throttleStatus }));
       return;
     }
     if (o.rejectStatus !== null) {
-      session.send(pdu.response({ command_status: o.rejectStatus }));
+      refuse(bind, pdu.response({ command_status: o.rejectStatus }));
       return;
     }
     bind.inFlight++;
@@ -277,6 +295,9 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
       if ('dropAfterSubmits' in partial) dropCountdown = o.dropAfterSubmits;
       if ('refuseBinds' in partial) refuseLeft = o.refuseBinds;
       if ('seed' in partial) random = seededRandom(o.seed);
+      if ('throttleAllForMs' in partial) {
+        throttleAllUntil = o.throttleAllForMs === null ? 0 : Date.now() + o.throttleAllForMs;
+      }
     },
     counters: () => ({ ...structuredClone(ledger.counters), bound: boundBinds().length }),
     records: () => [...ledger.records],
