@@ -117,9 +117,18 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       arrived: StatusEvent[] = [],
     ): Promise<SubmittedBatchResult> {
       if (rows.length === 0 && arrived.length === 0) return { followUps: [], arrived: [] };
-      const flat = rows.flatMap((r) =>
-        r.providerIds.map((id, part) => ({ provider: r.provider, id, messageId: r.messageId, part })),
-      );
+      // One entry per carrier id: a carrier that gave one id to two submits of this batch (or to
+      // two parts of one message) would otherwise abort the whole batch's insert ("ON CONFLICT …
+      // cannot affect row a second time"). The later row keeps it, as a reused id belongs to its
+      // newest message; the other keeps its `sent` and its other parts.
+      const byKey = new Map<string, { provider: string; id: string; messageId: string; part: number }>();
+      for (const r of rows)
+        for (const [part, id] of r.providerIds.entries()) {
+          const key = keyOf(r.provider, id);
+          byKey.delete(key);
+          byKey.set(key, { provider: r.provider, id, messageId: r.messageId, part });
+        }
+      const flat = [...byKey.values()];
       await lockCarrierIds(tx, [...flat, ...arrived.map((e) => ({ provider: e.provider, id: e.providerMessageId }))]);
       const waiting =
         flat.length === 0
