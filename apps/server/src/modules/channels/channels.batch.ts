@@ -41,6 +41,16 @@ export type SubmittedBatchResult = {
   arrived: ReceiptResult[];
 };
 
+/** What the early-receipt sweep did. */
+export type SweptReceipts = { swept: number; followUps: SubmittedBatchResult['followUps'] };
+
+/** The receipts applied to a message, for what they bring (a URA key to the customer's URL). */
+function appliedOf(results: ReceiptResult[]): SubmittedBatchResult['followUps'] {
+  return results.flatMap((r) =>
+    r.outcome === 'applied' && r.messageId ? [{ event: r.event, messageId: r.messageId }] : [],
+  );
+}
+
 /** Receipts, in `tx` (whose caller took the carrier ids' locks): read what they touch, apply, write. */
 async function applyReceiptsLocked(tx: DbOrTx, events: StatusEvent[], now: Date): Promise<ReceiptResult[]> {
   const known = await rowsOf<{ provider: string; provider_message_id: string; message_id: string }>(
@@ -173,11 +183,8 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       }
       await writeBack(tx, ctx.state, ctx.events, now);
       await parkEarly(tx, applied.early);
-      const fromWaiting = applied.results.slice(0, earlier.length);
       return {
-        followUps: fromWaiting.flatMap((r) =>
-          r.outcome === 'applied' && r.messageId ? [{ event: r.event, messageId: r.messageId }] : [],
-        ),
+        followUps: appliedOf(applied.results.slice(0, earlier.length)),
         arrived: applied.results.slice(earlier.length),
       };
     },
@@ -202,8 +209,11 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       return moved;
     },
 
-    /** Early receipts whose carrier id is known by now (a race lost, a crash between the two): applied. */
-    async sweepEarlyReceipts(now = new Date(), limit = 1000): Promise<number> {
+    /**
+     * Early receipts whose carrier id is known by now (a race lost, a crash between the two):
+     * applied. Returns how many, and those applied to a message (for their follow-ups).
+     */
+    async sweepEarlyReceipts(now = new Date(), limit = 1000): Promise<SweptReceipts> {
       return transaction(async (tx) => {
         const rows = await rowsOf<{
           event: unknown;
@@ -216,7 +226,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
             where exists (select 1 from provider_message_ids p where p.provider = e.provider and p.provider_message_id = e.provider_message_id)
             order by e.id limit ${limit}`),
         );
-        if (rows.length === 0) return 0;
+        if (rows.length === 0) return { swept: 0, followUps: [] };
         await lockCarrierIds(
           tx,
           rows.map((r) => ({ provider: r.provider, id: r.provider_message_id })),
@@ -224,12 +234,12 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
         await tx.execute(
           sql`delete from early_receipts where id = any(${pgArray(rows.map((r) => Number(r.id)))}::bigint[])`,
         );
-        await applyReceiptsLocked(
+        const results = await applyReceiptsLocked(
           tx,
           rows.map((r) => reviveEvent(r.event)),
           now,
         );
-        return rows.length;
+        return { swept: rows.length, followUps: appliedOf(results) };
       });
     },
   };

@@ -290,6 +290,16 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     /** Receipts that waited for their submit, now applied: their follow-ups too. */
     afterReceipt,
 
+    /**
+     * Early receipts whose submit is stored by now, applied (the campaign supervisor, every few
+     * seconds), with their follow-ups: a URA key applied here reaches the integration URL too.
+     */
+    async sweepEarlyReceipts(): Promise<number> {
+      const { swept, followUps } = await repo.sweepEarlyReceipts(clock.now());
+      for (const { event, messageId } of followUps) await afterReceipt(event, messageId);
+      return swept;
+    },
+
     /** A batch of campaign submits in flight, which its receipts may join (the campaign dispatcher). */
     inflightBatch: () => inflight.batch(),
 
