@@ -38,7 +38,7 @@ export type ChannelsServiceDeps = {
   db: Database;
   repo: ChannelsRepository;
   providers: ProviderRegistry;
-  ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release'>;
+  ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release' | 'outstandingReservation'>;
   optOuts: Pick<OptOutsService, 'optedOut' | 'addReply'>;
   /** A link the carrier can fetch to play one of the user's audios (the audios module). */
   audioUrl: (userId: string, audioId: string) => Promise<string>;
@@ -206,7 +206,9 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       }
 
       const reference = { type: 'message', id };
-      await repo.markSubmitting(id, clock.now());
+      // Settled meanwhile (this process stalled past settleInterrupted's bound, which released
+      // it as never sent): it must not be sent now.
+      if (!(await repo.markSubmitting(id, clock.now()))) return { id, replayed: false };
       let result: SubmitResult;
       try {
         result = await submitWithRetries(input.channel, { id, channel: input.channel, to: phone.e164, content });
@@ -215,7 +217,9 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
         const reason = err instanceof ProviderError ? err.reason : 'INTERNAL';
         if (!(err instanceof ProviderError)) logger.error({ err, messageId: id }, 'test send failed unexpectedly');
         await db.transaction(async (tx) => {
-          await repo.settleWithoutCarrier(id, unknown ? 'unknown' : 'failed', reason, clock.now(), tx);
+          const moved = await repo.settleWithoutCarrier(id, unknown ? 'unknown' : 'failed', reason, clock.now(), tx);
+          // Settled meanwhile by settleInterrupted: its credits moved then.
+          if (!moved) return;
           // The carrier may have sent it: it is paid. Refused: the credits come back.
           if (unknown) await ledger.capture({ userId, type, amount: parts, reference, tx });
           else await ledger.release({ userId, type, amount: parts, reference, tx });
@@ -225,7 +229,9 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       // The carrier took it. Should this write fail (the database gone), the message stays
       // `submitting` with its credits reserved, and settleInterrupted settles it: never resent.
       const early = await db.transaction(async (tx) => {
-        await ledger.capture({ userId, type, amount: parts, reference, tx });
+        // Still `submitting`: paid now. Otherwise settleInterrupted took it for cut off and
+        // captured it already; its ids are stored all the same, so its receipts settle it.
+        if (await repo.lockIfSubmitting(id, tx)) await ledger.capture({ userId, type, amount: parts, reference, tx });
         return repo.recordSubmitted(id, provider.name, result.providerMessageIds, clock.now(), tx);
       });
       for (const event of early) await afterReceipt(event, id);
@@ -233,30 +239,49 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     },
 
     /**
-     * Test sends whose process died during the carrier call (left `submitting`): the carrier may
-     * have sent them, so they become `unknown` and their credits are captured — never resent,
-     * never left reserved. Runs every minute; a call has long timed out by `olderThanMs`.
+     * Test sends whose process died, never resent, never left reserved. Left `submitting` (it
+     * died during the carrier call): the carrier may have sent them, so they become `unknown`
+     * and their credits are captured. Left `queued` (it died after creating the message, before
+     * the call): never sent, so they fail and their credits come back. Runs every minute; a call
+     * has long timed out by `olderThanMs`. Returns how many this call settled.
      */
     async settleInterrupted(olderThanMs = 10 * 60_000): Promise<number> {
       const stuck = await repo.interruptedTestSends(new Date(clock.now().getTime() - olderThanMs));
+      let settled = 0;
       for (const message of stuck) {
+        const sentMaybe = message.status === 'submitting';
         const type = CHANNEL_CREDIT_TYPE[message.channel];
-        await db.transaction(async (tx) => {
-          await repo.settleWithoutCarrier(message.id, 'unknown', 'SUBMIT_INTERRUPTED', clock.now(), tx);
-          await ledger.capture({
-            userId: message.userId,
-            type,
-            amount: message.parts,
-            reference: { type: 'message', id: message.id },
-            tx,
+        const reference = { type: 'message', id: message.id };
+        try {
+          // What the message still holds (all its parts, unless its row was written some other
+          // way): a row that holds less settles all the same instead of failing every minute.
+          // Read before the transaction (PGlite's one connection is the transaction's then);
+          // the capture or release checks it again under the balance's lock.
+          const held = await ledger.outstandingReservation(message.userId, type, reference);
+          const moved = await db.transaction(async (tx) => {
+            const status = sentMaybe ? 'unknown' : 'failed';
+            const reason = sentMaybe ? 'SUBMIT_INTERRUPTED' : 'SEND_INTERRUPTED';
+            // Only what this call settled moves credits (another process's sweep, or the send
+            // itself, may have settled it since it was read).
+            if (!(await repo.settleWithoutCarrier(message.id, status, reason, clock.now(), tx))) return false;
+            const move = { userId: message.userId, type, amount: Math.min(message.parts, held), reference, tx };
+            if (move.amount > 0) await (sentMaybe ? ledger.capture(move) : ledger.release(move));
+            return true;
           });
-        });
-        logger.warn(
-          { messageId: message.id },
-          'test send interrupted during the carrier call: unknown, credits captured',
-        );
+          if (!moved) continue;
+          settled++;
+          logger.warn(
+            { messageId: message.id, status: message.status, parts: message.parts, held },
+            sentMaybe
+              ? 'test send interrupted during the carrier call: unknown, credits captured'
+              : 'test send interrupted before the carrier call: failed, credits released',
+          );
+        } catch (err) {
+          // One message's trouble never holds the others (it is tried again next minute).
+          logger.error({ err, messageId: message.id }, 'interrupted test send could not be settled');
+        }
       }
-      return stuck.length;
+      return settled;
     },
 
     async getMessage(userId: string, id: string): Promise<Message> {
