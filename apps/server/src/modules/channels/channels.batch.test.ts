@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.ts';
 import { createTestServer, dbKind } from '../../../test/helpers.ts';
@@ -140,8 +141,11 @@ describe(`submits stored with the receipts that came first (${dbKind})`, () => {
     expect(await history(twoParts)).toEqual(['sent', 'delivered']);
   });
 
-  it('the in-flight registry: the receipt of a tracked id joins its batch until the settle takes it', async () => {
-    const inflight = createInflightSubmits();
+  it('the in-flight registry: the receipt of a tracked id joins its batch until the settle takes it, for a while at most', async () => {
+    const inflight = createInflightSubmits({
+      ordinary: async (event) => (await repo.applyReceipts([event]))[0]!,
+      maxWaitMs: 50,
+    });
     const batch = inflight.batch();
     expect(inflight.offer(receipt('X1', 'delivered', 1))).toBeUndefined();
     batch.track('smpp', ['X1']);
@@ -159,5 +163,15 @@ describe(`submits stored with the receipts that came first (${dbKind})`, () => {
     failing.failed(new Error('database gone'));
     await expect(refused).rejects.toThrow('database gone');
     expect(inflight.offer(receipt('Y1', 'delivered', 2))).toBeUndefined();
+
+    // A batch slow to settle: its receipt is stored on its own (parked until its submit is) and
+    // answered; the batch no longer has it.
+    const slow = inflight.batch();
+    const z = `Z-${randomUUID()}`;
+    slow.track('smpp', [z]);
+    await expect(inflight.offer(receipt(z, 'delivered', 1))).resolves.toMatchObject({ outcome: 'early' });
+    // A key pressed on a call never waits for a batch (the person on the line hears silence).
+    expect(inflight.offer({ ...receipt(z, 'sent', 2), detail: { digits: '1' } })).toBeUndefined();
+    expect(slow.take()).toEqual([]);
   });
 });
