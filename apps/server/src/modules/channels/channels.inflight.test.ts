@@ -7,8 +7,9 @@ import { createTestServer, dbKind, listeningTestConfig } from '../../../test/hel
 import type { RunningServer } from '../../server.ts';
 import { createChannelsRepository } from './channels.repository.ts';
 import { WELL_BEHAVED } from './channels.test-support.ts';
-import type { InflightBatch } from './inflight-submits.ts';
+import { type InflightBatch, RIDE_AT_MOST_MS } from './inflight-submits.ts';
 import type { OutboundContent } from './provider.ts';
+import { signWhatsAppBody, statusNotification } from './providers/whatsapp/whatsapp.wire.ts';
 
 /**
  * A receipt for a submit whose batch is still being sent rides with that batch, but a carrier
@@ -23,11 +24,14 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
   let userId: string;
   let hook: http.Server;
   let hookUrl: string;
+  let publicUrl: string;
   const answers: unknown[] = [];
 
   beforeAll(async () => {
+    const config = await listeningTestConfig();
+    publicUrl = config.publicUrl;
     server = await createTestServer({
-      config: await listeningTestConfig(),
+      config,
       listen: true,
       simulators: { ...WELL_BEHAVED, voice: { ...WELL_BEHAVED.voice, callMs: 100 } },
       // Its own database on PostgreSQL: the URA answer job is taken by this server only.
@@ -130,6 +134,53 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
     await settle(heldRcs);
     expect(await status(heldWa.id)).toBe('delivered');
     expect(await status(heldRcs.id)).toBe('delivered');
+  }, 30_000);
+
+  it('a WhatsApp webhook with several statuses for held batches waits one ride at most, not their sum', async () => {
+    const whatsapp = server.providers.simulators.whatsapp!;
+    const held = [];
+    for (const n of [11, 12, 13, 14]) {
+      held.push(
+        await heldSubmit('whatsapp', `+55119876503${n}`, {
+          kind: 'whatsapp',
+          template: { name: 'boas_vindas', language: 'pt_BR', params: ['Ana'] },
+        }),
+      );
+    }
+    // Meta may put several statuses in one notification.
+    const body = statusNotification({
+      phoneNumberId: whatsapp.config.phoneNumberId,
+      wamid: held[0]!.ids[0]!,
+      status: 'read',
+      timestamp: Math.floor(Date.now() / 1000) + 5,
+      recipient: '5511987650311',
+    });
+    const value = body.entry[0]!.changes[0]!.value as { statuses: unknown[] };
+    for (const h of held.slice(1)) value.statuses.push({ ...(value.statuses[0] as object), id: h.ids[0] });
+    const raw = JSON.stringify(body);
+    const began = performance.now();
+    const res = await fetch(`${publicUrl}/api/webhooks/whatsapp/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': signWhatsAppBody(whatsapp.config.appSecret, raw),
+      },
+      body: raw,
+    });
+    const waitedMs = performance.now() - began;
+    expect(res.status).toBe(200);
+    // Handed over one after another, each would wait its own ride: four rides at least.
+    expect(waitedMs).toBeLessThan(3 * RIDE_AT_MOST_MS);
+    for (const h of held) await settle(h);
+    await answeredWhileHeld("the simulator's own statuses", async () => {
+      for (const h of held) if ((await status(h.id)) !== 'delivered') return false;
+      return true;
+    });
+    const { rows } = await server.db.executeSql(
+      "select count(*)::int as n from message_events where status = 'read' and message_id = any($1)",
+      [held.map((h) => h.id)],
+    );
+    expect(rows).toEqual([{ n: 4 }]);
   }, 30_000);
 
   it('voice URA: every status callback and the key press are answered, the call plays to its end; the settle applies them and posts the key', async () => {
