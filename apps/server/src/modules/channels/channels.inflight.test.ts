@@ -138,7 +138,7 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
 
   it('a WhatsApp webhook with several statuses for held batches waits one ride at most, not their sum', async () => {
     const whatsapp = server.providers.simulators.whatsapp!;
-    const held = [];
+    const held: Held[] = [];
     for (const n of [11, 12, 13, 14]) {
       held.push(
         await heldSubmit('whatsapp', `+55119876503${n}`, {
@@ -155,7 +155,7 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
       timestamp: Math.floor(Date.now() / 1000) + 5,
       recipient: '5511987650311',
     });
-    const value = body.entry[0]!.changes[0]!.value as { statuses: unknown[] };
+    const value = body.entry[0]!.changes[0]!.value as unknown as { statuses: unknown[] };
     for (const h of held.slice(1)) value.statuses.push({ ...(value.statuses[0] as object), id: h.ids[0] });
     const raw = JSON.stringify(body);
     const began = performance.now();
