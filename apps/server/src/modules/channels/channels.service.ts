@@ -18,6 +18,7 @@ import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { OptOutsService } from '../opt-outs/opt-outs.service.ts';
 import type { ChannelsRepository } from './channels.repository.ts';
 import { createInflightSubmits } from './inflight-submits.ts';
+import { createInterruptedTestSends } from './interrupted-test-sends.ts';
 import { isOptOutReply } from './opt-out-words.ts';
 import {
   type InboundEvent,
@@ -59,6 +60,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   // Receipts are stored in batches (thousands a second); each carrier is answered once its own is
   // committed. A receipt for a campaign message whose batch is still being sent rides with that
   // batch, for a second at most (then it is stored the ordinary way: carriers do not wait long).
+  const interrupted = createInterruptedTestSends({ db, repo, ledger, clock, logger });
   const inflight = createInflightSubmits({ ordinary: (event) => receipts.store(event) });
   const receipts = createReceiptBatcher({
     apply: (events: StatusEvent[]) => repo.applyReceipts(events),
@@ -239,51 +241,8 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       return { id, replayed: false };
     },
 
-    /**
-     * Test sends whose process died, never resent, never left reserved. Left `submitting` (it
-     * died during the carrier call): the carrier may have sent them, so they become `unknown`
-     * and their credits are captured. Left `queued` (it died after creating the message, before
-     * the call): never sent, so they fail and their credits come back. Runs every minute; a call
-     * has long timed out by `olderThanMs`. Returns how many this call settled.
-     */
-    async settleInterrupted(olderThanMs = 10 * 60_000): Promise<number> {
-      const stuck = await repo.interruptedTestSends(new Date(clock.now().getTime() - olderThanMs));
-      let settled = 0;
-      for (const message of stuck) {
-        const sentMaybe = message.status === 'submitting';
-        const type = CHANNEL_CREDIT_TYPE[message.channel];
-        const reference = { type: 'message', id: message.id };
-        try {
-          // What the message still holds (all its parts, unless its row was written some other
-          // way): a row that holds less settles all the same instead of failing every minute.
-          // Read before the transaction (PGlite's one connection is the transaction's then);
-          // the capture or release checks it again under the balance's lock.
-          const held = await ledger.outstandingReservation(message.userId, type, reference);
-          const moved = await db.transaction(async (tx) => {
-            const status = sentMaybe ? 'unknown' : 'failed';
-            const reason = sentMaybe ? 'SUBMIT_INTERRUPTED' : 'SEND_INTERRUPTED';
-            // Only what this call settled moves credits (another process's sweep, or the send
-            // itself, may have settled it since it was read).
-            if (!(await repo.settleWithoutCarrier(message.id, status, reason, clock.now(), tx))) return false;
-            const move = { userId: message.userId, type, amount: Math.min(message.parts, held), reference, tx };
-            if (move.amount > 0) await (sentMaybe ? ledger.capture(move) : ledger.release(move));
-            return true;
-          });
-          if (!moved) continue;
-          settled++;
-          logger.warn(
-            { messageId: message.id, status: message.status, parts: message.parts, held },
-            sentMaybe
-              ? 'test send interrupted during the carrier call: unknown, credits captured'
-              : 'test send interrupted before the carrier call: failed, credits released',
-          );
-        } catch (err) {
-          // One message's trouble never holds the others (it is tried again next minute).
-          logger.error({ err, messageId: message.id }, 'interrupted test send could not be settled');
-        }
-      }
-      return settled;
-    },
+    /** Test sends whose process died, settled (interrupted-test-sends.ts); every minute. */
+    settleInterrupted: (olderThanMs?: number) => interrupted.settle(olderThanMs),
 
     async getMessage(userId: string, id: string): Promise<Message> {
       const found = await repo.findOwned(userId, id);
