@@ -18,7 +18,7 @@ describe(`test sends repeated or interrupted (${dbKind})`, () => {
   let user: ChannelsUser;
 
   beforeAll(async () => {
-    server = await startChannelsServer();
+    server = await startChannelsServer(undefined, { isolated: true });
     user = await userWithCredits(server);
   });
   afterAll(async () => {
