@@ -57,10 +57,10 @@ const invalid = (code: string, message: string) => badRequest(code, message);
 
 export function createChannelsService(deps: ChannelsServiceDeps) {
   const { db, repo, providers, ledger, clock, logger } = deps;
+  const interrupted = createInterruptedTestSends({ db, repo, ledger, clock, logger });
   // Receipts are stored in batches (thousands a second); each carrier is answered once its own is
   // committed. A receipt for a campaign message whose batch is still being sent rides with that
   // batch, for a second at most (then it is stored the ordinary way: carriers do not wait long).
-  const interrupted = createInterruptedTestSends({ db, repo, ledger, clock, logger });
   const inflight = createInflightSubmits({ ordinary: (event) => receipts.store(event) });
   const receipts = createReceiptBatcher({
     apply: (events: StatusEvent[]) => repo.applyReceipts(events),

@@ -94,6 +94,7 @@ export function createInflightSubmits(options: {
      * after `maxWaitMs`, the ordinary way); otherwise undefined.
      */
     offer(event: StatusEvent): Promise<ReceiptResult> | undefined {
+      // A key pressed: someone on the line hears silence until the carrier has its answer.
       if (event.detail?.digits !== undefined) return undefined;
       const batch = batches.get(keyOf(event.provider, event.providerMessageId));
       if (!batch) return undefined;
