@@ -309,7 +309,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     ledger,
     lifecycle: campaigns,
     dispatcher,
-    sweepEarlyReceipts: () => channelsRepo.sweepEarlyReceipts(),
+    sweepEarlyReceipts: () => channels.sweepEarlyReceipts(),
     workerId,
     singleProcess: deps.db.kind === 'pglite',
     clock,

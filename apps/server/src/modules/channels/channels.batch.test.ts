@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.ts';
 import { createTestServer, dbKind } from '../../../test/helpers.ts';
@@ -96,8 +97,55 @@ describe(`submits stored with the receipts that came first (${dbKind})`, () => {
     expect(await history(id)).toEqual(['sent', 'failed']);
   });
 
-  it('the in-flight registry: the receipt of a tracked id joins its batch until the settle takes it', async () => {
-    const inflight = createInflightSubmits();
+  it('the same carrier id twice in one batch (two submits, two parts, raw duplicate receipts) does not abort it', async () => {
+    const [first, second, other] = [await newMessage(1), await newMessage(1), await newMessage(1)];
+    const shared = `DUP-${first}`;
+    const twoParts = await newMessage(2);
+    const samePart = `SAME-${twoParts}`;
+    // Receipts that came before their submit, each twice (a carrier that retried its deliver_sm).
+    const early = await repo.applyReceipts([receipt(samePart, 'delivered', 2), receipt(samePart, 'delivered', 2)]);
+    expect(early.map((r) => r.outcome)).toEqual(['early', 'early']);
+    const result = await server.db.db.transaction((tx) =>
+      repo.recordSubmittedBatch(
+        [
+          { messageId: first, provider: 'smpp', providerIds: [shared] },
+          { messageId: other, provider: 'smpp', providerIds: [`OK-${other}`] },
+          { messageId: second, provider: 'smpp', providerIds: [shared] },
+          // A carrier that gave both parts of a long SMS the same id.
+          { messageId: twoParts, provider: 'smpp', providerIds: [samePart, samePart] },
+        ],
+        at(1),
+        tx,
+        [receipt(`OK-${other}`, 'delivered', 3), receipt(`OK-${other}`, 'delivered', 3)],
+      ),
+    );
+    expect(result.arrived.map((r) => r.outcome)).toEqual(['applied', 'unchanged']);
+    // The whole batch was stored: every message moved on, the one with a receipt settled.
+    expect((await repo.findById(first))?.status).toBe('sent');
+    expect((await repo.findById(second))?.status).toBe('sent');
+    expect((await repo.findById(other))?.status).toBe('delivered');
+    // One id, one owner: the newest submission (the later row), as when a carrier reuses an id.
+    const { rows: owners } = await server.db.executeSql(
+      'select message_id from provider_message_ids where provider_message_id = $1',
+      [shared],
+    );
+    expect(owners).toEqual([{ message_id: second }]);
+    const late = await repo.applyReceipts([receipt(shared, 'delivered', 4), receipt(shared, 'delivered', 4)]);
+    expect(late.map((r) => [r.outcome, r.messageId])).toEqual([
+      ['applied', second],
+      ['unchanged', second],
+    ]);
+    expect((await repo.findById(second))?.status).toBe('delivered');
+    // The long SMS whose parts share an id settles by that id's receipt (it had come first, twice).
+    expect((await repo.findById(twoParts))?.status).toBe('delivered');
+    expect(await history(twoParts)).toEqual(['sent', 'delivered']);
+  });
+
+  it('the in-flight registry: the receipt of a tracked id joins its batch until the settle takes it, for a while at most', async () => {
+    const inflight = createInflightSubmits({
+      ordinary: async (event) => (await repo.applyReceipts([event]))[0]!,
+      maxWaitMs: 50,
+    });
     const batch = inflight.batch();
     expect(inflight.offer(receipt('X1', 'delivered', 1))).toBeUndefined();
     batch.track('smpp', ['X1']);
@@ -115,5 +163,15 @@ describe(`submits stored with the receipts that came first (${dbKind})`, () => {
     failing.failed(new Error('database gone'));
     await expect(refused).rejects.toThrow('database gone');
     expect(inflight.offer(receipt('Y1', 'delivered', 2))).toBeUndefined();
+
+    // A batch slow to settle: its receipt is stored on its own (parked until its submit is) and
+    // answered; the batch no longer has it.
+    const slow = inflight.batch();
+    const z = `Z-${randomUUID()}`;
+    slow.track('smpp', [z]);
+    await expect(inflight.offer(receipt(z, 'delivered', 1))).resolves.toMatchObject({ outcome: 'early' });
+    // A key pressed on a call never waits for a batch (the person on the line hears silence).
+    expect(inflight.offer({ ...receipt(z, 'sent', 2), detail: { digits: '1' } })).toBeUndefined();
+    expect(slow.take()).toEqual([]);
   });
 });

@@ -72,6 +72,16 @@ export function earlyReceiptCandidates(limit: number) {
     order by e.received_at, e.id limit ${limit}`;
 }
 
+/** What the early-receipt sweep did. */
+export type SweptReceipts = { swept: number; followUps: SubmittedBatchResult['followUps'] };
+
+/** The receipts applied to a message, for what they bring (a URA key to the customer's URL). */
+function appliedOf(results: ReceiptResult[]): SubmittedBatchResult['followUps'] {
+  return results.flatMap((r) =>
+    r.outcome === 'applied' && r.messageId ? [{ event: r.event, messageId: r.messageId }] : [],
+  );
+}
+
 /** Receipts, in `tx` (whose caller took the carrier ids' locks): read what they touch, apply, write. */
 async function applyReceiptsLocked(tx: DbOrTx, events: StatusEvent[], now: Date): Promise<ReceiptResult[]> {
   const known = await rowsOf<{ provider: string; provider_message_id: string; message_id: string }>(
@@ -148,9 +158,18 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       arrived: StatusEvent[] = [],
     ): Promise<SubmittedBatchResult> {
       if (rows.length === 0 && arrived.length === 0) return { followUps: [], arrived: [] };
-      const flat = rows.flatMap((r) =>
-        r.providerIds.map((id, part) => ({ provider: r.provider, id, messageId: r.messageId, part })),
-      );
+      // One entry per carrier id: a carrier that gave one id to two submits of this batch (or to
+      // two parts of one message) would otherwise abort the whole batch's insert ("ON CONFLICT …
+      // cannot affect row a second time"). The later row keeps it, as a reused id belongs to its
+      // newest message; the other keeps its `sent` and its other parts.
+      const byKey = new Map<string, { provider: string; id: string; messageId: string; part: number }>();
+      for (const r of rows)
+        for (const [part, id] of r.providerIds.entries()) {
+          const key = keyOf(r.provider, id);
+          byKey.delete(key);
+          byKey.set(key, { provider: r.provider, id, messageId: r.messageId, part });
+        }
+      const flat = [...byKey.values()];
       await lockCarrierIds(tx, [...flat, ...arrived.map((e) => ({ provider: e.provider, id: e.providerMessageId }))]);
       const waiting =
         flat.length === 0
@@ -195,11 +214,8 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       }
       await writeBack(tx, ctx.state, ctx.events, now);
       await parkEarly(tx, applied.early);
-      const fromWaiting = applied.results.slice(0, earlier.length);
       return {
-        followUps: fromWaiting.flatMap((r) =>
-          r.outcome === 'applied' && r.messageId ? [{ event: r.event, messageId: r.messageId }] : [],
-        ),
+        followUps: appliedOf(applied.results.slice(0, earlier.length)),
         arrived: applied.results.slice(earlier.length),
       };
     },
@@ -235,8 +251,11 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       });
     },
 
-    /** Early receipts of the last hour whose carrier id is known by now (a race lost): applied. */
-    async sweepEarlyReceipts(now = new Date(), limit = 1000): Promise<number> {
+    /**
+     * Early receipts of the last hour whose carrier id is known by now (a race lost): applied.
+     * Returns how many, and those applied to a message (for their follow-ups).
+     */
+    async sweepEarlyReceipts(now = new Date(), limit = 1000): Promise<SweptReceipts> {
       return transaction(async (tx) => {
         const rows = await rowsOf<{
           event: unknown;
@@ -244,7 +263,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
           provider: string;
           provider_message_id: string;
         }>(tx.execute(earlyReceiptCandidates(limit)));
-        if (rows.length === 0) return 0;
+        if (rows.length === 0) return { swept: 0, followUps: [] };
         await lockCarrierIds(
           tx,
           rows.map((r) => ({ provider: r.provider, id: r.provider_message_id })),
@@ -252,12 +271,12 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
         await tx.execute(
           sql`delete from early_receipts where id = any(${pgArray(rows.map((r) => Number(r.id)))}::bigint[])`,
         );
-        await applyReceiptsLocked(
+        const results = await applyReceiptsLocked(
           tx,
           rows.map((r) => reviveEvent(r.event)),
           now,
         );
-        return rows.length;
+        return { swept: rows.length, followUps: appliedOf(results) };
       });
     },
   };

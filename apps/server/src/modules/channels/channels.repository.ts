@@ -1,5 +1,5 @@
 import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
-import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { createMessageBatches } from './channels.batch.ts';
 import { inboundMessages, type MessageRow, messageEvents, messages } from './channels.schema.ts';
@@ -93,9 +93,22 @@ export function createChannelsRepository(db: Database) {
       return row!.id;
     },
 
-    /** queued → submitting, just before the carrier is called. */
-    async markSubmitting(messageId: string, now: Date): Promise<void> {
-      await db.transaction((tx) => advanceMessage(tx, messageId, 'submitting', now).then(() => {}));
+    /**
+     * queued → submitting, just before the carrier is called. False when it is not `queued` any
+     * more (the sweep settled it as interrupted): then it must not be sent.
+     */
+    async markSubmitting(messageId: string, now: Date): Promise<boolean> {
+      return db.transaction((tx) => advanceMessage(tx, messageId, 'submitting', now));
+    },
+
+    /** Whether the message is still `submitting`, its row locked until `tx` ends. */
+    async lockIfSubmitting(messageId: string, tx: DbOrTx): Promise<boolean> {
+      const [row] = await tx
+        .select({ status: messages.status })
+        .from(messages)
+        .where(eq(messages.id, messageId))
+        .for('update');
+      return row?.status === 'submitting';
     },
 
     /**
@@ -127,16 +140,19 @@ export function createChannelsRepository(db: Database) {
     sweepEarlyReceipts: batches.sweepEarlyReceipts,
     purgeEarlyReceipts: batches.purgeEarlyReceipts,
 
-    /** The carrier refused it, or its fate is unknown (the request may have reached the carrier). */
+    /**
+     * The carrier refused it, or its fate is unknown (the request may have reached the carrier).
+     * False when it had settled already (its credits moved then).
+     */
     async settleWithoutCarrier(
       messageId: string,
       status: 'failed' | 'unknown',
       reason: string,
       now: Date,
       tx: DbOrTx = db,
-    ): Promise<void> {
+    ): Promise<boolean> {
       const run = (t: DbOrTx) => batches.settleBatch([{ messageId, status, reason }], now, t);
-      await (tx === db ? db.transaction(run) : run(tx));
+      return (await (tx === db ? db.transaction(run) : run(tx))).has(messageId);
     },
 
     async findOwned(
@@ -165,12 +181,21 @@ export function createChannelsRepository(db: Database) {
       return row?.id;
     },
 
-    /** Test sends left `submitting` since before `before`: their process died during the carrier call. */
+    /**
+     * Test sends left `queued` (their process died after creating them, before the carrier call)
+     * or `submitting` (it died during the call) since before `before`.
+     */
     async interruptedTestSends(before: Date, limit = 100): Promise<MessageRow[]> {
       return db
         .select()
         .from(messages)
-        .where(and(eq(messages.status, 'submitting'), isNull(messages.campaignId), lt(messages.updatedAt, before)))
+        .where(
+          and(
+            inArray(messages.status, ['queued', 'submitting']),
+            isNull(messages.campaignId),
+            lt(messages.updatedAt, before),
+          ),
+        )
         .limit(limit);
     },
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/factories.ts';
 import { dbKind } from '../../../test/helpers.ts';
 import type { RunningServer } from '../../server.ts';
+import { createChannelsRepository } from './channels.repository.ts';
 import {
   type ChannelsUser,
   credits,
@@ -17,7 +18,7 @@ describe(`test sends repeated or interrupted (${dbKind})`, () => {
   let user: ChannelsUser;
 
   beforeAll(async () => {
-    server = await startChannelsServer();
+    server = await startChannelsServer(undefined, { isolated: true });
     user = await userWithCredits(server);
   });
   afterAll(async () => {
@@ -73,19 +74,65 @@ describe(`test sends repeated or interrupted (${dbKind})`, () => {
       }
       expect(id).toBeDefined();
       expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: before.available - 1, reserved: 1 });
-      // As if its process had died long ago: the sweep settles it.
-      expect(await server.modules.channels.settleInterrupted(0)).toBe(1);
+      // As if its process had died long ago: the sweep settles it (and whatever else a shared
+      // test database holds, so the count is not this test's to check).
+      await server.modules.channels.settleInterrupted(0);
       const settled = await getMessage(server, user, id!);
       expect(settled).toMatchObject({ status: 'unknown', reason: 'SUBMIT_INTERRUPTED' });
       expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: before.available - 1, reserved: 0 });
-      // The slow carrier answers after all: no second charge, and the sweep finds nothing more.
-      await pending;
-      expect(await server.modules.channels.settleInterrupted(0)).toBe(0);
+      // The slow carrier answers after all: the send is answered as sent, no second charge, its
+      // carrier id is stored (its receipt settles it), and the sweep finds nothing more.
+      const answered = await pending;
+      expect(answered.statusCode, answered.body).toBe(201);
+      expect((await waitForMessage(server, user, id!, (m) => m.status === 'delivered')).status).toBe('delivered');
+      await server.modules.channels.settleInterrupted(0);
       expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: before.available - 1, reserved: 0 });
       expect(smsc.counters().submits - submitsBefore).toBe(1);
       expect((await server.modules.ledger.reconcile(user.id)).ok).toBe(true);
     } finally {
       smsc.setOptions({ responseLatencyMs: 0 });
     }
+  });
+
+  it('a send whose process died between its commit and `submitting` gets its credits back, once, and is never sent', async () => {
+    const smsc = server.providers.simulators.smsc!;
+    const repo = createChannelsRepository(server.db.db);
+    const before = await credits(server, user.id, 'SMSSHORT');
+    const submitsBefore = smsc.counters().submits;
+    // What a test send commits first (the message and its reservation); then its process dies.
+    const id = await server.db.db.transaction(async (tx) => {
+      const messageId = await repo.createMessage(
+        {
+          userId: user.id,
+          channel: 'sms_short',
+          toPhone: '+5511987654321',
+          parts: 1,
+          provider: 'smpp',
+          content: { kind: 'sms', text: 'nunca saiu', flash: false },
+        },
+        new Date(),
+        tx,
+      );
+      await server.modules.ledger.reserve({
+        userId: user.id,
+        type: 'SMSSHORT',
+        amount: 1,
+        reference: { type: 'message', id: messageId },
+        tx,
+      });
+      return messageId;
+    });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: before.available - 1, reserved: 1 });
+    // As if long ago: the sweep releases it (it never reached the carrier), once.
+    await server.modules.channels.settleInterrupted(0);
+    expect(await getMessage(server, user, id)).toMatchObject({ status: 'failed', reason: 'SEND_INTERRUPTED' });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual(before);
+    await server.modules.channels.settleInterrupted(0);
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual(before);
+    // A process that was only slow, not dead, finds it settled and does not send it.
+    expect(await repo.markSubmitting(id, new Date())).toBe(false);
+    expect((await getMessage(server, user, id)).status).toBe('failed');
+    expect(smsc.counters().submits - submitsBefore).toBe(0);
+    expect((await server.modules.ledger.reconcile(user.id)).ok).toBe(true);
   });
 });

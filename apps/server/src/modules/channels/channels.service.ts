@@ -18,6 +18,7 @@ import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { OptOutsService } from '../opt-outs/opt-outs.service.ts';
 import type { ChannelsRepository } from './channels.repository.ts';
 import { createInflightSubmits } from './inflight-submits.ts';
+import { createInterruptedTestSends } from './interrupted-test-sends.ts';
 import { isOptOutReply } from './opt-out-words.ts';
 import {
   type EventOutcome,
@@ -40,7 +41,7 @@ export type ChannelsServiceDeps = {
   db: Database;
   repo: ChannelsRepository;
   providers: ProviderRegistry;
-  ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release'>;
+  ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release' | 'outstandingReservation'>;
   optOuts: Pick<OptOutsService, 'optedOut' | 'addReply'>;
   /** A link the carrier can fetch to play one of the user's audios (the audios module). */
   audioUrl: (userId: string, audioId: string) => Promise<string>;
@@ -58,9 +59,11 @@ const invalid = (code: string, message: string) => badRequest(code, message);
 
 export function createChannelsService(deps: ChannelsServiceDeps) {
   const { db, repo, providers, ledger, clock, logger } = deps;
+  const interrupted = createInterruptedTestSends({ db, repo, ledger, clock, logger });
   // Receipts are stored in batches (thousands a second); each carrier is answered once its own is
-  // committed. A receipt for a campaign message whose batch is still being sent rides with that batch.
-  const inflight = createInflightSubmits();
+  // committed. A receipt for a campaign message whose batch is still being sent rides with that
+  // batch, for a second at most (then it is stored the ordinary way: carriers do not wait long).
+  const inflight = createInflightSubmits({ ordinary: (event) => receipts.store(event) });
   const receipts = createReceiptBatcher({
     apply: (events: StatusEvent[]) => repo.applyReceipts(events),
     divert: (event) => inflight.offer(event),
@@ -208,7 +211,9 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       }
 
       const reference = { type: 'message', id };
-      await repo.markSubmitting(id, clock.now());
+      // Settled meanwhile (this process stalled past settleInterrupted's bound, which released
+      // it as never sent): it must not be sent now.
+      if (!(await repo.markSubmitting(id, clock.now()))) return { id, replayed: false };
       let result: SubmitResult;
       try {
         result = await submitWithRetries(input.channel, { id, channel: input.channel, to: phone.e164, content });
@@ -217,7 +222,9 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
         const reason = err instanceof ProviderError ? err.reason : 'INTERNAL';
         if (!(err instanceof ProviderError)) logger.error({ err, messageId: id }, 'test send failed unexpectedly');
         await db.transaction(async (tx) => {
-          await repo.settleWithoutCarrier(id, unknown ? 'unknown' : 'failed', reason, clock.now(), tx);
+          const moved = await repo.settleWithoutCarrier(id, unknown ? 'unknown' : 'failed', reason, clock.now(), tx);
+          // Settled meanwhile by settleInterrupted: its credits moved then.
+          if (!moved) return;
           // The carrier may have sent it: it is paid. Refused: the credits come back.
           if (unknown) await ledger.capture({ userId, type, amount: parts, reference, tx });
           else await ledger.release({ userId, type, amount: parts, reference, tx });
@@ -227,39 +234,17 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       // The carrier took it. Should this write fail (the database gone), the message stays
       // `submitting` with its credits reserved, and settleInterrupted settles it: never resent.
       const early = await db.transaction(async (tx) => {
-        await ledger.capture({ userId, type, amount: parts, reference, tx });
+        // Still `submitting`: paid now. Otherwise settleInterrupted took it for cut off and
+        // captured it already; its ids are stored all the same, so its receipts settle it.
+        if (await repo.lockIfSubmitting(id, tx)) await ledger.capture({ userId, type, amount: parts, reference, tx });
         return repo.recordSubmitted(id, provider.name, result.providerMessageIds, clock.now(), tx);
       });
       for (const event of early) await afterReceipt(event, id);
       return { id, replayed: false };
     },
 
-    /**
-     * Test sends whose process died during the carrier call (left `submitting`): the carrier may
-     * have sent them, so they become `unknown` and their credits are captured — never resent,
-     * never left reserved. Runs every minute; a call has long timed out by `olderThanMs`.
-     */
-    async settleInterrupted(olderThanMs = 10 * 60_000): Promise<number> {
-      const stuck = await repo.interruptedTestSends(new Date(clock.now().getTime() - olderThanMs));
-      for (const message of stuck) {
-        const type = CHANNEL_CREDIT_TYPE[message.channel];
-        await db.transaction(async (tx) => {
-          await repo.settleWithoutCarrier(message.id, 'unknown', 'SUBMIT_INTERRUPTED', clock.now(), tx);
-          await ledger.capture({
-            userId: message.userId,
-            type,
-            amount: message.parts,
-            reference: { type: 'message', id: message.id },
-            tx,
-          });
-        });
-        logger.warn(
-          { messageId: message.id },
-          'test send interrupted during the carrier call: unknown, credits captured',
-        );
-      }
-      return stuck.length;
-    },
+    /** Test sends whose process died, settled (interrupted-test-sends.ts); every minute. */
+    settleInterrupted: (olderThanMs?: number) => interrupted.settle(olderThanMs),
 
     async getMessage(userId: string, id: string): Promise<Message> {
       const found = await repo.findOwned(userId, id);
@@ -298,6 +283,16 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
 
     /** Receipts that waited for their submit, now applied: their follow-ups too. */
     afterReceipt,
+
+    /**
+     * Early receipts whose submit is stored by now, applied (the campaign supervisor, every few
+     * seconds), with their follow-ups: a URA key applied here reaches the integration URL too.
+     */
+    async sweepEarlyReceipts(): Promise<number> {
+      const { swept, followUps } = await repo.sweepEarlyReceipts(clock.now());
+      for (const { event, messageId } of followUps) await afterReceipt(event, messageId);
+      return swept;
+    },
 
     /** A batch of campaign submits in flight, which its receipts may join (the campaign dispatcher). */
     inflightBatch: () => inflight.batch(),

@@ -24,8 +24,20 @@ export const WELL_BEHAVED: SimulatorOverrides = {
   voice: { apiLatencyMs: 0, ringMs: 10, callMs: 1200, outcomes: { answered: 1 }, keys: { '1': 1 } },
 };
 
-export async function startChannelsServer(simulators: SimulatorOverrides = WELL_BEHAVED): Promise<RunningServer> {
-  return createTestServer({ config: await listeningTestConfig(), listen: true, simulators });
+/**
+ * `isolated`: a database of its own on PostgreSQL, for tests that settle every interrupted test
+ * send (another file's sends in progress would be taken for interrupted).
+ */
+export async function startChannelsServer(
+  simulators: SimulatorOverrides = WELL_BEHAVED,
+  options: { isolated?: boolean } = {},
+): Promise<RunningServer> {
+  return createTestServer({
+    config: await listeningTestConfig(),
+    listen: true,
+    simulators,
+    isolated: options.isolated,
+  });
 }
 
 export type ChannelsUser = { id: string; token: string };

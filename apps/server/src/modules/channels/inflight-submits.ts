@@ -7,12 +7,26 @@
  *
  * A receipt offered after its batch was taken (the settle has begun) is not accepted: it goes
  * the ordinary way, whose carrier-id locks wait for the settle to commit.
+ *
+ * A carrier waits for its answer ~15 s at most (Twilio then plays an application error to the
+ * caller), and a batch can take minutes at voice pace: a receipt waits for its batch
+ * `maxWaitMs` at most, then is stored the ordinary way (parked in `early_receipts`, applied when
+ * its submit is stored) and answered. A key pressed on a call never waits: the person on the
+ * line hears silence until it is answered.
  */
 import type { ReceiptResult } from './message-batch-state.ts';
 import { keyOf } from './message-batch-state.ts';
 import type { StatusEvent } from './provider.ts';
 
-type Waiting = { event: StatusEvent; resolve: (r: ReceiptResult) => void; reject: (err: unknown) => void };
+type Waiting = {
+  event: StatusEvent;
+  resolve: (r: ReceiptResult) => void;
+  reject: (err: unknown) => void;
+  timer?: NodeJS.Timeout;
+};
+
+/** How long a receipt waits for its batch before it is stored on its own: well within a carrier's patience. */
+export const RIDE_AT_MOST_MS = 1_000;
 
 export type InflightBatch = {
   /** The carrier took a message under these ids: its receipts may ride with this batch. */
@@ -25,8 +39,16 @@ export type InflightBatch = {
   failed(err: unknown): void;
 };
 
-export function createInflightSubmits() {
+export function createInflightSubmits(options: {
+  /** Stores a receipt the ordinary way (the receipt batcher, never back to a batch). */
+  ordinary: (event: StatusEvent) => Promise<ReceiptResult>;
+  maxWaitMs?: number;
+}) {
+  const maxWaitMs = options.maxWaitMs ?? RIDE_AT_MOST_MS;
   const batches = new Map<string, { waiting: Waiting[] }>();
+  const stopWaiting = (list: Waiting[]) => {
+    for (const w of list) clearTimeout(w.timer);
+  };
 
   return {
     batch(): InflightBatch {
@@ -49,6 +71,8 @@ export function createInflightSubmits() {
         take() {
           forget();
           taken ??= own.waiting.splice(0);
+          // From now on they wait for this settle only: a transaction, not the carrier.
+          stopWaiting(taken);
           return taken.map((w) => w.event);
         },
         settled(results) {
@@ -57,17 +81,35 @@ export function createInflightSubmits() {
         },
         failed(err) {
           forget();
-          for (const w of [...(taken ?? []), ...own.waiting.splice(0)]) w.reject(err);
+          const all = [...(taken ?? []), ...own.waiting.splice(0)];
+          stopWaiting(all);
+          for (const w of all) w.reject(err);
           taken = [];
         },
       };
     },
 
-    /** A receipt for a submit in flight joins its batch (resolves when stored); otherwise undefined. */
+    /**
+     * A receipt for a submit in flight joins its batch (resolves when stored, by the batch or,
+     * after `maxWaitMs`, the ordinary way); otherwise undefined.
+     */
     offer(event: StatusEvent): Promise<ReceiptResult> | undefined {
+      // A key pressed: someone on the line hears silence until the carrier has its answer.
+      if (event.detail?.digits !== undefined) return undefined;
       const batch = batches.get(keyOf(event.provider, event.providerMessageId));
       if (!batch) return undefined;
-      return new Promise<ReceiptResult>((resolve, reject) => batch.waiting.push({ event, resolve, reject }));
+      return new Promise<ReceiptResult>((resolve, reject) => {
+        const waiting: Waiting = { event, resolve, reject };
+        waiting.timer = setTimeout(() => {
+          const at = batch.waiting.indexOf(waiting);
+          // Taken already: its settle has begun and answers it.
+          if (at < 0) return;
+          batch.waiting.splice(at, 1);
+          options.ordinary(event).then(resolve, reject);
+        }, maxWaitMs);
+        waiting.timer.unref();
+        batch.waiting.push(waiting);
+      });
     },
   };
 }

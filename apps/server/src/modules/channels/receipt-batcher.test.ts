@@ -51,4 +51,18 @@ describe('the receipt batcher', () => {
     await expect(batcher.push(7)).resolves.toBe('stored 7');
     await batcher.close();
   });
+
+  it('stores what `store` is given itself, never diverted (a receipt that waited for its claimant long enough)', async () => {
+    const applied: number[][] = [];
+    const batcher = createReceiptBatcher<number, string>({
+      apply: async (events) => {
+        applied.push(events);
+        return events.map((e) => `stored ${e}`);
+      },
+      divert: (e) => Promise.resolve(`rode along ${e}`),
+    });
+    expect(await Promise.all([batcher.push(1), batcher.store(2)])).toEqual(['rode along 1', 'stored 2']);
+    expect(applied).toEqual([[2]]);
+    await batcher.close();
+  });
 });

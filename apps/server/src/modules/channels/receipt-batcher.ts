@@ -14,7 +14,8 @@ export function createReceiptBatcher<E, R>(options: {
 }) {
   const maxBatch = options.maxBatch ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 5;
-  type Waiting = { event: E; resolve: (r: R) => void; reject: (err: unknown) => void };
+  /** `direct`: stored by the batch whoever might claim it (it waited for its claimant already). */
+  type Waiting = { event: E; resolve: (r: R) => void; reject: (err: unknown) => void; direct?: boolean };
   let queue: Waiting[] = [];
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
@@ -38,7 +39,7 @@ export function createReceiptBatcher<E, R>(options: {
     const taken = queue.slice(0, maxBatch);
     queue = queue.slice(taken.length);
     const batch = taken.filter((w) => {
-      const elsewhere = options.divert?.(w.event);
+      const elsewhere = w.direct ? undefined : options.divert?.(w.event);
       elsewhere?.then(w.resolve, w.reject);
       return !elsewhere;
     });
@@ -69,6 +70,13 @@ export function createReceiptBatcher<E, R>(options: {
       if (elsewhere) return elsewhere;
       return new Promise<R>((resolve, reject) => {
         queue.push({ event, resolve, reject });
+        schedule();
+      });
+    },
+    /** Resolves with the event's result once a batch of its own stored it (never diverted). */
+    store(event: E): Promise<R> {
+      return new Promise<R>((resolve, reject) => {
+        queue.push({ event, resolve, reject, direct: true });
         schedule();
       });
     },

@@ -36,15 +36,16 @@ export type EventListener = import('../../provider.ts').EventListener;
  * Hands verified events to the listener, in the order received, before answering. When the
  * listener fails (the database is away) the answer is 503, so the carrier delivers again later;
  * events already handed over come again then, which the core tolerates (it keeps the highest state).
+ * They are handed over one after another (the core queues each as it takes it) and awaited
+ * together: each may wait a while for the batch that sent its message, and a carrier's patience
+ * (~15 s) is for the whole notification, not per event.
  */
 export async function emitAll(listener: EventListener | undefined, events: ProviderEvent[]): Promise<WebhookResponse> {
   if (events.length === 0) return OK;
   if (!listener) return refuse(503, 'WEBHOOK_NOT_READY', 'nobody is listening for these events yet');
-  try {
-    for (const event of events) await listener(event);
-  } catch {
+  const stored = await Promise.allSettled(events.map((event) => listener(event)));
+  if (stored.some((s) => s.status === 'rejected'))
     return refuse(503, 'WEBHOOK_NOT_STORED', 'the events could not be stored; deliver them again');
-  }
   return OK;
 }
 
