@@ -4,18 +4,32 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pgliteLockFile } from '../src/platform/db/pglite-lock.ts';
 import { dbKind, freePort, tempDir } from './helpers.ts';
-import { type EcoaServer, killed, outputOf, type SpawnShape, spawnEcoa, startEcoaServer } from './processes.ts';
+import {
+  ChildExited,
+  type EcoaServer,
+  killed,
+  outputOf,
+  type SpawnShape,
+  spawnEcoa,
+  startEcoaServer,
+  waitUntil,
+} from './processes.ts';
 
 /**
  * `npm start` on the embedded database, stopped the hard way (ADR 016). The shell stays the
- * server's parent, as npm does: when the whole group is killed, the server is orphaned, and an
- * init that does not reap (this machine's, many containers') leaves it a zombie for good.
- * PGlite only: on PostgreSQL there is no lock to leave behind.
+ * server's parent, as npm does. PGlite only: on PostgreSQL there is no lock to leave behind.
  */
 const AS_NPM_DOES: SpawnShape = { wrapper: '"$@"; exit $?', group: true };
 
 const running: ChildProcess[] = [];
+/** Servers started in a session of their own: killing their parent does not end them. */
+const detachedServers: number[] = [];
 afterEach(async () => {
+  for (const pid of detachedServers.splice(0)) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {}
+  }
   await Promise.all(running.splice(0).map((child) => killed(child, 'SIGKILL', true)));
 });
 
@@ -25,18 +39,71 @@ async function start(dataDir: string, port?: number, shape: SpawnShape = AS_NPM_
   return server;
 }
 
-const healthy = async (server: EcoaServer) => (await fetch(`${server.base}/api/health`)).ok;
+/**
+ * The server as a process group of its own (`setsid`) whose parent reaps late: here never, until
+ * the test ends (`sleep` waits for no child), as an init that reaps lazily or not at all. So a
+ * killed server stays a zombie under its old pid while the next one starts.
+ */
+async function startUnderLateReaper(dataDir: string, port: number): Promise<{ pid: number; base: string }> {
+  const base = `http://127.0.0.1:${port}`;
+  const env = { DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), PUBLIC_URL: base };
+  const parent = spawnEcoa('main', env, { wrapper: 'setsid "$@" & exec sleep 3600' });
+  running.push(parent);
+  let pid: number | undefined;
+  await waitUntil('the server process', () => {
+    pid = childrenOf(parent.pid!)[0];
+    return pid !== undefined;
+  });
+  detachedServers.push(pid!);
+  await waitUntil(`${base} to start`, async () => {
+    const state = processState(pid!);
+    if (state === undefined || state === 'Z') {
+      // Its last words may still be in the pipe.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      throw new ChildExited(`the server ${pid} exited: ${outputOf(parent)}`);
+    }
+    return (await fetch(`${base}/api/health`)).ok;
+  });
+  return { pid: pid!, base };
+}
+
+/** A process's state letter (R, S, D, Z…) from /proc, or undefined once it is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+function childrenOf(parent: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1] === String(parent);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const healthy = async (server: { base: string }) => (await fetch(`${server.base}/api/health`)).ok;
 
 describe.runIf(dbKind === 'pglite')('the embedded server after a crash', () => {
   it('comes back at once after its process group is SIGKILLed, twenty times in a row', async () => {
     const dataDir = tempDir('ecoa-restart-');
-    let server = await start(dataDir);
+    const port = await freePort();
+    let server = await startUnderLateReaper(dataDir, port);
     const began = performance.now();
     for (let round = 1; round <= 20; round++) {
-      // Killed, and started again at once: the old server is still dying (or a zombie) when the new one looks.
-      process.kill(-server.child.pid!, 'SIGKILL');
-      running.splice(running.indexOf(server.child), 1);
-      server = await start(dataDir, server.port);
+      // Killed, and started again at once, while the killed one is a zombie its parent has not reaped.
+      process.kill(-server.pid, 'SIGKILL');
+      const killedPid = server.pid;
+      server = await startUnderLateReaper(dataDir, port);
+      expect(processState(killedPid), `round ${round}: the killed server is still a zombie`).toBe('Z');
       expect(await healthy(server), `round ${round}`).toBe(true);
     }
     console.info(`20 SIGKILLs and restarts: ${((performance.now() - began) / 1000).toFixed(1)} s`);

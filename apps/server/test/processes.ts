@@ -81,7 +81,8 @@ export async function waitUntilHealthy(child: ChildProcess, base: string, timeou
   );
 }
 
-class ChildExited extends Error {}
+/** Thrown from a `waitUntil` check: stops the wait at once instead of retrying. */
+export class ChildExited extends Error {}
 
 export async function waitUntil(
   what: string,
@@ -107,8 +108,13 @@ export function killed(child: ChildProcess, signal: NodeJS.Signals, group = fals
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
-    if (group) process.kill(-child.pid!, signal);
-    else child.kill(signal);
+    try {
+      if (group) process.kill(-child.pid!, signal);
+      else child.kill(signal);
+    } catch {
+      // Not a group leader after all (or already gone): the child alone.
+      child.kill(signal);
+    }
   });
 }
 
