@@ -46,7 +46,14 @@ export async function openExistingPglite(config: Config, command: string): Promi
   }
 }
 
-export type DataDirEntry = { relative: string; kind: 'dir' | 'file'; size: number; modifiedAt: Date };
+export type DataDirEntry = {
+  relative: string;
+  kind: 'dir' | 'file';
+  size: number;
+  modifiedAt: Date;
+  /** Permission bits (auth-secret is 0600): a backup keeps them and a restore puts them back. */
+  mode: number;
+};
 
 /**
  * Every directory and regular file under `root`, parents before children, in a stable order.
@@ -65,10 +72,10 @@ export function walkDataDir(
       if (exclude(rel)) continue;
       const stat = fs.lstatSync(path.join(root, rel));
       if (stat.isDirectory()) {
-        entries.push({ relative: rel, kind: 'dir', size: 0, modifiedAt: stat.mtime });
+        entries.push({ relative: rel, kind: 'dir', size: 0, modifiedAt: stat.mtime, mode: stat.mode & 0o777 });
         visit(rel);
       } else if (stat.isFile()) {
-        entries.push({ relative: rel, kind: 'file', size: stat.size, modifiedAt: stat.mtime });
+        entries.push({ relative: rel, kind: 'file', size: stat.size, modifiedAt: stat.mtime, mode: stat.mode & 0o777 });
       } else {
         skipped.push(rel);
       }

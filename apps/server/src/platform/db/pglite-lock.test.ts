@@ -40,7 +40,9 @@ function killedNow(child: ChildProcess): Promise<void> {
 async function zombie(): Promise<number> {
   const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(parent);
-  const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (c: Buffer) => resolve(`${c}`))));
+  const pid = Number(
+    await new Promise<string>((resolve) => parent.stdout!.once('data', (c: Buffer) => resolve(`${c}`))),
+  );
   for (let i = 0; i < 100 && state(pid) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
   expect(state(pid)).toBe('Z');
   return pid;
