@@ -56,6 +56,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The administrator every admin spec signs in as (created on start, see ADMIN_EMAIL).
       ADMIN_EMAIL: 'admin@ecoa.test',
+      // Not the default: the chat links must show the number this server was started with.
+      SUPPORT_WHATSAPP: '5521987654321',
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },
   },

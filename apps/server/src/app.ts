@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerHealthRoutes } from './modules/health/health.routes.ts';
+import { registerPublicConfigRoutes } from './modules/health/public-config.routes.ts';
 import type { Config } from './platform/config/config.ts';
 import type { DbHandle } from './platform/db/client.ts';
 import { registerApiDocs } from './platform/http/docs.ts';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  registerPublicConfigRoutes(app, { supportWhatsapp: deps.config.supportWhatsapp });
   registerLocales(app, deps.localesDir ?? WEB_LOCALES_DIR);
   await registerSpa(app, { webRoot: deps.webRoot ?? WEB_ROOT });
 

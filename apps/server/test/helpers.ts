@@ -8,7 +8,7 @@ import type { SimulatorOverrides } from '../src/modules/channels/providers/index
 import type { Clock } from '../src/platform/clock/clock.ts';
 import { type Config, loadConfig } from '../src/platform/config/config.ts';
 import { type DbHandle, openDb } from '../src/platform/db/client.ts';
-import { createLogger } from '../src/platform/logger.ts';
+import { createLogger, type Logger } from '../src/platform/logger.ts';
 import { WEB_LOCALES_DIR } from '../src/platform/paths.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 
@@ -108,6 +108,8 @@ export async function createTestServer(
     simulators?: SimulatorOverrides;
     /** A database of its own on PostgreSQL (campaign tests: no other file's server may take their jobs). */
     isolated?: boolean;
+    /** Where the server logs (silent unless given). */
+    logger?: Logger;
   } = {},
 ): Promise<RunningServer> {
   const own = options.isolated ? await isolatedDatabaseUrl() : undefined;
@@ -118,7 +120,7 @@ export async function createTestServer(
   const db = options.db ?? (inMemory ? await openTestDb() : undefined);
   const server = await startServer({
     config,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     listen: options.listen ?? false,
     work: options.work ?? true,
     simulators: options.simulators,

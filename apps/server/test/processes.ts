@@ -7,12 +7,22 @@ import { freePort } from './helpers.ts';
 const STDERR_TAIL = 4_000;
 const stderrOf = new WeakMap<ChildProcess, { text: string }>();
 
+/**
+ * How a child is started. `wrapper`: a `sh -c` script that runs the server as `"$@"` (so the
+ * shell can stay its parent as npm does, or write its own pid somewhere and `exec` it);
+ * `group`: the child leads a process group of its own, to be killed as a whole.
+ */
+export type SpawnShape = { wrapper?: string; group?: boolean };
+
 /** `npm start` (`src/main.ts`) or `npm run worker` (`src/worker.ts`) with `env` on top of ours. */
-export function spawnEcoa(entry: 'main' | 'worker', env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/${entry}.ts`], {
+export function spawnEcoa(entry: 'main' | 'worker', env: Record<string, string>, shape: SpawnShape = {}): ChildProcess {
+  const node = [process.execPath, '--import', 'tsx', `src/${entry}.ts`];
+  const [command, ...args] = shape.wrapper ? ['sh', '-c', shape.wrapper, 'sh', ...node] : node;
+  const child = spawn(command!, args, {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: shape.group ?? false,
   });
   // stderr is shown as it comes; stdout (JSON logs, where a fatal start error lands) is only kept.
   const tail = { text: '' };
@@ -36,17 +46,21 @@ export type EcoaServer = { child: ChildProcess; port: number; base: string };
  * (the suite runs many servers in parallel): a child that dies with EADDRINUSE is started again
  * on another port. `port` asks for a given one (a restart), with the same fallback.
  */
-export async function startEcoaServer(env: Record<string, string>, port?: number): Promise<EcoaServer> {
+export async function startEcoaServer(
+  env: Record<string, string>,
+  port?: number,
+  shape: SpawnShape = {},
+): Promise<EcoaServer> {
   for (let attempt = 1; ; attempt++) {
     const chosen = attempt === 1 && port ? port : await freePort();
     const base = `http://127.0.0.1:${chosen}`;
-    const child = spawnEcoa('main', { ...env, PORT: String(chosen), PUBLIC_URL: base });
+    const child = spawnEcoa('main', { ...env, PORT: String(chosen), PUBLIC_URL: base }, shape);
     try {
       await waitUntilHealthy(child, base);
       return { child, port: chosen, base };
     } catch (err) {
       if (attempt < 3 && stderrOf.get(child)?.text.includes('EADDRINUSE')) continue;
-      await killed(child, 'SIGKILL');
+      await killed(child, 'SIGKILL', shape.group);
       throw err;
     }
   }
@@ -67,7 +81,8 @@ export async function waitUntilHealthy(child: ChildProcess, base: string, timeou
   );
 }
 
-class ChildExited extends Error {}
+/** Thrown from a `waitUntil` check: stops the wait at once instead of retrying. */
+export class ChildExited extends Error {}
 
 export async function waitUntil(
   what: string,
@@ -88,10 +103,22 @@ export async function waitUntil(
   }
 }
 
-export function killed(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+/** Sends `signal` to the child (to its whole process group with `group`) and waits for it to exit. */
+export function killed(child: ChildProcess, signal: NodeJS.Signals, group = false): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
-    child.kill(signal);
+    try {
+      if (group) process.kill(-child.pid!, signal);
+      else child.kill(signal);
+    } catch {
+      // Not a group leader after all (or already gone): the child alone.
+      child.kill(signal);
+    }
   });
+}
+
+/** What the child printed last (stdout and stderr), to read a refusal. */
+export function outputOf(child: ChildProcess): string {
+  return stderrOf.get(child)?.text ?? '';
 }

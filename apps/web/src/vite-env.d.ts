@@ -5,8 +5,6 @@ interface ImportMetaEnv {
   readonly VITE_API_URL?: string;
   /** Base URL of the second ("legacy") backend, used by the card checkout; '' is the same origin. */
   readonly VITE_LEGACY_API_URL?: string;
-  /** The support chat number (digits, with country code). */
-  readonly VITE_SUPPORT_WHATSAPP?: string;
 }
 
 interface ImportMeta {

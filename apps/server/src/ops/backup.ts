@@ -4,7 +4,7 @@
  * Layout (format version 1):
  *   manifest.json       what the backup holds (BackupManifest below), written first
  *   data/<path>         every directory and file of DATA_DIR, the database included (`data/pglite/…`),
- *                       except the lock `pglite.pid` and the backup file itself
+ *                       except the lock (`pglite.pid`, `pglite.lock`) and the backup file itself
  *
  * How the database copy is consistent: we take the PGlite lock (so the server cannot be running
  * and nothing else writes), open the database, CHECKPOINT, read the manifest's figures, then
@@ -19,7 +19,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createZipFile } from '../platform/archive/zip-writer.ts';
 import type { Config } from '../platform/config/config.ts';
-import { type DataDirEntry, openExistingPglite, opsRefusal, pgliteLockName, walkDataDir } from './data-dir.ts';
+import { type DataDirEntry, openExistingPglite, opsRefusal, pgliteLockNames, walkDataDir } from './data-dir.ts';
 import { type DbFacts, pgliteQuery, readDbFacts } from './db-facts.ts';
 
 export const BACKUP_FORMAT = 'ecoa-backup';
@@ -65,7 +65,10 @@ export async function createBackup(options: { config: Config; file: string; now?
     // A clean shutdown: every page on disk, nothing left to replay. The lock stays ours until handle.close().
     await pglite.close();
 
-    const excluded = new Set([pgliteLockName(config), ...[file, partial].map((f) => path.relative(config.dataDir, f))]);
+    const excluded = new Set([
+      ...pgliteLockNames(config),
+      ...[file, partial].map((f) => path.relative(config.dataDir, f)),
+    ]);
     const { entries, skipped } = walkDataDir(config.dataDir, (rel) => excluded.has(rel));
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
@@ -98,16 +101,17 @@ async function writeArchive(
   entries: DataDirEntry[],
 ): Promise<void> {
   // Level 1: data files are mostly empty pages that any level squeezes, and a big base backs up several times faster.
-  const zip = createZipFile(target, { level: 1 });
+  // 0600: the archive holds every account and the auth secret.
+  const zip = createZipFile(target, { level: 1, mode: 0o600 });
   const manifestEntry = zip.entry(MANIFEST_ENTRY);
   await manifestEntry.write(`${JSON.stringify(manifest, null, 2)}\n`);
   await manifestEntry.end();
   for (const e of entries) {
     if (e.kind === 'dir') {
-      await zip.entry(`${DATA_PREFIX}${e.relative}/`, e.modifiedAt).end();
+      await zip.entry(`${DATA_PREFIX}${e.relative}/`, e.modifiedAt, e.mode).end();
       continue;
     }
-    const entry = zip.entry(`${DATA_PREFIX}${e.relative}`, e.modifiedAt);
+    const entry = zip.entry(`${DATA_PREFIX}${e.relative}`, e.modifiedAt, e.mode);
     await pipeline(fs.createReadStream(path.join(root, e.relative)), async (source: AsyncIterable<Buffer>) => {
       for await (const chunk of source) await entry.write(chunk);
     });

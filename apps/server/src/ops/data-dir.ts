@@ -1,6 +1,6 @@
 /**
  * DATA_DIR as the operations commands see it: the embedded database (`pglite/`, and its lock
- * `pglite.pid` beside it) and the files the modules keep (uploads, audios, avatars, outbox,
+ * `pglite.pid` and `pglite.lock` beside it) and the files the modules keep (uploads, audios, avatars, outbox,
  * auth-secret, …). Backup, restore and db:move open the database through here, so each refuses
  * the same way when the server holds it.
  */
@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../platform/config/config.ts';
 import { type DbHandle, openDb } from '../platform/db/client.ts';
-import { pgliteLockFile } from '../platform/db/pglite-lock.ts';
+import { pgliteLockFiles } from '../platform/db/pglite-lock.ts';
 import { AppError } from '../platform/errors/app-error.ts';
 import { pgliteDir } from '../server.ts';
 
@@ -35,10 +35,10 @@ export async function openExistingPglite(config: Config, command: string): Promi
     return await openDb({ pgliteDir: pgliteDir(config) });
   } catch (err) {
     if (err instanceof AppError && err.code === 'PGLITE_IN_USE') {
-      const { pid } = err.details as { pid: number };
+      const { pid } = err.details as { pid: number | undefined };
       throw opsRefusal(
         'PGLITE_IN_USE',
-        `${command}: the database in ${config.dataDir} is in use by process ${pid} (the server?). Stop it first: ` +
+        `${command}: the database in ${config.dataDir} is in use by ${pid === undefined ? 'another process' : `process ${pid}`} (the server?). Stop it first: ` +
           'PGlite belongs to the one process that opened it, so no other process can read a consistent copy while it runs.',
       );
     }
@@ -46,7 +46,14 @@ export async function openExistingPglite(config: Config, command: string): Promi
   }
 }
 
-export type DataDirEntry = { relative: string; kind: 'dir' | 'file'; size: number; modifiedAt: Date };
+export type DataDirEntry = {
+  relative: string;
+  kind: 'dir' | 'file';
+  size: number;
+  modifiedAt: Date;
+  /** Permission bits (auth-secret is 0600): a backup keeps them and a restore puts them back. */
+  mode: number;
+};
 
 /**
  * Every directory and regular file under `root`, parents before children, in a stable order.
@@ -65,10 +72,10 @@ export function walkDataDir(
       if (exclude(rel)) continue;
       const stat = fs.lstatSync(path.join(root, rel));
       if (stat.isDirectory()) {
-        entries.push({ relative: rel, kind: 'dir', size: 0, modifiedAt: stat.mtime });
+        entries.push({ relative: rel, kind: 'dir', size: 0, modifiedAt: stat.mtime, mode: stat.mode & 0o777 });
         visit(rel);
       } else if (stat.isFile()) {
-        entries.push({ relative: rel, kind: 'file', size: stat.size, modifiedAt: stat.mtime });
+        entries.push({ relative: rel, kind: 'file', size: stat.size, modifiedAt: stat.mtime, mode: stat.mode & 0o777 });
       } else {
         skipped.push(rel);
       }
@@ -78,7 +85,7 @@ export function walkDataDir(
   return { entries, skipped };
 }
 
-/** The lock file's name relative to DATA_DIR (`pglite.pid`): never part of a backup. */
-export function pgliteLockName(config: Config): string {
-  return path.relative(config.dataDir, pgliteLockFile(pgliteDir(config)));
+/** The lock's files relative to DATA_DIR (`pglite.pid`, `pglite.lock`, …): never part of a backup. */
+export function pgliteLockNames(config: Config): string[] {
+  return Object.values(pgliteLockFiles(pgliteDir(config))).map((file) => path.relative(config.dataDir, file));
 }

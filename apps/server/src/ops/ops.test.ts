@@ -164,8 +164,12 @@ describe('backup, restore and db:move of an on-disk PGlite', () => {
         .message,
     ).toMatch(/pg_dump/);
 
+    // A mode of its own, to see it come back as it was (not merely private).
+    fs.chmodSync(path.join(config.dataDir, seeded.file), 0o640);
     const result = await createBackup({ config, file: backupFile });
     facts = result.manifest;
+    // Every account and the auth secret are in it: readable by its owner only, whatever the umask.
+    expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
     console.info(
       `backup: ${(result.bytes / 1024 / 1024).toFixed(2)} MB in ${result.seconds.toFixed(2)} s`,
       result.manifest.files,
@@ -188,6 +192,10 @@ describe('backup, restore and db:move of an on-disk PGlite', () => {
     const result = await restoreBackup({ config: restored, file: backupFile });
     console.info(`restore: ${result.files} files in ${result.seconds.toFixed(2)} s`);
     expect(result.migrationsAfter).toBe(facts.migrations);
+    const modeOf = (relative: string) => fs.statSync(path.join(restored.dataDir, relative)).mode & 0o777;
+    expect(modeOf('auth-secret')).toBe(0o600);
+    expect(modeOf(seeded.file)).toBe(0o640);
+    expect(modeOf('pglite')).toBe(0o700);
     expect(await refusal(restoreBackup({ config: restored, file: backupFile }))).toMatchObject({
       code: 'RESTORE_NOT_EMPTY',
     });

@@ -58,17 +58,27 @@ export async function restoreBackup(options: { config: Config; file: string }): 
   let files = 0;
   let bytes = 0;
   try {
+    const folderModes: [string, number][] = [];
     for (const { entry, relative } of targets) {
       const target = path.join(staging, relative);
+      // Only permission bits (no setuid and the like), as the backup recorded them.
+      const mode = entry.unixMode === undefined ? undefined : entry.unixMode & 0o777;
       if (entry.isDirectory) {
         fs.mkdirSync(target, { recursive: true });
+        if (mode !== undefined) folderModes.push([target, mode]);
         continue;
       }
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      await damagedAs(file, async () => pipeline(await zip.openEntry(entry), fs.createWriteStream(target)));
+      // Created private, then given its recorded mode: a secret is never readable by others on the way.
+      // A backup without modes (an older Ecoa's) restores its files private.
+      const output = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
+      await damagedAs(file, async () => pipeline(await zip.openEntry(entry), output));
+      fs.chmodSync(target, mode ?? 0o600);
       files += 1;
       bytes += entry.size;
     }
+    // Folders last: a read-only one would refuse the files written into it.
+    for (const [folder, mode] of folderModes.reverse()) fs.chmodSync(folder, mode);
     // PostgreSQL wants its data directory private.
     if (fs.existsSync(path.join(staging, 'pglite'))) fs.chmodSync(path.join(staging, 'pglite'), 0o700);
     const checked = await checkAndMigrate(pgliteDir({ ...config, dataDir: staging }), manifest);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,5 +37,28 @@ describe('the streaming zip writer', () => {
     expect((await archive.readEntry(archive.entries[2]!)).length).toBe(0);
     expect(archive.entries[0]!.compressedSize).toBeLessThan(big.length);
     expect(fs.statSync(file).size).toBeGreaterThan(0);
+  });
+
+  it("keeps each entry's permission bits as Unix tools do, and is itself private", async () => {
+    const file = path.join(tempDir('zip-writer-'), 'modes.zip');
+    fs.writeFileSync(file, 'an older file, world-readable');
+    fs.chmodSync(file, 0o644);
+    const zip = createZipFile(file);
+    await zip.entry('data/', undefined, 0o750).end();
+    await zip.entry('data/auth-secret', undefined, 0o600).end();
+    await zip.entry('data/notes.txt').end();
+    await zip.close();
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+
+    const archive = await openZip(file);
+    expect(archive.entries.map((e) => [e.name, e.unixMode])).toEqual([
+      ['data/', 0o750],
+      ['data/auth-secret', 0o600],
+      ['data/notes.txt', undefined],
+    ]);
+    // Another implementation reads them the same way.
+    const listing = execFileSync('zipinfo', [file], { encoding: 'utf8' });
+    expect(listing).toMatch(/^drwxr-x---.* data\/$/m);
+    expect(listing).toMatch(/^-rw-------.* data\/auth-secret$/m);
   });
 });

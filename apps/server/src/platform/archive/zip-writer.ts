@@ -24,6 +24,10 @@ const FLAG_DESCRIPTOR = 0x8;
 const FLAG_UTF8 = 0x800;
 const VERSION_DEFLATE = 20;
 const VERSION_ZIP64 = 45;
+/** "Version made by"'s high byte for Unix: readers then take st_mode from the external attributes. */
+const HOST_UNIX = 3;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
 
 type WrittenEntry = {
   name: Buffer;
@@ -33,6 +37,8 @@ type WrittenEntry = {
   offset: number;
   dosTime: number;
   dosDate: number;
+  /** st_mode (type and permission bits), recorded for Unix when given. */
+  stMode: number | undefined;
 };
 
 /** One entry being written: `write` its bytes (awaiting each respects backpressure), then `end`. */
@@ -42,8 +48,11 @@ export type ZipEntryWriter = {
 };
 
 export type ZipWriter = {
-  /** Starts the next entry; the previous one must have ended. */
-  entry(name: string, modifiedAt?: Date): ZipEntryWriter;
+  /**
+   * Starts the next entry; the previous one must have ended. `mode`: its permission bits
+   * (0o600…), kept in the archive as Unix tools keep them, so an unpacker can restore them.
+   */
+  entry(name: string, modifiedAt?: Date, mode?: number): ZipEntryWriter;
   /** Writes the central directory and closes the output. */
   close(): Promise<void>;
 };
@@ -56,9 +65,13 @@ function dosDateTime(date: Date): { dosTime: number; dosDate: number } {
   };
 }
 
-/** A ZIP archive written to `file` (created or truncated). */
-export function createZipFile(file: string, options: { level?: number } = {}): ZipWriter {
-  return createZipWriter(fs.createWriteStream(file), options);
+/**
+ * A ZIP archive written to `file`, created with `mode` (default 0o600: an archive usually holds
+ * someone's data). An existing file is replaced, so it never keeps looser permissions.
+ */
+export function createZipFile(file: string, options: { level?: number; mode?: number } = {}): ZipWriter {
+  fs.rmSync(file, { force: true });
+  return createZipWriter(fs.createWriteStream(file, { flags: 'wx', mode: options.mode ?? 0o600 }), options);
 }
 
 export function createZipWriter(out: Writable, options: { level?: number } = {}): ZipWriter {
@@ -78,12 +91,13 @@ export function createZipWriter(out: Writable, options: { level?: number } = {})
     if (failure) throw failure;
   }
 
-  function entry(nameText: string, modifiedAt = new Date()): ZipEntryWriter {
+  function entry(nameText: string, modifiedAt = new Date(), mode?: number): ZipEntryWriter {
     if (busy) throw new Error('zip writer: the previous entry has not ended');
     busy = true;
     const name = Buffer.from(nameText, 'utf8');
     const { dosTime, dosDate } = dosDateTime(modifiedAt);
-    const written: WrittenEntry = { name, crc32: 0, size: 0, compressedSize: 0, offset, dosTime, dosDate };
+    const stMode = mode === undefined ? undefined : (nameText.endsWith('/') ? S_IFDIR : S_IFREG) | (mode & 0o7777);
+    const written: WrittenEntry = { name, crc32: 0, size: 0, compressedSize: 0, offset, dosTime, dosDate, stMode };
     const header = Buffer.alloc(30);
     header.writeUInt32LE(SIG_LOCAL, 0);
     header.writeUInt16LE(VERSION_DEFLATE, 4);
@@ -186,8 +200,9 @@ function centralHeader(e: WrittenEntry): Buffer {
   }
   const header = Buffer.alloc(46);
   header.writeUInt32LE(SIG_CENTRAL, 0);
-  header.writeUInt16LE(wide.length > 0 ? VERSION_ZIP64 : VERSION_DEFLATE, 4);
-  header.writeUInt16LE(wide.length > 0 ? VERSION_ZIP64 : VERSION_DEFLATE, 6);
+  const version = wide.length > 0 ? VERSION_ZIP64 : VERSION_DEFLATE;
+  header.writeUInt16LE(e.stMode === undefined ? version : (HOST_UNIX << 8) | version, 4);
+  header.writeUInt16LE(version, 6);
   header.writeUInt16LE(FLAG_DESCRIPTOR | FLAG_UTF8, 8);
   header.writeUInt16LE(8, 10);
   header.writeUInt16LE(e.dosTime, 12);
@@ -197,6 +212,7 @@ function centralHeader(e: WrittenEntry): Buffer {
   header.writeUInt32LE(Math.min(e.size, MAX32), 24);
   header.writeUInt16LE(e.name.length, 28);
   header.writeUInt16LE(extra.length, 30);
+  if (e.stMode !== undefined) header.writeUInt32LE(e.stMode * 0x10000, 38);
   header.writeUInt32LE(Math.min(e.offset, MAX32), 42);
   return Buffer.concat([header, e.name, extra]);
 }

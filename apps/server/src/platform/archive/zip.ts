@@ -79,6 +79,8 @@ export type ZipEntry = {
   readonly size: number;
   readonly localHeaderOffset: number;
   readonly isDirectory: boolean;
+  /** Permission bits (0o600…) when the archive was made on Unix and recorded them; else undefined. */
+  readonly unixMode: number | undefined;
 };
 
 export type ZipArchive = {
@@ -114,6 +116,9 @@ const FLAG_ENCRYPTED = 0x1;
 const FLAG_STRONG_ENCRYPTION = 0x40;
 const FLAG_UTF8 = 0x800;
 const READ_CHUNK = 64 * 1024;
+
+/** "Version made by"'s high byte for Unix (APPNOTE 4.4.2). */
+const HOST_UNIX = 3;
 
 type Entry = ZipEntry & { nameBytes: Buffer; dataLimit: number };
 
@@ -231,8 +236,11 @@ async function readCentralDirectory(
   for (let k = 0; k < total; k++) {
     if (p + CENTRAL_SIZE > cd.length || cd.readUInt32LE(p) !== SIG_CENTRAL)
       throw broken(`central directory entry ${k}`);
+    const madeOn = cd.readUInt16LE(p + 4) >> 8;
     const flags = cd.readUInt16LE(p + 8);
     const method = cd.readUInt16LE(p + 10);
+    // Unix tools (and zip-writer.ts) keep st_mode in the high half of the external attributes.
+    const stMode = cd.readUInt32LE(p + 38) >>> 16;
     const crc32 = cd.readUInt32LE(p + 16);
     let compressedSize = cd.readUInt32LE(p + 20);
     let size = cd.readUInt32LE(p + 24);
@@ -270,6 +278,7 @@ async function readCentralDirectory(
       size,
       localHeaderOffset,
       isDirectory: name.endsWith('/'),
+      unixMode: madeOn === HOST_UNIX && stMode !== 0 ? stMode & 0o7777 : undefined,
       dataLimit: cdOffset,
     });
     p = end;

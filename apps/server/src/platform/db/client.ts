@@ -112,7 +112,7 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
   let pglite: PGlite;
   try {
     if (!dir.startsWith('memory://')) {
-      lock = acquirePgliteLock(dir);
+      lock = await acquirePgliteLock(dir);
       fs.mkdirSync(path.resolve(dir), { recursive: true });
       if (!options.loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) await initPgliteDir(path.resolve(dir));
     }

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconBrandWhatsapp, IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../platform/analytics';
-import { openSupportChat } from '../../platform/support';
+import { openSupportChat, useSupportWhatsapp } from '../../platform/support';
 import { notify } from './notify';
 import type { SignupResult } from './SignupStep';
 
@@ -18,10 +18,14 @@ interface SignupSuccessModalProps {
  */
 export function SignupSuccessModal({ result, onClose }: SignupSuccessModalProps) {
   const { t } = useTranslation();
+  const supportNumber = useSupportWhatsapp();
 
   const talkToSupport = () => {
     if (!result) return;
-    const opened = openSupportChat(t('auth.success.whatsappMessage', { company: result.company, email: result.email }));
+    const opened = openSupportChat(
+      supportNumber,
+      t('auth.success.whatsappMessage', { company: result.company, email: result.email }),
+    );
     if (!opened) {
       notify.error(t('errors.handoffFailed'));
       return;

@@ -1,6 +1,9 @@
+import { PUBLIC_CONFIG_PATH } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApiServer, serveApi } from '../../../test/api-server';
 import { ApiError } from '../../platform/api';
+import { PUBLIC_CONFIG_KEY } from '../../platform/support';
 import { BuyCreditsModal } from './BuyCreditsModal';
 import { renderWithApp } from './testing';
 
@@ -32,16 +35,19 @@ const isDisabled = (id: string) => (screen.getByTestId(id) as HTMLButtonElement)
 
 describe('BuyCreditsModal', () => {
   let open: ReturnType<typeof vi.spyOn>;
-  beforeEach(() => {
+  let server: ApiServer;
+  beforeEach(async () => {
+    server = await serveApi({ [PUBLIC_CONFIG_PATH]: { supportWhatsapp: '5521987654321' } });
     checkout.mockReset();
     checkoutOptions.mockReset();
     checkoutOptions.mockResolvedValue({ card: 'stripe' });
     open = vi.spyOn(window, 'open').mockImplementation(() => ({ opener: window }) as unknown as Window);
   });
-  afterEach(() => {
+  afterEach(async () => {
     cleanup();
     vi.restoreAllMocks();
     vi.useRealTimers();
+    await server.close();
   });
 
   it('shows the balance; steps by 100 never below 0; digits only; pays only from R$ 270', async () => {
@@ -131,8 +137,9 @@ describe('BuyCreditsModal', () => {
     expect(isDisabled('pay-card')).toBe(true);
   });
 
-  it('PIX: a 500 ms spinner, then the chat link with the amount and the e-mail', async () => {
-    await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
+  it('PIX: a 500 ms spinner, then the chat link to the served number with the amount and the e-mail', async () => {
+    const { queryClient } = await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
+    await waitFor(() => expect(queryClient.getQueryData(PUBLIC_CONFIG_KEY)).toBeDefined());
     vi.useFakeTimers();
     fireEvent.change(quantity(), { target: { value: '300' } });
     fireEvent.click(screen.getByTestId('pay-pix'));
@@ -142,7 +149,7 @@ describe('BuyCreditsModal', () => {
     vi.advanceTimersByTime(1);
     expect(open).toHaveBeenCalledTimes(1);
     const url = decodeURIComponent(String(open.mock.calls[0]![0]));
-    expect(url).toContain('https://wa.me/');
+    expect(url).toMatch(/^https:\/\/wa\.me\/5521987654321\?text=/);
     expect(url).toContain('R$\u00a0300,00');
     expect(url).toContain('ana@empresa.com.br');
   });

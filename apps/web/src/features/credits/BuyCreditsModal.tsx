@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../../platform/api';
-import { openSupportChat } from '../../platform/support';
+import { openSupportChat, useSupportWhatsapp } from '../../platform/support';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
 import { CHECKOUT_OPTIONS_KEY, creditsApi } from './creditsApi';
@@ -54,6 +54,7 @@ export function BuyCreditsModal({
   initialTab?: CreditsTab;
 }) {
   const { t } = useTranslation();
+  const supportNumber = useSupportWhatsapp();
   const navigate = useNavigate();
   const { user } = useSession();
   const [tab, setTab] = useState<CreditsTab>(initialTab);
@@ -111,6 +112,7 @@ export function BuyCreditsModal({
     window.setTimeout(() => {
       setPixLoading(false);
       const opened = openSupportChat(
+        supportNumber,
         t('credits.pixMessage', {
           amount: formatBRL(total * 100),
           email: user?.email || t('credits.emailNotInformed'),

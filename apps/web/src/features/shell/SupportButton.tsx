@@ -2,16 +2,18 @@ import { ActionIcon, Tooltip } from '@mantine/core';
 import { IconBrandWhatsapp } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../platform/analytics';
-import { supportChatUrl } from '../../platform/support';
+import { supportChatUrl, useSupportWhatsapp } from '../../platform/support';
 
 /** The floating green contact button (spec section 2). */
 export function SupportButton() {
   const { t } = useTranslation();
+  const number = useSupportWhatsapp();
   return (
     <Tooltip label={t('shell.support')} position="left" withArrow>
       <ActionIcon
         component="a"
-        href={supportChatUrl(t('shell.supportMessage'))}
+        // No link until the server has said which number (never a placeholder).
+        href={number ? supportChatUrl(number, t('shell.supportMessage')) : undefined}
         target="_blank"
         rel="noopener noreferrer"
         onClick={() => track('whatsapp')}
