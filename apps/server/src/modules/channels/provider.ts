@@ -59,7 +59,12 @@ export class ProviderError extends Error {
     /** Ecoa's reason code, stable (e.g. `SMPP_0x0000000B`, `WHATSAPP_131026`, `RCS_NOT_CAPABLE`). */
     readonly reason: string,
     message: string,
-    readonly options: { retryable?: boolean; sentUnknown?: boolean } = {},
+    readonly options: {
+      retryable?: boolean;
+      sentUnknown?: boolean;
+      /** The carrier ids of the parts it did take (a long SMS refused after its first parts): their receipts must still match. */
+      providerMessageIds?: string[];
+    } = {},
   ) {
     super(message);
     this.name = 'ProviderError';

@@ -193,9 +193,7 @@ export type ProvidersConfig = {
         messagesPerSecond: number;
       }
     | undefined;
-  voice:
-    | { apiUrl: string; accountSid: string; authToken: string; from: string; callsPerSecond: number }
-    | undefined;
+  voice: { apiUrl: string; accountSid: string; authToken: string; from: string; callsPerSecond: number } | undefined;
 };
 
 /** The SMPP defaults when SMPP_URL does not say: a typical carrier bind. */

@@ -49,7 +49,11 @@ export class SendPacer {
 }
 
 /** Waits for a send's turn; a sending that stopped meanwhile ends as "not sent" (submitStopped). */
-export async function waitOrStopped(pacer: SendPacer, signal: AbortSignal | undefined, provider: string): Promise<void> {
+export async function waitOrStopped(
+  pacer: SendPacer,
+  signal: AbortSignal | undefined,
+  provider: string,
+): Promise<void> {
   try {
     await pacer.waitTurn(signal);
   } catch (err) {

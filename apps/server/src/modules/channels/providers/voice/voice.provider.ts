@@ -7,9 +7,9 @@
  */
 import type { Clock } from '../../../../platform/clock/clock.ts';
 import { systemClock } from '../../../../platform/clock/clock.ts';
+import { PaceAbortedError } from '../../../../platform/pacing/paced-turns.ts';
 import type { ChannelProvider, OutboundMessage, ProviderEvent, ProviderHealth, SubmitResult } from '../../provider.ts';
 import { ProviderError, type SubmitOptions, submitStopped } from '../../provider.ts';
-import { PaceAbortedError } from '../../../../platform/pacing/paced-turns.ts';
 import { createCallPacer, PacerClosedError } from './call-pacer.ts';
 import { type CallScript, encodeCallScript, scriptProblem } from './call-script.ts';
 import { createCall } from './calls-api.ts';
