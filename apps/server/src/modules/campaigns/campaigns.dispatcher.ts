@@ -13,6 +13,7 @@
  * written yet; whatever was not handed over goes back (settle), so after a pause or cancel
  * nothing more reaches the carrier than what was already on the wire.
  */
+import { setMaxListeners } from 'node:events';
 import { type Channel, isInWindow } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
@@ -395,6 +396,9 @@ export function createDispatcher(deps: DispatcherDeps) {
     /** This process paused or canceled the campaign: its loops here stop handing recipients over now. */
     halt,
 
+    /** Refreshes the rows of the batches out now (every minute on its own; tests call it). */
+    refreshClaims: touchBatchesOut,
+
     /**
      * Makes this process help with a RUNNING campaign it is not working on yet (the supervisor
      * calls it): with `npm run worker` processes, every live process shares every campaign.
@@ -411,6 +415,8 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (crew.loops.size >= MAX_LOOPS_PER_CAMPAIGN) return;
       const slice = AbortSignal.timeout(SLICE_MS);
       const signal = AbortSignal.any([crew.stop.signal, slice, ...(jobSignal ? [jobSignal] : [])]);
+      // Every recipient waiting for a pace or a window slot listens to it: hundreds is normal, not a leak.
+      setMaxListeners(0, signal);
       const t0 = performance.now();
       const loop = dispatchLoop(campaignId, crew, signal, slice).finally(() => {
         spent.loopMs += performance.now() - t0;
