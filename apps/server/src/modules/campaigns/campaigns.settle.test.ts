@@ -36,7 +36,13 @@ describe('campaign credits move once, and one campaign never blocks another', ()
       user.token,
       Array.from({ length: recipients }, () => ({ phone: mobile() })),
     );
-    const id = await c.create({ name: 'Lenta', channel: 'sms_short', listIds: [list], content: { text: 'Oi' }, maxRate: 4 });
+    const id = await c.create({
+      name: 'Lenta',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi' },
+      maxRate: 4,
+    });
     smsc().reset();
     // Each submit answered after 3 s: a batch stays out long enough to be looked at.
     smsc().setOptions({ responseLatencyMs: 3000 });
@@ -85,7 +91,12 @@ describe('campaign credits move once, and one campaign never blocks another', ()
     const broken = await userWithCredits(server, 10);
     const b = api(server, broken.token);
     const brokenList = await importList(server, broken.token, [{ phone: mobile() }, { phone: mobile() }]);
-    const brokenId = await b.create({ name: 'Quebrada', channel: 'sms_short', listIds: [brokenList], content: { text: 'Oi' } });
+    const brokenId = await b.create({
+      name: 'Quebrada',
+      channel: 'sms_short',
+      listIds: [brokenList],
+      content: { text: 'Oi' },
+    });
     await b.move(brokenId, 'start');
     await b.waitFor(brokenId);
     await sql(
@@ -107,7 +118,12 @@ describe('campaign credits move once, and one campaign never blocks another', ()
     expect((await o.move(scheduled, 'start')).status).toBe('SCHEDULED');
     await sql(`update campaigns set scheduled_at = now() - interval '1 minute' where id = $1`, [scheduled]);
     // A campaign with nothing left that is not marked finished yet (its last settle's process died).
-    const finished = await o.create({ name: 'Terminada', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
+    const finished = await o.create({
+      name: 'Terminada',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi' },
+    });
     await o.move(finished, 'start');
     await o.waitFor(finished);
     await sql(`update campaigns set status = 'RUNNING', finished_at = null where id = $1`, [finished]);
@@ -115,12 +131,15 @@ describe('campaign credits move once, and one campaign never blocks another', ()
     await server.modules.supervisor.pass();
     expect((await o.waitFor(scheduled, (x) => x.status !== 'SCHEDULED', 8000)).status).not.toBe('SCHEDULED');
     expect(await o.waitFor(finished, (x) => x.status === 'COMPLETED', 8000)).toMatchObject({ status: 'COMPLETED' });
-    expect(await o.waitFor(scheduled, undefined, 20_000)).toMatchObject({ status: 'COMPLETED', counts: { delivered: 1 } });
+    expect(await o.waitFor(scheduled, undefined, 20_000)).toMatchObject({
+      status: 'COMPLETED',
+      counts: { delivered: 1 },
+    });
     await sql(`update campaigns set status = 'CANCELED', finished_at = now() where id = $1`, [brokenId]);
     await sql(`update messages set status = 'unknown' where campaign_id = $1 and status = 'submitting'`, [brokenId]);
   }, 60_000);
 
-  it('a long SMS whose first part the SMSC took and second refused is `unknown` and captured, its taken part\'s id kept', async () => {
+  it("a long SMS whose first part the SMSC took and second refused is `unknown` and captured, its taken part's id kept", async () => {
     const user = await userWithCredits(server, 20);
     const c = api(server, user.token);
     const list = await importList(

@@ -40,7 +40,12 @@ describe('pause and cancel stop the sending within seconds', () => {
       user.token,
       Array.from({ length: RECIPIENTS }, () => ({ phone: mobile() })),
     );
-    const id = await c.create({ name: 'Congestionada', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
+    const id = await c.create({
+      name: 'Congestionada',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi' },
+    });
     smsc().reset();
     const throttleUntil = Date.now() + 12_000;
     smsc().setOptions({ responseLatencyMs: 400, throttleUntil });
@@ -120,6 +125,38 @@ describe('pause and cancel stop the sending within seconds', () => {
     expectExactCredits(done);
     expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 400 - RECIPIENTS, reserved: 0 });
   }, 90_000);
+
+  it('a cancel while the carrier answers "try later" releases those recipients as canceled and the campaign ends (not queued in a canceled campaign forever)', async () => {
+    const user = await userWithCredits(server, 50);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      Array.from({ length: 20 }, () => ({ phone: mobile() })),
+    );
+    const id = await c.create({ name: 'Tente depois', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
+    smsc().reset();
+    // ESME_RSYSERR: nothing was taken, the same submit may succeed later.
+    smsc().setOptions({ rejectStatus: 0x08 });
+    try {
+      await c.move(id, 'start');
+      await c.waitFor(id, (x) => x.counts.submitting > 0, 10_000);
+      await c.move(id, 'cancel');
+      const end = await c.waitFor(
+        id,
+        (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0,
+        15_000,
+      );
+      expect(end).toMatchObject({
+        status: 'CANCELED',
+        counts: { canceled: 20, queued: 0 },
+        credits: { reserved: 20, used: 0, released: 20 },
+      });
+      expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 50, reserved: 0 });
+    } finally {
+      smsc().setOptions({ rejectStatus: null });
+    }
+  }, 60_000);
 
   it('a voice campaign at 1 call/s canceled after 2 s places at most ~2 calls more, the rest canceled and released', async () => {
     const user = await userWithCredits(server, 100);
