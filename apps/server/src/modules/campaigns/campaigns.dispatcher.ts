@@ -60,8 +60,12 @@ export type DispatcherDeps = {
 const PROVIDER_FAILURES_TO_PAUSE = 3;
 /** A dispatch loop hands over to a fresh job after this long, between two recipients (pg-boss expires a job at 15 min). */
 const SLICE_MS = 5 * 60_000;
-/** A claim holds this many seconds of sending at the campaign's and carrier's rate: a stop or crash strands little. */
-const CLAIM_SECONDS = 2;
+/**
+ * The campaign's loops together claim this many seconds of sending at the campaign's and the
+ * carrier's rate: a stop returns what was not handed over, but a crash leaves every claimed
+ * recipient `unknown` (charged, maybe sent), so claims stay small.
+ */
+const CLAIM_SECONDS = 0.5;
 /** Loops per campaign per process: a start queues four; a job pg-boss retried after its expiry adds none. */
 export const MAX_LOOPS_PER_CAMPAIGN = 4;
 /** How often a working process refreshes a campaign's heartbeat (the supervisor's dead-worker limit is 30 s). */
@@ -210,12 +214,13 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   /** How many recipients one claim takes: a few seconds' worth at the slower of the campaign's and the carrier's rate. */
-  function claimSize(row: CampaignRow, provider: ChannelProvider, loops: number): number {
+  function claimSize(row: CampaignRow, provider: ChannelProvider): number {
     const workers = deps.liveWorkers();
     const rates = [row.maxRate, provider.health().tpsLimit].filter((r): r is number => r !== null && r > 0);
     if (rates.length === 0) return batchSize;
     const perSecond = Math.min(...rates) / workers;
-    return Math.max(1, Math.min(batchSize, Math.ceil((perSecond * CLAIM_SECONDS) / loops)));
+    // Divided by the most loops a campaign has here, not those running now (the first loop would take it all).
+    return Math.max(1, Math.min(batchSize, Math.ceil((perSecond * CLAIM_SECONDS) / MAX_LOOPS_PER_CAMPAIGN)));
   }
 
   /**
@@ -241,7 +246,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         await repo.beat(campaignId);
       }
       const provider = deps.providers.forChannel(row.channel);
-      const limit = claimSize(row, provider, crew.loops.size);
+      const limit = claimSize(row, provider);
       const claimed = await timed('claimMs', () => repo.claim(campaignId, deps.workerId, limit));
       if (claimed.length === 0) {
         await deps.lifecycle.finishIfDone(campaignId);
