@@ -213,7 +213,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     return 'paused';
   }
 
-  /** How many recipients one claim takes: a few seconds' worth at the slower of the campaign's and the carrier's rate. */
+  /** How many recipients one claim takes: a share of half a second at the slower of the campaign's and the carrier's rate. */
   function claimSize(row: CampaignRow, provider: ChannelProvider): number {
     const workers = deps.liveWorkers();
     const rates = [row.maxRate, provider.health().tpsLimit].filter((r): r is number => r !== null && r > 0);
