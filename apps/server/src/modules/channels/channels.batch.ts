@@ -39,6 +39,12 @@ export type SubmittedBatchResult = {
   followUps: { event: StatusEvent; messageId: string }[];
   /** The `arrived` receipts given along, in their order. */
   arrived: ReceiptResult[];
+  /**
+   * The messages this call moved to `sent` (from `submitting`): a message settled meanwhile
+   * (cut off as `unknown`, say) gets its ids stored but is not among them, so its credits are
+   * not moved twice.
+   */
+  moved: Set<string>;
 };
 
 /**
@@ -157,7 +163,8 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       tx: DbOrTx,
       arrived: StatusEvent[] = [],
     ): Promise<SubmittedBatchResult> {
-      if (rows.length === 0 && arrived.length === 0) return { followUps: [], arrived: [] };
+      const moved = new Set<string>();
+      if (rows.length === 0 && arrived.length === 0) return { followUps: [], arrived: [], moved };
       // One entry per carrier id: a carrier that gave one id to two submits of this batch (or to
       // two parts of one message) would otherwise abort the whole batch's insert ("ON CONFLICT …
       // cannot affect row a second time"). The later row keeps it, as a reused id belongs to its
@@ -196,7 +203,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       }
       for (const r of rows) {
         const m = ctx.state.get(r.messageId);
-        if (m) advance(ctx.events, r.messageId, m, 'sent', now, null);
+        if (m && advance(ctx.events, r.messageId, m, 'sent', now, null)) moved.add(r.messageId);
       }
       const earlier = waiting.sort((a, b) => Number(a.id) - Number(b.id)).map((w) => reviveEvent(w.event));
       const applied = applyReceiptEvents(ctx, [...earlier, ...arrived]);
@@ -217,6 +224,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       return {
         followUps: appliedOf(applied.results.slice(0, earlier.length)),
         arrived: applied.results.slice(earlier.length),
+        moved,
       };
     },
 
