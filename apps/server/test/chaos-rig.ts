@@ -8,7 +8,6 @@ import { startRcsSimulator } from '../src/modules/channels/providers/rcs/rcs.sim
 import { startSmscSimulator } from '../src/modules/channels/providers/smpp/index.ts';
 import { startVoiceSimulator } from '../src/modules/channels/providers/voice/index.ts';
 import { startWhatsAppSimulator } from '../src/modules/channels/providers/whatsapp/whatsapp.simulator.ts';
-import type { DbHandle } from '../src/platform/db/client.ts';
 
 /** The SMSC's submits per second as Ecoa's bind is told (SMPP_URL ?tps=): a slow carrier. */
 export const SMSC_TPS = 20;
@@ -117,68 +116,3 @@ export function seeded(seed: number): () => number {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * The money and row invariants, read from the database once Ecoa is stopped: every problem as a
- * sentence (none when all hold).
- *  - every row of an ended campaign is final (or `sent`/`unknown`: handed over, its credits captured);
- *  - per campaign, used + released = reserved, used = the parts handed over (submitted or cut off
- *    as unknown), released = the parts never handed over, and the campaign's ledger entries hold
- *    none of its credits reserved any more;
- *  - per user and credit type, the ledger's entries sum to the balance (available and reserved).
- */
-export async function moneyProblems(db: DbHandle, userIds: string[]): Promise<string[]> {
-  const problems: string[] = [];
-  const q = async <T>(text: string, values: unknown[] = []) => (await db.executeSql(text, values)).rows as T[];
-  const campaigns = await q<{
-    id: string;
-    name: string;
-    status: string;
-    reserved: number;
-    used: number;
-    released: number;
-    handed: number;
-    never: number;
-    open: number;
-    openRows: number;
-    entriesReserved: number;
-  }>(
-    `select c.id, c.name, c.status, c.credits_reserved::int as reserved, c.credits_used::int as used,
-            c.credits_released::int as released,
-            coalesce(sum(m.parts) filter (where m.submitted_at is not null or m.status = 'unknown'), 0)::int as handed,
-            coalesce(sum(m.parts) filter (where m.submitted_at is null and m.status in ('failed', 'opted_out', 'canceled', 'expired')), 0)::int as never,
-            coalesce(sum(m.parts) filter (where m.status in ('queued', 'submitting')), 0)::int as open,
-            count(m.id) filter (where m.status in ('queued', 'submitting'))::int as "openRows",
-            (select coalesce(sum(e.reserved_delta), 0)::int from ledger_entries e
-              where e.reference_type = 'campaign' and e.reference_id = c.id::text) as "entriesReserved"
-       from campaigns c left join messages m on m.campaign_id = c.id
-      where c.user_id = any($1::uuid[]) and c.status <> 'DRAFT'
-      group by c.id`,
-    [userIds],
-  );
-  for (const c of campaigns) {
-    const name = `campaign "${c.name}" (${c.status})`;
-    if (['COMPLETED', 'CANCELED', 'FAILED'].includes(c.status) && c.openRows > 0)
-      problems.push(`${name}: ${c.openRows} rows still queued or submitting`);
-    if (c.used + c.released + c.open !== c.reserved)
-      problems.push(`${name}: used ${c.used} + released ${c.released} + open ${c.open} ≠ reserved ${c.reserved}`);
-    if (c.used !== c.handed) problems.push(`${name}: used ${c.used} ≠ parts handed to the carrier ${c.handed}`);
-    if (c.released !== c.never) problems.push(`${name}: released ${c.released} ≠ parts never handed over ${c.never}`);
-    if (c.entriesReserved !== c.open)
-      problems.push(`${name}: its ledger entries hold ${c.entriesReserved} reserved, its open rows ${c.open}`);
-  }
-  const balances = await q<{ userId: string; type: string; available: number; reserved: number; a: number; r: number }>(
-    `select b.user_id as "userId", b.type, b.available::int as available, b.reserved::int as reserved,
-            coalesce((select sum(amount) from ledger_entries e where e.user_id = b.user_id and e.type = b.type), 0)::int as a,
-            coalesce((select sum(reserved_delta) from ledger_entries e where e.user_id = b.user_id and e.type = b.type), 0)::int as r
-       from credit_balances b where b.user_id = any($1::uuid[])`,
-    [userIds],
-  );
-  for (const b of balances) {
-    if (b.a !== b.available || b.r !== b.reserved)
-      problems.push(
-        `user ${b.userId} ${b.type}: ledger says available ${b.a} reserved ${b.r}, balance ${b.available}/${b.reserved}`,
-      );
-  }
-  return problems;
-}

@@ -4,9 +4,10 @@ import type { Campaign, Channel, CreateCampaignRequest } from '@ecoa/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, importList, mobile } from '../src/modules/campaigns/campaigns.test-support.ts';
 import { openDb } from '../src/platform/db/client.ts';
-import { type Carriers, moneyProblems, seeded, sleep, startCarriers } from './chaos-rig.ts';
+import { type Carriers, seeded, sleep, startCarriers } from './chaos-rig.ts';
 import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.ts';
 import { dbKind, freePort, isolatedDatabaseUrl, tempDir } from './helpers.ts';
+import { moneyProblems } from './money-invariants.ts';
 import { killed, startEcoaServer } from './processes.ts';
 import { remoteServer } from './remote-server.ts';
 
@@ -44,7 +45,7 @@ const PLANS: Plan[] = [
   },
   { name: 'rcs', channel: 'rcs', size: 60, parts: 1, content: { card: { title: 'Oferta para {nome}' } } },
   // Voice goes at the calls pace (one a second): slow enough that a pause lands mid-campaign.
-  { name: 'voice', channel: 'voice_torpedo', size: 12, parts: 1, content: { tts: 'Olá {nome}, sua fatura vence.' } },
+  { name: 'voice', channel: 'voice_torpedo', size: 25, parts: 1, content: { tts: 'Olá {nome}, sua fatura vence.' } },
 ];
 
 type Tracked = Plan & {
