@@ -264,6 +264,9 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     inflightBatch: channels.inflightBatch,
   };
   let supervisor: CampaignSupervisor | undefined;
+  // The dispatcher is made after the service it calls; the service's pause and cancel reach it through this.
+  let haltDispatch: (campaignId: string) => void = () => {};
+  const audiosRepo = createAudiosRepository(db);
   const campaigns = createCampaignsService({
     db,
     repo: campaignsRepo,
@@ -279,6 +282,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     rotatingLinkExists: async (userId, linkId) => (await linksRepo.findOwned(userId, linkId)) !== undefined,
     publicUrl: config.publicUrl,
     parallelism: async () => Math.max(4, supervisor?.liveWorkers() ?? 1),
+    halt: (campaignId) => haltDispatch(campaignId),
+    lockAudio: (tx, userId, audioId) => audiosRepo.lockShared(tx, userId, audioId),
     clock,
     logger,
   });
@@ -298,6 +303,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
     logger,
   });
+  haltDispatch = dispatcher.halt;
   defineCampaignsJobs(deps.jobs, dispatcher);
   supervisor = createCampaignSupervisor({
     db,

@@ -53,6 +53,16 @@ export function createAudiosRepository(db: Database) {
      * FOR UPDATE) says a campaign needs it. A campaign that takes the audio reads its row FOR SHARE
      * in its own transaction, so the two cannot cross: one waits for the other.
      */
+    /** Locks the user's audio (shared) for the rest of `tx`; false when it does not exist. */
+    async lockShared(tx: Tx, userId: string, id: string): Promise<boolean> {
+      const rows = await tx
+        .select({ id: audios.id })
+        .from(audios)
+        .where(and(eq(audios.id, id), eq(audios.userId, userId)))
+        .for('share');
+      return rows.length > 0;
+    },
+
     async deleteUnlessInUse(
       userId: string,
       id: string,

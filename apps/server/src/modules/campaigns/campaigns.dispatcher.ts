@@ -1,19 +1,29 @@
 /**
- * The dispatch loop (the `campaigns.dispatch` job): claims a batch of a RUNNING campaign's queued
- * recipients (→ `submitting`, SKIP LOCKED, so any number of dispatchers in any number of
- * processes share a campaign without ever claiming a recipient twice), sends them through the
- * channel's provider at the campaign's and the carrier's rate, then stores every outcome and
- * moves the credits in ONE transaction per batch: sent and unknown captured, failed and opted-out
- * released. A recipient is never put back to `queued` unless the carrier said nothing left Ecoa.
+ * The dispatch loop (the `campaigns.dispatch` job): claims a few seconds' worth of a RUNNING
+ * campaign's queued recipients (→ `submitting`, SKIP LOCKED, so any number of dispatchers in any
+ * number of processes share a campaign without ever claiming a recipient twice), hands them to
+ * the channel's provider at the campaign's and the carrier's rate, then settles them
+ * (campaigns.settle.ts: every outcome and its credits in ONE transaction).
+ *
+ * Stopping is part of sending: every campaign this process works on has a stop signal that
+ * fires when this process pauses or cancels it (the lifecycle calls `halt`), when its status is
+ * seen to be anything but RUNNING (re-read every second while it is worked on: another
+ * process's pause), or when this process stops. The signal ends the paces' waits, is checked
+ * right before each recipient is handed over, and the providers drop what they have not
+ * written yet; whatever was not handed over goes back (settle), so after a pause or cancel
+ * nothing more reaches the carrier than what was already on the wire.
  */
+import { setMaxListeners } from 'node:events';
 import { type Channel, isInWindow } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { PaceAbortedError } from '../../platform/pacing/paced-turns.ts';
 import type { SubmittedBatchResult } from '../channels/channels.batch.ts';
 import type { InflightBatch } from '../channels/inflight-submits.ts';
-import { type ChannelProvider, ProviderError, type StatusEvent } from '../channels/provider.ts';
+import { type ChannelProvider, ProviderError, type StatusEvent, SUBMIT_STOPPED } from '../channels/provider.ts';
 import type { ProviderRegistry } from '../channels/providers/registry.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { OptOutsService } from '../opt-outs/opt-outs.service.ts';
@@ -22,6 +32,7 @@ import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
 import type { CampaignsRepository, ClaimedRecipient } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import { DISPATCH_QUEUE } from './campaigns.service.ts';
+import { createSettler, type Outcome } from './campaigns.settle.ts';
 import { createPacers } from './rate-pacer.ts';
 
 /** Where a batch's outcomes are stored (the channels module's set-based writes). */
@@ -60,26 +71,49 @@ export type DispatcherDeps = {
   clock: Clock;
   logger: Logger;
   batchSize?: number;
+  /** How often a worked-on campaign's status is re-read (another process's pause or cancel is seen this soon). */
+  watchEveryMs?: number;
 };
-
-type Outcome =
-  | { id: string; parts: number; kind: 'sent'; providerIds: string[] }
-  | { id: string; parts: number; kind: 'failed' | 'unknown' | 'opted_out'; reason: string }
-  /** Nothing left Ecoa (throttled, carrier down): back to the queue. */
-  | { id: string; parts: number; kind: 'retry'; reason: string; message: string };
 
 /** A carrier that answered nothing but "try later" this many batches in a row pauses the campaign. */
 const PROVIDER_FAILURES_TO_PAUSE = 3;
 const SUBMIT_ATTEMPTS = 3;
-/** A dispatch job hands over to a fresh one after this long (its lease stays short, pg-boss stays fair). */
+/** A dispatch loop hands over to a fresh job after this long, between two recipients (pg-boss expires a job at 15 min). */
 const SLICE_MS = 5 * 60_000;
+/** A claim holds this many seconds of sending at the campaign's and carrier's rate: a stop or crash strands little. */
+const CLAIM_SECONDS = 2;
+/** Loops per campaign per process: a start queues four; a job pg-boss retried after its expiry adds none. */
+export const MAX_LOOPS_PER_CAMPAIGN = 4;
 /** How often a working process refreshes a campaign's heartbeat (the supervisor's dead-worker limit is 30 s). */
 const BEAT_EVERY_MS = 5_000;
+/** How often the recipients of batches still out get their `updated_at` refreshed (the cut-off limit is 10 min). */
+const TOUCH_EVERY_MS = 60_000;
+/**
+ * A batch out longer than this is not refreshed any more: its loop hung (every provider call has
+ * its own timeout, and a claim holds seconds of work), so the supervisor's ten-minute cut-off
+ * settles it as `unknown`; should the batch return after all, its settle moves no credit twice.
+ */
+const HUNG_BATCH_MS = 5 * 60_000;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/** The loops of one campaign in this process and their shared stop signal. */
+type Crew = { stop: AbortController; loops: Set<Promise<void>>; watch: NodeJS.Timeout; lastBeat: number };
 
 export function createDispatcher(deps: DispatcherDeps) {
   const { repo, clock, logger } = deps;
   const batchSize = deps.batchSize ?? 500;
   const pacers = createPacers();
+  const settler = createSettler(deps);
   let stopping = false;
   /** Milliseconds spent per phase, summed over this process's loops (`npm run bench` reports where the time goes). */
   const spent = { batches: 0, claimMs: 0, optOutsMs: 0, submitMs: 0, settleMs: 0, loopMs: 0 };
@@ -91,9 +125,56 @@ export function createDispatcher(deps: DispatcherDeps) {
       spent[phase] += performance.now() - t0;
     }
   }
-  const lastBeat = new Map<string, number>();
-  /** Campaigns this process dispatches right now (jobs and joins), with their loops. */
-  const local = new Map<string, Set<Promise<void>>>();
+  /** Each campaign's current crew (a halted crew leaves the map; its loops finish on their own). */
+  const crews = new Map<string, Crew>();
+  const allLoops = new Set<Promise<void>>();
+  /** Batches handed to a provider and not settled yet: their recipients' ids and when they went out. */
+  const out = new Map<symbol, { ids: string[]; since: number }>();
+  const toucher = setInterval(() => void touchBatchesOut(), TOUCH_EVERY_MS);
+  toucher.unref();
+
+  async function touchBatchesOut(): Promise<void> {
+    const now = Date.now();
+    const ids = [...out.values()].filter((b) => now - b.since < HUNG_BATCH_MS).flatMap((b) => b.ids);
+    await repo.touchClaimed(ids, deps.workerId).catch((err: unknown) => logger.warn({ err }, 'claims not refreshed'));
+  }
+
+  function halt(campaignId: string): void {
+    const crew = crews.get(campaignId);
+    if (!crew) return;
+    crews.delete(campaignId);
+    clearInterval(crew.watch);
+    crew.stop.abort();
+  }
+
+  function crewOf(campaignId: string): Crew {
+    const existing = crews.get(campaignId);
+    if (existing) return existing;
+    const crew: Crew = {
+      stop: new AbortController(),
+      loops: new Set(),
+      lastBeat: 0,
+      // Another process's pause or cancel (or this one's, via the supervisor) is seen within a second.
+      watch: setInterval(() => void watch(campaignId, crew), deps.watchEveryMs ?? 1000),
+    };
+    crew.watch.unref();
+    crews.set(campaignId, crew);
+    return crew;
+  }
+
+  async function watch(campaignId: string, crew: Crew): Promise<void> {
+    try {
+      const row = await repo.findById(campaignId);
+      if (crews.get(campaignId) !== crew) return;
+      if (row?.status !== 'RUNNING') return halt(campaignId);
+      if (Date.now() - crew.lastBeat > BEAT_EVERY_MS) {
+        crew.lastBeat = Date.now();
+        await repo.beat(campaignId);
+      }
+    } catch (err) {
+      logger.warn({ err, campaignId }, 'campaign status not read');
+    }
+  }
 
   async function submitOne(
     provider: ChannelProvider,
@@ -101,10 +182,14 @@ export function createDispatcher(deps: DispatcherDeps) {
     c: ClaimedRecipient,
     content: ClaimedRecipient['content'],
     inflight: InflightBatch,
+    signal: AbortSignal,
   ): Promise<Outcome> {
+    const unsent: Outcome = { id: c.id, parts: c.parts, kind: 'unsent', reason: SUBMIT_STOPPED };
     for (let attempt = 1; ; attempt++) {
+      // The last check before the carrier: a stopped sending hands nothing more over.
+      if (signal.aborted) return unsent;
       try {
-        const result = await provider.submit({ id: c.id, channel, to: c.toPhone, content });
+        const result = await provider.submit({ id: c.id, channel, to: c.toPhone, content }, { signal });
         inflight.track(provider.name, result.providerMessageIds);
         return { id: c.id, parts: c.parts, kind: 'sent', providerIds: result.providerMessageIds };
       } catch (err) {
@@ -113,106 +198,128 @@ export function createDispatcher(deps: DispatcherDeps) {
           logger.error({ err, messageId: c.id }, 'campaign submit failed unexpectedly');
           return { id: c.id, parts: c.parts, kind: 'unknown', reason: 'INTERNAL' };
         }
-        if (err.options.sentUnknown) return { id: c.id, parts: c.parts, kind: 'unknown', reason: err.reason };
-        if (!err.options.retryable) return { id: c.id, parts: c.parts, kind: 'failed', reason: err.reason };
+        const { sentUnknown, retryable, providerMessageIds } = err.options;
+        if (sentUnknown)
+          return { id: c.id, parts: c.parts, kind: 'unknown', reason: err.reason, providerIds: providerMessageIds };
+        if (!retryable) return { id: c.id, parts: c.parts, kind: 'failed', reason: err.reason };
+        if (err.reason === SUBMIT_STOPPED || signal.aborted) return unsent;
         if (attempt >= SUBMIT_ATTEMPTS)
           return { id: c.id, parts: c.parts, kind: 'retry', reason: err.reason, message: err.message };
-        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+        await sleep(250 * attempt, signal);
       }
     }
   }
 
-  /** Sends one claimed batch and settles it. Returns the outcomes. */
+  /** Hands one claimed batch to the provider (until `signal` stops it) and settles it. */
   async function sendBatch(
     row: CampaignRow,
     provider: ChannelProvider,
     claimed: ClaimedRecipient[],
+    signal: AbortSignal,
   ): Promise<Outcome[]> {
     const workers = deps.liveWorkers();
     const campaignPacer = pacers.get(`campaign:${row.id}`, row.maxRate ? row.maxRate / workers : null);
     const tps = provider.health().tpsLimit;
     const carrierPacer = pacers.get(`provider:${provider.name}`, tps ? tps / workers : null);
-    const optedOut = await timed('optOutsMs', () =>
-      deps.optOuts.optedOut(
-        row.userId,
-        claimed.map((c) => c.toPhone),
-      ),
-    );
+    const inflight = deps.store.inflightBatch();
+    const key = Symbol(row.id);
+    out.set(key, { ids: claimed.map((c) => c.id), since: Date.now() });
+    try {
+      const outcomes = await timed('submitMs', () =>
+        handOver(row, provider, claimed, signal, inflight, [campaignPacer, carrierPacer]),
+      );
+      const settled = await timed('settleMs', () => settleWithRetries(row, provider.name, outcomes, inflight));
+      spent.batches++;
+      for (const { event, messageId } of settled.followUps) await deps.afterReceipt(event, messageId);
+      return outcomes;
+    } catch (err) {
+      inflight.failed(err);
+      throw err;
+    } finally {
+      out.delete(key);
+    }
+  }
+
+  /**
+   * Every claimed recipient's outcome; nothing here throws. An error before a recipient's submit
+   * (the opt-outs could not be read, its audio is gone) gives it back (`retry`, with the reason):
+   * it never reached the carrier, so it is never charged; when it keeps happening the campaign
+   * is paused with the reason (watchCarrier).
+   */
+  async function handOver(
+    row: CampaignRow,
+    provider: ChannelProvider,
+    claimed: ClaimedRecipient[],
+    signal: AbortSignal,
+    inflight: InflightBatch,
+    paces: (ReturnType<typeof pacers.get> | null)[],
+  ): Promise<Outcome[]> {
+    const before = (c: ClaimedRecipient, err: unknown): Outcome => ({
+      id: c.id,
+      parts: c.parts,
+      kind: 'retry',
+      reason: err instanceof AppError ? err.code : 'DISPATCH_ERROR',
+      message: err instanceof Error ? err.message : String(err),
+    });
+    let optedOut: Set<string>;
+    try {
+      optedOut = await timed('optOutsMs', () =>
+        deps.optOuts.optedOut(
+          row.userId,
+          claimed.map((c) => c.toPhone),
+        ),
+      );
+    } catch (err) {
+      logger.warn({ err, campaignId: row.id }, 'opt-outs not read: the batch goes back to the queue');
+      return claimed.map((c) => before(c, err));
+    }
     const signed = new Map<string, Promise<string>>();
     const sign = (audioId: string) => {
       if (!signed.has(audioId)) signed.set(audioId, deps.audioUrl(row.userId, audioId));
       return signed.get(audioId)!;
     };
-    const inflight = deps.store.inflightBatch();
-    try {
-      const outcomes = await timed('submitMs', () =>
-        Promise.all(
-          claimed.map(async (c): Promise<Outcome> => {
-            if (optedOut.has(c.toPhone)) return { id: c.id, parts: c.parts, kind: 'opted_out', reason: 'OPTED_OUT' };
-            await campaignPacer?.take();
-            await carrierPacer?.take();
-            return submitOne(provider, row.channel, c, await withAudioUrl(c.content, sign), inflight);
-          }),
-        ),
-      );
-      await timed('settleMs', () => settle(row, provider.name, outcomes, inflight));
-      spent.batches++;
-      return outcomes;
-    } catch (err) {
-      inflight.failed(err);
-      throw err;
-    }
+    return Promise.all(
+      claimed.map(async (c): Promise<Outcome> => {
+        if (optedOut.has(c.toPhone)) return { id: c.id, parts: c.parts, kind: 'opted_out', reason: 'OPTED_OUT' };
+        let content: ClaimedRecipient['content'];
+        try {
+          content = await withAudioUrl(c.content, sign);
+        } catch (err) {
+          return before(c, err);
+        }
+        try {
+          for (const pace of paces) await pace?.take(signal);
+        } catch (err) {
+          if (err instanceof PaceAbortedError)
+            return { id: c.id, parts: c.parts, kind: 'unsent', reason: SUBMIT_STOPPED };
+          return before(c, err);
+        }
+        return submitOne(provider, row.channel, c, content, inflight, signal);
+      }),
+    );
   }
 
-  /** Every outcome of a batch and its credits, in one transaction. */
-  async function settle(
+  /** A settle that failed (the database was unreachable a moment) is tried again before giving up. */
+  async function settleWithRetries(
     row: CampaignRow,
     providerName: string,
     outcomes: Outcome[],
     inflight: InflightBatch,
-  ): Promise<void> {
-    const now = clock.now();
-    const sent = outcomes.filter((o): o is Extract<Outcome, { kind: 'sent' }> => o.kind === 'sent');
-    const settled = outcomes.filter(
-      (o): o is Extract<Outcome, { kind: 'failed' | 'unknown' | 'opted_out' }> =>
-        o.kind === 'failed' || o.kind === 'unknown' || o.kind === 'opted_out',
-    );
-    const sum = (list: Outcome[]) => list.reduce((n, o) => n + o.parts, 0);
-    const reference = { type: 'campaign', id: row.id };
-    const arrived = inflight.take();
-    const stored = await deps.db.transaction(async (tx) => {
-      const applied = await deps.store.recordSubmittedBatch(
-        sent.map((o) => ({ messageId: o.id, provider: providerName, providerIds: o.providerIds })),
-        now,
-        tx,
-        arrived,
-      );
-      const moved = await deps.store.settleBatch(
-        settled.map((o) => ({ messageId: o.id, status: o.kind, reason: o.reason })),
-        now,
-        tx,
-      );
-      // Credits for what this settle moved (the supervisor may have cut a very late one off already).
-      const ended = settled.filter((o) => moved.has(o.id));
-      const used = sum(sent) + sum(ended.filter((o) => o.kind === 'unknown'));
-      const released = sum(ended.filter((o) => o.kind !== 'unknown'));
-      // The campaign row before the balance, the order of every campaign transaction (start,
-      // cancel, completion lock the campaign first): the other order deadlocked with a cancel.
-      await repo.addCredits(tx, row.id, { used, released });
-      if (used > 0)
-        await deps.ledger.capture({ userId: row.userId, type: row.creditType, amount: used, reference, tx });
-      if (released > 0)
-        await deps.ledger.release({ userId: row.userId, type: row.creditType, amount: released, reference, tx });
-      return applied;
-    });
-    inflight.settled(stored.arrived);
-    await repo.unclaim(outcomes.filter((o) => o.kind === 'retry').map((o) => o.id));
-    for (const { event, messageId } of stored.followUps) await deps.afterReceipt(event, messageId);
+  ) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await settler.settle(row, providerName, outcomes, inflight, clock.now());
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        logger.warn({ err, campaignId: row.id, attempt }, 'batch settle failed: trying again');
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
+    }
   }
 
-  /** Counts a batch the carrier would not take at all; pauses the campaign when it keeps happening. */
+  /** Counts a batch nothing of which was taken; pauses the campaign when it keeps happening. */
   async function watchCarrier(row: CampaignRow, outcomes: Outcome[]): Promise<'ok' | 'backoff' | 'paused'> {
-    const carrierDown = outcomes.filter((o) => o.kind === 'retry');
+    const carrierDown = outcomes.filter((o): o is Extract<Outcome, { kind: 'retry' }> => o.kind === 'retry');
     const delivered = outcomes.some((o) => o.kind === 'sent');
     if (delivered || carrierDown.length === 0) {
       if (row.providerFailures > 0) await repo.noteProviderFailure(row.id, false);
@@ -220,51 +327,53 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
     const failures = await repo.noteProviderFailure(row.id, true);
     if (failures < PROVIDER_FAILURES_TO_PAUSE) return 'backoff';
-    const last = carrierDown[carrierDown.length - 1] as Extract<Outcome, { kind: 'retry' }>;
+    const last = carrierDown[carrierDown.length - 1]!;
     await deps.lifecycle.pauseForProvider(row.id, `${last.reason}: ${last.message}`);
     return 'paused';
   }
 
+  /** How many recipients one claim takes: a few seconds' worth at the slower of the campaign's and the carrier's rate. */
+  function claimSize(row: CampaignRow, provider: ChannelProvider, loops: number): number {
+    const workers = deps.liveWorkers();
+    const rates = [row.maxRate, provider.health().tpsLimit].filter((r): r is number => r !== null && r > 0);
+    if (rates.length === 0) return batchSize;
+    const perSecond = Math.min(...rates) / workers;
+    return Math.max(1, Math.min(batchSize, Math.ceil((perSecond * CLAIM_SECONDS) / loops)));
+  }
+
   /**
    * Works on one campaign until nothing is left to claim, it stops being RUNNING, its window
-   * closes (the supervisor queues it again when it opens), or its time slice ends.
+   * closes (the supervisor queues it again when it opens), its stop signal fires, or its time
+   * slice ends (then a fresh job goes on).
    */
-  async function dispatchLoop(campaignId: string, signal?: AbortSignal): Promise<void> {
-    const began = Date.now();
+  async function dispatchLoop(campaignId: string, crew: Crew, signal: AbortSignal, slice: AbortSignal): Promise<void> {
     for (;;) {
-      // A stopping process ends its loops after their batch; the campaign's next dispatcher goes on.
-      if (signal?.aborted || stopping) return;
+      if (stopping) return;
       const row = await repo.findById(campaignId);
       if (row?.status !== 'RUNNING') {
         await deps.lifecycle.finishIfDone(campaignId);
         return;
       }
+      if (signal.aborted) {
+        if (slice.aborted && !crew.stop.signal.aborted) await deps.jobs.send(DISPATCH_QUEUE, { campaignId });
+        return;
+      }
       if (!isInWindow(row.window, clock.now())) return;
-      // The campaign's heartbeat (the supervisor adopts campaigns nobody beats for): every few
-      // seconds, not every batch, since it waits on the campaign row that each settle updates.
-      if (Date.now() - (lastBeat.get(campaignId) ?? 0) > BEAT_EVERY_MS) {
-        lastBeat.set(campaignId, Date.now());
+      if (Date.now() - crew.lastBeat > BEAT_EVERY_MS) {
+        crew.lastBeat = Date.now();
         await repo.beat(campaignId);
       }
       const provider = deps.providers.forChannel(row.channel);
-      const perSecond = row.maxRate ? row.maxRate / deps.liveWorkers() : null;
-      // A slow campaign claims a quarter second's worth across this process's loops, so a pause or
-      // cancel takes effect soon and a crash leaves few recipients whose fate is unknown.
-      const loops = local.get(campaignId)?.size ?? 1;
-      const limit = perSecond ? Math.max(1, Math.min(batchSize, Math.ceil(perSecond / 4 / loops))) : batchSize;
+      const limit = claimSize(row, provider, crew.loops.size);
       const claimed = await timed('claimMs', () => repo.claim(campaignId, deps.workerId, limit));
       if (claimed.length === 0) {
         await deps.lifecycle.finishIfDone(campaignId);
         return;
       }
-      const outcomes = await sendBatch(row, provider, claimed);
+      const outcomes = await sendBatch(row, provider, claimed, signal);
       const carrier = await watchCarrier(row, outcomes);
       if (carrier === 'paused') return;
-      if (carrier === 'backoff') await new Promise((resolve) => setTimeout(resolve, 1000));
-      if (Date.now() - began > SLICE_MS) {
-        await deps.jobs.send(DISPATCH_QUEUE, { campaignId });
-        return;
-      }
+      if (carrier === 'backoff') await sleep(1000, signal);
     }
   }
 
@@ -272,34 +381,54 @@ export function createDispatcher(deps: DispatcherDeps) {
     /** Where this process's dispatch time went so far (milliseconds per phase, summed over loops). */
     stats: () => ({ ...spent }),
 
-    /** This process is stopping: every loop ends after the batch in hand; resolves when they have. */
+    /**
+     * This process is stopping: every campaign's stop signal fires (paces stop waiting, nothing
+     * more is handed over), what is on the wire is answered and settled, the rest goes back to
+     * `queued`. Resolves when every loop has ended: within seconds, not whole batches.
+     */
     async stop(): Promise<void> {
       stopping = true;
-      await Promise.allSettled([...local.values()].flatMap((loops) => [...loops]));
+      for (const campaignId of [...crews.keys()]) halt(campaignId);
+      clearInterval(toucher);
+      await Promise.allSettled([...allLoops]);
     },
+
+    /** This process paused or canceled the campaign: its loops here stop handing recipients over now. */
+    halt,
+
+    /** Refreshes the rows of the batches out now (every minute on its own; tests call it). */
+    refreshClaims: touchBatchesOut,
 
     /**
      * Makes this process help with a RUNNING campaign it is not working on yet (the supervisor
      * calls it): with `npm run worker` processes, every live process shares every campaign.
      */
     join(campaignId: string): void {
-      if (stopping || local.has(campaignId)) return;
+      if (stopping || crews.has(campaignId)) return;
       void this.run(campaignId).catch((err: unknown) => logger.error({ err, campaignId }, 'campaign dispatch failed'));
     },
 
-    run(campaignId: string, signal?: AbortSignal): Promise<void> {
-      const loops = local.get(campaignId) ?? new Set<Promise<void>>();
-      local.set(campaignId, loops);
+    /** One dispatch loop on the campaign (a job's; `jobSignal` is pg-boss's for it), unless it has its share already. */
+    async run(campaignId: string, jobSignal?: AbortSignal): Promise<void> {
+      if (stopping) return;
+      const crew = crewOf(campaignId);
+      if (crew.loops.size >= MAX_LOOPS_PER_CAMPAIGN) return;
+      const slice = AbortSignal.timeout(SLICE_MS);
+      const signal = AbortSignal.any([crew.stop.signal, slice, ...(jobSignal ? [jobSignal] : [])]);
+      // Every recipient waiting for a pace or a window slot listens to it: hundreds is normal, not a leak.
+      setMaxListeners(0, signal);
       const t0 = performance.now();
-      const loop = dispatchLoop(campaignId, signal).finally(() => {
+      const loop = dispatchLoop(campaignId, crew, signal, slice).finally(() => {
         spent.loopMs += performance.now() - t0;
-        loops.delete(loop);
-        if (loops.size === 0) {
-          local.delete(campaignId);
-          lastBeat.delete(campaignId);
+        crew.loops.delete(loop);
+        allLoops.delete(loop);
+        if (crew.loops.size === 0 && crews.get(campaignId) === crew) {
+          crews.delete(campaignId);
+          clearInterval(crew.watch);
         }
       });
-      loops.add(loop);
+      crew.loops.add(loop);
+      allLoops.add(loop);
       return loop;
     },
   };

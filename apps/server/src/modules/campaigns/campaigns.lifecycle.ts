@@ -15,6 +15,13 @@ import { type CampaignsServiceDeps, DISPATCH_QUEUE } from './campaigns.service.t
 type LifecycleDeps = CampaignsServiceDeps & { problemsOf: (row: CampaignRow) => Promise<ContentProblem[]> };
 
 const reference = (id: string) => ({ type: 'campaign', id });
+
+/** The audio a voice or URA campaign plays, if any. */
+export function audioOf(row: Pick<CampaignRow, 'channel' | 'content'>): string | undefined {
+  if (row.channel === 'voice_torpedo') return row.content.audioId ?? undefined;
+  if (row.channel === 'ura') return row.content.menu?.audioId ?? undefined;
+  return undefined;
+}
 const notFoundError = () => notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
 const wrongState = (code: string, message: string) => conflict(code, message);
 
@@ -43,8 +50,8 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     reason: { code: string | null; detail?: string | null },
     actorId?: string,
   ): Promise<CampaignRow> {
-    return db.transaction(async (tx) => {
-      const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.findById(campaignId, tx));
+    const paused = await db.transaction(async (tx) => {
+      const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.lockById(tx, campaignId));
       if (!row) throw notFoundError();
       const updated = await repo.transition(
         campaignId,
@@ -63,11 +70,14 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         });
       return updated;
     });
+    // Before the answer: nothing more of it is handed to the carrier from this process.
+    deps.halt(campaignId);
+    return paused;
   }
 
   async function cancel(campaignId: string, owner: string | undefined, actorId?: string): Promise<CampaignRow> {
     const now = clock.now();
-    return db.transaction(async (tx) => {
+    const canceled = await db.transaction(async (tx) => {
       const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.lockById(tx, campaignId));
       if (!row) throw notFoundError();
       const updated = await repo.transition(
@@ -89,6 +99,10 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         });
       return (await repo.findById(campaignId, tx))!;
     });
+    // Before the answer: nothing more of it is handed to the carrier from this process; what a
+    // loop had claimed and not handed over is released as `canceled` by its settle.
+    deps.halt(campaignId);
+    return canceled;
   }
 
   return {
@@ -112,6 +126,11 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       const started = await db.transaction(async (tx) => {
         const row = await repo.lock(tx, userId, id);
         if (row?.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+        // The audio is checked again under its lock: deleted meanwhile, the start is refused;
+        // deleted after, the delete sees this campaign play it and is refused.
+        const audioId = audioOf(row);
+        if (audioId && !(await deps.lockAudio(tx, userId, audioId)))
+          throw badRequest('AUDIO_NOT_FOUND', 'O áudio escolhido não existe mais.');
         const { total, parts } = await snapshotAudience(repo, row, provider, now, tx, deps.publicUrl);
         if (total === 0) throw badRequest('NO_RECIPIENTS', 'Nenhum contato das listas pode receber esta campanha.');
         try {
@@ -202,6 +221,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         statusDetail: detail.slice(0, 500),
         updatedAt: clock.now(),
       });
+      deps.halt(id);
       logger.warn({ campaignId: id, detail }, 'campaign paused: its carrier keeps failing');
     },
 

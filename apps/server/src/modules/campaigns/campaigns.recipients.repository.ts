@@ -186,12 +186,39 @@ export function createRecipientQueries(db: Database) {
       return { total: Number(row?.total ?? 0), recipients: Number(row?.recipients ?? 0) };
     },
 
-    /** Claimed recipients given back untouched (the carrier was unavailable: nothing left Ecoa). */
-    async unclaim(ids: string[]): Promise<void> {
+    /**
+     * Which of `ids` are still `submitting` under `workerId`'s claim. Read in a settle's
+     * transaction after it locked the campaign row, which every other mover of a claimed
+     * recipient (the supervisor's cut-off) locks first too, so the answer holds until it commits.
+     */
+    async heldBy(tx: DbOrTx, ids: string[], workerId: string): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await rowsOf<{ id: string }>(
+        tx.execute(sql`
+          select id from messages
+          where id = any(${pgArray(ids)}::uuid[]) and status = 'submitting' and worker_id = ${workerId}`),
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** Claimed recipients given back untouched (nothing left Ecoa): `queued` again, in the settle's transaction. */
+    async unclaim(tx: DbOrTx, ids: string[], workerId: string): Promise<void> {
+      if (ids.length === 0) return;
+      await tx.execute(sql`
+        update messages set status = 'queued', worker_id = null, updated_at = now()
+        where id = any(${pgArray(ids)}::uuid[]) and status = 'submitting' and worker_id = ${workerId}`);
+    },
+
+    /**
+     * A live batch's recipients are not cut off: their `updated_at` is refreshed while the batch
+     * is out (the supervisor's ten-minute limit is for batches whose loop hung or whose outcome
+     * could not be stored).
+     */
+    async touchClaimed(ids: string[], workerId: string): Promise<void> {
       if (ids.length === 0) return;
       await db.execute(sql`
-        update messages set status = 'queued', worker_id = null, updated_at = now()
-        where id = any(${pgArray(ids)}::uuid[]) and status = 'submitting'`);
+        update messages set updated_at = now()
+        where id = any(${pgArray(ids)}::uuid[]) and status = 'submitting' and worker_id = ${workerId}`);
     },
 
     /** Cancel: every recipient still queued becomes `canceled`; their parts (to release) are returned. */

@@ -1,5 +1,6 @@
 import type { CampaignStatus } from '@ecoa/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import { users } from '../users/users.schema.ts';
@@ -18,6 +19,15 @@ export { emptyCounts } from './campaigns.recipients.repository.ts';
 export const WORKER_DEAD_AFTER_SECONDS = 30;
 
 export type NewCampaign = typeof campaigns.$inferInsert;
+
+/**
+ * A claimed recipient (`m`) whose dispatcher is gone: its process stopped beating, or its batch
+ * has not been refreshed for ten minutes (a live dispatcher refreshes the batches it has out
+ * every minute, so only a hung loop's, or one whose outcome could not be stored, get here).
+ */
+const isCutOff = sql`(m.updated_at < now() - interval '10 minutes'
+  or not exists (select 1 from dispatch_workers w where w.id = m.worker_id
+    and w.heartbeat_at > now() - make_interval(secs => ${WORKER_DEAD_AFTER_SECONDS})))`;
 
 export function createCampaignsRepository(db: Database) {
   return {
@@ -170,12 +180,20 @@ export function createCampaignsRepository(db: Database) {
       return rowsOf(
         db.execute(sql`
           select m.id, m.campaign_id as "campaignId", m.parts, m.user_id as "userId" from messages m
-          where m.status = 'submitting' and m.campaign_id is not null
-            and (m.updated_at < now() - interval '10 minutes'
-              or not exists (select 1 from dispatch_workers w where w.id = m.worker_id
-                and w.heartbeat_at > now() - make_interval(secs => ${WORKER_DEAD_AFTER_SECONDS})))
+          where m.status = 'submitting' and m.campaign_id is not null and ${isCutOff}
           limit ${limit}`),
       );
+    },
+
+    /** Which of `ids` are still cut off, read after the cut-off's transaction locked their campaign. */
+    async cutOffIn(tx: DbOrTx, ids: string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await rowsOf<{ id: string }>(
+        tx.execute(sql`
+          select m.id from messages m
+          where m.id = any(${pgArray(ids)}::uuid[]) and m.status = 'submitting' and ${isCutOff}`),
+      );
+      return new Set(rows.map((r) => r.id));
     },
 
     /** This process is alive. */

@@ -9,7 +9,7 @@ import {
   type UpdateCampaignInput,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
-import type { Database } from '../../platform/db/client.ts';
+import type { Database, Tx } from '../../platform/db/client.ts';
 import { conflict, notFound } from '../../platform/errors/app-error.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -18,7 +18,7 @@ import type { ProviderRegistry } from '../channels/providers/registry.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import { MOBILE_ONLY, walkAudience } from './campaigns.audience.ts';
 import { type ContentProblem, contentProblems } from './campaigns.content.ts';
-import { createCampaignLifecycle } from './campaigns.lifecycle.ts';
+import { audioOf, createCampaignLifecycle } from './campaigns.lifecycle.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 
@@ -41,6 +41,16 @@ export type CampaignsServiceDeps = {
     tx: Parameters<Parameters<Database['transaction']>[0]>[0],
     entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
   ) => Promise<void>;
+  /**
+   * This process's dispatcher stops handing the campaign's recipients over (called right after
+   * a pause or cancel commits, before it is answered; other processes see it within a second).
+   */
+  halt: (campaignId: string) => void;
+  /**
+   * Locks the user's audio for the rest of the transaction (shared), false when it is gone: a
+   * start and the audio's delete (which locks it and asks whether a campaign plays it) serialise.
+   */
+  lockAudio: (tx: Tx, userId: string, audioId: string) => Promise<boolean>;
   /** How many dispatch jobs a start queues (they share the recipients; more processes, more jobs). */
   parallelism: () => Promise<number>;
   clock: Clock;
@@ -102,8 +112,8 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
       else if (lists.some((l) => l.status !== 'ready'))
         problems.push({ code: 'LIST_NOT_READY', message: 'Uma das listas ainda não terminou de importar.' });
     }
-    const audioId = row.channel === 'voice_torpedo' ? row.content.audioId : row.content.menu?.audioId;
-    if (audioId && (row.channel === 'voice_torpedo' || row.channel === 'ura')) {
+    const audioId = audioOf(row);
+    if (audioId) {
       if (!(await deps.audioExists(row.userId, audioId)))
         problems.push({ code: 'AUDIO_NOT_FOUND', message: 'O áudio escolhido não existe mais.' });
     }

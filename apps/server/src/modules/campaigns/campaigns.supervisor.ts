@@ -40,39 +40,63 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
   let running: Promise<void> | undefined;
   let live = 1;
 
+  /**
+   * One campaign's step of a pass: an error is logged with the campaign and the pass goes on
+   * with the others (one campaign's broken settle must not stop every user's campaigns).
+   */
+  async function isolated(step: string, campaignId: string, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      logger.error({ err, campaignId, step }, 'campaign supervisor step failed for one campaign');
+    }
+  }
+
   /** Recipients cut off mid-send: `unknown` with their credits captured, per campaign in one transaction. */
   async function settleCutOff(): Promise<number> {
     const rows = await repo.cutOff();
     const byCampaign = new Map<string, typeof rows>();
     for (const r of rows) byCampaign.set(r.campaignId, [...(byCampaign.get(r.campaignId) ?? []), r]);
-    for (const [campaignId, list] of byCampaign) {
-      const campaign = await repo.findById(campaignId);
-      if (!campaign) continue;
-      await deps.db.transaction(async (tx) => {
-        const moved = await deps.store.settleBatch(
-          list.map((r) => ({ messageId: r.id, status: 'unknown' as const, reason: 'SUBMIT_INTERRUPTED' })),
-          clock.now(),
-          tx,
-        );
-        // Only what this settled is paid: a slow worker may have settled some meanwhile.
-        const parts = list.filter((r) => moved.has(r.id)).reduce((n, r) => n + r.parts, 0);
-        if (parts === 0) return;
-        // The campaign row before the balance (the order of every campaign transaction).
-        await repo.addCredits(tx, campaignId, { used: parts });
-        await deps.ledger.capture({
-          userId: campaign.userId,
-          type: CHANNEL_CREDIT_TYPE[campaign.channel as Channel],
-          amount: parts,
-          reference: { type: 'campaign', id: campaignId },
-          tx,
-        });
+    for (const [campaignId, list] of byCampaign) await isolated('cut-off', campaignId, () => cutOff(campaignId, list));
+    return rows.length;
+  }
+
+  async function cutOff(campaignId: string, list: Awaited<ReturnType<typeof repo.cutOff>>): Promise<void> {
+    const settled = await deps.db.transaction(async (tx) => {
+      // The campaign row first, as every campaign transaction (a live batch's settle locks it first too).
+      const campaign = await repo.lockById(tx, campaignId);
+      if (!campaign) return 0;
+      // Only rows still cut off now (a batch may have settled them since the list was read).
+      const stillCut = await repo.cutOffIn(
+        tx,
+        list.map((r) => r.id),
+      );
+      const moved = await deps.store.settleBatch(
+        list
+          .filter((r) => stillCut.has(r.id))
+          .map((r) => ({ messageId: r.id, status: 'unknown' as const, reason: 'SUBMIT_INTERRUPTED' })),
+        clock.now(),
+        tx,
+      );
+      // Only what this settled is paid: a slow worker may have settled some meanwhile.
+      const parts = list.filter((r) => moved.has(r.id)).reduce((n, r) => n + r.parts, 0);
+      if (parts === 0) return 0;
+      // The campaign row before the balance (the order of every campaign transaction).
+      await repo.addCredits(tx, campaignId, { used: parts });
+      await deps.ledger.capture({
+        userId: campaign.userId,
+        type: CHANNEL_CREDIT_TYPE[campaign.channel as Channel],
+        amount: parts,
+        reference: { type: 'campaign', id: campaignId },
+        tx,
       });
+      return moved.size;
+    });
+    if (settled > 0)
       logger.warn(
-        { campaignId, recipients: list.length },
+        { campaignId, recipients: settled },
         'recipients cut off mid-send by a stopped process: unknown, not re-sent',
       );
-    }
-    return rows.length;
   }
 
   async function tick(): Promise<void> {
@@ -80,19 +104,22 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
     live = await repo.liveWorkers();
     await settleCutOff();
     const now = clock.now();
-    for (const row of await repo.due(now)) await deps.lifecycle.startScheduled(row);
+    for (const row of await repo.due(now)) await isolated('start', row.id, () => deps.lifecycle.startScheduled(row));
     for (const row of await repo.orphaned(WORKER_DEAD_AFTER_SECONDS)) {
       if (!isInWindow(row.window, now)) continue;
-      if (!(await repo.pending(row.id)).queued) continue;
-      if (await repo.adoptOrphan(row.id, WORKER_DEAD_AFTER_SECONDS)) {
-        await deps.lifecycle.queueDispatch(row.id);
-        logger.info({ campaignId: row.id }, 'campaign with no dispatcher: work queued again');
-      }
+      await isolated('adopt', row.id, async () => {
+        if (!(await repo.pending(row.id)).queued) return;
+        if (await repo.adoptOrphan(row.id, WORKER_DEAD_AFTER_SECONDS)) {
+          await deps.lifecycle.queueDispatch(row.id);
+          logger.info({ campaignId: row.id }, 'campaign with no dispatcher: work queued again');
+        }
+      });
     }
     for (const row of await repo.runningWithQueued()) {
       if (isInWindow(row.window, now)) deps.dispatcher.join(row.id);
     }
-    for (const row of await repo.unfinished()) await deps.lifecycle.finishIfDone(row.id);
+    for (const row of await repo.unfinished())
+      await isolated('finish', row.id, () => deps.lifecycle.finishIfDone(row.id));
     await deps.sweepEarlyReceipts();
   }
 

@@ -1,22 +1,24 @@
 /**
  * Spaces calls evenly to a rate (per second), shared by every dispatcher of this process that
  * asks under the same key (a campaign's maximum rate, a carrier's limit). Processes share a
- * global rate by each taking its share (rate ÷ live dispatching processes).
+ * global rate by each taking its share (rate ÷ live dispatching processes). A wait is abandoned
+ * when the caller's signal aborts (the campaign was paused or canceled, the process stops).
  */
-export class RatePacer {
-  private next = 0;
-  constructor(private perSecond: number) {}
+import { PacedTurns } from '../../platform/pacing/paced-turns.ts';
 
-  setRate(perSecond: number): void {
-    this.perSecond = perSecond;
+export class RatePacer {
+  private readonly turns: PacedTurns;
+  constructor(perSecond: number) {
+    this.turns = new PacedTurns(perSecond);
   }
 
-  /** Resolves when the caller may make its call. */
-  async take(): Promise<void> {
-    const now = Date.now();
-    const at = Math.max(now, this.next);
-    this.next = at + 1000 / this.perSecond;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  setRate(perSecond: number): void {
+    this.turns.setRate(perSecond);
+  }
+
+  /** Resolves when the caller may make its call; rejects (PaceAbortedError) when `signal` aborts first. */
+  take(signal?: AbortSignal): Promise<void> {
+    return this.turns.take(signal);
   }
 }
 

@@ -39,6 +39,12 @@ export type SubmittedBatchResult = {
   followUps: { event: StatusEvent; messageId: string }[];
   /** The `arrived` receipts given along, in their order. */
   arrived: ReceiptResult[];
+  /**
+   * The messages this call moved to `sent` (from `submitting`): a message settled meanwhile
+   * (cut off as `unknown`, say) gets its ids stored but is not among them, so its credits are
+   * not moved twice.
+   */
+  moved: Set<string>;
 };
 
 /** Receipts, in `tx` (whose caller took the carrier ids' locks): read what they touch, apply, write. */
@@ -116,7 +122,8 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       tx: DbOrTx,
       arrived: StatusEvent[] = [],
     ): Promise<SubmittedBatchResult> {
-      if (rows.length === 0 && arrived.length === 0) return { followUps: [], arrived: [] };
+      const moved = new Set<string>();
+      if (rows.length === 0 && arrived.length === 0) return { followUps: [], arrived: [], moved };
       const flat = rows.flatMap((r) =>
         r.providerIds.map((id, part) => ({ provider: r.provider, id, messageId: r.messageId, part })),
       );
@@ -146,7 +153,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       }
       for (const r of rows) {
         const m = ctx.state.get(r.messageId);
-        if (m) advance(ctx.events, r.messageId, m, 'sent', now, null);
+        if (m && advance(ctx.events, r.messageId, m, 'sent', now, null)) moved.add(r.messageId);
       }
       const earlier = waiting.sort((a, b) => Number(a.id) - Number(b.id)).map((w) => reviveEvent(w.event));
       const applied = applyReceiptEvents(ctx, [...earlier, ...arrived]);
@@ -170,6 +177,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
           r.outcome === 'applied' && r.messageId ? [{ event: r.event, messageId: r.messageId }] : [],
         ),
         arrived: applied.results.slice(earlier.length),
+        moved,
       };
     },
 

@@ -44,6 +44,8 @@ export type OutboundMessage = {
   content: OutboundContent;
 };
 
+export type SubmitOptions = { signal?: AbortSignal };
+
 /** The carrier took the message. Several ids when an SMS went out in several parts (one receipt each). */
 export type SubmitResult = { providerMessageIds: string[] };
 
@@ -57,11 +59,27 @@ export class ProviderError extends Error {
     /** Ecoa's reason code, stable (e.g. `SMPP_0x0000000B`, `WHATSAPP_131026`, `RCS_NOT_CAPABLE`). */
     readonly reason: string,
     message: string,
-    readonly options: { retryable?: boolean; sentUnknown?: boolean } = {},
+    readonly options: {
+      retryable?: boolean;
+      sentUnknown?: boolean;
+      /** The carrier ids of the parts it did take (a long SMS refused after its first parts): their receipts must still match. */
+      providerMessageIds?: string[];
+    } = {},
   ) {
     super(message);
     this.name = 'ProviderError';
   }
+}
+
+/**
+ * The sending stopped (the campaign was paused or canceled, the process is stopping) before this
+ * message's request was written: nothing left Ecoa, the dispatcher gives the recipient back.
+ */
+export const SUBMIT_STOPPED = 'SUBMIT_STOPPED';
+export function submitStopped(provider: string): ProviderError {
+  return new ProviderError(SUBMIT_STOPPED, `${provider}: the sending stopped before the request was written`, {
+    retryable: true,
+  });
 }
 
 /** A status change a carrier reported (receipt, webhook, call callback), already verified and mapped. */
@@ -120,8 +138,13 @@ export type WebhookRoute = {
 export interface ChannelProvider {
   readonly name: string;
   readonly channels: readonly Channel[];
-  /** Sends one message; resolves when the carrier accepted it (its ids), throws ProviderError otherwise. */
-  submit(message: OutboundMessage): Promise<SubmitResult>;
+  /**
+   * Sends one message; resolves when the carrier accepted it (its ids), throws ProviderError
+   * otherwise. When `signal` aborts before the request was written (waiting for a pace, a window
+   * slot, a bind), it rejects with `submitStopped` (retryable: nothing was sent); once written,
+   * the request runs to its answer.
+   */
+  submit(message: OutboundMessage, options?: SubmitOptions): Promise<SubmitResult>;
   /** Receipts and inbound messages, as they arrive. One listener (the channels service). */
   onEvent(listener: (event: ProviderEvent) => Promise<void>): void;
   /** The HTTP routes carriers call back on (none for SMPP: its receipts come on the bind). */

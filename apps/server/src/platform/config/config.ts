@@ -52,6 +52,8 @@ const envSchema = z.object({
     .string()
     .regex(/^\+\d{10,15}$/, 'must be the caller number in E.164, e.g. +551140000000')
     .optional(),
+  /** The calls account's calls per second (Twilio grants 1 by default and raises it on request). */
+  VOICE_CALLS_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(1),
   /** Clicks one IP may make on rotating links per minute, per process (abuse). */
   LINK_CLICKS_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   SUPPORT_WHATSAPP: z
@@ -191,7 +193,7 @@ export type ProvidersConfig = {
         messagesPerSecond: number;
       }
     | undefined;
-  voice: { apiUrl: string; accountSid: string; authToken: string; from: string } | undefined;
+  voice: { apiUrl: string; accountSid: string; authToken: string; from: string; callsPerSecond: number } | undefined;
 };
 
 /** The SMPP defaults when SMPP_URL does not say: a typical carrier bind. */
@@ -261,6 +263,7 @@ function providersOf(e: z.infer<typeof envSchema>, problems: string[]): Provider
           accountSid: e.VOICE_ACCOUNT_SID!,
           authToken: e.VOICE_AUTH_TOKEN!,
           from: e.VOICE_FROM!,
+          callsPerSecond: e.VOICE_CALLS_PER_SECOND,
         }
       : undefined,
   };

@@ -83,7 +83,7 @@ export async function startProviders(options: {
         api: voice ?? simulators.voice!.account,
         publicUrl: config.publicUrl,
         mode: voice ? 'real' : 'simulator',
-        ...(simulators.voice ? { callsPerSecond: simulators.voice.options().callsPerSecond } : {}),
+        callsPerSecond: voice ? voice.callsPerSecond : simulators.voice!.options().callsPerSecond,
       }),
     );
   } catch (err) {

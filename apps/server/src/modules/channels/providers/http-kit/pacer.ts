@@ -1,3 +1,6 @@
+import { PaceAbortedError, PacedTurns } from '../../../../platform/pacing/paced-turns.ts';
+import { submitStopped } from '../../provider.ts';
+
 /**
  * Client-side throughput limit for an HTTP carrier API (WhatsApp's per-number throughput, RBM's
  * per-agent quota). Sends are spaced evenly, one every 1000/perSecond ms, never in bursts: the
@@ -5,8 +8,7 @@
  * than it allows, even when network jitter bunches a few requests together on the way.
  */
 export class SendPacer {
-  private nextAt = 0;
-  private readonly intervalMs: number;
+  private readonly turns: PacedTurns;
   /** When recent sends started (ms), oldest first, for health's `tpsInUse`. */
   private readonly starts: number[] = [];
   private startsHead = 0;
@@ -16,15 +18,15 @@ export class SendPacer {
     private readonly now: () => number = () => performance.now(),
   ) {
     if (!(perSecond > 0)) throw new RangeError('perSecond must be > 0');
-    this.intervalMs = 1000 / perSecond;
+    this.turns = new PacedTurns(perSecond, now);
   }
 
-  /** Resolves when this send may start; callers are served in call order. */
-  async waitTurn(): Promise<void> {
-    const now = this.now();
-    const at = Math.max(now, this.nextAt);
-    this.nextAt = at + this.intervalMs;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, Math.ceil(at - now)));
+  /**
+   * Resolves when this send may start; callers are served in call order. Rejects with
+   * PaceAbortedError when `signal` aborts first (the sending stopped: nothing was sent).
+   */
+  async waitTurn(signal?: AbortSignal): Promise<void> {
+    await this.turns.take(signal);
     const started = this.now();
     this.starts.push(started);
     this.prune(started);
@@ -44,4 +46,20 @@ export class SendPacer {
       this.startsHead = 0;
     }
   }
+}
+
+/** Waits for a send's turn; a sending that stopped meanwhile ends as "not sent" (submitStopped). */
+export async function waitOrStopped(
+  pacer: SendPacer,
+  signal: AbortSignal | undefined,
+  provider: string,
+): Promise<void> {
+  try {
+    await pacer.waitTurn(signal);
+  } catch (err) {
+    if (err instanceof PaceAbortedError) throw submitStopped(provider);
+    throw err;
+  }
+  // Stopped right as the turn came: the request is not written.
+  if (signal?.aborted) throw submitStopped(provider);
 }

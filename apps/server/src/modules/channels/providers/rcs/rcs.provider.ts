@@ -11,11 +11,12 @@ import {
   type OutboundMessage,
   ProviderError,
   type ProviderEvent,
+  type SubmitOptions,
   type SubmitResult,
 } from '../../provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
 import { httpExchange, TransportError } from '../http-kit/http-client.ts';
-import { SendPacer } from '../http-kit/pacer.ts';
+import { SendPacer, waitOrStopped } from '../http-kit/pacer.ts';
 import { interpretRcsAnswer } from './rcs.answer.ts';
 import { ServiceAccountTokens } from './rcs.token.ts';
 import { rcsWebhookRoutes } from './rcs.webhook.ts';
@@ -55,7 +56,7 @@ export function createRcsProvider(options: RcsProviderOptions): ChannelProvider 
   let listener: ((event: ProviderEvent) => Promise<void>) | undefined;
   let closed = false;
 
-  async function submit(message: OutboundMessage): Promise<SubmitResult> {
+  async function submit(message: OutboundMessage, options: SubmitOptions = {}): Promise<SubmitResult> {
     const content = message.content;
     if (content.kind !== 'rcs') {
       throw new ProviderError('RCS_CONTENT_UNSUPPORTED', `RCS sends texts and cards, not ${content.kind}`);
@@ -68,7 +69,7 @@ export function createRcsProvider(options: RcsProviderOptions): ChannelProvider 
       throw new ProviderError('RCS_NUMBER_INVALID', 'the recipient is not an E.164 number');
     }
     if (closed) throw new ProviderError('RCS_CLOSED', 'the RCS provider is closed', { retryable: true });
-    await pacer.waitTurn();
+    await waitOrStopped(pacer, options.signal, RCS_PROVIDER);
     health.started();
     try {
       const url =

@@ -19,7 +19,9 @@ import {
   ProviderError,
   type ProviderEvent,
   type ProviderHealth,
+  type SubmitOptions,
   type SubmitResult,
+  submitStopped,
 } from '../../provider.ts';
 import { SmppBind } from './bind.ts';
 import { Deliveries } from './deliveries.ts';
@@ -35,10 +37,12 @@ import {
 } from './provider-options.ts';
 import { outboundParts, submitSmFields } from './short-message.ts';
 import {
+  type MessageJob,
   newMessageJob,
   type PartJob,
   providerErrors,
   SubmitQueue,
+  settlePartly,
   settleWithError,
   settleWithIds,
 } from './submit-queue.ts';
@@ -63,6 +67,8 @@ export class SmppProvider implements ChannelProvider {
   private bindRefusal: ProviderError | null = null;
   private lastError: { message: string; at: string } | null = null;
   private pumpTimer: NodeJS.Timeout | null = null;
+  /** Each waiting message's stop signal (the dispatcher's: its campaign paused, canceled, or the process stopping). */
+  private readonly stopSignals = new WeakMap<MessageJob, AbortSignal | undefined>();
   private readonly counters = { throttleAnswers: 0, lowestTpsLimit: 0 };
 
   constructor(options: SmppProviderOptions) {
@@ -112,8 +118,9 @@ export class SmppProvider implements ChannelProvider {
     };
   }
 
-  submit(message: OutboundMessage): Promise<SubmitResult> {
+  submit(message: OutboundMessage, { signal }: SubmitOptions = {}): Promise<SubmitResult> {
     if (this.closing) return Promise.reject(providerErrors.closed());
+    if (signal?.aborted) return Promise.reject(submitStopped(this.name));
     if (message.content.kind !== 'sms' || !this.channels.includes(message.channel as 'sms_short')) {
       return Promise.reject(
         new ProviderError('SMPP_UNSUPPORTED_CONTENT', `SMPP sends SMS, not ${message.content.kind}`),
@@ -136,10 +143,34 @@ export class SmppProvider implements ChannelProvider {
       return Promise.reject(providerErrors.queueFull(this.o.maxQueuedParts));
     }
     return new Promise<SubmitResult>((resolve, reject) => {
-      const job = newMessageJob(parts, message.to.slice(1), this.now(), resolve, reject);
+      // The sending stopped: a message none of whose parts was written leaves the queue, not sent.
+      const onAbort = () => this.dropIfUnwritten(job);
+      const forget = () => signal?.removeEventListener('abort', onAbort);
+      const job: MessageJob = newMessageJob(
+        parts,
+        message.to.slice(1),
+        this.now(),
+        (result) => {
+          forget();
+          resolve(result);
+        },
+        (error) => {
+          forget();
+          reject(error);
+        },
+      );
+      this.stopSignals.set(job, signal);
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(job.parts);
       this.pump();
     });
+  }
+
+  /** A message whose sending stopped, nothing of it on the wire or taken: it fails as "not sent". */
+  private dropIfUnwritten(job: MessageJob): boolean {
+    if (job.settled || job.written > 0) return false;
+    settleWithError(job, submitStopped(this.name));
+    return true;
   }
 
   health(): ProviderHealth {
@@ -228,28 +259,38 @@ export class SmppProvider implements ChannelProvider {
         job.ids[part.index] = id;
         job.accepted++;
         if (job.accepted === job.parts.length) settleWithIds(job);
+        else if (job.refusal && job.inFlight === 0) settlePartly(job, job.refusal);
       }
-    } else if (THROTTLING_STATUSES.has(status) && !job.settled) {
+    } else if (THROTTLING_STATUSES.has(status) && !job.settled && !job.refusal) {
       this.limiter.throttled(now);
       this.counters.throttleAnswers++;
       this.counters.lowestTpsLimit = Math.min(this.counters.lowestTpsLimit, this.limiter.effectiveLimit(now));
       part.throttledSince ??= now;
       part.throttles++;
       job.written--;
-      if (now - part.throttledSince >= this.o.throttleGiveUpMs && job.accepted === 0 && job.inFlight === 0) {
+      // Stopped while this part was out: it was not taken, so the message goes back unsent.
+      if (this.stopSignals.get(job)?.aborted === true && this.dropIfUnwritten(job)) this.pump();
+      else if (now - part.throttledSince >= this.o.throttleGiveUpMs && job.accepted === 0 && job.inFlight === 0) {
         settleWithError(job, providerErrors.throttledTooLong(now - part.throttledSince));
       } else {
         part.notBefore = now + Math.min(5000, this.o.throttleRetryMs * 2 ** Math.min(part.throttles - 1, 10));
         this.queue.retryLater(part);
       }
-    } else {
-      const nothingTaken = job.accepted === 0 && job.inFlight === 0;
-      settleWithError(
-        job,
-        new ProviderError(`SMPP_${hex8(status)}`, `the SMSC refused the message: ${describeStatus(status)}`, {
-          retryable: RETRYABLE_STATUSES.has(status) && nothingTaken,
-        }),
+    } else if (!job.settled) {
+      job.written--;
+      const nothingTaken = job.accepted === 0 && job.written === 0;
+      const refusal = new ProviderError(
+        `SMPP_${hex8(status)}`,
+        `the SMSC refused the message: ${describeStatus(status)}`,
+        { retryable: RETRYABLE_STATUSES.has(status) && nothingTaken },
       );
+      // A long SMS refused after some of its parts were taken: the carrier bills (and may deliver)
+      // those, so it is `unknown`, never refunded; parts still on the wire are awaited for their ids.
+      if (nothingTaken) settleWithError(job, refusal);
+      else {
+        job.refusal ??= refusal;
+        if (job.inFlight === 0) settlePartly(job, job.refusal);
+      }
     }
     this.pump();
   }
@@ -262,7 +303,8 @@ export class SmppProvider implements ChannelProvider {
       err instanceof ConnectionLostError
         ? providerErrors.bindLost(err.message)
         : providerErrors.responseTimeout(err.message);
-    settleWithError(job, error);
+    // sentUnknown either way; the ids of parts already taken are kept.
+    settlePartly(job, error);
     this.pump();
   }
 
@@ -273,7 +315,7 @@ export class SmppProvider implements ChannelProvider {
     for (const job of this.queue.waitingMessages()) {
       const waited = now - Math.max(job.enqueuedAt, this.unboundSince);
       if (waited >= this.o.bindWaitMs && job.inFlight === 0) {
-        settleWithError(job, providerErrors.notBound(waited, job.accepted > 0));
+        settlePartly(job, providerErrors.notBound(waited, job.accepted > 0));
       }
     }
   }

@@ -19,6 +19,11 @@ export type MessageJob = {
   written: number;
   enqueuedAt: number;
   settled: boolean;
+  /**
+   * A part was refused after others were taken or written: no more parts go out, and the message
+   * ends `sentUnknown` (with the taken parts' ids) once the parts on the wire are answered.
+   */
+  refusal: ProviderError | null;
   resolve(result: SubmitResult): void;
   reject(error: ProviderError): void;
 };
@@ -50,6 +55,7 @@ export function newMessageJob(
     written: 0,
     enqueuedAt: now,
     settled: false,
+    refusal: null,
     resolve,
     reject,
   };
@@ -68,6 +74,30 @@ export function settleWithIds(job: MessageJob): void {
   if (job.settled) return;
   job.settled = true;
   job.resolve({ providerMessageIds: job.ids.map((id) => id ?? '') });
+}
+
+/** Whether no more of this message's parts may be written. */
+export function isClosed(job: MessageJob): boolean {
+  return job.settled || job.refusal !== null;
+}
+
+/**
+ * The message ends without every part taken. When some part was taken (or may have been: written,
+ * not answered), the carrier may bill and deliver it: `sentUnknown`, keeping the taken parts' ids.
+ */
+export function settlePartly(job: MessageJob, error: ProviderError): void {
+  const taken = job.ids.filter((id): id is string => id !== undefined);
+  if (job.written === 0 && taken.length === 0) {
+    settleWithError(job, error);
+    return;
+  }
+  settleWithError(
+    job,
+    new ProviderError(error.reason, `${error.message} (${taken.length} of ${job.parts.length} parts taken)`, {
+      sentUnknown: true,
+      providerMessageIds: taken,
+    }),
+  );
 }
 
 export function settleWithError(job: MessageJob, error: ProviderError): void {
@@ -100,14 +130,14 @@ export class SubmitQueue {
    * with `waitMs` when only throttled parts remain and none is due yet.
    */
   next(now: number): { part: PartJob | null; waitMs: number } {
-    while (this.retries.length > 0 && this.retries[0]!.message.settled) this.retries.shift();
+    while (this.retries.length > 0 && isClosed(this.retries[0]!.message)) this.retries.shift();
     const retry = this.retries[0];
     if (retry && retry.notBefore <= now) return { part: this.retries.shift()!, waitMs: 0 };
     while (this.head < this.fifo.length) {
       const part = this.fifo[this.head]!;
       this.fifo[this.head++] = undefined as unknown as PartJob;
       this.compact();
-      if (!part.message.settled) return { part, waitMs: 0 };
+      if (!isClosed(part.message)) return { part, waitMs: 0 };
     }
     return { part: null, waitMs: retry ? retry.notBefore - now : 0 };
   }
@@ -116,8 +146,8 @@ export class SubmitQueue {
   waitingMessages(): Set<MessageJob> {
     const jobs = new Set<MessageJob>();
     for (let i = this.head; i < this.fifo.length; i++)
-      if (!this.fifo[i]!.message.settled) jobs.add(this.fifo[i]!.message);
-    for (const part of this.retries) if (!part.message.settled) jobs.add(part.message);
+      if (!isClosed(this.fifo[i]!.message)) jobs.add(this.fifo[i]!.message);
+    for (const part of this.retries) if (!isClosed(part.message)) jobs.add(part.message);
     return jobs;
   }
 

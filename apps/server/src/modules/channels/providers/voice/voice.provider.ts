@@ -7,8 +7,9 @@
  */
 import type { Clock } from '../../../../platform/clock/clock.ts';
 import { systemClock } from '../../../../platform/clock/clock.ts';
+import { PaceAbortedError } from '../../../../platform/pacing/paced-turns.ts';
 import type { ChannelProvider, OutboundMessage, ProviderEvent, ProviderHealth, SubmitResult } from '../../provider.ts';
-import { ProviderError } from '../../provider.ts';
+import { ProviderError, type SubmitOptions, submitStopped } from '../../provider.ts';
 import { createCallPacer, PacerClosedError } from './call-pacer.ts';
 import { type CallScript, encodeCallScript, scriptProblem } from './call-script.ts';
 import { createCall } from './calls-api.ts';
@@ -74,7 +75,7 @@ export function createVoiceProvider(options: VoiceProviderOptions): ChannelProvi
     );
   }
 
-  async function submit(message: OutboundMessage): Promise<SubmitResult> {
+  async function submit(message: OutboundMessage, { signal }: SubmitOptions = {}): Promise<SubmitResult> {
     const script = scriptOf(message);
     const problem = scriptProblem(script);
     if (problem) throw new ProviderError(problem, `message ${message.id}: its call script cannot be played`);
@@ -82,12 +83,15 @@ export function createVoiceProvider(options: VoiceProviderOptions): ChannelProvi
       throw new ProviderError('VOICE_TO_INVALID', `message ${message.id}: "${message.to}" is not an E.164 number`);
     }
     try {
-      await pacer.take();
+      await pacer.take(signal);
     } catch (error) {
       if (error instanceof PacerClosedError)
         throw new ProviderError('VOICE_CLOSED', error.message, { retryable: true });
+      if (error instanceof PaceAbortedError) throw submitStopped(VOICE_PROVIDER_NAME);
       throw error;
     }
+    // Stopped right as the turn came: the call is not created.
+    if (signal?.aborted) throw submitStopped(VOICE_PROVIDER_NAME);
     inFlight++;
     try {
       const { callSid } = await createCall(

@@ -10,11 +10,12 @@ import {
   type OutboundMessage,
   ProviderError,
   type ProviderEvent,
+  type SubmitOptions,
   type SubmitResult,
 } from '../../provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
 import { httpExchange, TransportError } from '../http-kit/http-client.ts';
-import { SendPacer } from '../http-kit/pacer.ts';
+import { SendPacer, waitOrStopped } from '../http-kit/pacer.ts';
 import { interpretSendAnswer } from './whatsapp.answer.ts';
 import { whatsappWebhookRoutes } from './whatsapp.webhook.ts';
 import { templateRequest } from './whatsapp.wire.ts';
@@ -46,7 +47,7 @@ export function createWhatsAppProvider(options: WhatsAppProviderOptions): Channe
   let listener: ((event: ProviderEvent) => Promise<void>) | undefined;
   let closed = false;
 
-  async function submit(message: OutboundMessage): Promise<SubmitResult> {
+  async function submit(message: OutboundMessage, options: SubmitOptions = {}): Promise<SubmitResult> {
     if (message.content.kind !== 'whatsapp') {
       throw new ProviderError('WHATSAPP_CONTENT_UNSUPPORTED', `WhatsApp sends templates, not ${message.content.kind}`);
     }
@@ -54,7 +55,7 @@ export function createWhatsAppProvider(options: WhatsAppProviderOptions): Channe
       throw new ProviderError('WHATSAPP_NUMBER_INVALID', 'the recipient is not an E.164 number');
     }
     if (closed) throw new ProviderError('WHATSAPP_CLOSED', 'the WhatsApp provider is closed', { retryable: true });
-    await pacer.waitTurn();
+    await waitOrStopped(pacer, options.signal, WHATSAPP_PROVIDER);
     if (closed) throw new ProviderError('WHATSAPP_CLOSED', 'the WhatsApp provider is closed', { retryable: true });
     health.started();
     try {

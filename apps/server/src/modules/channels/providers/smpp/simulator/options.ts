@@ -32,6 +32,10 @@ export type SmscSimulatorOptions = {
   throttleStatus: number;
   /** Answer every submit with this error status (e.g. 0x0B invalid destination); null: take them. */
   rejectStatus: number | null;
+  /** Refuse every part after the first of a long SMS with this status (part 1 taken, part 2 refused); null: take them. */
+  refuseLaterParts: number | null;
+  /** Every submit arriving before this time (epoch ms) is answered `throttleStatus` (a congested SMSC); null: none. */
+  throttleUntil: number | null;
   /** Submits arriving faster than this per second are answered `throttleStatus`; null: no limit. */
   throttleAboveTps: number | null;
   /** The SMSC's own processing rate: responses are paced to it; null: as fast as it can. */
@@ -65,6 +69,8 @@ export const SMSC_SIMULATOR_DEFAULTS: SmscSimulatorOptions = {
   throttleShare: 0,
   throttleStatus: 0x58,
   throttleAboveTps: null,
+  throttleUntil: null,
+  refuseLaterParts: null,
   rejectStatus: null,
   throughputPerSecond: null,
   dropAfterSubmits: null,

@@ -100,13 +100,18 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
       session.destroy();
       return;
     }
-    if ((o.throttleAboveTps !== null && perSecond > o.throttleAboveTps) || random() < o.throttleShare) {
+    const congested = o.throttleUntil !== null && now < o.throttleUntil;
+    if (congested || (o.throttleAboveTps !== null && perSecond > o.throttleAboveTps) || random() < o.throttleShare) {
       ledger.counters.throttled++;
       session.send(pdu.response({ command_status: o.throttleStatus }));
       return;
     }
     if (o.rejectStatus !== null) {
       session.send(pdu.response({ command_status: o.rejectStatus }));
+      return;
+    }
+    if (o.refuseLaterParts !== null && laterPart(pdu, raw)) {
+      session.send(pdu.response({ command_status: o.refuseLaterParts }));
       return;
     }
     bind.inFlight++;
@@ -126,6 +131,14 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
     if (delay > 0) later(delay, respond);
     else setImmediate(respond);
     if (receipt && !o.receiptBeforeResponse) later(delay + o.receiptLatencyMs, () => sendReceipt(receipt, bind));
+  }
+
+  /** Whether this submit is a second or later part of a long SMS (its UDH's sequence). */
+  function laterPart(pdu: PackagePdu, raw: Buffer): boolean {
+    if (!((Number(pdu.esm_class) || 0) & 0x40)) return false;
+    const bytes = decodePdu(raw).short_message;
+    const udh = Buffer.isBuffer(bytes) ? readUdh(bytes) : null;
+    return (udh?.concatenation?.sequence ?? 1) > 1;
   }
 
   /** Records a taken submit; its id and, when asked for, the receipt to send. */

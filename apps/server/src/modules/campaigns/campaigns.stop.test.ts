@@ -1,0 +1,184 @@
+import type { Campaign } from '@ecoa/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
+import type { RunningServer } from '../../server.ts';
+import { credits, userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
+import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+
+/**
+ * Pause and cancel take effect within seconds (issue 20, point 3): after their answer nothing
+ * more reaches the carrier than what was already on the wire (one window), and what was claimed
+ * and not handed over goes back (pause) or is released as canceled (cancel). Reproduced as the
+ * report found it: an SMSC that answers each submit in 400 ms and throttles everything for its
+ * first 12 s, and a campaign stopped 4 s after its start.
+ */
+const RECIPIENTS = 300;
+/** The bind's window (SMPP_URL's default): submits on the wire at once. */
+const WINDOW = 10;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('pause and cancel stop the sending within seconds', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startCampaignsServer({
+      simulators: { ...WELL_BEHAVED, voice: { ...WELL_BEHAVED.voice, callsPerSecond: 1 } },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const smsc = () => server.providers.simulators.smsc!;
+  const voice = () => server.providers.simulators.voice!;
+  /** submit_sm that reached the SMSC, taken or throttled. */
+  const arrivals = () => smsc().counters().submits + smsc().counters().throttled;
+
+  async function congestedCampaign(balance: number) {
+    const user = await userWithCredits(server, balance);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      Array.from({ length: RECIPIENTS }, () => ({ phone: mobile() })),
+    );
+    const id = await c.create({
+      name: 'Congestionada',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi' },
+    });
+    smsc().reset();
+    const throttleUntil = Date.now() + 12_000;
+    smsc().setOptions({ responseLatencyMs: 400, throttleUntil });
+    await c.move(id, 'start');
+    await sleep(4000);
+    return { user, c, id, throttleUntil };
+  }
+
+  function expectExactCredits(end: Campaign) {
+    const used = end.counts.delivered + end.counts.sent + end.counts.unknown;
+    const released = end.counts.canceled + end.counts.failed + end.counts.optedOut;
+    expect(used + released).toBe(RECIPIENTS);
+    expect(end.credits).toEqual({ reserved: RECIPIENTS, used, released });
+  }
+
+  it.each(['user', 'admin'] as const)(
+    "a cancel (the %s's) 4 s into a congested SMS campaign: at most one window more reaches the SMSC, the rest is canceled and released, the campaign ends",
+    async (who) => {
+      const { user, c, id, throttleUntil } = await congestedCampaign(400);
+      let canceled: Campaign;
+      try {
+        if (who === 'user') canceled = await c.move(id, 'cancel');
+        else {
+          const admin = await signUpAndSignIn(server);
+          await makeAdmin(server, admin.user.id);
+          const res = await server.app.inject({
+            method: 'POST',
+            url: `/api/v1/admin/campaigns/${id}/cancel`,
+            headers: bearer(admin.token),
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          canceled = await c.get(id);
+        }
+        const atAnswer = arrivals();
+        expect(canceled.status).toBe('CANCELED');
+        const end = await c.waitFor(
+          id,
+          (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0,
+          20_000,
+        );
+        // Past the congestion: nothing that was held back leaves later.
+        await sleep(Math.max(0, throttleUntil - Date.now()) + 1500);
+        expect(arrivals() - atAnswer).toBeLessThanOrEqual(WINDOW);
+        const taken = smsc().counters().messages;
+        expect(end.status).toBe('CANCELED');
+        expect(end.counts.canceled).toBe(RECIPIENTS - taken);
+        expectExactCredits(end);
+        const after = await c.get(id);
+        expect(after.counts).toEqual(end.counts);
+        expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 400 - end.credits.used, reserved: 0 });
+      } finally {
+        smsc().setOptions({ responseLatencyMs: 0, throttleUntil: null });
+      }
+    },
+    60_000,
+  );
+
+  it('a pause 4 s into a congested SMS campaign: at most one window more, the rest queued again; resumed, each recipient gets it once', async () => {
+    const { user, c, id, throttleUntil } = await congestedCampaign(400);
+    try {
+      await c.move(id, 'pause');
+      const atAnswer = arrivals();
+      const paused = await c.waitFor(id, (x) => x.status === 'PAUSED' && x.counts.submitting === 0, 10_000);
+      await sleep(Math.max(0, throttleUntil - Date.now()) + 1500);
+      expect(arrivals() - atAnswer).toBeLessThanOrEqual(WINDOW);
+      const still = await c.get(id);
+      expect(still.counts.queued).toBe(paused.counts.queued);
+      expect(still.counts.queued).toBe(RECIPIENTS - smsc().counters().messages);
+    } finally {
+      smsc().setOptions({ responseLatencyMs: 0, throttleUntil: null });
+    }
+    await c.move(id, 'resume');
+    const done = await c.waitFor(id, undefined, 60_000);
+    expect(done).toMatchObject({ status: 'COMPLETED', counts: { delivered: RECIPIENTS, unknown: 0 } });
+    expect(smsc().counters()).toMatchObject({ messages: RECIPIENTS, duplicates: 0 });
+    for (const dest of Object.values(smsc().counters().perDestination)) expect(dest.messages).toBe(1);
+    expectExactCredits(done);
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 400 - RECIPIENTS, reserved: 0 });
+  }, 90_000);
+
+  it('a cancel while the carrier answers "try later" releases those recipients as canceled and the campaign ends (not queued in a canceled campaign forever)', async () => {
+    const user = await userWithCredits(server, 50);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      Array.from({ length: 20 }, () => ({ phone: mobile() })),
+    );
+    const id = await c.create({ name: 'Tente depois', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
+    smsc().reset();
+    // ESME_RSYSERR: nothing was taken, the same submit may succeed later.
+    smsc().setOptions({ rejectStatus: 0x08 });
+    try {
+      await c.move(id, 'start');
+      await c.waitFor(id, (x) => x.counts.submitting > 0, 10_000);
+      await c.move(id, 'cancel');
+      const end = await c.waitFor(
+        id,
+        (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0,
+        15_000,
+      );
+      expect(end).toMatchObject({
+        status: 'CANCELED',
+        counts: { canceled: 20, queued: 0 },
+        credits: { reserved: 20, used: 0, released: 20 },
+      });
+      expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 50, reserved: 0 });
+    } finally {
+      smsc().setOptions({ rejectStatus: null });
+    }
+  }, 60_000);
+
+  it('a voice campaign at 1 call/s canceled after 2 s places at most ~2 calls more, the rest canceled and released', async () => {
+    const user = await userWithCredits(server, 100);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      Array.from({ length: 40 }, () => ({ phone: mobile() })),
+    );
+    const id = await c.create({ name: 'Ligações', channel: 'voice_torpedo', listIds: [list], content: { tts: 'Olá' } });
+    const calls = () => voice().counters().totals.calls;
+    const before = calls();
+    await c.move(id, 'start');
+    await sleep(2000);
+    await c.move(id, 'cancel');
+    const atAnswer = calls();
+    const end = await c.waitFor(id, (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0);
+    await sleep(2500);
+    expect(calls() - atAnswer).toBeLessThanOrEqual(2);
+    const placed = calls() - before;
+    expect(end.counts.canceled).toBe(40 - placed);
+    expect(end.credits).toEqual({ reserved: 40, used: placed, released: 40 - placed });
+    expect(await credits(server, user.id, 'URA')).toEqual({ available: 100 - placed, reserved: 0 });
+  }, 60_000);
+});
