@@ -9,12 +9,20 @@ import type { DbHandle } from '../src/platform/db/client.ts';
  * The money and row invariants, read at a quiet moment (no batch in flight): every problem as a
  * sentence (none when all hold).
  *  - an ended campaign has no row left queued or submitting;
- *  - per campaign, used + released = reserved, used = the parts handed over (submitted or cut off
- *    as unknown), released = the parts never handed over, and the campaign's ledger entries hold
- *    none of its credits reserved any more;
+ *  - per campaign, used + released + open = reserved, used = the parts handed over (HANDED_OVER),
+ *    released = the parts never handed over, and the campaign's ledger entries hold exactly the
+ *    reservation of its open (queued or submitting) rows;
  *  - per user and credit type, the ledger's entries sum to the balance (available and reserved).
  * `campaignIds` narrows the campaigns checked (the users' ledgers are checked whole).
  */
+/**
+ * A row the carrier took or may have taken (its credits captured): its submit was stored, it was
+ * cut off mid-send (`unknown`), a receipt's status reached it, or the carrier gave it ids. A row
+ * `failed` with none of these was refused at submit; `canceled` and `opted_out` never left.
+ */
+export const HANDED_OVER = `(m.submitted_at is not null or m.status in ('sent', 'unknown', 'delivered', 'expired')
+  or exists (select 1 from provider_message_ids p where p.message_id = m.id))`;
+
 export async function moneyProblems(db: DbHandle, userIds: string[], campaignIds?: string[]): Promise<string[]> {
   const problems: string[] = [];
   const q = async <T>(text: string, values: unknown[] = []) => (await db.executeSql(text, values)).rows as T[];
@@ -33,8 +41,8 @@ export async function moneyProblems(db: DbHandle, userIds: string[], campaignIds
   }>(
     `select c.id, c.name, c.status, c.credits_reserved::int as reserved, c.credits_used::int as used,
             c.credits_released::int as released,
-            coalesce(sum(m.parts) filter (where m.submitted_at is not null or m.status = 'unknown'), 0)::int as handed,
-            coalesce(sum(m.parts) filter (where m.submitted_at is null and m.status in ('failed', 'opted_out', 'canceled', 'expired')), 0)::int as never,
+            coalesce(sum(m.parts) filter (where ${HANDED_OVER}), 0)::int as handed,
+            coalesce(sum(m.parts) filter (where m.status in ('failed', 'opted_out', 'canceled') and not (${HANDED_OVER})), 0)::int as never,
             coalesce(sum(m.parts) filter (where m.status in ('queued', 'submitting')), 0)::int as open,
             count(m.id) filter (where m.status in ('queued', 'submitting'))::int as "openRows",
             (select coalesce(sum(e.reserved_delta), 0)::int from ledger_entries e

@@ -3,7 +3,7 @@ import { analyzeSms, type Channel } from '@ecoa/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureWebRoot, isolatedDatabaseUrl, openTestDb, silentLogger, testConfig } from '../../../test/helpers.ts';
-import { moneyProblems } from '../../../test/money-invariants.ts';
+import { HANDED_OVER, moneyProblems } from '../../../test/money-invariants.ts';
 import { buildApp } from '../../app.ts';
 import { type DbHandle, openDb } from '../../platform/db/client.ts';
 import { runMigrations } from '../../platform/db/migrate.ts';
@@ -328,7 +328,7 @@ describe('the settle rules: any interleaving gives the credits of the rows’ fi
         const problems = await moneyProblems(handle, [user.id], [id]);
         // What the carrier took or may have taken is paid for, never given back.
         const { rows: released } = await sql(
-          `select id, status from messages where id = any($1::uuid[]) and submitted_at is null and status <> 'unknown'`,
+          `select m.id, m.status from messages m where m.id = any($1::uuid[]) and not ${HANDED_OVER}`,
           [[...carrier.handedOver]],
         );
         for (const r of released as { id: string; status: string }[])
