@@ -96,7 +96,11 @@ describe('loadConfig', () => {
       accountSid: 'AC1',
       authToken: 't',
       from: '+551140000000',
+      callsPerSecond: 1,
     });
+    const faster = { VOICE_ACCOUNT_SID: 'AC1', VOICE_AUTH_TOKEN: 't', VOICE_FROM: '+551140000000' };
+    expect(loadConfig({ ...faster, VOICE_CALLS_PER_SECOND: '5' }).providers.voice?.callsPerSecond).toBe(5);
+    expect(() => loadConfig({ ...faster, VOICE_CALLS_PER_SECOND: '0' })).toThrow(/VOICE_CALLS_PER_SECOND/);
   });
 
   it('trusts X-Forwarded-For from loopback proxies by default; TRUST_PROXY widens or narrows it', () => {
