@@ -64,6 +64,8 @@ export async function startCarriers(callback: string) {
     VOICE_ACCOUNT_SID: voice.account.accountSid,
     VOICE_AUTH_TOKEN: voice.account.authToken,
     VOICE_FROM: voice.account.from,
+    // Voice paced slowly: a pause or cancel lands mid-campaign, between calls.
+    VOICE_CALLS_PER_SECOND: '1',
   };
 
   /** What each number received, per carrier: SMS parts, WhatsApp and RCS messages taken, calls placed. */
