@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Campaign, Channel, CreateCampaignRequest } from '@ecoa/shared';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { WORKER_DEAD_AFTER_SECONDS } from '../src/modules/campaigns/campaigns.repository.ts';
 import { api, importList, mobile } from '../src/modules/campaigns/campaigns.test-support.ts';
 import { openDb } from '../src/platform/db/client.ts';
@@ -87,6 +88,18 @@ describe(`chaos: pauses, cancels and SIGKILLs across every channel (${dbKind})`,
       ADMIN_EMAIL: uniqueEmail('admin'),
       ...(own ? { DATABASE_URL: own.url } : {}),
     };
+    if (!own) {
+      // The embedded database starts from the suite's migrated template (a fresh initdb and the
+      // migrations took most of a minute on a loaded CI machine; they are not what this tests).
+      const template = inject('pgliteTemplate');
+      if (template) {
+        const seeded = await openDb({
+          pgliteDir: path.join(dataDir, 'pglite'),
+          loadDataDir: new Blob([fs.readFileSync(template)]),
+        });
+        await seeded.close();
+      }
+    }
     let ecoa = (await startEcoaServer(env, port)).child;
     children.push(ecoa);
     log('server up');
