@@ -4,6 +4,7 @@
  * number received; a seeded generator picks the test's moves, its seed printed so a failure can be
  * replayed (`CHAOS_SEED=… npx vitest run apps/server/test/chaos.test.ts`).
  */
+import type { Campaign, Channel, CreateCampaignRequest } from '@ecoa/shared';
 import { startRcsSimulator } from '../src/modules/channels/providers/rcs/rcs.simulator.ts';
 import { startSmscSimulator } from '../src/modules/channels/providers/smpp/index.ts';
 import { startVoiceSimulator } from '../src/modules/channels/providers/voice/index.ts';
@@ -118,3 +119,68 @@ export function seeded(seed: number): () => number {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export type Plan = {
+  name: string;
+  channel: Channel;
+  size: number;
+  parts: number;
+  content: CreateCampaignRequest['content'];
+};
+
+export type Tracked = Plan & {
+  id: string;
+  phones: string[];
+  /** Paused or canceled by the test: what the carriers had at the answer + one window, and since when. */
+  frozen?: { why: string; answeredAt: number; baseline?: number };
+  canceled?: boolean;
+};
+
+export const FINAL = ['COMPLETED', 'CANCELED', 'FAILED'];
+
+/**
+ * What a round found wrong with one campaign, as sentences: anything the carriers took after its
+ * pause or cancel was answered (+ one window), anybody who received more than once, claimed rows
+ * left in a paused or ended campaign, credits that do not add up; with `final`, a campaign not ended.
+ */
+export function campaignProblems(
+  t: Tracked,
+  campaign: Campaign,
+  carriers: Carriers,
+  o: { final: boolean; deadClaimsPending: boolean; windowMs: number },
+): string[] {
+  const found: string[] = [];
+  const handed = carriers.handedOver(t.phones);
+  if (t.frozen?.baseline !== undefined && handed !== t.frozen.baseline) {
+    found.push(
+      `${t.name}: the carriers got ${handed - t.frozen.baseline} more after the ${t.frozen.why} answered ${Date.now() - t.frozen.answeredAt} ms ago (+${o.windowMs} ms window)`,
+    );
+    // The next round reports only what comes after this one.
+    t.frozen.baseline = handed;
+  }
+  for (const phone of t.phones) {
+    const r = carriers.received(phone);
+    const got = r.sms + r.whatsapp + r.rcs + r.calls;
+    if (got > t.parts) found.push(`${t.name}: ${phone} received ${got} (${JSON.stringify(r)}), at most ${t.parts}`);
+  }
+  const { counts, credits } = campaign;
+  const open = counts.queued + counts.submitting;
+  const settledSince = t.frozen?.baseline !== undefined;
+  if (
+    (FINAL.includes(campaign.status) || (campaign.status === 'PAUSED' && settledSince)) &&
+    counts.submitting > 0 &&
+    !o.deadClaimsPending
+  )
+    found.push(`${t.name} (${campaign.status}): ${counts.submitting} rows still submitting`);
+  if (FINAL.includes(campaign.status) && counts.queued > 0)
+    found.push(`${t.name} (${campaign.status}): ${counts.queued} rows still queued`);
+  if (FINAL.includes(campaign.status) || (campaign.status === 'PAUSED' && settledSince)) {
+    if (credits.used + credits.released + open * t.parts !== credits.reserved)
+      found.push(
+        `${t.name} (${campaign.status}): used ${credits.used} + released ${credits.released} + open ${open}×${t.parts} ≠ reserved ${credits.reserved}`,
+      );
+  }
+  if (t.canceled && !FINAL.includes(campaign.status)) found.push(`${t.name}: canceled, yet ${campaign.status}`);
+  if (o.final && !FINAL.includes(campaign.status)) found.push(`${t.name}: stuck ${campaign.status}`);
+  return found;
+}

@@ -1,12 +1,21 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Campaign, Channel, CreateCampaignRequest } from '@ecoa/shared';
+import type { Campaign } from '@ecoa/shared';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { WORKER_DEAD_AFTER_SECONDS } from '../src/modules/campaigns/campaigns.repository.ts';
 import { api, importList, mobile } from '../src/modules/campaigns/campaigns.test-support.ts';
 import { openDb } from '../src/platform/db/client.ts';
-import { type Carriers, seeded, sleep, startCarriers } from './chaos-rig.ts';
+import {
+  type Carriers,
+  campaignProblems,
+  FINAL,
+  type Plan,
+  seeded,
+  sleep,
+  startCarriers,
+  type Tracked,
+} from './chaos-rig.ts';
 import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.ts';
 import { dbKind, freePort, isolatedDatabaseUrl, tempDir } from './helpers.ts';
 import { moneyProblems } from './money-invariants.ts';
@@ -34,7 +43,6 @@ const THROTTLE_MS = 6_000;
 const UCS2_TEXT =
   'Olá! Promoção de verão ☀ na Ecoa: até 50% de desconto em todas as lojas físicas e online, só até domingo. Não perca — responda SAIR para não receber mais mensagens. 謝謝';
 
-type Plan = { name: string; channel: Channel; size: number; parts: number; content: CreateCampaignRequest['content'] };
 const PLANS: Plan[] = [
   { name: 'sms', channel: 'sms_short', size: 120, parts: 1, content: { text: 'Oferta {nome}' } },
   { name: 'sms-ucs2-3-parts', channel: 'sms_short', size: 30, parts: 3, content: { text: UCS2_TEXT } },
@@ -49,16 +57,6 @@ const PLANS: Plan[] = [
   // Voice goes at the calls pace (one a second): slow enough that a pause lands mid-campaign.
   { name: 'voice', channel: 'voice_torpedo', size: 25, parts: 1, content: { tts: 'Olá {nome}, sua fatura vence.' } },
 ];
-
-type Tracked = Plan & {
-  id: string;
-  phones: string[];
-  /** Paused or canceled by the test: what the carriers had at the answer + one window, and since when. */
-  frozen?: { why: string; answeredAt: number; baseline?: number };
-  canceled?: boolean;
-};
-
-const FINAL = ['COMPLETED', 'CANCELED', 'FAILED'];
 
 describe(`chaos: pauses, cancels and SIGKILLs across every channel (${dbKind})`, () => {
   let carriers: Carriers | undefined;
@@ -206,45 +204,14 @@ describe(`chaos: pauses, cancels and SIGKILLs across every channel (${dbKind})`,
       const found: string[] = [];
       const now = await statuses();
       for (const t of tracked) {
-        const campaign = now.get(t.id)!;
-        const handed = carriers!.handedOver(t.phones);
-        if (t.frozen?.baseline !== undefined && handed !== t.frozen.baseline) {
-          found.push(
-            `${t.name}: the carriers got ${handed - t.frozen.baseline} more after the ${t.frozen.why} answered ${Date.now() - t.frozen.answeredAt} ms ago (+${WINDOW_MS} ms window)`,
-          );
-          // The next round reports only what comes after this one.
-          t.frozen.baseline = handed;
-        }
-        for (const phone of t.phones) {
-          const r = carriers!.received(phone);
-          const got = r.sms + r.whatsapp + r.rcs + r.calls;
-          if (got > t.parts)
-            found.push(`${t.name}: ${phone} received ${got} (${JSON.stringify(r)}), at most ${t.parts}`);
-        }
-        const { counts, credits } = campaign;
-        const open = counts.queued + counts.submitting;
-        const settledSince = t.frozen?.baseline !== undefined;
         // On PostgreSQL a killed process's claims stay until its heartbeat is old enough for the
         // supervisor to call it dead (other live processes may share the database); on PGlite a
         // start knows every other worker on record is dead.
         const deadClaimsPending =
           !final && dbKind === 'postgres' && Date.now() - lastKillAt < (WORKER_DEAD_AFTER_SECONDS + 10) * 1000;
-        if (
-          (FINAL.includes(campaign.status) || (campaign.status === 'PAUSED' && settledSince)) &&
-          counts.submitting > 0 &&
-          !deadClaimsPending
-        )
-          found.push(`${t.name} (${campaign.status}): ${counts.submitting} rows still submitting`);
-        if (FINAL.includes(campaign.status) && counts.queued > 0)
-          found.push(`${t.name} (${campaign.status}): ${counts.queued} rows still queued`);
-        if (FINAL.includes(campaign.status) || (campaign.status === 'PAUSED' && settledSince)) {
-          if (credits.used + credits.released + open * t.parts !== credits.reserved)
-            found.push(
-              `${t.name} (${campaign.status}): used ${credits.used} + released ${credits.released} + open ${open}×${t.parts} ≠ reserved ${credits.reserved}`,
-            );
-        }
-        if (t.canceled && !FINAL.includes(campaign.status)) found.push(`${t.name}: canceled, yet ${campaign.status}`);
-        if (final && !FINAL.includes(campaign.status)) found.push(`${t.name}: stuck ${campaign.status}`);
+        found.push(
+          ...campaignProblems(t, now.get(t.id)!, carriers!, { final, deadClaimsPending, windowMs: WINDOW_MS }),
+        );
       }
       const smsDuplicates = carriers!.smsc.counters().duplicates;
       if (smsDuplicates > 0) found.push(`the SMSC received ${smsDuplicates} duplicate messages`);
