@@ -14,44 +14,25 @@
  * nothing more reaches the carrier than what was already on the wire.
  */
 import { setMaxListeners } from 'node:events';
-import { type Channel, isInWindow } from '@ecoa/shared';
+import { isInWindow } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
-import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError } from '../../platform/errors/app-error.ts';
+import type { Database } from '../../platform/db/client.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { PaceAbortedError } from '../../platform/pacing/paced-turns.ts';
-import type { SubmittedBatchResult } from '../channels/channels.batch.ts';
 import type { InflightBatch } from '../channels/inflight-submits.ts';
-import { type ChannelProvider, ProviderError, type StatusEvent, SUBMIT_STOPPED } from '../channels/provider.ts';
+import type { ChannelProvider, StatusEvent } from '../channels/provider.ts';
 import type { ProviderRegistry } from '../channels/providers/registry.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { OptOutsService } from '../opt-outs/opt-outs.service.ts';
-import { withAudioUrl } from './campaigns.content.ts';
+import { createHandOver, sleepUnlessStopped } from './campaigns.handover.ts';
 import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
 import type { CampaignsRepository, ClaimedRecipient } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import { DISPATCH_QUEUE } from './campaigns.service.ts';
-import { createSettler, type Outcome } from './campaigns.settle.ts';
+import { createSettler, type Outcome, type RecipientStore } from './campaigns.settle.ts';
 import { createPacers } from './rate-pacer.ts';
 
-/** Where a batch's outcomes are stored (the channels module's set-based writes). */
-export type RecipientStore = {
-  recordSubmittedBatch(
-    rows: { messageId: string; provider: string; providerIds: string[] }[],
-    now: Date,
-    tx: DbOrTx,
-    arrived?: StatusEvent[],
-  ): Promise<SubmittedBatchResult>;
-  /** Returns the ids that moved (a message settled meanwhile does not). */
-  settleBatch(
-    rows: { messageId: string; status: 'failed' | 'unknown' | 'opted_out' | 'canceled'; reason: string | null }[],
-    now: Date,
-    tx: DbOrTx,
-  ): Promise<Set<string>>;
-  /** A batch the receipts of its submits can join while it is being sent (channels' in-flight registry). */
-  inflightBatch(): InflightBatch;
-};
+export type { RecipientStore } from './campaigns.settle.ts';
 
 export type DispatcherDeps = {
   db: Database;
@@ -77,7 +58,6 @@ export type DispatcherDeps = {
 
 /** A carrier that answered nothing but "try later" this many batches in a row pauses the campaign. */
 const PROVIDER_FAILURES_TO_PAUSE = 3;
-const SUBMIT_ATTEMPTS = 3;
 /** A dispatch loop hands over to a fresh job after this long, between two recipients (pg-boss expires a job at 15 min). */
 const SLICE_MS = 5 * 60_000;
 /** A claim holds this many seconds of sending at the campaign's and carrier's rate: a stop or crash strands little. */
@@ -95,17 +75,6 @@ const TOUCH_EVERY_MS = 60_000;
  */
 const HUNG_BATCH_MS = 5 * 60_000;
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 /** The loops of one campaign in this process and their shared stop signal. */
 type Crew = { stop: AbortController; loops: Set<Promise<void>>; watch: NodeJS.Timeout; lastBeat: number };
 
@@ -114,6 +83,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   const batchSize = deps.batchSize ?? 500;
   const pacers = createPacers();
   const settler = createSettler(deps);
+  const handOver = createHandOver({ ...deps, timeOptOuts: (work) => timed('optOutsMs', work) });
   let stopping = false;
   /** Milliseconds spent per phase, summed over this process's loops (`npm run bench` reports where the time goes). */
   const spent = { batches: 0, claimMs: 0, optOutsMs: 0, submitMs: 0, settleMs: 0, loopMs: 0 };
@@ -176,40 +146,6 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  async function submitOne(
-    provider: ChannelProvider,
-    channel: Channel,
-    c: ClaimedRecipient,
-    content: ClaimedRecipient['content'],
-    inflight: InflightBatch,
-    signal: AbortSignal,
-  ): Promise<Outcome> {
-    const unsent: Outcome = { id: c.id, parts: c.parts, kind: 'unsent', reason: SUBMIT_STOPPED };
-    for (let attempt = 1; ; attempt++) {
-      // The last check before the carrier: a stopped sending hands nothing more over.
-      if (signal.aborted) return unsent;
-      try {
-        const result = await provider.submit({ id: c.id, channel, to: c.toPhone, content }, { signal });
-        inflight.track(provider.name, result.providerMessageIds);
-        return { id: c.id, parts: c.parts, kind: 'sent', providerIds: result.providerMessageIds };
-      } catch (err) {
-        if (!(err instanceof ProviderError)) {
-          // Our own bug or a broken answer: the request may have reached the carrier.
-          logger.error({ err, messageId: c.id }, 'campaign submit failed unexpectedly');
-          return { id: c.id, parts: c.parts, kind: 'unknown', reason: 'INTERNAL' };
-        }
-        const { sentUnknown, retryable, providerMessageIds } = err.options;
-        if (sentUnknown)
-          return { id: c.id, parts: c.parts, kind: 'unknown', reason: err.reason, providerIds: providerMessageIds };
-        if (!retryable) return { id: c.id, parts: c.parts, kind: 'failed', reason: err.reason };
-        if (err.reason === SUBMIT_STOPPED || signal.aborted) return unsent;
-        if (attempt >= SUBMIT_ATTEMPTS)
-          return { id: c.id, parts: c.parts, kind: 'retry', reason: err.reason, message: err.message };
-        await sleep(250 * attempt, signal);
-      }
-    }
-  }
-
   /** Hands one claimed batch to the provider (until `signal` stops it) and settles it. */
   async function sendBatch(
     row: CampaignRow,
@@ -226,7 +162,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     out.set(key, { ids: claimed.map((c) => c.id), since: Date.now() });
     try {
       const outcomes = await timed('submitMs', () =>
-        handOver(row, provider, claimed, signal, inflight, [campaignPacer, carrierPacer]),
+        handOver(row, provider, claimed, { signal, inflight, paces: [campaignPacer, carrierPacer] }),
       );
       const settled = await timed('settleMs', () => settleWithRetries(row, provider.name, outcomes, inflight));
       spent.batches++;
@@ -238,65 +174,6 @@ export function createDispatcher(deps: DispatcherDeps) {
     } finally {
       out.delete(key);
     }
-  }
-
-  /**
-   * Every claimed recipient's outcome; nothing here throws. An error before a recipient's submit
-   * (the opt-outs could not be read, its audio is gone) gives it back (`retry`, with the reason):
-   * it never reached the carrier, so it is never charged; when it keeps happening the campaign
-   * is paused with the reason (watchCarrier).
-   */
-  async function handOver(
-    row: CampaignRow,
-    provider: ChannelProvider,
-    claimed: ClaimedRecipient[],
-    signal: AbortSignal,
-    inflight: InflightBatch,
-    paces: (ReturnType<typeof pacers.get> | null)[],
-  ): Promise<Outcome[]> {
-    const before = (c: ClaimedRecipient, err: unknown): Outcome => ({
-      id: c.id,
-      parts: c.parts,
-      kind: 'retry',
-      reason: err instanceof AppError ? err.code : 'DISPATCH_ERROR',
-      message: err instanceof Error ? err.message : String(err),
-    });
-    let optedOut: Set<string>;
-    try {
-      optedOut = await timed('optOutsMs', () =>
-        deps.optOuts.optedOut(
-          row.userId,
-          claimed.map((c) => c.toPhone),
-        ),
-      );
-    } catch (err) {
-      logger.warn({ err, campaignId: row.id }, 'opt-outs not read: the batch goes back to the queue');
-      return claimed.map((c) => before(c, err));
-    }
-    const signed = new Map<string, Promise<string>>();
-    const sign = (audioId: string) => {
-      if (!signed.has(audioId)) signed.set(audioId, deps.audioUrl(row.userId, audioId));
-      return signed.get(audioId)!;
-    };
-    return Promise.all(
-      claimed.map(async (c): Promise<Outcome> => {
-        if (optedOut.has(c.toPhone)) return { id: c.id, parts: c.parts, kind: 'opted_out', reason: 'OPTED_OUT' };
-        let content: ClaimedRecipient['content'];
-        try {
-          content = await withAudioUrl(c.content, sign);
-        } catch (err) {
-          return before(c, err);
-        }
-        try {
-          for (const pace of paces) await pace?.take(signal);
-        } catch (err) {
-          if (err instanceof PaceAbortedError)
-            return { id: c.id, parts: c.parts, kind: 'unsent', reason: SUBMIT_STOPPED };
-          return before(c, err);
-        }
-        return submitOne(provider, row.channel, c, content, inflight, signal);
-      }),
-    );
   }
 
   /** A settle that failed (the database was unreachable a moment) is tried again before giving up. */
@@ -373,7 +250,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       const outcomes = await sendBatch(row, provider, claimed, signal);
       const carrier = await watchCarrier(row, outcomes);
       if (carrier === 'paused') return;
-      if (carrier === 'backoff') await sleep(1000, signal);
+      if (carrier === 'backoff') await sleepUnlessStopped(1000, signal);
     }
   }
 

@@ -164,7 +164,8 @@ export function createRecipientQueries(db: Database) {
 
     /**
      * Claims up to `limit` queued recipients for `workerId` (→ `submitting`). SKIP LOCKED: two
-     * dispatchers, in one process or many, never claim the same recipient.
+     * dispatchers, in one process or many, never claim the same recipient. Only while the
+     * campaign is RUNNING: a pause or cancel committed by another process stops new claims at once.
      */
     async claim(campaignId: string, workerId: string, limit: number): Promise<ClaimedRecipient[]> {
       return rowsOf<ClaimedRecipient>(
@@ -172,6 +173,7 @@ export function createRecipientQueries(db: Database) {
           update messages m set status = 'submitting', worker_id = ${workerId}, updated_at = now()
           where m.id in (
             select id from messages where campaign_id = ${campaignId} and status = 'queued'
+              and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'RUNNING')
             limit ${limit} for update skip locked)
           returning m.id, m.to_phone as "toPhone", m.parts, m.content`),
       );

@@ -14,13 +14,31 @@
  *   its credits released in a canceled one (which would otherwise never finish and keep its
  *   reservation).
  */
-import type { Database } from '../../platform/db/client.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import type { SubmittedBatchResult } from '../channels/channels.batch.ts';
 import type { InflightBatch } from '../channels/inflight-submits.ts';
 import type { StatusEvent } from '../channels/provider.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
-import type { RecipientStore } from './campaigns.dispatcher.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
+
+/** Where a batch's outcomes are stored (the channels module's set-based writes). */
+export type RecipientStore = {
+  recordSubmittedBatch(
+    rows: { messageId: string; provider: string; providerIds: string[] }[],
+    now: Date,
+    tx: DbOrTx,
+    arrived?: StatusEvent[],
+  ): Promise<SubmittedBatchResult>;
+  /** Returns the ids that moved (a message settled meanwhile does not). */
+  settleBatch(
+    rows: { messageId: string; status: 'failed' | 'unknown' | 'opted_out' | 'canceled'; reason: string | null }[],
+    now: Date,
+    tx: DbOrTx,
+  ): Promise<Set<string>>;
+  /** A batch the receipts of its submits can join while it is being sent (channels' in-flight registry). */
+  inflightBatch(): InflightBatch;
+};
 
 export type Outcome =
   | { id: string; parts: number; kind: 'sent'; providerIds: string[] }

@@ -21,7 +21,12 @@ describe('pause and cancel stop the sending within seconds', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startCampaignsServer({
-      simulators: { ...WELL_BEHAVED, voice: { ...WELL_BEHAVED.voice, callsPerSecond: 1 } },
+      simulators: {
+        ...WELL_BEHAVED,
+        voice: { ...WELL_BEHAVED.voice, callsPerSecond: 1 },
+        whatsapp: { ...WELL_BEHAVED.whatsapp, throughputPerSecond: 2 },
+        rcs: { ...WELL_BEHAVED.rcs, throughputPerSecond: 2 },
+      },
     });
   });
   afterAll(async () => {
@@ -158,27 +163,52 @@ describe('pause and cancel stop the sending within seconds', () => {
     }
   }, 60_000);
 
-  it('a voice campaign at 1 call/s canceled after 2 s places at most ~2 calls more, the rest canceled and released', async () => {
-    const user = await userWithCredits(server, 100);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      Array.from({ length: 40 }, () => ({ phone: mobile() })),
-    );
-    const id = await c.create({ name: 'Ligações', channel: 'voice_torpedo', listIds: [list], content: { tts: 'Olá' } });
-    const calls = () => voice().counters().totals.calls;
-    const before = calls();
-    await c.move(id, 'start');
-    await sleep(2000);
-    await c.move(id, 'cancel');
-    const atAnswer = calls();
-    const end = await c.waitFor(id, (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0);
-    await sleep(2500);
-    expect(calls() - atAnswer).toBeLessThanOrEqual(2);
-    const placed = calls() - before;
-    expect(end.counts.canceled).toBe(40 - placed);
-    expect(end.credits).toEqual({ reserved: 40, used: placed, released: 40 - placed });
-    expect(await credits(server, user.id, 'URA')).toEqual({ available: 100 - placed, reserved: 0 });
-  }, 60_000);
+  it.each([
+    { channel: 'voice_torpedo' as const, type: 'URA' as const, content: { tts: 'Olá' }, perSecond: 1 },
+    {
+      channel: 'whatsapp' as const,
+      type: 'WHATSAPP' as const,
+      content: { template: { name: 'boas_vindas', language: 'pt_BR', params: ['Ana'] } },
+      perSecond: 2,
+    },
+    {
+      channel: 'rcs' as const,
+      type: 'RCS' as const,
+      content: { card: { title: 'Oferta', suggestions: [{ kind: 'reply' as const, text: 'Quero' }] } },
+      perSecond: 2,
+    },
+  ])(
+    '$channel at $perSecond/s canceled after 2 s hands at most ~2 more to the carrier, the rest canceled and released',
+    async ({ channel, type, content, perSecond }) => {
+      const user = await userWithCredits(server, 100);
+      const c = api(server, user.token);
+      const list = await importList(
+        server,
+        user.token,
+        Array.from({ length: 40 }, () => ({ phone: mobile() })),
+      );
+      const id = await c.create({ name: 'Lenta', channel, listIds: [list], content });
+      const sims = server.providers.simulators;
+      const reached = () =>
+        channel === 'voice_torpedo'
+          ? voice().counters().totals.calls
+          : channel === 'whatsapp'
+            ? sims.whatsapp!.counters().accepted
+            : sims.rcs!.counters().accepted;
+      const before = reached();
+      await c.move(id, 'start');
+      await sleep(2000);
+      expect(reached() - before).toBeLessThanOrEqual(2 * perSecond + 1);
+      await c.move(id, 'cancel');
+      const atAnswer = reached();
+      const end = await c.waitFor(id, (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0);
+      await sleep(2500);
+      expect(reached() - atAnswer).toBeLessThanOrEqual(2);
+      const placed = reached() - before;
+      expect(end.counts.canceled).toBe(40 - placed);
+      expect(end.credits).toEqual({ reserved: 40, used: placed, released: 40 - placed });
+      expect(await credits(server, user.id, type)).toEqual({ available: 100 - placed, reserved: 0 });
+    },
+    60_000,
+  );
 });
