@@ -6,9 +6,9 @@ import { analyzeSms, type Channel } from '@ecoa/shared';
 import fc from 'fast-check';
 import {
   type ChannelProvider,
+  type EventListener,
   type OutboundMessage,
   ProviderError,
-  type ProviderEvent,
   type SubmitResult,
 } from '../channels/provider.ts';
 
@@ -22,7 +22,7 @@ export class ScriptedCarrier implements ChannelProvider {
   readonly pending: Pending[] = [];
   /** Carrier ids of each message taken, per part. */
   readonly taken = new Map<string, string[]>();
-  private listener: ((event: ProviderEvent) => Promise<void>) | undefined;
+  private listener: EventListener | undefined;
   private seq = 0;
 
   /** Messages the carrier keeps refusing ("try later") until told otherwise. */
@@ -37,7 +37,7 @@ export class ScriptedCarrier implements ChannelProvider {
       return Promise.reject(new ProviderError('SCRIPTED_THROTTLED', 'throttled', { retryable: true }));
     return new Promise((resolve, reject) => this.pending.push({ message, resolve, reject }));
   }
-  onEvent(listener: (event: ProviderEvent) => Promise<void>): void {
+  onEvent(listener: EventListener): void {
     this.listener = listener;
   }
   health() {
