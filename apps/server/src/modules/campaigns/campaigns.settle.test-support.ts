@@ -76,9 +76,12 @@ export class ScriptedCarrier implements ChannelProvider {
         status,
         ...(status === 'failed' ? { reason: 'SCRIPTED_UNDELIV' } : {}),
         at: new Date(),
-      }).catch((err: Error) => {
-        this.refusedReceipts.push(`${providerMessageId}: ${(err as { code?: string }).code ?? err.message}`);
-      }),
+      }).then(
+        () => undefined,
+        (err: Error) => {
+          this.refusedReceipts.push(`${providerMessageId}: ${(err as { code?: string }).code ?? err.message}`);
+        },
+      ),
     );
   }
 }
