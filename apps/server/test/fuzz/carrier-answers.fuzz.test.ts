@@ -12,7 +12,12 @@ import { httpStatus, RCS_AGENT_ID, rcsAnswerBytes, tokenAnswerBytes, whatsappAns
 import { type FuzzOutcome, fuzz } from './harness.ts';
 import { mutated, randomBytes } from './mutations.ts';
 
-const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
+const BUDGET = {
+  runs: 400,
+  timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000,
+  maxRssGrowthMb: 400,
+  minRuns: 51,
+};
 
 /** What a send reads back from a carrier, hostile: every answer ends in a result or a ProviderError. */
 describe('fuzzing the carrier API answers (what a send reads back)', () => {

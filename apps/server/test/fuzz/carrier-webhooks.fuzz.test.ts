@@ -11,7 +11,12 @@ import { RCS_AGENT_ID, rbmPayloadBytes, WHATSAPP_PHONE_NUMBER_ID, whatsappNotifi
 import { type FuzzOutcome, fuzz } from './harness.ts';
 import { mutated, randomBytes } from './mutations.ts';
 
-const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
+const BUDGET = {
+  runs: 400,
+  timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000,
+  maxRssGrowthMb: 400,
+  minRuns: 51,
+};
 const WEBHOOK_CODES = [
   'WEBHOOK_SIGNATURE_INVALID',
   'WEBHOOK_BODY_INVALID',

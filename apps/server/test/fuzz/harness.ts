@@ -24,7 +24,12 @@ export type FuzzTarget<T = Buffer> = {
   codes: readonly string[];
 };
 
-export type FuzzBudget = { runs: number; timeLimitMs: number; maxRssGrowthMb: number };
+/**
+ * `minRuns` (default 11): inputs fed even past the time limit, so a loaded machine (CI runs three files at a
+ * time beside servers being killed and restarted) still exercises the reader instead of failing
+ * for having had the time of only a few inputs.
+ */
+export type FuzzBudget = { runs: number; timeLimitMs: number; maxRssGrowthMb: number; minRuns?: number };
 
 /** CI runs a fixed seed (a red build is reproducible); FUZZ_SEED explores others. */
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20_261_123;
@@ -53,26 +58,29 @@ export async function fuzz<T>(
   // feed goes on: it is awaited (and checked) here, so it never runs into the next test or the
   // server's close.
   let inFlight: Promise<void> = Promise.resolve();
-  try {
-    await fc.assert(
-      fc.asyncProperty(target.inputs, (input) => {
-        inFlight = check(input);
-        return inFlight;
-      }),
-      {
-        seed,
-        path: process.env.FUZZ_PATH,
-        numRuns: budget.runs,
-        interruptAfterTimeLimit: budget.timeLimitMs,
-        markInterruptAsFailure: false,
-        endOnFailure: true,
-      },
-    );
-    await inFlight.catch((err: unknown) => {
+  const property = fc.asyncProperty(target.inputs, (input) => {
+    inFlight = check(input);
+    return inFlight;
+  });
+  const settleInFlight = () =>
+    inFlight.catch((err: unknown) => {
       throw new Error(`${target.name}: the input cut off by the time limit failed: ${(err as Error).message}`, {
         cause: err,
       });
     });
+  try {
+    await fc.assert(property, {
+      seed,
+      path: process.env.FUZZ_PATH,
+      numRuns: budget.runs,
+      interruptAfterTimeLimit: budget.timeLimitMs,
+      markInterruptAsFailure: false,
+      endOnFailure: true,
+    });
+    await settleInFlight();
+    const missing = Math.min(budget.minRuns ?? 11, budget.runs) - runs;
+    // The rest of the minimum, with the next seed (the same one would replay the inputs just fed).
+    if (missing > 0) await fc.assert(property, { seed: seed + 1, numRuns: missing, endOnFailure: true });
   } finally {
     clearInterval(sampler);
   }

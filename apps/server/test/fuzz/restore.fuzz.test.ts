@@ -12,7 +12,12 @@ import { zipBuffer } from '../zip-writer.ts';
 import { backupInputs, rawEntries } from './backups.ts';
 import { type FuzzOutcome, fuzz } from './harness.ts';
 
-const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
+const BUDGET = {
+  runs: 400,
+  timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000,
+  maxRssGrowthMb: 400,
+  minRuns: 3,
+};
 /** A backup that is not one, is damaged, too new, or does not match its own manifest. */
 const CODES = ['BACKUP_INVALID', 'BACKUP_TOO_NEW', 'RESTORE_MISMATCH'];
 
