@@ -238,6 +238,8 @@ describe(`company sign-up and /api/me (${dbKind})`, () => {
         expect(paid.statusCode, paid.body).toBe(201);
       }
       expect(await me()).toEqual({ money: 270.55 });
+      // The other way the account is read (profile answers): the service as the server wires it.
+      expect((await server.modules.users.getPublicUser(user.id)).balance).toEqual({ money: 270.55 });
     });
   });
 
