@@ -25,6 +25,8 @@ export default defineConfig({
             'src/modules/channels/message-status.test.ts',
             'src/modules/ledger/*.test.ts',
             'src/platform/http/outbound.test.ts',
+            'src/platform/config/config.outbound.test.ts',
+            'src/modules/channels/channels.idempotency.test.ts',
             'src/modules/campaigns/campaigns.money.test.ts',
             'src/modules/campaigns/campaigns.lifecycle.test.ts',
             'src/modules/channels/channels.batch.test.ts',
