@@ -18,7 +18,9 @@ declare module 'vitest' {
  * client instead of mocking our API modules.
  */
 export default async function setup(project: TestProject) {
-  const config = await listeningTestConfig();
+  // Links and return URLs are on the page's origin: jsdom's default, http://localhost:3000 (a
+  // loopback PUBLIC_URL also turns on the built-in test card checkout). Calls go to the port.
+  const config = await listeningTestConfig({ PUBLIC_URL: 'http://localhost:3000' });
   const db = config.databaseUrl ? undefined : await openDb({ pgliteDir: 'memory://' });
   const server = await startServer({
     config,
@@ -32,7 +34,7 @@ export default async function setup(project: TestProject) {
   await makeAdmin(server, admin.user.id);
   const user = await signUpAndSignIn(server);
   project.provide('webApi', {
-    url: config.publicUrl,
+    url: `http://127.0.0.1:${config.port}`,
     adminToken: admin.token,
     userToken: user.token,
     userId: user.user.id,

@@ -14,13 +14,21 @@ export const realApi = () => inject('webApi');
 /**
  * Points the app's real API client at the real server, signed in with `token`. The client asks
  * for relative paths (`/api/…`), which a browser resolves against its page's origin: here that
- * origin is the server's. Nothing is answered by the test; every call reaches the server.
+ * origin is the server's. Every call reaches the server, except the ones `fault` answers: a
+ * failure the shared server cannot be put in (a card processor down), injected at the network as
+ * a proxy would, the real client reading it.
  */
-export function useRealApi(token: string): void {
+export function useRealApi(
+  token: string,
+  fault?: (path: string, init: RequestInit | undefined) => Response | undefined,
+): void {
   const { url } = realApi();
   const nodeFetch = globalThis.fetch;
-  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => {
-    const target = typeof input === 'string' && input.startsWith('/') ? `${url}${input}` : input;
+  vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
+    const relative = typeof input === 'string' && input.startsWith('/');
+    const injected = relative ? fault?.(input, init) : undefined;
+    if (injected) return injected;
+    const target = relative ? `${url}${input}` : input;
     // jsdom's AbortSignal is not the one Node's fetch accepts: follow it with Node's own.
     const signal = init?.signal;
     if (!signal) return nodeFetch(target, init);
@@ -31,6 +39,10 @@ export function useRealApi(token: string): void {
   });
   sessionToken.set(token);
 }
+
+/** A JSON answer, for `useRealApi`'s `fault`. */
+export const jsonAnswer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** Calls the real server directly (to set up or check what a test's screen did). */
 export async function serverCall<T = unknown>(
