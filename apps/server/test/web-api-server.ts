@@ -7,7 +7,14 @@ import { fixtureWebRoot, listeningTestConfig, silentLogger } from './helpers.ts'
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The real Ecoa server the web tests that talk to the API use (see apps/web/test/real-api.ts). */
-    webApi: { url: string; adminToken: string; userToken: string; userId: string; userEmail: string };
+    webApi: {
+      url: string;
+      adminToken: string;
+      adminId: string;
+      userToken: string;
+      userId: string;
+      userEmail: string;
+    };
   }
 }
 
@@ -36,6 +43,7 @@ export default async function setup(project: TestProject) {
   project.provide('webApi', {
     url: `http://127.0.0.1:${config.port}`,
     adminToken: admin.token,
+    adminId: admin.user.id,
     userToken: user.token,
     userId: user.user.id,
     userEmail: user.email,

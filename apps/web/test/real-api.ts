@@ -4,7 +4,14 @@ import { sessionToken } from '../src/platform/api';
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The real Ecoa server started for the web tests (apps/server/test/web-api-server.ts). */
-    webApi: { url: string; adminToken: string; userToken: string; userId: string; userEmail: string };
+    webApi: {
+      url: string;
+      adminToken: string;
+      adminId: string;
+      userToken: string;
+      userId: string;
+      userEmail: string;
+    };
   }
 }
 
@@ -46,14 +53,17 @@ export const jsonAnswer = (status: number, body: unknown) =>
 
 /** Calls the real server directly (to set up or check what a test's screen did). */
 export async function serverCall<T = unknown>(
-  token: string,
+  token: string | null,
   method: 'GET' | 'POST' | 'PATCH',
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: T }> {
   const res = await fetch(`${realApi().url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   return { status: res.status, body: (await res.json()) as T };
