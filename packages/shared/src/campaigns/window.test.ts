@@ -82,9 +82,7 @@ describe('nextWindowOpening', () => {
   it('corrects for an offset change on the way (São Paulo’s last daylight saving began 2018-11-04)', () => {
     // Saturday 2018-11-03 22:00 at UTC−3; Sunday 09:00 was at UTC−2, i.e. 11:00 UTC.
     const every = { days: [0, 1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' };
-    expect(nextWindowOpening(every, new Date('2018-11-03T22:00:00-03:00'))).toEqual(
-      new Date('2018-11-04T11:00:00Z'),
-    );
+    expect(nextWindowOpening(every, new Date('2018-11-03T22:00:00-03:00'))).toEqual(new Date('2018-11-04T11:00:00Z'));
   });
 
   it('never answers a moment before the one asked about', () => {

@@ -46,9 +46,9 @@ describe('combineParts (a long SMS settles when every part has its last word)', 
   });
 
   it('takes the first failed or expired part, with its reason, before any unknown one', () => {
-    expect(combineParts([part('unknown', 'u'), part('delivered'), part('expired', 'late'), part('failed', 'no')])).toEqual(
-      { status: 'expired', reason: 'late' },
-    );
+    expect(
+      combineParts([part('unknown', 'u'), part('delivered'), part('expired', 'late'), part('failed', 'no')]),
+    ).toEqual({ status: 'expired', reason: 'late' });
     expect(combineParts([part('delivered'), part('failed', 'rejected'), part('unknown', 'u')])).toEqual({
       status: 'failed',
       reason: 'rejected',

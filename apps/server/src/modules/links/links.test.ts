@@ -156,8 +156,7 @@ describe(`rotating links (${dbKind})`, () => {
       expect(created.statusCode, created.body).toBe(201);
       const link = created.json();
       // 20:00: the second target's hours are over, the first is off.
-      for (let i = 0; i < 5; i++)
-        expect(digitsOf((await hop(i)).headers.location as string)).toBe('5511987650103');
+      for (let i = 0; i < 5; i++) expect(digitsOf((await hop(i)).headers.location as string)).toBe('5511987650103');
       // Noon the same day: the second is in its hours again and takes its turns.
       clock.set(new Date('2026-11-25T15:00:00Z'));
       const atNoon = new Set<string>();
@@ -165,8 +164,7 @@ describe(`rotating links (${dbKind})`, () => {
       expect([...atNoon].sort()).toEqual(['5511987650102', '5511987650103']);
       // The same noon on a Thursday: out of its days.
       clock.set(new Date('2026-11-26T15:00:00Z'));
-      for (let i = 9; i < 12; i++)
-        expect(digitsOf((await hop(i)).headers.location as string)).toBe('5511987650103');
+      for (let i = 9; i < 12; i++) expect(digitsOf((await hop(i)).headers.location as string)).toBe('5511987650103');
 
       // The last one off too: no fallback → the friendly page, translated. (Back to the evening
       // the owner signed in: the session would have lapsed by the Thursday.)

@@ -388,9 +388,8 @@ describe(`contact lists API (${dbKind})`, () => {
     const res = await upload(token, Buffer.from(lines.join('\n')), 'grande.csv');
     expect(res.statusCode).toBe(201);
     const id = res.json().id;
-    const [{ upload_path: uploadPath }] = (
-      await server.db.executeSql('select upload_path from contact_lists where id = $1', [id])
-    ).rows as { upload_path: string }[];
+    const { rows: stored } = await server.db.executeSql('select upload_path from contact_lists where id = $1', [id]);
+    const uploadPath = (stored[0] as { upload_path: string }).upload_path;
     let seen: { status: string; progress: number; rows_processed: number } | undefined;
     const started = Date.now() + 30_000;
     while (Date.now() < started) {
