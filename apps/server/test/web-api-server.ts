@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDb } from '../src/platform/db/client.ts';
 import { startServer } from '../src/server.ts';
@@ -27,8 +28,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Links and return URLs are on the page's origin: jsdom's default, http://localhost:3000 (a
   // loopback PUBLIC_URL also turns on the built-in test card checkout). Calls go to the port.
-  const config = await listeningTestConfig({ PUBLIC_URL: 'http://localhost:3000' });
-  const db = config.databaseUrl ? undefined : await openDb({ pgliteDir: 'memory://' });
+  const base = await listeningTestConfig({ PUBLIC_URL: 'http://localhost:3000' });
+  // On PostgreSQL a database of its own (migrated on start): the server tests share theirs, and
+  // their users would push the web tests' accounts off the first page of the users list.
+  const own = base.databaseUrl ? await createDatabase(base.databaseUrl) : undefined;
+  const config = own ? { ...base, databaseUrl: own.url } : base;
+  const db = own ? undefined : await openDb({ pgliteDir: 'memory://' });
   const server = await startServer({
     config,
     logger: silentLogger,
@@ -51,5 +56,24 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.close();
     await db?.close();
+    await own?.drop();
+  };
+}
+
+/** A new, empty database on the PostgreSQL server of `url`, dropped by `drop()`. */
+async function createDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `ecoa_web_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`).finally(() => admin.end());
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return {
+    url: own.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`).finally(() => c.end());
+    },
   };
 }
