@@ -26,6 +26,7 @@ export default defineConfig({
             'src/modules/ledger/*.test.ts',
             'src/platform/http/outbound.test.ts',
             'src/platform/config/config.outbound.test.ts',
+            'src/platform/http/idempotency-key.test.ts',
             'src/modules/channels/channels.idempotency.test.ts',
             'src/modules/campaigns/campaigns.money.test.ts',
             'src/modules/campaigns/campaigns.lifecycle.test.ts',
