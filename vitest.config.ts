@@ -38,6 +38,8 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['test/setup.ts'],
+          // The real server the web tests that talk to the API use (test/real-api.ts).
+          globalSetup: ['../server/test/web-api-server.ts'],
         },
       },
     ],

@@ -5,6 +5,7 @@ import {
   pasteInto,
   randomCnpj,
   signIn,
+  signInAsAdmin,
   signOutViaUi,
   typeCode,
   uniqueEmail,
@@ -277,28 +278,46 @@ test.describe('sign-up and sign-in', () => {
     await expect(page.getByTestId('user-menu')).toBeVisible();
   });
 
-  test('code request errors: unknown e-mail, deactivated account, rate limit; 2 → 0 via Voltar', async ({ page }) => {
+  test('code request errors: unknown e-mail, deactivated account, rate limit; 2 → 0 via Voltar', async ({
+    page,
+    browser,
+  }) => {
     await page.goto('/');
     await page.getByTestId('login-email').fill(uniqueEmail('nobody'));
     await page.getByTestId('login-submit').click();
     await expect(toast(page, 'E-mail inválido ou não cadastrado.')).toBeVisible();
     await expect(page.getByTestId('login-step')).toBeVisible();
 
-    // A deactivated account and a rate limit, as the server answers them.
-    await page.route('**/api/auth/request-code', (route) =>
-      route.fulfill({ status: 403, json: { message: 'Usuario desativado.', code: 'USER_DEACTIVATED' } }),
-    );
+    // A deactivated account, as the real server answers it: an administrator (signed in in a
+    // context of their own, so this page stays signed out) deactivates it through the API.
+    const inactive = await createAccount(page.request);
+    const adminContext = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    try {
+      const adminPage = await adminContext.newPage();
+      const adminToken = await signInAsAdmin(adminPage);
+      const auth = { Authorization: `Bearer ${adminToken}` };
+      const found = await page.request.get(`/api/v1/admin/users?search=${encodeURIComponent(inactive.email)}`, {
+        headers: auth,
+      });
+      const userId = ((await found.json()).items as { id: string }[])[0]!.id;
+      const off = await page.request.patch(`/api/v1/admin/users/${userId}`, { headers: auth, data: { active: false } });
+      expect(off.status(), await off.text()).toBe(200);
+    } finally {
+      await adminContext.close();
+    }
+    await page.getByTestId('login-email').fill(inactive.email);
     await page.getByTestId('login-submit').click();
     await expect(toast(page, 'Esta conta não está ativa.')).toBeVisible();
-    await page.route('**/api/auth/request-code', (route) =>
-      route.fulfill({
-        status: 429,
-        json: { message: 'Muitas solicitações.', code: 'RATE_LIMITED', details: { retryAfterSeconds: 840 } },
-      }),
-    );
+
+    // The real rate limit: an account that already asked for 5 codes in this quarter of an hour.
+    const busy = await createAccount(page.request);
+    for (let i = 0; i < 5; i++) {
+      const asked = await page.request.post('/api/auth/request-code', { data: { email: busy.email } });
+      expect(asked.status(), await asked.text()).toBeLessThan(300);
+    }
+    await page.getByTestId('login-email').fill(busy.email);
     await page.getByTestId('login-submit').click();
-    await expect(toast(page, 'Muitas tentativas. Aguarde 14 min e tente novamente.')).toBeVisible();
-    await page.unroute('**/api/auth/request-code');
+    await expect(toast(page, /^Muitas tentativas\. Aguarde 1[45] min e tente novamente\.$/)).toBeVisible();
 
     await page.getByTestId('create-account').click();
     await expect(page.getByTestId('signup-step')).toBeVisible();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importList } from '../src/modules/campaigns/campaigns.test-support.ts';
 import type { RunningServer } from '../src/server.ts';
-import { callAs, expectOwnerOnly, userAndAdmin } from './access.ts';
+import { callAs, expectOwnerOnly, rowsOf, userAndAdmin } from './access.ts';
 import { wavFile } from './audio-builder.ts';
 import { signIn, signUpAndSignIn } from './factories.ts';
 import { createTestServer, dbKind } from './helpers.ts';
@@ -43,7 +43,18 @@ describe(`access control: owners (${dbKind})`, () => {
     );
     await expectOwnerOnly(
       server,
-      { owner: owner.token, stranger: stranger.token, secrets: ['Enriquecimento Secreto', 'EMPRESA SECRETA'] },
+      {
+        owner: owner.token,
+        stranger: stranger.token,
+        secrets: ['Enriquecimento Secreto', 'EMPRESA SECRETA'],
+        // The enrichment, and the lists anyone but the owner has (a list made from it would be one).
+        state: rowsOf(
+          server,
+          `select e.*, (select count(*)::int from contact_lists l where l.user_id <> e.user_id) as others_lists
+           from enrichments e where e.id = $1`,
+          [id],
+        ),
+      },
       [
         { method: 'GET', url: `/api/v1/enrichments/${id}` },
         { method: 'GET', url: `/api/v1/enrichments/${id}/results` },
@@ -76,14 +87,26 @@ describe(`access control: owners (${dbKind})`, () => {
     const id = created.json().id as string;
     await expectOwnerOnly(
       server,
-      { owner: owner.token, stranger: stranger.token, secrets: ['Campanha Secreta', list] },
+      {
+        owner: owner.token,
+        stranger: stranger.token,
+        secrets: ['Campanha Secreta', list],
+        // The campaign, its messages, and the stranger's campaigns (a duplicate would be one).
+        state: rowsOf(
+          server,
+          `select c.*, (select count(*)::int from messages m where m.campaign_id = c.id) as messages,
+             (select count(*)::int from campaigns s where s.user_id = $2) as strangers_campaigns
+           from campaigns c where c.id = $1`,
+          [id, stranger.user.id],
+        ),
+      },
       [
         { method: 'GET', url: `/api/v1/campaigns/${id}` },
         { method: 'GET', url: `/api/v1/campaigns/${id}/estimate` },
         { method: 'GET', url: `/api/v1/campaigns/${id}/messages` },
         { method: 'GET', url: `/api/v1/campaigns/${id}/export` },
         { method: 'GET', url: `/api/v1/campaigns/${id}/timeline` },
-        { method: 'PATCH', url: `/api/v1/campaigns/${id}`, payload: { name: 'Campanha Secreta' } },
+        { method: 'PATCH', url: `/api/v1/campaigns/${id}`, payload: { name: 'Campanha Renomeada' } },
         { method: 'POST', url: `/api/v1/campaigns/${id}/duplicate` },
         { method: 'POST', url: `/api/v1/campaigns/${id}/start` },
         { method: 'POST', url: `/api/v1/campaigns/${id}/pause` },
@@ -113,12 +136,22 @@ describe(`access control: owners (${dbKind})`, () => {
     const id = created.json().id as string;
     await expectOwnerOnly(
       server,
-      { owner: owner.token, stranger: stranger.token, secrets: ['Link Secreto', 'Vendedora Secreta'] },
+      {
+        owner: owner.token,
+        stranger: stranger.token,
+        secrets: ['Link Secreto', 'Vendedora Secreta'],
+        state: rowsOf(
+          server,
+          `select l.*, (select json_agg(t order by t.id) from link_targets t where t.link_id = l.id) as targets
+           from rotating_links l where l.id = $1`,
+          [id],
+        ),
+      },
       [
         { method: 'GET', url: `/api/v1/rotating-links/${id}` },
         { method: 'GET', url: `/api/v1/rotating-links/${id}/stats` },
         { method: 'GET', url: `/api/v1/rotating-links/${id}/clicks/export` },
-        { method: 'PATCH', url: `/api/v1/rotating-links/${id}`, payload: { name: 'Link Secreto' } },
+        { method: 'PATCH', url: `/api/v1/rotating-links/${id}`, payload: { name: 'Link Renomeado' } },
         { method: 'DELETE', url: `/api/v1/rotating-links/${id}` },
       ],
     );
@@ -150,12 +183,18 @@ describe(`access control: owners (${dbKind})`, () => {
     }
 
     const secrets = ['Lista Secreta', 'Cliente Secreto', '5511987650001', id];
-    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets }, [
+    const state = rowsOf(
+      server,
+      `select l.*, (select count(*)::int from contacts c where c.list_id = l.id) as contacts
+       from contact_lists l where l.id = $1`,
+      [id],
+    );
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets, state }, [
       { method: 'GET', url: `/api/v1/lists/${id}` },
       { method: 'GET', url: `/api/v1/lists/${id}/contacts` },
       { method: 'GET', url: `/api/v1/lists/${id}/export?kind=valid` },
       { method: 'GET', url: `/api/v1/lists/${id}/export?kind=invalid` },
-      { method: 'PATCH', url: `/api/v1/lists/${id}`, payload: { name: 'Lista Secreta' } },
+      { method: 'PATCH', url: `/api/v1/lists/${id}`, payload: { name: 'Lista Renomeada' } },
       { method: 'DELETE', url: `/api/v1/lists/${id}` },
     ]);
     // Nor does it appear among the other user's lists, even to an administrator's own list view.
@@ -178,7 +217,8 @@ describe(`access control: owners (${dbKind})`, () => {
     const search = { method: 'GET', url: '/api/v1/opt-outs?search=987650003' } as const;
     expect((await callAs(server, search, owner.token)).json().total).toBe(1);
     expect((await callAs(server, search, stranger.token)).json()).toMatchObject({ total: 0, items: [] });
-    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets: ['5511987650003'] }, [
+    const state = rowsOf(server, 'select * from opt_outs where user_id = $1 order by phone', [owner.user.id]);
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets: ['5511987650003'], state }, [
       { method: 'DELETE', url: '/api/v1/opt-outs/5511987650003' },
     ]);
   });
@@ -197,11 +237,13 @@ describe(`access control: owners (${dbKind})`, () => {
     );
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
-    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets: ['Áudio Secreto', id] }, [
+    const state = rowsOf(server, 'select * from audios where id = $1', [id]);
+    const secrets = ['Áudio Secreto', id];
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, secrets, state }, [
       { method: 'GET', url: `/api/v1/audios/${id}` },
       { method: 'GET', url: `/api/v1/audios/${id}/file` },
       { method: 'GET', url: `/api/v1/audios/${id}/file`, headers: { range: 'bytes=0-9' } },
-      { method: 'PATCH', url: `/api/v1/audios/${id}`, payload: { name: 'Áudio Secreto' } },
+      { method: 'PATCH', url: `/api/v1/audios/${id}`, payload: { name: 'Áudio Renomeado' } },
       { method: 'DELETE', url: `/api/v1/audios/${id}` },
     ]);
     for (const token of [stranger.token, tokens.adminToken]) {
@@ -252,7 +294,8 @@ describe(`access control: owners (${dbKind})`, () => {
     const laptopId = (listed.json().items as { id: string; current: boolean }[]).find((s) => !s.current)!.id;
     const strangers = await callAs(server, { method: 'GET', url: '/api/v1/me/sessions' }, stranger.token);
     expect(strangers.body).not.toContain(laptopId);
-    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token }, [
+    const state = rowsOf(server, 'select * from sessions where id = $1', [laptopId]);
+    await expectOwnerOnly(server, { owner: owner.token, stranger: stranger.token, state }, [
       { method: 'DELETE', url: `/api/v1/me/sessions/${laptopId}` },
     ]);
     const me = await callAs(server, { method: 'GET', url: '/api/me' }, laptop.token);

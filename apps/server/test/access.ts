@@ -83,23 +83,40 @@ export async function expectAdminOnly(
  * A user's resource is reachable by its owner (2xx) and by no one else: another signed-in user
  * gets 404 or 403 with the bare error format, and no `secrets` (names, phones, ids of the data)
  * appear in that answer. Without a token the answer is 401.
+ *
+ * A refusal's status code alone does not show a write was refused: a handler that writes and
+ * then answers 404 would pass. So for writes `state` reads the owner's data (rows of the real
+ * database, not an API answer), and it must read the same before and after the stranger's and
+ * the anonymous call. Give writes bodies that differ from the current values, or a write that
+ * went through would not change anything to see.
  */
 export async function expectOwnerOnly(
   server: RunningServer,
-  who: { owner: string; stranger: string; secrets?: string[] },
+  who: { owner: string; stranger: string; secrets?: string[]; state?: () => Promise<unknown> },
   routes: RouteCall[],
 ): Promise<void> {
   for (const route of routes) {
+    const writes = route.method !== 'GET';
+    if (writes && !who.state) throw new Error(`expectOwnerOnly: ${route.method} ${route.url} needs a state to compare`);
+    const before = writes ? await who.state!() : undefined;
+
     const stranger = await callAs(server, route, who.stranger);
     const context = label(route, 'another user', stranger);
     expect([403, 404], context).toContain(stranger.statusCode);
     expectBareError(stranger, stranger.statusCode === 403 ? 'FORBIDDEN' : (stranger.json().code as string), context);
     for (const secret of who.secrets ?? []) expect(stranger.body, context).not.toContain(secret);
+    if (writes) expect(await who.state!(), `${context}: the owner's data changed`).toEqual(before);
 
     const anonymous = await callAs(server, route);
     expect(anonymous.statusCode, label(route, 'anonymous', anonymous)).toBe(401);
+    if (writes) expect(await who.state!(), `${route.method} ${route.url} as anonymous changed data`).toEqual(before);
 
     const owner = await callAs(server, route, who.owner);
     expect(owner.statusCode, label(route, 'the owner', owner)).toBeLessThan(300);
   }
+}
+
+/** The rows `sql` selects, as the database has them now: a `state` for `expectOwnerOnly`. */
+export function rowsOf(server: RunningServer, sql: string, params: unknown[]): () => Promise<unknown[]> {
+  return async () => (await server.db.executeSql(sql, params)).rows;
 }

@@ -19,6 +19,48 @@ import { remoteServer } from './remote-server.ts';
  */
 const RECIPIENTS = 600;
 
+type LedgerEntry = { kind: string; amount: number; reservedDelta: number; balanceAfter: number; reservedAfter: number };
+
+/**
+ * The user's SMS credits after the campaign, from the ledger's own entries and the balance: what
+ * was reserved, captured and released adds up to the campaign's figures, the balance is what the
+ * grant minus the captured credits leaves, and nothing stays reserved.
+ */
+async function expectCreditsSettled(
+  server: ReturnType<typeof remoteServer>,
+  token: string,
+  expected: { granted: number; reserved: number; used: number },
+) {
+  const entries: LedgerEntry[] = [];
+  for (let page = 1; ; page++) {
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/ledger?type=SMSSHORT&pageSize=100&page=${page}`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const items = res.json().items as LedgerEntry[];
+    entries.push(...items);
+    if (items.length < 100) break;
+  }
+  const sum = (kinds: string[], field: 'amount' | 'reservedDelta') =>
+    entries.filter((e) => kinds.includes(e.kind)).reduce((total, e) => total + e[field], 0);
+  expect({
+    granted: sum(['ADMIN_ADJUSTMENT'], 'amount'),
+    reserved: sum(['RESERVE'], 'reservedDelta'),
+    used: 0 - sum(['CAPTURE'], 'reservedDelta'),
+    released: 0 - sum(['RELEASE'], 'reservedDelta'),
+  }).toEqual({ ...expected, released: expected.reserved - expected.used });
+  // What came in (the grant and the sign-up bonus) less what the campaign used; newest entry first.
+  const available = sum(['ADMIN_ADJUSTMENT', 'WELCOME_BONUS'], 'amount') - expected.used;
+  expect(entries[0]).toMatchObject({ balanceAfter: available, reservedAfter: 0 });
+  expect(sum(['ADMIN_ADJUSTMENT', 'WELCOME_BONUS', 'RESERVE', 'CAPTURE', 'RELEASE'], 'amount')).toBe(available);
+  const balance = (
+    await server.app.inject({ method: 'GET', url: '/api/v1/dashboard/balance', headers: bearer(token) })
+  ).json();
+  expect(balance.credits.SMSSHORT).toEqual({ available, reserved: 0 });
+}
+
 describe(`a campaign across a SIGKILL (${dbKind})`, () => {
   let smsc: SmscSimulator;
   let own: Awaited<ReturnType<typeof isolatedDatabaseUrl>>;
@@ -107,10 +149,7 @@ describe(`a campaign across a SIGKILL (${dbKind})`, () => {
     expect(counters.messages).toBeLessThanOrEqual(RECIPIENTS);
     expect(done.counts.unknown).toBeLessThan(100);
     expect(done.credits).toEqual({ reserved: RECIPIENTS, used: RECIPIENTS, released: 0 });
-    const balance = (
-      await server.app.inject({ method: 'GET', url: '/api/v1/dashboard/balance', headers: bearer(token) })
-    ).json();
-    expect(balance).toBeTruthy();
+    await expectCreditsSettled(server, token, { granted: 1000, reserved: RECIPIENTS, used: RECIPIENTS });
     await killed(ecoa, 'SIGTERM');
   }, 240_000);
 
@@ -151,6 +190,8 @@ describe(`a campaign across a SIGKILL (${dbKind})`, () => {
         const done = await c.waitFor(id, (x) => x.status === 'COMPLETED' && x.counts.sent === 0, 120_000);
         expect(done.counts.delivered).toBe(RECIPIENTS);
         expect(smsc.counters()).toMatchObject({ messages: RECIPIENTS, duplicates: 0 });
+        expect(done.credits).toEqual({ reserved: RECIPIENTS, used: RECIPIENTS, released: 0 });
+        await expectCreditsSettled(server, token, { granted: 1000, reserved: RECIPIENTS, used: RECIPIENTS });
         const { rows } = await db.query(
           'select count(distinct worker_id)::int as n from messages where campaign_id = $1',
           [id],

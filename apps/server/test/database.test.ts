@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDb } from '../src/platform/db/client.ts';
-import { runMigrations } from '../src/platform/db/migrate.ts';
+import { type DbHandle, openDb } from '../src/platform/db/client.ts';
+import { MIGRATIONS_DIR, runMigrations } from '../src/platform/db/migrate.ts';
 import { createJobs } from '../src/platform/jobs/jobs.ts';
 import {
   createTestServer,
@@ -12,6 +15,34 @@ import {
   testConfig,
 } from './helpers.ts';
 
+/** The migrations committed in apps/server/drizzle (drizzle's journal lists each once). */
+const MIGRATION_COUNT = (
+  JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }
+).entries.length;
+
+async function appliedMigrations(db: DbHandle): Promise<number> {
+  const { rows } = await db.executeSql('select count(*)::int as n from drizzle.__drizzle_migrations');
+  return (rows[0] as { n: number }).n;
+}
+
+/** A new, empty PostgreSQL database on the test server (no schema at all), dropped by close(). */
+async function emptyPostgresDatabase(): Promise<{ url: string; close(): Promise<void> }> {
+  const name = `ecoa_empty_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`).finally(() => admin.end());
+  const url = new URL(TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async close() {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`).finally(() => c.end());
+    },
+  };
+}
+
 describe(`database and jobs (${dbKind})`, () => {
   const toClose: { close(): Promise<void> }[] = [];
   afterAll(async () => {
@@ -20,10 +51,15 @@ describe(`database and jobs (${dbKind})`, () => {
 
   it('applies migrations idempotently: a second start changes nothing', async () => {
     if (TEST_DATABASE_URL) {
-      const db = await openTestDb();
-      toClose.push(db);
+      // A database nobody migrated yet: the suite's own is migrated by the global setup already,
+      // where a runMigrations that did nothing at all would pass.
+      const fresh = await emptyPostgresDatabase();
+      const db = await openDb({ databaseUrl: fresh.url, poolSize: 2 });
+      toClose.push(fresh, db);
       await runMigrations(db);
+      expect(await appliedMigrations(db)).toBe(MIGRATION_COUNT);
       await runMigrations(db);
+      expect(await appliedMigrations(db)).toBe(MIGRATION_COUNT);
       const { rows } = await db.executeSql("select to_regclass('public.users') as t");
       expect((rows[0] as { t: string }).t).toBe('users');
       return;
@@ -34,9 +70,11 @@ describe(`database and jobs (${dbKind})`, () => {
     await first.db.executeSql(
       "insert into users (email, name, full_name, cnpj, mobile_phone) values ('keep@ecoa.test', 'Keep', 'Keep Me', '11222333000181', '11912345678')",
     );
+    expect(await appliedMigrations(first.db)).toBe(MIGRATION_COUNT);
     await first.close();
     const second = await createTestServer({ config, pgliteOnDisk: true });
     toClose.push(second);
+    expect(await appliedMigrations(second.db)).toBe(MIGRATION_COUNT);
     const { rows } = await second.db.executeSql("select count(*)::int as n from users where email = 'keep@ecoa.test'");
     expect((rows[0] as { n: number }).n).toBe(1);
     const health = await second.app.inject({ method: 'GET', url: '/api/health' });
@@ -44,14 +82,21 @@ describe(`database and jobs (${dbKind})`, () => {
     // Two on-disk PGlite starts (initdb, migrations): ~18 s on a quiet machine, more on a busy one.
   }, 90_000);
 
-  it('runs migrations concurrently without clashing (PostgreSQL advisory lock)', async () => {
-    const a = await openTestDb();
-    const b = await openTestDb();
-    toClose.push(a, b);
-    await Promise.all([runMigrations(a), runMigrations(b)]);
-    const { rows } = await a.executeSql('select count(*)::int as n from drizzle.__drizzle_migrations');
-    expect((rows[0] as { n: number }).n).toBeGreaterThan(0);
-  });
+  // PGlite is one process's alone (its lock file), so only PostgreSQL has concurrent migrators.
+  it.runIf(dbKind === 'postgres')(
+    'runs migrations concurrently without clashing (PostgreSQL advisory lock)',
+    async () => {
+      // Three processes starting at once on a database nobody migrated yet (without the lock, two
+      // of them create the same tables and one fails: "relation … already exists").
+      const fresh = await emptyPostgresDatabase();
+      toClose.push(fresh);
+      const handles = await Promise.all([1, 2, 3].map(() => openDb({ databaseUrl: fresh.url, poolSize: 2 })));
+      toClose.push(...handles);
+      await Promise.all(handles.map((handle) => runMigrations(handle)));
+      expect(await appliedMigrations(handles[0]!)).toBe(MIGRATION_COUNT);
+    },
+    60_000,
+  );
 
   it('enqueues a job and works it on the same database', async () => {
     const db = await openTestDb();
@@ -153,6 +198,9 @@ describe(`database and jobs (${dbKind})`, () => {
   );
 
   it('refuses an unreachable PostgreSQL with a clear error', async () => {
-    await expect(openDb({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow();
+    // Port 1 on loopback: nothing listens there; the error names the refused address.
+    await expect(openDb({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow(
+      /ECONNREFUSED 127\.0\.0\.1:1\b/,
+    );
   });
 });

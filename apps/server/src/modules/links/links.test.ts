@@ -131,30 +131,61 @@ describe(`rotating links (${dbKind})`, () => {
   }, 180_000);
 
   it('skips targets switched off or out of hours; a fallback or a friendly page when nobody is available', async () => {
-    const slug = uniqueSlug('horas');
-    const never = { days: [0], start: '00:00', end: '00:01' }; // Sundays, one minute: closed now (almost surely)
-    const link = await create({
-      name: 'Horário',
-      slug,
-      targets: waTargets([{ active: false }, { hours: never }, {}]),
-    });
-    for (let i = 0; i < 5; i++)
-      expect(digitsOf((await click(slug, i)).headers.location as string)).toBe('5511987650103');
-    // The last one off too: no fallback → the friendly page, translated.
-    const targets = link.targets.map((t: { id: string }, i: number) => ({
-      ...waTargets()[i],
-      id: t.id,
-      active: false,
-    }));
-    expect((await api('PATCH', `/api/v1/rotating-links/${link.id}`, { targets })).statusCode).toBe(200);
-    const none = await click(slug, 10, { 'accept-language': 'en-US,en;q=0.9' });
-    expect(none.statusCode).toBe(503);
-    expect(none.body).toContain('Nobody available right now');
-    const withFallback = await api('PATCH', `/api/v1/rotating-links/${link.id}`, {
-      fallback: { kind: 'url', url: 'https://ecoa.example.com/fale-conosco' },
-    });
-    expect(withFallback.statusCode, withFallback.body).toBe(200);
-    expect((await click(slug, 11)).headers.location).toBe('https://ecoa.example.com/fale-conosco');
+    // Hours are judged on the server's clock: a server with a clock of its own, so the test does
+    // not depend on the day it runs (a "Sundays 00:00–00:01" target was open at that minute).
+    const clock = createManualClock(new Date('2026-11-25T23:00:00Z')); // a Wednesday, 20:00 in São Paulo
+    const timed = await createTestServer({ clock, work: false });
+    try {
+      const owner = await signUpAndSignIn(timed);
+      const ownerApi = (method: 'POST' | 'PATCH', url: string, payload: object) =>
+        timed.app.inject({ method, url, headers: bearer(owner.token), payload });
+      const hop = (i: number, headers: Record<string, string> = {}) =>
+        timed.app.inject({
+          method: 'GET',
+          url: `/l/${slug}`,
+          remoteAddress: `10.98.0.${i}`,
+          headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)', ...headers },
+        });
+      const slug = uniqueSlug('horas');
+      const wednesdayDaytime = { days: [3], start: '09:00', end: '18:00' };
+      const created = await ownerApi('POST', '/api/v1/rotating-links', {
+        name: 'Horário',
+        slug,
+        targets: waTargets([{ active: false }, { hours: wednesdayDaytime }, {}]),
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const link = created.json();
+      // 20:00: the second target's hours are over, the first is off.
+      for (let i = 0; i < 5; i++) expect(digitsOf((await hop(i)).headers.location as string)).toBe('5511987650103');
+      // Noon the same day: the second is in its hours again and takes its turns.
+      clock.set(new Date('2026-11-25T15:00:00Z'));
+      const atNoon = new Set<string>();
+      for (let i = 5; i < 9; i++) atNoon.add(digitsOf((await hop(i)).headers.location as string)!);
+      expect([...atNoon].sort()).toEqual(['5511987650102', '5511987650103']);
+      // The same noon on a Thursday: out of its days.
+      clock.set(new Date('2026-11-26T15:00:00Z'));
+      for (let i = 9; i < 12; i++) expect(digitsOf((await hop(i)).headers.location as string)).toBe('5511987650103');
+
+      // The last one off too: no fallback → the friendly page, translated. (Back to the evening
+      // the owner signed in: the session would have lapsed by the Thursday.)
+      clock.set(new Date('2026-11-25T23:30:00Z'));
+      const targets = link.targets.map((t: { id: string }, i: number) => ({
+        ...waTargets()[i],
+        id: t.id,
+        active: false,
+      }));
+      expect((await ownerApi('PATCH', `/api/v1/rotating-links/${link.id}`, { targets })).statusCode).toBe(200);
+      const none = await hop(20, { 'accept-language': 'en-US,en;q=0.9' });
+      expect(none.statusCode).toBe(503);
+      expect(none.body).toContain('Nobody available right now');
+      const withFallback = await ownerApi('PATCH', `/api/v1/rotating-links/${link.id}`, {
+        fallback: { kind: 'url', url: 'https://ecoa.example.com/fale-conosco' },
+      });
+      expect(withFallback.statusCode, withFallback.body).toBe(200);
+      expect((await hop(21)).headers.location).toBe('https://ecoa.example.com/fale-conosco');
+    } finally {
+      await timed.close();
+    }
   });
 
   it('sticky: a returning visitor goes to the same target; link previews neither turn nor count', async () => {

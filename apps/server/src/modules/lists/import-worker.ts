@@ -275,7 +275,10 @@ export async function run(
   post({ t: 'done', counts, ragged, timings });
 }
 
-if (parentPort) {
+// Started as the import's own thread (lists.import.ts hands it a WorkerInput). Any other worker
+// thread that imports this module (lists.import.ts re-exports RAGGED_ROW; a test runner's thread
+// pool, e.g. Stryker's) has a parentPort too, and must not start an import of nothing.
+if (parentPort && typeof (workerData as Partial<WorkerInput> | undefined)?.filePath === 'string') {
   const port = parentPort;
   const waiting: (() => void)[] = [];
   let acks = 0;

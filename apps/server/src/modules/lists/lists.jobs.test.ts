@@ -17,7 +17,9 @@ describe(`list import jobs (${dbKind})`, () => {
   let userId: string;
 
   beforeAll(async () => {
-    server = await createTestServer();
+    // A database of its own on PostgreSQL: the lost-connection test ends the COPY of this
+    // database's import, and no other test file's import runs here.
+    server = await createTestServer({ isolated: true });
     const signed = await signUpAndSignIn(server);
     token = signed.token;
     userId = signed.user.id;
@@ -96,11 +98,14 @@ describe(`list import jobs (${dbKind})`, () => {
       const id = res.json().id as string;
 
       // Kill the import's COPY connection as soon as it runs: the server hangs up on it (57P01-like).
+      // Only this file's database: other test files and other runs share the PostgreSQL server.
       const deadline = Date.now() + 20_000;
       let killed = false;
       while (!killed && Date.now() < deadline) {
         const copying = await sql(
-          "select pid from pg_stat_activity where query like 'COPY contacts%' and state = 'active' and pid <> pg_backend_pid()",
+          `select pid from pg_stat_activity
+           where datname = current_database() and query like 'COPY contacts%' and state = 'active'
+             and pid <> pg_backend_pid()`,
           [],
         );
         for (const { pid } of copying as { pid: number }[]) {

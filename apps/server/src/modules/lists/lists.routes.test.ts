@@ -381,26 +381,50 @@ describe(`contact lists API (${dbKind})`, () => {
   });
 
   it('deleting a list while it imports cancels it and leaves no contacts', async () => {
-    let csv = 'telefone;nome\n';
-    for (let i = 0; i < 60_000; i++) csv += `11 9${String(1000_0000 + i)};Pessoa ${i}\n`;
-    const res = await upload(token, Buffer.from(csv), 'grande.csv');
+    // Big enough that the import is seen at work (its progress written to the list row) long
+    // before its end: the delete lands mid-import, not before the job starts or after it ends.
+    const lines = ['telefone;nome'];
+    for (let i = 0; i < 400_000; i++) lines.push(`11 9${String(1000_0000 + i)};Pessoa ${i}`);
+    const res = await upload(token, Buffer.from(lines.join('\n')), 'grande.csv');
     expect(res.statusCode).toBe(201);
     const id = res.json().id;
+    const { rows: stored } = await server.db.executeSql('select upload_path from contact_lists where id = $1', [id]);
+    const uploadPath = (stored[0] as { upload_path: string }).upload_path;
+    let seen: { status: string; progress: number; rows_processed: number } | undefined;
+    const started = Date.now() + 30_000;
+    while (Date.now() < started) {
+      const { rows } = await server.db.executeSql(
+        'select status, progress, rows_processed from contact_lists where id = $1',
+        [id],
+      );
+      seen = rows[0] as typeof seen;
+      if (seen?.status !== 'importing' || seen.rows_processed > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Mid-import: rows read, the list still importing, under half of the file behind it.
+    expect(seen).toMatchObject({ status: 'importing' });
+    expect(seen!.rows_processed).toBeGreaterThan(0);
+    expect(seen!.progress).toBeLessThan(50);
+
     const del = await inject(token, { method: 'DELETE', url: `/api/v1/lists/${id}` });
     expect(del.statusCode).toBe(204);
     expect((await inject(token, { method: 'GET', url: `/api/v1/lists/${id}` })).statusCode).toBe(404);
-    // Let the job notice (or never start), then nothing of the list remains.
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
+    // The job notices at its next progress write, rolls back and ends.
+    const deadline = Date.now() + 30_000;
+    let live = 1;
+    while (live > 0 && Date.now() < deadline) {
       const { rows } = await server.db.executeSql(
         `select count(*)::int as n from pgboss.job where name = 'lists.import' and data->>'listId' = $1 and state in ('created', 'retry', 'active')`,
         [id],
       );
-      if ((rows[0] as { n: number }).n === 0) break;
-      await new Promise((r) => setTimeout(r, 200));
+      live = (rows[0] as { n: number }).n;
+      if (live > 0) await new Promise((r) => setTimeout(r, 100));
     }
+    expect(live).toBe(0);
     expect(await countRows('contacts', id)).toBe(0);
-  });
+    expect(await countRows('list_invalid_rows', id)).toBe(0);
+    expect(fs.existsSync(uploadPath)).toBe(false);
+  }, 90_000);
 
   it('paginates, renames and deletes lists', async () => {
     const { token: t } = await signUpAndSignIn(server);

@@ -11,8 +11,6 @@ import {
 } from '../../../test/factories.ts';
 import { createTestServer, dbKind, testConfig } from '../../../test/helpers.ts';
 import type { RunningServer } from '../../server.ts';
-import { createUsersRepository } from './users.repository.ts';
-import { createUsersService } from './users.service.ts';
 
 describe(`company sign-up and /api/me (${dbKind})`, () => {
   let server: RunningServer;
@@ -223,19 +221,25 @@ describe(`company sign-up and /api/me (${dbKind})`, () => {
       expect(res.json().accessLevel).toBe('ADMINISTRATOR');
     });
 
-    it('shows the money balance the ledger reports (injected), in reais', async () => {
-      const { user } = await signUpAndSignIn(server);
-      const users = createUsersService({
-        db: server.db.db,
-        repo: createUsersRepository(),
-        clock: server.modules.clock,
-        logger: server.app.log as never,
-        publicUrl: 'http://localhost',
-        getMoneyBalanceCentavos: async (id) => (id === user.id ? 27050 : 0),
-        endAllSessions: async () => {},
-        authenticateWith: server.modules.auth.authenticateWith,
-      });
-      expect((await users.getPublicUser(user.id)).balance).toEqual({ money: 270.5 });
+    it('shows the money balance the ledger holds, in reais, as payments come in', async () => {
+      const { token, user } = await signUpAndSignIn(server);
+      const admin = await signUpAndSignIn(server);
+      await makeAdmin(server, admin.user.id);
+      const me = async () =>
+        (await server.app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) })).json().balance;
+      expect(await me()).toEqual({ money: 0 });
+      for (const amount of [270.5, 0.05]) {
+        const paid = await server.app.inject({
+          method: 'POST',
+          url: `/api/v1/admin/users/${user.id}/payments`,
+          headers: bearer(admin.token),
+          payload: { amount, method: 'PIX', reason: 'pagamento de teste' },
+        });
+        expect(paid.statusCode, paid.body).toBe(201);
+      }
+      expect(await me()).toEqual({ money: 270.55 });
+      // The other way the account is read (profile answers): the service as the server wires it.
+      expect((await server.modules.users.getPublicUser(user.id)).balance).toEqual({ money: 270.55 });
     });
   });
 

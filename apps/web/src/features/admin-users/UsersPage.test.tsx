@@ -1,121 +1,124 @@
-import type { AdminUser, AdminUserDetail } from '@ecoa/shared';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../platform/api';
+import { cnpjCheckDigits } from '@ecoa/shared';
+import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
 import { renderWithApp } from '../credits/testing';
 import { UsersPage } from './UsersPage';
 
-const maria: AdminUser = {
-  id: 'u-1',
-  name: 'Padaria Pão Quente',
-  fullName: 'Maria da Silva',
-  email: 'maria@padaria.test',
-  cnpj: '12345678000195',
-  mobilePhone: '11987654321',
-  createdAt: '2026-03-04T12:00:00.000Z',
-  active: true,
-  accessLevel: 'USER',
-  isNewUser: false,
-  balance: { money: 1234.5 },
-  priceTable: { smsShort: 0.085, smsFlash: 0, whatsapp: 0, ura: 0, rcs: 0, uraIntegration: 0, enriched: 0 },
-  permissions: { enriched: [] },
-};
-const detail: AdminUserDetail = {
-  ...maria,
-  history: [
-    {
-      id: 'a-1',
-      action: 'update',
-      createdAt: '2026-03-05T15:30:00.000Z',
-      actor: { id: 'admin-1', name: 'Ana Admin', email: 'ana@ecoa.test' },
-      changes: { 'priceTable.smsShort': { from: 0, to: 0.085 }, active: { from: false, to: true } },
-    },
-  ],
-};
+// Each test waits on the real server (and its database): more than the web tests' default 5 s on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+configure({ asyncUtilTimeout: 15_000 });
 
-const list = vi.fn();
-const update = vi.fn();
-vi.mock('./adminUsersApi', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./adminUsersApi')>()),
-  adminUsersApi: {
-    list: (...args: unknown[]) => list(...args),
-    get: async () => detail,
-    update: (...args: unknown[]) => update(...args),
-  },
-}));
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));
 vi.mock('../auth/notify', () => ({ notify: toast }));
+// The signed-in administrator as the screen knows them: an id the server does not know, so the
+// screen lets them edit their own row and the server's own refusal shows (CANNOT_DEMOTE_SELF).
 vi.mock('../auth/SessionProvider', () => ({
   useSession: () => ({ user: { id: 'admin-1' }, refreshUser: vi.fn() }),
 }));
-vi.mock('../credits/creditsApi', async (importOriginal) => {
-  const empty = { items: [], total: 0, page: 1, pageSize: 10 };
-  return {
-    ...(await importOriginal<typeof import('../credits/creditsApi')>()),
-    adminCreditsApi: {
-      balance: async () => ({ money: 0, credits: {} }),
-      payments: async () => empty,
-      ledger: async () => empty,
-    },
-  };
-});
 
-describe('UsersPage', () => {
+type AdminUser = { id: string; createdAt: string; priceTable: Record<string, number>; accessLevel: string };
+
+/** A company signed up on the real server, with R$ 1.234,50 paid and its SMS price set by the administrator. */
+async function seedMaria(adminToken: string): Promise<AdminUser> {
+  const first12 = `${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}0001`;
+  const cnpj = `${first12}${cnpjCheckDigits(first12)}`;
+  const email = `maria-${Date.now().toString(36)}@padaria.test`;
+  const signedUp = await serverCall<{ id: string }>(null, 'POST', '/api/user', {
+    email,
+    name: 'Padaria Pão Quente',
+    fantasyName: 'Padaria Pão Quente',
+    fullName: 'Maria da Silva',
+    cnpj,
+    mobilePhone: '11987654321',
+    terms: true,
+    priceTable: { smsShort: 0, smsFlash: 0, whatsapp: 0, ura: 0, enriched: 0, rcs: 0, uraIntegration: 0 },
+  });
+  expect(signedUp.status).toBe(201);
+  const id = signedUp.body.id;
+  const paid = await serverCall(adminToken, 'POST', `/api/v1/admin/users/${id}/payments`, {
+    amount: 1234.5,
+    method: 'PIX',
+    reason: 'saldo inicial',
+  });
+  expect(paid.status).toBe(201);
+  // Off, then on again with the price: one history entry with both changes.
+  expect((await serverCall(adminToken, 'PATCH', `/api/v1/admin/users/${id}`, { active: false })).status).toBe(200);
+  const on = await serverCall(adminToken, 'PATCH', `/api/v1/admin/users/${id}`, {
+    active: true,
+    priceTable: { smsShort: 0.085 },
+  });
+  expect(on.status).toBe(200);
+  return (await serverCall<AdminUser>(adminToken, 'GET', `/api/v1/admin/users/${id}`)).body;
+}
+
+describe('UsersPage (real server)', () => {
+  const { adminToken, adminId } = realApi();
+  let maria: AdminUser;
+  beforeAll(async () => {
+    maria = await seedMaria(adminToken);
+  });
   afterEach(() => {
     cleanup();
-    list.mockReset();
-    update.mockReset();
+    vi.unstubAllGlobals();
+    toast.success.mockReset();
+    toast.error.mockReset();
   });
 
   it('shows each user masked and formatted, searches (debounced) and says when nothing matches', async () => {
-    list.mockImplementation(async ({ search }: { search: string }) =>
-      search ? { items: [], total: 0, page: 1, pageSize: 20 } : { items: [maria], total: 1, page: 1, pageSize: 20 },
-    );
+    const searches: string[] = [];
+    useRealApi(adminToken, (path) => {
+      const search = new URL(path, 'http://x').searchParams.get('search');
+      if (path.startsWith('/api/v1/admin/users?') && search) searches.push(search);
+      return undefined;
+    });
     await renderWithApp(<UsersPage />);
-    const row = await screen.findByTestId('user-row-u-1');
-    for (const text of [
-      'Padaria Pão Quente',
-      'Maria da Silva',
-      '12.345.678/0001-95',
-      '(11) 98765-4321',
-      'Ativo',
-      'Usuário',
-    ]) {
+    const row = await screen.findByTestId(`user-row-${maria.id}`);
+    for (const text of ['Padaria Pão Quente', 'Maria da Silva', '(11) 98765-4321', 'Ativo', 'Usuário']) {
       expect(within(row).getByText(text)).toBeTruthy();
     }
+    const cnpj = (await serverCall<{ cnpj: string }>(adminToken, 'GET', `/api/v1/admin/users/${maria.id}`)).body.cnpj;
+    expect(within(row).getByText(cnpj.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5'))).toBeTruthy();
     expect(within(row).getByTestId('user-balance').textContent).toBe('R$\u00a01.234,50');
     expect(within(row).getByText(new Date(maria.createdAt).toLocaleDateString('pt-BR'))).toBeTruthy();
 
     fireEvent.change(screen.getByTestId('users-search'), { target: { value: '99.999' } });
     expect(await screen.findByText('Nenhum usuário encontrado para "99.999".')).toBeTruthy();
-    expect(list).toHaveBeenLastCalledWith({ search: '99.999', page: 1, pageSize: 20 }, expect.anything());
     // One request for the whole typed text, not one per key.
-    expect(list.mock.calls.filter(([p]) => (p as { search: string }).search !== '').length).toBe(1);
+    expect(searches).toEqual(['99.999']);
   });
 
   it('shows an error with a retry', async () => {
-    list.mockRejectedValueOnce(new ApiError(500, 'boom', 'INTERNAL'));
-    list.mockResolvedValueOnce({ items: [maria], total: 1, page: 1, pageSize: 20 });
+    // The server failing once, injected at the network (the shared server cannot be made to).
+    let failures = 1;
+    useRealApi(adminToken, (path) => {
+      if (path.startsWith('/api/v1/admin/users?') && failures > 0) {
+        failures--;
+        return jsonAnswer(500, { message: 'boom', code: 'INTERNAL' });
+      }
+      return undefined;
+    });
     await renderWithApp(<UsersPage />);
     expect(await screen.findByTestId('users-error')).toBeTruthy();
     fireEvent.click(screen.getByText('Tentar novamente'));
-    expect(await screen.findByTestId('user-row-u-1')).toBeTruthy();
+    expect(await screen.findByTestId(`user-row-${maria.id}`)).toBeTruthy();
   });
 
   it('opens the drawer, saves only the changed price, shows the history and translated errors', async () => {
-    list.mockResolvedValue({ items: [maria], total: 1, page: 1, pageSize: 20 });
-    update.mockRejectedValueOnce(new ApiError(409, 'x', 'CANNOT_DEMOTE_SELF'));
-    update.mockResolvedValueOnce({ ...maria, priceTable: { ...maria.priceTable, smsShort: 0.0875 } });
+    useRealApi(adminToken);
+    const admin = (await serverCall<{ email: string }>(adminToken, 'GET', '/api/me')).body;
     await renderWithApp(<UsersPage />);
-    fireEvent.click(await screen.findByTestId('user-row-u-1'));
+    fireEvent.click(await screen.findByTestId(`user-row-${maria.id}`));
 
     const history = await screen.findByTestId('user-history');
-    expect(within(history).getByText('Ana Admin')).toBeTruthy();
+    // Each entry names the administrator who made it.
+    expect(history.textContent).toContain(admin.email);
     expect(
       within(history)
         .getAllByTestId('history-change')
-        .map((e) => e.textContent),
-    ).toEqual(['Preço SMS Short: R$\u00a00,00 → R$\u00a00,085', 'Ativo: Não → Sim']);
+        .map((e) => e.textContent)
+        .sort(),
+    ).toEqual(['Ativo: Não → Sim', 'Ativo: Sim → Não', 'Preço SMS Short: R$\u00a00,00 → R$\u00a00,085'].sort());
 
     const save = screen.getByTestId('user-save') as HTMLButtonElement;
     expect(save.disabled).toBe(true);
@@ -126,12 +129,24 @@ describe('UsersPage', () => {
     fireEvent.change(price, { target: { value: 'R$ 0,0875' } });
     await waitFor(() => expect(save.disabled).toBe(false));
     fireEvent.click(save);
-    await waitFor(() => expect(update).toHaveBeenCalledWith('u-1', { priceTable: { smsShort: 0.0875 } }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Usuário atualizado.'));
+    const saved = (await serverCall<AdminUser>(adminToken, 'GET', `/api/v1/admin/users/${maria.id}`)).body;
+    expect(saved.priceTable).toEqual({ ...maria.priceTable, smsShort: 0.0875 });
+    cleanup();
+
+    // The administrator's own row: the server refuses to demote them, translated.
+    await renderWithApp(<UsersPage />);
+    fireEvent.click(await screen.findByTestId(`user-row-${adminId}`));
+    await screen.findByTestId('user-form');
+    fireEvent.click(screen.getByTestId('user-access-level'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Usuário' }));
+    const saveOwn = screen.getByTestId('user-save') as HTMLButtonElement;
+    await waitFor(() => expect(saveOwn.disabled).toBe(false));
+    fireEvent.click(saveOwn);
     await waitFor(() =>
       expect(toast.error).toHaveBeenCalledWith('Você não pode remover o seu próprio acesso de administrador.'),
     );
-    fireEvent.click(save);
-    await waitFor(() => expect(update).toHaveBeenCalledTimes(2));
-    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Usuário atualizado.'));
+    const self = (await serverCall<AdminUser>(adminToken, 'GET', `/api/v1/admin/users/${adminId}`)).body;
+    expect(self.accessLevel).toBe('ADMINISTRATOR');
   });
 });

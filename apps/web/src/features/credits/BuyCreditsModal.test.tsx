@@ -1,25 +1,14 @@
-import { PUBLIC_CONFIG_PATH } from '@ecoa/shared';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApiServer, serveApi } from '../../../test/api-server';
-import { ApiError } from '../../platform/api';
+import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
 import { PUBLIC_CONFIG_KEY } from '../../platform/support';
 import { BuyCreditsModal } from './BuyCreditsModal';
 import { renderWithApp } from './testing';
 
-const checkout = vi.fn();
-const checkoutOptions = vi.fn();
-vi.mock('./creditsApi', async (importOriginal) => {
-  const original = await importOriginal<typeof import('./creditsApi')>();
-  return {
-    ...original,
-    creditsApi: {
-      ...original.creditsApi,
-      checkout: (input: unknown) => checkout(input),
-      checkoutOptions: () => checkoutOptions(),
-    },
-  };
-});
+// Each test waits on the real server (and its database): more than the web tests' default 5 s on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+configure({ asyncUtilTimeout: 15_000 });
+
 const session = {
   user: {
     email: 'ana@empresa.com.br',
@@ -30,24 +19,32 @@ const session = {
 };
 vi.mock('../auth/SessionProvider', () => ({ useSession: () => session }));
 
+type Payment = { id: string; status: string; amount: number };
+/** The user's payments on the real server, newest first. */
+const payments = async () =>
+  (await serverCall<{ items: Payment[] }>(realApi().userToken, 'GET', '/api/v1/payments?pageSize=100')).body.items;
+/** Who reached the server's checkout (to show a button never called it). */
+let checkoutCalls = 0;
+const countCheckouts = (path: string) => {
+  if (path === '/api/checkout') checkoutCalls++;
+  return undefined;
+};
+
 const quantity = () => screen.getByTestId('purchase-quantity') as HTMLInputElement;
 const isDisabled = (id: string) => (screen.getByTestId(id) as HTMLButtonElement).disabled;
 
 describe('BuyCreditsModal', () => {
   let open: ReturnType<typeof vi.spyOn>;
-  let server: ApiServer;
-  beforeEach(async () => {
-    server = await serveApi({ [PUBLIC_CONFIG_PATH]: { supportWhatsapp: '5521987654321' } });
-    checkout.mockReset();
-    checkoutOptions.mockReset();
-    checkoutOptions.mockResolvedValue({ card: 'stripe' });
+  beforeEach(() => {
+    checkoutCalls = 0;
+    useRealApi(realApi().userToken, countCheckouts);
     open = vi.spyOn(window, 'open').mockImplementation(() => ({ opener: window }) as unknown as Window);
   });
   afterEach(async () => {
     cleanup();
     vi.restoreAllMocks();
+    vi.unstubAllGlobals();
     vi.useRealTimers();
-    await server.close();
   });
 
   it('shows the balance; steps by 100 never below 0; digits only; pays only from R$ 270', async () => {
@@ -85,23 +82,25 @@ describe('BuyCreditsModal', () => {
   });
 
   it('card: creates the checkout, shows the partner dialog, opens the link and goes to /campanhas', async () => {
-    checkout.mockResolvedValue({ checkout_url: 'https://checkout.stripe.test/pay/cs_1' });
+    const before = new Set((await payments()).map((p) => p.id));
     const { location } = await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
     fireEvent.change(quantity(), { target: { value: '300' } });
     fireEvent.click(screen.getByTestId('pay-card'));
     await screen.findByTestId('partner-dialog');
-    expect(checkout).toHaveBeenCalledWith({
-      amount: 300,
-      successUrl: `${window.location.origin}/?success=true`,
-      cancelUrl: `${window.location.origin}/?cancel=true`,
-    });
+    // The real server stored a pending payment of R$ 300 and answered its (test) checkout page.
+    const created = (await payments()).filter((p) => !before.has(p.id));
+    expect(created).toEqual([expect.objectContaining({ status: 'PENDING', amount: 300 })]);
     fireEvent.click(screen.getByTestId('partner-continue'));
-    expect(open).toHaveBeenCalledWith('https://checkout.stripe.test/pay/cs_1', '_blank');
+    expect(open).toHaveBeenCalledWith(`http://localhost:3000/api/checkout/test/${created[0]!.id}`, '_blank');
     await waitFor(() => expect(location.current).toBe('/campanhas'));
   });
 
+  // The shared test server always has its test checkout: the states of a server without card
+  // payments, or with its card processor down, are injected at the network (the real client reads them).
   it('card failure: logs the status and sets the failed state, with no message', async () => {
-    checkout.mockRejectedValue(new ApiError(502, 'x', 'CHECKOUT_FAILED'));
+    useRealApi(realApi().userToken, (path) =>
+      path === '/api/checkout' ? jsonAnswer(502, { message: 'x', code: 'CHECKOUT_FAILED' }) : undefined,
+    );
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
     fireEvent.change(quantity(), { target: { value: '300' } });
@@ -112,7 +111,9 @@ describe('BuyCreditsModal', () => {
   });
 
   it('card payments not configured on the server: the card button says so and cannot be used; PIX still can', async () => {
-    checkoutOptions.mockResolvedValue({ card: 'unavailable' });
+    useRealApi(realApi().userToken, (path) =>
+      path === '/api/v1/checkout/options' ? jsonAnswer(200, { card: 'unavailable' }) : countCheckouts(path),
+    );
     await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
     fireEvent.change(quantity(), { target: { value: '300' } });
     await waitFor(() =>
@@ -121,15 +122,17 @@ describe('BuyCreditsModal', () => {
     expect(isDisabled('pay-card')).toBe(true);
     expect(isDisabled('pay-pix')).toBe(false);
     fireEvent.click(screen.getByTestId('pay-card'));
-    expect(checkout).not.toHaveBeenCalled();
+    expect(checkoutCalls).toBe(0);
   });
 
   it('a checkout refused as not configured (the server changed since the page loaded) switches the button too', async () => {
-    checkout.mockRejectedValue(new ApiError(503, 'x', 'CARD_PAYMENTS_NOT_CONFIGURED'));
+    useRealApi(realApi().userToken, (path) =>
+      path === '/api/checkout' ? jsonAnswer(503, { message: 'x', code: 'CARD_PAYMENTS_NOT_CONFIGURED' }) : undefined,
+    );
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
     fireEvent.change(quantity(), { target: { value: '300' } });
-    expect(screen.getByTestId('pay-card').textContent).toBe('Pagar com cartão de crédito');
+    await waitFor(() => expect(screen.getByTestId('pay-card').textContent).toBe('Pagar com cartão de crédito'));
     fireEvent.click(screen.getByTestId('pay-card'));
     await waitFor(() =>
       expect(screen.getByTestId('pay-card').textContent).toBe('Pagamento com cartão não configurado'),

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbKind } from '../../../test/helpers.ts';
+import { createManualClock } from '../../platform/clock/clock.ts';
+import type { RunningServer } from '../../server.ts';
+import { credits, userWithCredits } from '../channels/channels.test-support.ts';
+import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+
+/**
+ * Where a campaign's credits go at the moments that decide them: a cancel's own answer (before
+ * any supervisor pass could tidy up), and a carrier answer that leaves "maybe sent". Each figure
+ * is exact, read from the campaign's answer and from the ledger's balance.
+ */
+
+/** A Monday 08:00 in São Paulo, a week or more ahead (login codes are pruned by the database's clock). */
+const MONDAY_8AM = (() => {
+  const day = new Date(Date.now() + 7 * 86_400_000);
+  day.setUTCHours(11, 0, 0, 0);
+  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
+  return day;
+})();
+const OPENS_AT_NINE = { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' };
+
+describe(`campaign credits at the moments that decide them (${dbKind})`, () => {
+  const clock = createManualClock(MONDAY_8AM);
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startCampaignsServer({ clock });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const smsc = () => server.providers.simulators.smsc!;
+
+  it('cancel releases every queued credit in its own answer (nothing in flight, before any supervisor pass)', async () => {
+    const user = await userWithCredits(server, 50);
+    const c = api(server, user.token);
+    const phones = Array.from({ length: 12 }, () => mobile());
+    const list = await importList(
+      server,
+      user.token,
+      phones.map((phone) => ({ phone })),
+    );
+    // Started before its window opens: running, all 12 queued, none handed to a dispatcher.
+    const id = await c.create({
+      name: 'Antes das 9',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi' },
+      window: OPENS_AT_NINE,
+    });
+    const started = await c.move(id, 'start');
+    expect(started).toMatchObject({ status: 'RUNNING', waitingWindow: true, counts: { queued: 12 } });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 38, reserved: 12 });
+
+    const canceled = await c.move(id, 'cancel');
+    expect(canceled).toMatchObject({
+      status: 'CANCELED',
+      counts: { queued: 0, submitting: 0, canceled: 12 },
+      credits: { reserved: 12, used: 0, released: 12 },
+    });
+    expect(canceled.finishedAt).not.toBeNull();
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 50, reserved: 0 });
+    const digits = (phone: string) => phone.replace(/\D/g, '');
+    const reached = new Set(Object.keys(smsc().counters().perDestination).map(digits));
+    expect(phones.filter((phone) => reached.has(digits(phone)))).toEqual([]);
+  });
+
+  it('cancel mid-run releases, in its answer, exactly the credits of the messages it canceled', async () => {
+    const user = await userWithCredits(server, 60);
+    const c = api(server, user.token);
+    const list = await importList(
+      server,
+      user.token,
+      Array.from({ length: 40 }, () => ({ phone: mobile() })),
+    );
+    const id = await c.create({
+      name: 'Lenta',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi' },
+      maxRate: 10,
+    });
+    await c.move(id, 'start');
+    await c.waitFor(id, (x) => x.counts.delivered >= 3);
+    const canceled = await c.move(id, 'cancel');
+    expect(canceled.status).toBe('CANCELED');
+    expect(canceled.counts.canceled).toBeGreaterThan(0);
+    // The answer is the cancel's own transaction: what it canceled, it released, at once.
+    expect(canceled.credits.released).toBe(canceled.counts.canceled);
+
+    const end = await c.waitFor(id, (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0);
+    const carried = end.counts.delivered + end.counts.unknown;
+    expect(end.counts.delivered + end.counts.unknown + end.counts.failed + end.counts.canceled).toBe(40);
+    expect(end.credits).toEqual({ reserved: 40, used: carried, released: 40 - carried });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 60 - carried, reserved: 0 });
+  });
+
+  it('a carrier answer that leaves "maybe sent" (the bind dropped mid-submit) is unknown and paid, never released', async () => {
+    const user = await userWithCredits(server, 10);
+    const c = api(server, user.token);
+    const phone = mobile();
+    const list = await importList(server, user.token, [{ phone }]);
+    const id = await c.create({ name: 'Talvez', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
+    smsc().reset();
+    // The SMSC drops the bind when the submit arrives, without answering it.
+    smsc().setOptions({ dropAfterSubmits: 1 });
+    try {
+      await c.move(id, 'start');
+      const done = await c.waitFor(id);
+      expect(done).toMatchObject({
+        status: 'COMPLETED',
+        counts: { unknown: 1, failed: 0, delivered: 0 },
+        credits: { reserved: 1, used: 1, released: 0 },
+        reasons: [{ reason: 'SMPP_BIND_LOST', count: 1 }],
+      });
+    } finally {
+      smsc().setOptions({ dropAfterSubmits: null });
+    }
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 9, reserved: 0 });
+    // Maybe sent means never sent again.
+    expect(smsc().counters().submits).toBe(1);
+  });
+});

@@ -1,0 +1,44 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests `npm run mutate` (Stryker, stryker.config.mjs) runs against each mutant: only the ones
+ * that exercise the money and dispatch core, not the whole suite (a mutant's run would take
+ * minutes on 2 cores). Stryker's Vitest runner runs them in one thread and, with per-test coverage,
+ * only the tests that reach a mutant. Keep this list in step with `mutate` in stryker.config.mjs.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'shared',
+          root: 'packages/shared',
+          include: ['src/campaigns/window.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          root: 'apps/server',
+          include: [
+            'src/modules/channels/message-status.test.ts',
+            'src/modules/ledger/*.test.ts',
+            'src/platform/http/outbound.test.ts',
+            'src/platform/config/config.outbound.test.ts',
+            'src/platform/http/idempotency-key.test.ts',
+            'src/modules/channels/channels.idempotency.test.ts',
+            'src/modules/campaigns/campaigns.money.test.ts',
+            'src/modules/campaigns/campaigns.lifecycle.test.ts',
+            'src/modules/channels/channels.batch.test.ts',
+            'src/modules/channels/channels.test-send.test.ts',
+          ],
+          environment: 'node',
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
