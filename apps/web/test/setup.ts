@@ -1,5 +1,9 @@
 // Mantine under jsdom needs these browser APIs (blueprint section 7).
+import { configure } from '@testing-library/react';
 import { vi } from 'vitest';
+
+// findBy/waitFor wait up to 15 s (not 1 s): screens wait on the real server under a loaded CI.
+configure({ asyncUtilTimeout: 15_000 });
 
 Object.defineProperty(window, 'matchMedia', {
   writable: true,

@@ -1,13 +1,9 @@
 import { cnpjCheckDigits } from '@ecoa/shared';
-import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
 import { renderWithApp } from '../credits/testing';
 import { UsersPage } from './UsersPage';
-
-// Each test waits on the real server (and its database): more than the web tests' default 5 s on a busy machine.
-vi.setConfig({ testTimeout: 30_000 });
-configure({ asyncUtilTimeout: 15_000 });
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));
 vi.mock('../auth/notify', () => ({ notify: toast }));

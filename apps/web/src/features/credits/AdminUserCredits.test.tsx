@@ -1,12 +1,8 @@
-import { cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api';
 import { AdminUserCredits } from './AdminUserCredits';
 import { renderWithApp } from './testing';
-
-// Each test waits on the real server (and its database): more than the web tests' default 5 s on a busy machine.
-vi.setConfig({ testTimeout: 30_000 });
-configure({ asyncUtilTimeout: 15_000 });
 
 type Page<T> = { items: T[] };
 type Balance = { money: number; credits: Record<string, { available: number; reserved: number }> };

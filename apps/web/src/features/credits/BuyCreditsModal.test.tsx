@@ -1,13 +1,9 @@
-import { cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
 import { PUBLIC_CONFIG_KEY } from '../../platform/support';
 import { BuyCreditsModal } from './BuyCreditsModal';
 import { renderWithApp } from './testing';
-
-// Each test waits on the real server (and its database): more than the web tests' default 5 s on a busy machine.
-vi.setConfig({ testTimeout: 30_000 });
-configure({ asyncUtilTimeout: 15_000 });
 
 const session = {
   user: {
