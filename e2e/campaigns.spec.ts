@@ -15,7 +15,8 @@ test.beforeEach(async ({ context }) => {
 test('an SMS campaign built in the wizard, watched to completion, reported and exported; the dashboard', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  // The campaign itself ends in ~25 s; the six looks of four pages take ~15 s each on a loaded machine.
+  test.setTimeout(180_000);
   const account = await signInWithApi(page);
   await importList(page, account.token, 'Clientes Centro', 4);
   await importList(page, account.token, 'Clientes Zona Sul', 3);
