@@ -85,8 +85,12 @@ describe(`campaign credits at the moments that decide them (${dbKind})`, () => {
     const canceled = await c.move(id, 'cancel');
     expect(canceled.status).toBe('CANCELED');
     expect(canceled.counts.canceled).toBeGreaterThan(0);
-    // The answer is the cancel's own transaction: what it canceled, it released, at once.
-    expect(canceled.credits.released).toBe(canceled.counts.canceled);
+    // The cancel's own transaction released what it canceled (the queued rows) at once. Rows a
+    // dispatcher had claimed but not handed over are canceled and released by its settle, halted
+    // by the cancel, which may commit between the answer's reads of credits and of counts: the
+    // released credits never exceed the canceled rows; the end state below is exact.
+    expect(canceled.credits.released).toBeGreaterThan(0);
+    expect(canceled.credits.released).toBeLessThanOrEqual(canceled.counts.canceled);
 
     const end = await c.waitFor(id, (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0);
     const carried = end.counts.delivered + end.counts.unknown;
