@@ -1,11 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.ts';
 import { createTestServer, dbKind, listeningTestConfig } from '../../../test/helpers.ts';
 import type { RunningServer } from '../../server.ts';
 import { createChannelsRepository } from './channels.repository.ts';
-import { WELL_BEHAVED } from './channels.test-support.ts';
+import { startIntegrationEndpoint, WELL_BEHAVED } from './channels.test-support.ts';
 
 /**
  * Receipts that came before their submit was stored wait in `early_receipts`; whichever path
@@ -15,9 +13,7 @@ describe(`receipts applied after their submit (${dbKind})`, () => {
   let server: RunningServer;
   let repo: ReturnType<typeof createChannelsRepository>;
   let userId: string;
-  let hook: http.Server;
-  let hookUrl: string;
-  const answers: unknown[] = [];
+  let hook: Awaited<ReturnType<typeof startIntegrationEndpoint>>;
 
   beforeAll(async () => {
     server = await createTestServer({
@@ -30,22 +26,11 @@ describe(`receipts applied after their submit (${dbKind})`, () => {
     repo = createChannelsRepository(server.db.db);
     userId = (await signUpAndSignIn(server)).user.id;
     // The customer's URA integration endpoint.
-    hook = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        answers.push(JSON.parse(body));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/ura`;
+    hook = await startIntegrationEndpoint();
   });
   afterAll(async () => {
     await server?.close();
-    await new Promise<void>((resolve) => hook?.close(() => resolve()));
+    await hook?.close();
   });
 
   const uraMessage = (toPhone: string) =>
@@ -56,14 +41,14 @@ describe(`receipts applied after their submit (${dbKind})`, () => {
         toPhone,
         parts: 1,
         provider: 'voice',
-        content: { kind: 'ura', prompt: { tts: 'Tecle 1 ou 2.' }, options: ['1', '2'], integrationUrl: hookUrl },
+        content: { kind: 'ura', prompt: { tts: 'Tecle 1 ou 2.' }, options: ['1', '2'], integrationUrl: hook.url },
       },
       new Date(),
     );
 
   async function waitForAnswers(count: number): Promise<void> {
     const deadline = Date.now() + 15_000;
-    while (answers.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (hook.answers.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   }
 
   it('a URA key applied by the early-receipt sweep reaches the integration URL', async () => {
@@ -102,6 +87,6 @@ describe(`receipts applied after their submit (${dbKind})`, () => {
     );
     expect(digits).toEqual([{ digits: '2' }]);
     await waitForAnswers(1);
-    expect(answers).toEqual([{ phone: '+5511987650101', digit: '2', campaignId: null }]);
+    expect(hook.answers).toEqual([{ phone: '+5511987650101', digit: '2', campaignId: null }]);
   });
 });

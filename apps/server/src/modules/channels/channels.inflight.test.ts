@@ -1,12 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Channel } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.ts';
 import { createTestServer, dbKind, listeningTestConfig } from '../../../test/helpers.ts';
 import type { RunningServer } from '../../server.ts';
 import { createChannelsRepository } from './channels.repository.ts';
-import { WELL_BEHAVED } from './channels.test-support.ts';
+import { startIntegrationEndpoint, WELL_BEHAVED } from './channels.test-support.ts';
 import type { InflightBatch } from './inflight-submits.ts';
 import type { OutboundContent } from './provider.ts';
 import { signWhatsAppBody, statusNotification } from './providers/whatsapp/whatsapp.wire.ts';
@@ -15,17 +13,15 @@ import { signWhatsAppBody, statusNotification } from './providers/whatsapp/whats
  * A receipt for a submit whose batch is still being sent rides with that batch, but a carrier
  * waits ~15 s at most for its answer (Twilio then plays an application error to the caller): at
  * voice pace a batch takes minutes. Here the test holds the batch itself, as a slow carrier for
- * the rest of it would, and each carrier must have its answers meanwhile; once the batch
+ * the rest of it would, and each carrier must have its hook.answers meanwhile; once the batch
  * settles (as the campaign dispatcher settles it), the message ends with its receipts applied.
  */
 describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () => {
   let server: RunningServer;
   let repo: ReturnType<typeof createChannelsRepository>;
   let userId: string;
-  let hook: http.Server;
-  let hookUrl: string;
+  let hook: Awaited<ReturnType<typeof startIntegrationEndpoint>>;
   let publicUrl: string;
-  const answers: unknown[] = [];
 
   beforeAll(async () => {
     const config = await listeningTestConfig();
@@ -39,22 +35,11 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
     });
     repo = createChannelsRepository(server.db.db);
     userId = (await signUpAndSignIn(server)).user.id;
-    hook = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        answers.push(JSON.parse(body));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/ura`;
+    hook = await startIntegrationEndpoint();
   });
   afterAll(async () => {
     await server?.close();
-    await new Promise<void>((resolve) => hook?.close(() => resolve()));
+    await hook?.close();
   });
 
   type Held = { id: string; provider: string; ids: string[]; batch: InflightBatch };
@@ -194,7 +179,7 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
       kind: 'ura',
       prompt: { tts: 'Tecle 1 para falar com a gente.' },
       options: ['1', '2'],
-      integrationUrl: hookUrl,
+      integrationUrl: hook.url,
     });
     let ended = false;
     void voice.idle().then(() => {
@@ -213,7 +198,7 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
     );
     expect(rows).toEqual([{ digits: '1' }]);
     const deadline = Date.now() + 10_000;
-    while (answers.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(answers).toEqual([{ phone: to, digit: '1', campaignId: null }]);
+    while (hook.answers.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(hook.answers).toEqual([{ phone: to, digit: '1', campaignId: null }]);
   }, 60_000);
 });

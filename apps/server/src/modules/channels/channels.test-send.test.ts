@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
 import { dbKind } from '../../../test/helpers.ts';
@@ -10,6 +8,7 @@ import {
   getMessage,
   sendAndWait,
   startChannelsServer,
+  startIntegrationEndpoint,
   testSend,
   userWithCredits,
   waitForMessage,
@@ -19,30 +18,17 @@ import {
 describe(`test sends (${dbKind})`, () => {
   let server: RunningServer;
   let user: ChannelsUser;
-  let hook: http.Server;
-  let hookUrl: string;
-  const answers: unknown[] = [];
+  let hook: Awaited<ReturnType<typeof startIntegrationEndpoint>>;
 
   beforeAll(async () => {
     server = await startChannelsServer();
     user = await userWithCredits(server);
     // The customer's URA integration endpoint.
-    hook = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        answers.push(JSON.parse(body));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/ura`;
+    hook = await startIntegrationEndpoint();
   });
   afterAll(async () => {
     await server?.close();
-    await new Promise<void>((resolve) => hook?.close(() => resolve()));
+    await hook?.close();
   });
 
   it('SMS short: 2 parts charged, sent over SMPP, delivered by its receipts', async () => {
@@ -58,7 +44,7 @@ describe(`test sends (${dbKind})`, () => {
     const sends = [
       { channel: 'sms_flash', to: '11987654321', text: 'Seu código: 123456' },
       { channel: 'voice_torpedo', to: '1140001234', tts: 'Olá, esta é uma mensagem da Ecoa.' },
-      { channel: 'ura', to: '11987654321', tts: 'Tecle 1 para vendas.', options: ['1', '2'], integrationUrl: hookUrl },
+      { channel: 'ura', to: '11987654321', tts: 'Tecle 1 para vendas.', options: ['1', '2'], integrationUrl: hook.url },
       { channel: 'whatsapp', to: '11987654321', template: { name: 'boas_vindas', language: 'pt_BR', params: ['Ana'] } },
       { channel: 'rcs', to: '11987654321', text: 'Olá via RCS' },
     ];
@@ -71,8 +57,8 @@ describe(`test sends (${dbKind})`, () => {
     }
     // The digit reached the customer's integration URL (a job, retried while it is down).
     const deadline = Date.now() + 10_000;
-    while (answers.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(answers).toEqual([{ phone: '+5511987654321', digit: '1', campaignId: null }]);
+    while (hook.answers.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(hook.answers).toEqual([{ phone: '+5511987654321', digit: '1', campaignId: null }]);
     expect((await server.modules.ledger.reconcile(user.id)).ok).toBe(true);
   });
 

@@ -3,6 +3,8 @@
  * to it), a signed-in user with credits of every channel, and helpers to send a test and wait
  * for the carrier's last word.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Message } from '@ecoa/shared';
 import { expect } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
@@ -105,4 +107,25 @@ export async function sendAndWait(server: RunningServer, user: ChannelsUser, bod
 export async function credits(server: RunningServer, userId: string, type: string) {
   const balances = await server.modules.ledger.getBalances(userId);
   return balances[type as keyof typeof balances];
+}
+
+/** A customer's URA integration endpoint on loopback: every POSTed answer, in arrival order. */
+export async function startIntegrationEndpoint(): Promise<{ url: string; answers: unknown[]; close(): Promise<void> }> {
+  const answers: unknown[] = [];
+  const endpoint = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      answers.push(JSON.parse(body));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/ura`,
+    answers,
+    close: () => new Promise<void>((resolve) => endpoint.close(() => resolve())),
+  };
 }
