@@ -7,6 +7,7 @@
 import type { Campaign, Channel, CreateCampaignRequest } from '@ecoa/shared';
 import { startRcsSimulator } from '../src/modules/channels/providers/rcs/rcs.simulator.ts';
 import { startSmscSimulator } from '../src/modules/channels/providers/smpp/index.ts';
+import { seededRandom } from '../src/modules/channels/providers/smpp/simulator/options.ts';
 import { startVoiceSimulator } from '../src/modules/channels/providers/voice/index.ts';
 import { startWhatsAppSimulator } from '../src/modules/channels/providers/whatsapp/whatsapp.simulator.ts';
 
@@ -106,17 +107,8 @@ export async function startCarriers(callback: string) {
   };
 }
 
-/** mulberry32: the test's moves from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The test's moves from its seed: the simulators' own seeded generator (mulberry32). */
+export const seeded = seededRandom;
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
