@@ -27,7 +27,7 @@ export const realApi = () => inject('webApi');
  */
 export function useRealApi(
   token: string,
-  fault?: (path: string, init: RequestInit | undefined) => Response | undefined,
+  fault?: (path: string, init: RequestInit | undefined) => Response | Promise<Response> | undefined,
 ): void {
   const { url } = realApi();
   const nodeFetch = globalThis.fetch;

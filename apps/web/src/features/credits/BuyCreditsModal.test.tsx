@@ -122,9 +122,18 @@ describe('BuyCreditsModal', () => {
   });
 
   it('a checkout refused as not configured (the server changed since the page loaded) switches the button too', async () => {
-    useRealApi(realApi().userToken, (path) =>
-      path === '/api/checkout' ? jsonAnswer(503, { message: 'x', code: 'CARD_PAYMENTS_NOT_CONFIGURED' }) : undefined,
-    );
+    // The options read (started when the modal opened) answers only after the refusal, with the
+    // older word "available": the refusal must still win.
+    let answerOptions = () => {};
+    const optionsHeld = new Promise<void>((resolve) => (answerOptions = resolve));
+    useRealApi(realApi().userToken, (path) => {
+      if (path === '/api/checkout') {
+        setTimeout(answerOptions, 50);
+        return jsonAnswer(503, { message: 'x', code: 'CARD_PAYMENTS_NOT_CONFIGURED' });
+      }
+      if (path === '/api/v1/checkout/options') return optionsHeld.then(() => jsonAnswer(200, { card: 'available' }));
+      return undefined;
+    });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
     fireEvent.change(quantity(), { target: { value: '300' } });
@@ -133,6 +142,9 @@ describe('BuyCreditsModal', () => {
     await waitFor(() =>
       expect(screen.getByTestId('pay-card').textContent).toBe('Pagamento com cartão não configurado'),
     );
+    await optionsHeld;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.getByTestId('pay-card').textContent).toBe('Pagamento com cartão não configurado');
     expect(isDisabled('pay-card')).toBe(true);
   });
 

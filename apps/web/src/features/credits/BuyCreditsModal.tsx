@@ -100,7 +100,9 @@ export function BuyCreditsModal({
       console.error('checkout failed', isApiError(err) ? err.status : err);
       setCheckout({ status: 'failed' });
       // The server stopped taking cards since the options were read: the button says so now.
+      // An options read still in flight would overwrite this answer with its older one: cancel it.
       if (isApiError(err) && err.code === 'CARD_PAYMENTS_NOT_CONFIGURED') {
+        await queryClient.cancelQueries({ queryKey: CHECKOUT_OPTIONS_KEY });
         queryClient.setQueryData(CHECKOUT_OPTIONS_KEY, { card: 'unavailable' });
       }
     }
