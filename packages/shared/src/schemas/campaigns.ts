@@ -102,6 +102,34 @@ export const updateCampaignRequestSchema = z.object(campaignFields).partial();
 export type UpdateCampaignRequest = z.input<typeof updateCampaignRequestSchema>;
 export type UpdateCampaignInput = z.output<typeof updateCampaignRequestSchema>;
 
+/**
+ * A schedule is always in the future (spec §5): a `schedule` earlier than the server's clock by
+ * more than this is refused (400 `SCHEDULE_IN_PAST`) on create, edit and start. The minute of grace
+ * covers a browser clock a little ahead of the server's, so "now + 1 min" chosen in the wizard is
+ * not refused; a schedule within it (its time already come) starts at once. The wizard itself is
+ * stricter: it only offers a time after its own clock.
+ */
+export const SCHEDULE_GRACE_MS = 60_000;
+
+/**
+ * `POST /api/v1/campaigns/:id/start`, optional: what the user chose, so the start is exactly that.
+ * `now`: sends at once (a kept schedule is dropped). `schedule`: at `schedule` (else the draft's),
+ * 400 `SCHEDULE_REQUIRED` with none, `SCHEDULE_IN_PAST` with a past one. Without it, the draft's
+ * schedule decides (none: now).
+ */
+export const startCampaignRequestSchema = z
+  .object({
+    mode: z.enum(['now', 'schedule']).optional(),
+    schedule: z.iso.datetime({ offset: true }).nullable().optional(),
+  })
+  .refine((b) => !(b.mode === 'now' && b.schedule), {
+    message: 'Enviar agora não leva data de agendamento.',
+    path: ['schedule'],
+  })
+  // No body at all (Fastify hands the schema null): the draft's schedule decides.
+  .nullish();
+export type StartCampaignRequest = z.input<typeof startCampaignRequestSchema>;
+
 export const campaignCountsSchema = z.object({
   queued: z.number(),
   submitting: z.number(),

@@ -4,11 +4,12 @@
  * is a conditional update from the states it may leave, so two clicks, a dispatcher and the
  * supervisor never disagree about where a campaign is.
  */
-import type { Campaign, CampaignStatus } from '@ecoa/shared';
+import type { Campaign, CampaignStatus, StartCampaignRequest } from '@ecoa/shared';
 import type { Tx } from '../../platform/db/client.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
 import { snapshotAudience } from './campaigns.audience.ts';
 import type { ContentProblem } from './campaigns.content.ts';
+import { scheduleForStart } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import { type CampaignsServiceDeps, DISPATCH_QUEUE } from './campaigns.service.ts';
 
@@ -111,12 +112,14 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     /**
      * Starts a draft, in one transaction: every recipient snapshotted as a `queued` message with
      * its rendered content and parts, the credits reserved through the ledger (refused with the
-     * exact shortfall), the dispatch jobs queued. A future `schedule` makes it SCHEDULED instead.
+     * exact shortfall), the dispatch jobs queued. A future `schedule` makes it SCHEDULED instead;
+     * a schedule chosen but missing or past is refused before anything is reserved.
      */
-    async start(userId: string, id: string): Promise<CampaignRow> {
+    async start(userId: string, id: string, choice?: StartCampaignRequest): Promise<CampaignRow> {
       const draft = await repo.findOwned(userId, id);
       if (!draft) throw notFoundError();
       if (draft.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+      scheduleForStart(draft.scheduledAt, choice, clock.now());
       const problems = await deps.problemsOf(draft);
       if (problems.length > 0) throw badRequest(problems[0]!.code, problems[0]!.message, { problems });
       const provider = deps.providers.forChannel(draft.channel).name;
@@ -126,6 +129,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       const started = await db.transaction(async (tx) => {
         const row = await repo.lock(tx, userId, id);
         if (row?.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+        const scheduledAt = scheduleForStart(row.scheduledAt, choice, now);
         // The audio is checked again under its lock: deleted meanwhile, the start is refused;
         // deleted after, the delete sees this campaign play it and is refused.
         const audioId = audioOf(row);
@@ -147,11 +151,12 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           }
           throw err;
         }
-        const scheduled = row.scheduledAt !== null && row.scheduledAt > now;
+        const scheduled = scheduledAt !== null && scheduledAt > now;
         const updated = await repo.update(
           id,
           {
             status: scheduled ? 'SCHEDULED' : 'RUNNING',
+            scheduledAt,
             total,
             creditsReserved: parts,
             excluded: {

@@ -2,6 +2,7 @@ import {
   campaignEstimateSchema,
   campaignSchema,
   createCampaignRequestSchema,
+  startCampaignRequestSchema,
   updateCampaignRequestSchema,
 } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
@@ -83,8 +84,30 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
     async (request) => campaigns.estimate(currentUser(request).id, request.params.id),
   );
 
+  r.post(
+    '/api/v1/campaigns/:id/start',
+    {
+      onRequest: guard.requireUser,
+      schema: {
+        tags,
+        security,
+        summary: 'Start a draft: credits reserved, recipients snapshotted, sending queued (or scheduled)',
+        description:
+          'Optional body `{mode: "now"}` or `{mode: "schedule", schedule?}`: a schedule chosen but missing is 400 ' +
+          '`SCHEDULE_REQUIRED`, one more than a minute in the past 400 `SCHEDULE_IN_PAST` (nothing reserved).',
+        params: idParams,
+        body: startCampaignRequestSchema,
+        response: { 200: campaignSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await campaigns.start(userId, request.params.id, request.body);
+      return campaigns.get(userId, request.params.id);
+    },
+  );
+
   const moves = {
-    start: 'Start a draft: credits reserved, recipients snapshotted, sending queued (or scheduled)',
     pause: 'Pause a running or scheduled campaign',
     resume: 'Resume a paused campaign',
     cancel: 'Cancel: what was not sent is not sent, its credits come back at once',

@@ -108,3 +108,107 @@ describe('schedules and the sending window (injected clock)', () => {
     });
   });
 });
+
+describe('a scheduled start needs a future date (issue 21)', () => {
+  const clock = createManualClock(MONDAY_8AM);
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startCampaignsServer({ clock });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** A user with 10 SMS credits and a one-recipient list, the clock on Monday 10:00. */
+  async function setUp() {
+    clock.set(saoPaulo(0, '10:00'));
+    const user = await userWithCredits(server, 10);
+    const c = api(server, user.token);
+    const list = await importList(server, user.token, [{ phone: mobile() }]);
+    const draft = { name: 'Agenda', channel: 'sms_short' as const, listIds: [list], content: { text: 'Oi' } };
+    const untouched = async (id: string) => {
+      const campaign = await c.get(id);
+      expect(campaign).toMatchObject({ status: 'DRAFT', total: 0, credits: { reserved: 0 }, startedAt: null });
+      const balances = await server.modules.ledger.getBalances(user.id);
+      expect(balances.SMSSHORT).toEqual({ available: 10, reserved: 0 });
+    };
+    return { user, c, draft, untouched };
+  }
+
+  it('refuses to create or edit a campaign scheduled in the past (beyond a minute of clock skew)', async () => {
+    const { c, draft } = await setUp();
+    const created = await c.call('POST', '/api/v1/campaigns', { ...draft, schedule: '2020-01-06T10:00:00-03:00' });
+    expect(created.statusCode, created.body).toBe(400);
+    expect(created.json()).toMatchObject({ code: 'SCHEDULE_IN_PAST' });
+    const list = await c.call('GET', '/api/v1/campaigns');
+    expect(list.json().total).toBe(0);
+
+    const id = await c.create({ ...draft, schedule: saoPaulo(0, '12:00').toISOString() });
+    const edited = await c.call('PATCH', `/api/v1/campaigns/${id}`, { schedule: saoPaulo(0, '09:58').toISOString() });
+    expect(edited.statusCode, edited.body).toBe(400);
+    expect(edited.json()).toMatchObject({ code: 'SCHEDULE_IN_PAST' });
+    expect((await c.get(id)).scheduledAt).toBe(saoPaulo(0, '12:00').toISOString());
+
+    // Within the grace: a date the user's clock thought was "now + 1 min" is still taken.
+    const skewed = await c.call('PATCH', `/api/v1/campaigns/${id}`, {
+      schedule: new Date(saoPaulo(0, '10:00').getTime() - 30_000).toISOString(),
+    });
+    expect(skewed.statusCode, skewed.body).toBe(200);
+  });
+
+  it('refuses a start whose schedule has passed: nothing reserved, nothing sent, still a draft', async () => {
+    const { c, draft, untouched } = await setUp();
+    const id = await c.create({ ...draft, schedule: saoPaulo(0, '10:30').toISOString() });
+    clock.set(saoPaulo(0, '11:00'));
+    const res = await c.call('POST', `/api/v1/campaigns/${id}/start`);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'SCHEDULE_IN_PAST' });
+    await untouched(id);
+  });
+
+  it('refuses a start in schedule mode with no date or a past one, and takes a future one as SCHEDULED', async () => {
+    const { c, draft, untouched } = await setUp();
+    const id = await c.create(draft);
+    const missing = await c.call('POST', `/api/v1/campaigns/${id}/start`, { mode: 'schedule', schedule: null });
+    expect(missing.statusCode, missing.body).toBe(400);
+    expect(missing.json()).toMatchObject({ code: 'SCHEDULE_REQUIRED' });
+    await untouched(id);
+
+    const past = await c.call('POST', `/api/v1/campaigns/${id}/start`, {
+      mode: 'schedule',
+      schedule: '2020-01-06T10:00:00-03:00',
+    });
+    expect(past.statusCode, past.body).toBe(400);
+    expect(past.json()).toMatchObject({ code: 'SCHEDULE_IN_PAST' });
+    await untouched(id);
+
+    const at = saoPaulo(0, '15:00').toISOString();
+    const future = await c.call('POST', `/api/v1/campaigns/${id}/start`, { mode: 'schedule', schedule: at });
+    expect(future.statusCode, future.body).toBe(200);
+    expect(future.json()).toMatchObject({
+      status: 'SCHEDULED',
+      scheduledAt: at,
+      startedAt: null,
+      credits: { reserved: 1 },
+    });
+    await server.modules.supervisor.pass();
+    expect((await c.get(id)).status).toBe('SCHEDULED');
+  });
+
+  it('sends now when the user chose "send now", even over a schedule the draft kept', async () => {
+    const { c, draft } = await setUp();
+    const id = await c.create({ ...draft, schedule: saoPaulo(0, '15:00').toISOString() });
+    const res = await c.call('POST', `/api/v1/campaigns/${id}/start`, { mode: 'now' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'RUNNING',
+      scheduledAt: null,
+      startedAt: saoPaulo(0, '10:00').toISOString(),
+    });
+    const bad = await c.call('POST', `/api/v1/campaigns/${await c.create(draft)}/start`, {
+      mode: 'now',
+      schedule: saoPaulo(0, '15:00').toISOString(),
+    });
+    expect(bad.statusCode, bad.body).toBe(400);
+  });
+});

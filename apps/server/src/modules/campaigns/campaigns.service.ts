@@ -20,6 +20,7 @@ import { MOBILE_ONLY, walkAudience } from './campaigns.audience.ts';
 import { type ContentProblem, contentProblems } from './campaigns.content.ts';
 import { audioOf, createCampaignLifecycle } from './campaigns.lifecycle.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
+import { scheduleToStore } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 
 export const DISPATCH_QUEUE = 'campaigns.dispatch';
@@ -130,6 +131,7 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
 
     async create(userId: string, input: CreateCampaignInput): Promise<{ id: string; status: 'DRAFT' }> {
       const now = clock.now();
+      const scheduledAt = scheduleToStore(input.schedule, now);
       const row = await repo.insert({
         userId,
         name: input.name,
@@ -138,7 +140,7 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
         content: input.content,
         window: input.window ?? DEFAULT_SENDING_WINDOW,
         maxRate: input.maxRate ?? null,
-        scheduledAt: input.schedule ? new Date(input.schedule) : null,
+        scheduledAt,
         creditType: CHANNEL_CREDIT_TYPE[input.channel],
         createdAt: now,
         updatedAt: now,
@@ -152,6 +154,8 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
       if (row.status !== 'DRAFT')
         throw conflict('CAMPAIGN_NOT_DRAFT', 'Só um rascunho pode ser editado. Duplique a campanha para mudar algo.');
       const channel = input.channel ?? row.channel;
+      const now = clock.now();
+      const scheduledAt = input.schedule !== undefined ? scheduleToStore(input.schedule, now) : undefined;
       const updated = await repo.update(id, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         channel,
@@ -160,8 +164,8 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
         ...(input.content !== undefined ? { content: input.content } : {}),
         ...(input.window !== undefined ? { window: input.window ?? DEFAULT_SENDING_WINDOW } : {}),
         ...(input.maxRate !== undefined ? { maxRate: input.maxRate } : {}),
-        ...(input.schedule !== undefined ? { scheduledAt: input.schedule ? new Date(input.schedule) : null } : {}),
-        updatedAt: clock.now(),
+        ...(scheduledAt !== undefined ? { scheduledAt } : {}),
+        updatedAt: now,
       });
       return this.get(userId, updated!.id);
     },
