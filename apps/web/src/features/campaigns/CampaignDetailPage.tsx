@@ -27,6 +27,7 @@ import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { CampaignTimelineChart } from './CampaignTimelineChart';
 import { campaignKey, campaignsApi } from './campaignsApi';
 import { stillMoving } from './format';
+import { saoPauloDateTime } from './times';
 
 const COUNT_STATUS: Record<keyof CampaignCounts, keyof typeof STATUS_COLOR> = {
   queued: 'queued',
@@ -133,7 +134,7 @@ export function CampaignDetailPage() {
       {c.status === 'SCHEDULED' && c.scheduledAt && (
         <Alert color="violet">
           {t('campaigns.detail.scheduledFor', {
-            when: new Date(c.scheduledAt).toLocaleString(intlLocale(i18n.language)),
+            when: saoPauloDateTime(c.scheduledAt, intlLocale(i18n.language)),
           })}
         </Alert>
       )}

@@ -8,6 +8,7 @@ import { intlLocale } from '../../platform/i18n';
 import { STATUS_COLOR } from '../channels/MessageStatusView';
 import { reasonText } from '../channels/reasons';
 import { campaignsApi } from './campaignsApi';
+import { browserShowsSaoPaulo, saoPauloDateTime } from './times';
 
 const PAGE_SIZE = 50;
 
@@ -27,7 +28,9 @@ export function CampaignRecipients({ id, live, tracked }: { id: string; live: bo
     refetchInterval: live ? 4000 : false,
   });
   const locale = intlLocale(i18n.language);
-  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString(locale) : '—');
+  // Date and time, in São Paulo: receipts may come the next day; the zone named where the browser's differs.
+  const time = (iso: string | null) => (iso ? saoPauloDateTime(iso, locale, { seconds: true }) : '—');
+  const zone = browserShowsSaoPaulo() ? '' : ` (${t('campaigns.timeZone.brasilia')})`;
   const pages = Math.max(1, Math.ceil((recipients.data?.total ?? 0) / PAGE_SIZE));
   return (
     <Card withBorder radius="lg" padding="lg">
@@ -78,8 +81,8 @@ export function CampaignRecipients({ id, live, tracked }: { id: string; live: bo
                 <Table.Th>{t('campaigns.columns.status')}</Table.Th>
                 <Table.Th>{t('campaigns.detail.parts')}</Table.Th>
                 {tracked && <Table.Th>{t('campaigns.detail.clicks')}</Table.Th>}
-                <Table.Th>{t('campaigns.detail.sentAt')}</Table.Th>
-                <Table.Th>{t('campaigns.detail.finishedAt')}</Table.Th>
+                <Table.Th>{`${t('campaigns.detail.sentAt')}${zone}`}</Table.Th>
+                <Table.Th>{`${t('campaigns.detail.finishedAt')}${zone}`}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

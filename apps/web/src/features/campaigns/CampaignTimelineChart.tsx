@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { campaignsApi } from './campaignsApi';
+import { browserShowsSaoPaulo, saoPauloFormat } from './times';
 
 /** Sends, deliveries and failures per minute (or hour), live while the campaign runs. */
 export function CampaignTimelineChart({ id, live }: { id: string; live: boolean }) {
@@ -17,7 +18,8 @@ export function CampaignTimelineChart({ id, live }: { id: string; live: boolean 
   const locale = intlLocale(i18n.language);
   const hourly = timeline.data?.bucket === 'hour';
   const data = (timeline.data?.points ?? []).map((p) => ({
-    at: new Date(p.at).toLocaleString(
+    at: saoPauloFormat(
+      p.at,
       locale,
       hourly ? { day: '2-digit', hour: '2-digit' } : { hour: '2-digit', minute: '2-digit' },
     ),
@@ -29,6 +31,7 @@ export function CampaignTimelineChart({ id, live }: { id: string; live: boolean 
     <Card withBorder radius="lg" padding="lg" data-testid="campaign-timeline">
       <Title order={4} mb="md">
         {t('campaigns.detail.timeline')}
+        {browserShowsSaoPaulo() ? '' : ` (${t('campaigns.timeZone.brasilia')})`}
       </Title>
       {data.length === 0 ? (
         <Text c="dimmed" size="sm">

@@ -6,6 +6,7 @@ import { intlLocale } from '../../platform/i18n';
 import { CampaignActions } from './CampaignActions';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { deliveryRate, progressPercent } from './format';
+import { browserShowsSaoPaulo, saoPauloDateTime } from './times';
 
 /** Campaigns with their live progress: the list page, the administrators' page and the dashboard. */
 export function CampaignsTable({
@@ -19,7 +20,8 @@ export function CampaignsTable({
 }) {
   const { t, i18n } = useTranslation();
   const locale = intlLocale(i18n.language);
-  const when = (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' });
+  const when = (iso: string) => saoPauloDateTime(iso, locale);
+  const zone = browserShowsSaoPaulo() ? '' : ` (${t('campaigns.timeZone.brasilia')})`;
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
   const number = new Intl.NumberFormat(locale);
   return (
@@ -33,7 +35,7 @@ export function CampaignsTable({
             <Table.Th miw={160}>{t('campaigns.columns.progress')}</Table.Th>
             {!compact && <Table.Th>{t('campaigns.columns.deliveryRate')}</Table.Th>}
             {!compact && <Table.Th>{t('campaigns.columns.credits')}</Table.Th>}
-            {!compact && <Table.Th>{t('campaigns.columns.when')}</Table.Th>}
+            {!compact && <Table.Th>{`${t('campaigns.columns.when')}${zone}`}</Table.Th>}
             <Table.Th />
           </Table.Tr>
         </Table.Thead>

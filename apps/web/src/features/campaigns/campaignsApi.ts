@@ -6,12 +6,13 @@ import type {
   CampaignTimeline,
   CreateCampaignRequest,
   DashboardSummary,
+  StartCampaignRequest,
   UpdateCampaignRequest,
 } from '@ecoa/shared';
 import { api } from '../../platform/api';
 import { downloadFile } from '../../platform/download';
 
-export type CampaignMove = 'start' | 'pause' | 'resume' | 'cancel';
+export type CampaignMove = 'pause' | 'resume' | 'cancel';
 export type ListQuery = {
   status?: string;
   channel?: string;
@@ -35,6 +36,9 @@ export const campaignsApi = {
   create: (body: CreateCampaignRequest) => api.post<{ id: string; status: 'DRAFT' }>('/api/v1/campaigns', body),
   update: (id: string, body: UpdateCampaignRequest) => api.patch<Campaign>(`/api/v1/campaigns/${id}`, body),
   estimate: (id: string) => api.get<CampaignEstimate>(`/api/v1/campaigns/${id}/estimate`),
+  /** The wizard's start, with what the user chose (now, or the schedule). */
+  start: (id: string, choice: StartCampaignRequest) =>
+    api.post<Campaign>(`/api/v1/campaigns/${id}/start`, choice ?? {}),
   move: (id: string, move: CampaignMove) => api.post<Campaign>(`/api/v1/campaigns/${id}/${move}`, {}),
   adminMove: (id: string, move: 'pause' | 'cancel') => api.post<Campaign>(`/api/v1/admin/campaigns/${id}/${move}`, {}),
   duplicate: (id: string) => api.post<{ id: string; status: 'DRAFT' }>(`/api/v1/campaigns/${id}/duplicate`, {}),

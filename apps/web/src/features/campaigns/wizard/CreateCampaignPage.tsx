@@ -19,22 +19,38 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
+import { LoadErrorAlert } from '../../../ui/LoadErrorAlert';
 import { useSession } from '../../auth/SessionProvider';
 import { listsApi } from '../../lists/listsApi';
 import { CAMPAIGNS_KEY, campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaignsApi';
 import { ContentStep } from './ContentStep';
-import { emptyDraft, fromCampaign, toRequest, type WizardDraft } from './draft';
+import {
+  emptyDraft,
+  fromCampaign,
+  type ScheduleProblem,
+  scheduleProblem,
+  startRequest,
+  toRequest,
+  type WizardDraft,
+} from './draft';
 import { RecipientsStep } from './RecipientsStep';
 import { ReviewStep } from './ReviewStep';
 import { ScheduleStep } from './ScheduleStep';
 
 const MOBILE_ONLY = new Set<Channel>(['sms_short', 'sms_flash', 'whatsapp', 'rcs']);
+const WHEN_STEP = 3;
 const LAST = 4;
+const SCHEDULE_CODES = new Set<string>(['SCHEDULE_REQUIRED', 'SCHEDULE_IN_PAST']);
+/** The server refused the schedule: its code, shown on the date field. */
+const scheduleRefusal = (err: unknown): ScheduleProblem | null =>
+  isApiError(err) && err.code && SCHEDULE_CODES.has(err.code) ? (err.code as ScheduleProblem) : null;
 
 /**
  * `/campanhas/criar-campanha`: channel → recipients → content → when → review → start. The draft
  * is saved on the server from the first step on (`?rascunho=<id>` edits one), so nothing typed is
- * lost and the estimate is always the server's.
+ * lost and the estimate is always the server's. A draft opened here is read from the server each
+ * time (never a cached copy), and the form shows only once that read arrived: every save is of a
+ * form loaded from the server's current version. A failed read shows its reason and "try again".
  */
 export function CreateCampaignPage() {
   const { t } = useTranslation();
@@ -46,17 +62,37 @@ export function CreateCampaignPage() {
   const [step, setStep] = useState(0);
   const [draft, setDraft] = useState<WizardDraft>(emptyDraft);
   const [saved, setSaved] = useState(0);
-  const set = (patch: Partial<WizardDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  /** The draft the form holds: loaded from the server, or created by this form (its own save). */
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  const [scheduleError, setScheduleError] = useState<ScheduleProblem | null>(null);
+  const set = (patch: Partial<WizardDraft>) => {
+    if ('when' in patch || 'scheduleAt' in patch) setScheduleError(null);
+    setDraft((d) => ({ ...d, ...patch }));
+  };
 
+  const needsLoad = Boolean(draftId) && loadedFor !== draftId;
   const existing = useQuery({
     queryKey: ['campaign-draft', draftId],
     queryFn: () => campaignsApi.get(draftId!),
-    enabled: Boolean(draftId),
-    staleTime: Number.POSITIVE_INFINITY,
+    enabled: needsLoad,
+    // Never from the cache: another tab or a colleague may have changed it since.
+    staleTime: 0,
+    gcTime: 0,
+    refetchOnMount: 'always',
   });
   useEffect(() => {
-    if (existing.data) setDraft(fromCampaign(existing.data));
-  }, [existing.data]);
+    if (!needsLoad || !existing.data || !existing.isFetchedAfterMount || existing.isFetching) return;
+    setDraft(fromCampaign(existing.data));
+    setLoadedFor(existing.data.id);
+    setStep(0);
+  }, [needsLoad, existing.data, existing.isFetchedAfterMount, existing.isFetching]);
+  // Back to a new campaign (the menu's "create campaign" while a draft is open): a blank form.
+  useEffect(() => {
+    if (draftId || loadedFor === null) return;
+    setDraft(emptyDraft());
+    setLoadedFor(null);
+    setStep(0);
+  }, [draftId, loadedFor]);
   const lists = useQuery({ queryKey: ['lists', 'wizard'], queryFn: () => listsApi.list(1, 100) });
   const estimate = useQuery({
     queryKey: ['campaign-estimate', draftId, saved],
@@ -69,6 +105,8 @@ export function CreateCampaignPage() {
       const body = toRequest(d);
       if (!draftId) {
         const created = await campaignsApi.create({ ...body, name: body.name!, channel: body.channel! });
+        // This form is the draft's content: nothing to load back.
+        setLoadedFor(created.id);
         setParams({ rascunho: created.id }, { replace: true });
         return created.id;
       }
@@ -76,12 +114,21 @@ export function CreateCampaignPage() {
       return draftId;
     },
     onSuccess: () => setSaved((n) => n + 1),
+    onError: (err) => showScheduleRefusal(scheduleRefusal(err)),
   });
+  /** A refused schedule is fixed where it is chosen: the "when" step, its reason on the field. */
+  const showScheduleRefusal = (problem: ScheduleProblem | null) => {
+    if (!problem) return false;
+    setScheduleError(problem);
+    setStep(WHEN_STEP);
+    return true;
+  };
   const start = useMutation({
     mutationFn: async () => {
       const id = await save.mutateAsync(draft);
-      return campaignsApi.move(id, 'start');
+      return campaignsApi.start(id, startRequest(draft));
     },
+    onError: (err) => showScheduleRefusal(scheduleRefusal(err)),
     onSuccess: (campaign) => {
       void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
       void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });
@@ -97,20 +144,37 @@ export function CreateCampaignPage() {
     save.mutate(next);
   };
   // A failed save stays on this step, its reason shown under the stepper.
-  const next = () => save.mutate(draft, { onSuccess: () => setStep((s) => Math.min(LAST, s + 1)) });
+  // Leaving the "when" step, and starting, need a future date when the user chose to schedule.
+  const next = () => {
+    if (step === WHEN_STEP && showScheduleRefusal(scheduleProblem(draft))) return;
+    save.mutate(draft, { onSuccess: () => setStep((s) => Math.min(LAST, s + 1)) });
+  };
+  const startNow = () => {
+    if (showScheduleRefusal(scheduleProblem(draft))) return;
+    start.mutate();
+  };
 
   const readyLists = (lists.data?.items ?? []).filter((l) => draft.listIds.includes(l.id));
   const variables = [...BUILT_IN_VARIABLES, ...new Set(readyLists.flatMap((l) => l.fields))];
   const error = start.error ?? save.error;
   const errorText =
-    error && isApiError(error)
-      ? t(`campaignWizard.problems.${error.code}`, { defaultValue: error.message })
-      : error
-        ? t('campaigns.errors.generic')
-        : null;
+    !error || scheduleRefusal(error)
+      ? null
+      : isApiError(error)
+        ? t(`campaignWizard.problems.${error.code}`, { defaultValue: error.message })
+        : t('campaigns.errors.generic');
 
-  if (draftId && existing.isPending)
-    return (
+  if (needsLoad)
+    return existing.isError ? (
+      <Stack gap="lg" data-testid="campaign-wizard-load-error">
+        <Title order={2}>{t('nav.createCampaign')}</Title>
+        <LoadErrorAlert
+          error={existing.error}
+          fallbackKey="campaignWizard.loadError"
+          onRetry={() => void existing.refetch()}
+        />
+      </Stack>
+    ) : (
       <Center py="xl">
         <Loader />
       </Center>
@@ -172,7 +236,7 @@ export function CreateCampaignPage() {
             />
           </Stepper.Step>
           <Stepper.Step label={t('campaignWizard.steps.when')}>
-            <ScheduleStep draft={draft} onChange={set} />
+            <ScheduleStep draft={draft} onChange={set} problem={scheduleError} />
           </Stepper.Step>
           <Stepper.Step label={t('campaignWizard.steps.review')}>
             <ReviewStep draft={draft} estimate={estimate.data} />
@@ -204,7 +268,7 @@ export function CreateCampaignPage() {
           ) : (
             <Button
               color="teal"
-              onClick={() => start.mutate()}
+              onClick={startNow}
               loading={start.isPending}
               disabled={!estimate.data || estimate.data.problems.length > 0 || estimate.data.shortfall > 0}
               data-testid="wizard-start"

@@ -6,8 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../../platform/i18n';
 import { TestSendDialog } from '../../channels/TestSendDialog';
 import { useCredits } from '../../credits/CreditsProvider';
-import type { WizardDraft } from './draft';
+import { saoPauloDateTime } from '../times';
+import { saoPauloIso, type WizardDraft } from './draft';
 import { Figure } from './Figure';
+
+/** The chosen São Paulo date and time in the user's locale ("—" when none was chosen yet). */
+function scheduledText(local: string, locale: string): string {
+  const iso = saoPauloIso(local);
+  return iso ? saoPauloDateTime(iso, locale) : '—';
+}
 
 /** Recipients, parts and credits needed against the credits available; what is missing; a test first. */
 export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: CampaignEstimate | undefined }) {
@@ -47,8 +54,9 @@ export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: 
         </Text>
       )}
       <Text size="sm" c="dimmed" data-testid="review-when">
-        {draft.when === 'later' && draft.scheduleAt
-          ? t('campaignWizard.review.at', { when: draft.scheduleAt.replace('T', ' ') })
+        {/* The same choice the start button and the start request are made of (see startRequest). */}
+        {draft.when === 'later'
+          ? t('campaignWizard.review.at', { when: scheduledText(draft.scheduleAt, intlLocale(i18n.language)) })
           : t('campaignWizard.review.now')}{' '}
         {t('campaignWizard.review.window', { start: draft.window.start, end: draft.window.end })}
       </Text>

@@ -1,15 +1,20 @@
 import { NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { WeekHoursEditor } from '../../../ui/WeekHoursEditor';
-import type { WizardDraft } from './draft';
+import { type ScheduleProblem, toSaoPauloLocal, type WizardDraft } from './draft';
 
-/** Now or at a date and time (São Paulo); the sending window; an optional maximum rate. */
+/**
+ * Now or at a date and time (São Paulo); the sending window; an optional maximum rate. `problem`:
+ * why the chosen schedule was refused (by the form or the server), shown on the date field.
+ */
 export function ScheduleStep({
   draft,
   onChange,
+  problem,
 }: {
   draft: WizardDraft;
   onChange: (patch: Partial<WizardDraft>) => void;
+  problem?: ScheduleProblem | null;
 }) {
   const { t } = useTranslation();
   return (
@@ -29,7 +34,10 @@ export function ScheduleStep({
           label={t('campaignWizard.when.at')}
           description={t('campaignWizard.when.timeZone')}
           value={draft.scheduleAt}
+          min={toSaoPauloLocal(new Date().toISOString())}
           onChange={(e) => onChange({ scheduleAt: e.currentTarget.value })}
+          error={problem ? t(`campaignWizard.problems.${problem}`) : undefined}
+          required
           data-testid="wizard-schedule-at"
         />
       )}

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emptyDraft, saoPauloIso, toRequest, toSaoPauloLocal } from './draft';
+import { emptyDraft, saoPauloIso, scheduleProblem, startRequest, toRequest, toSaoPauloLocal } from './draft';
+
+/** 1 December 2026, 09:00 in São Paulo. */
+const NOW = Date.parse('2026-12-01T09:00:00-03:00');
 
 describe('the wizard draft', () => {
   it('reads a typed date and time as São Paulo time, and back', () => {
@@ -13,7 +16,7 @@ describe('the wizard draft', () => {
     expect(toRequest(d).content).toEqual({ tts: 'Olá' });
     const ura = { ...emptyDraft(), channel: 'ura' as const, content: { menu: { audioId: 'a' } } };
     expect(toRequest(ura).content).toEqual({ menu: { audioId: 'a' }, options: ['1', '2'] });
-    expect(toRequest({ ...emptyDraft(), when: 'later', scheduleAt: '2026-12-01T09:30' }).schedule).toBe(
+    expect(toRequest({ ...emptyDraft(), when: 'later', scheduleAt: '2026-12-01T09:30' }, NOW).schedule).toBe(
       '2026-12-01T09:30:00-03:00',
     );
     expect(toRequest(emptyDraft())).toMatchObject({ name: 'Campanha', schedule: null, content: { text: '' } });
@@ -27,5 +30,24 @@ describe('the wizard draft', () => {
     const card = { ...sms, channel: 'rcs' as const, content: { card: { title: 'Natal' }, trackedLink } };
     expect(toRequest(card).content).toEqual({ card: { title: 'Natal' } });
     expect(toRequest({ ...sms, channel: 'voice_torpedo' }).content).toEqual({ tts: '' });
+  });
+
+  it('schedules only a future date: an empty or past one is refused by the form and left out of a save', () => {
+    const later = (scheduleAt: string) => ({ ...emptyDraft(), when: 'later' as const, scheduleAt });
+    expect(scheduleProblem(later(''), NOW)).toBe('SCHEDULE_REQUIRED');
+    expect(scheduleProblem(later('2026-12-01T09:00'), NOW)).toBe('SCHEDULE_IN_PAST');
+    expect(scheduleProblem(later('2026-12-01T09:01'), NOW)).toBeNull();
+    expect(scheduleProblem({ ...emptyDraft(), when: 'now' }, NOW)).toBeNull();
+    expect('schedule' in toRequest(later(''), NOW)).toBe(false);
+    expect('schedule' in toRequest(later('2020-01-06T10:00'), NOW)).toBe(false);
+    expect(toRequest({ ...later('2026-12-01T09:30'), when: 'now' }, NOW).schedule).toBeNull();
+  });
+
+  it('starts with what the user chose', () => {
+    expect(startRequest({ ...emptyDraft(), when: 'now', scheduleAt: '2026-12-01T09:30' })).toEqual({ mode: 'now' });
+    expect(startRequest({ ...emptyDraft(), when: 'later', scheduleAt: '2026-12-01T09:30' })).toEqual({
+      mode: 'schedule',
+      schedule: '2026-12-01T09:30:00-03:00',
+    });
   });
 });

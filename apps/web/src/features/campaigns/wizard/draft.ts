@@ -4,6 +4,7 @@ import {
   type Channel,
   DEFAULT_SENDING_WINDOW,
   type SendingWindow,
+  type StartCampaignRequest,
   type UpdateCampaignRequest,
 } from '@ecoa/shared';
 
@@ -46,6 +47,25 @@ export function toSaoPauloLocal(iso: string): string {
   return shifted.toISOString().slice(0, 16);
 }
 
+/** Why a chosen schedule cannot be sent (translated under `campaignWizard.problems`), or null. */
+export type ScheduleProblem = 'SCHEDULE_REQUIRED' | 'SCHEDULE_IN_PAST';
+
+/**
+ * The form's own rule, stricter than the server's minute of grace (`SCHEDULE_GRACE_MS`): when the
+ * user chose to schedule, a date and time after this browser's clock. Sending now needs nothing.
+ */
+export function scheduleProblem(d: Pick<WizardDraft, 'when' | 'scheduleAt'>, now = Date.now()): ScheduleProblem | null {
+  if (d.when !== 'later') return null;
+  const iso = saoPauloIso(d.scheduleAt);
+  if (!iso) return 'SCHEDULE_REQUIRED';
+  return new Date(iso).getTime() <= now ? 'SCHEDULE_IN_PAST' : null;
+}
+
+/** The start request: exactly what the user chose, so the server never sends a "schedule" at once. */
+export function startRequest(d: WizardDraft): StartCampaignRequest {
+  return d.when === 'later' ? { mode: 'schedule', schedule: saoPauloIso(d.scheduleAt) } : { mode: 'now' };
+}
+
 export function fromCampaign(c: Campaign): WizardDraft {
   return {
     name: c.name,
@@ -59,8 +79,12 @@ export function fromCampaign(c: Campaign): WizardDraft {
   };
 }
 
-/** The draft as the API takes it (the content keeps only what the channel uses). */
-export function toRequest(d: WizardDraft): UpdateCampaignRequest {
+/**
+ * The draft as the API takes it (the content keeps only what the channel uses). A schedule goes
+ * only when it can be taken (a future date): an empty or passed one is left out, so saving an
+ * earlier step is not refused for it; the "when" step and the start refuse it on the field.
+ */
+export function toRequest(d: WizardDraft, now = Date.now()): UpdateCampaignRequest {
   const c = d.content;
   const content: CampaignContent = (() => {
     switch (d.channel) {
@@ -88,7 +112,11 @@ export function toRequest(d: WizardDraft): UpdateCampaignRequest {
     channel: d.channel,
     listIds: d.listIds,
     content,
-    schedule: d.when === 'later' ? saoPauloIso(d.scheduleAt) : null,
+    ...(d.when === 'now'
+      ? { schedule: null }
+      : scheduleProblem(d, now) === null
+        ? { schedule: saoPauloIso(d.scheduleAt) }
+        : {}),
     window: d.window,
     maxRate: d.maxRate,
   };
