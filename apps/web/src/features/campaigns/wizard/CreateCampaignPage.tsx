@@ -15,7 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
@@ -70,7 +70,10 @@ export function CreateCampaignPage() {
     setDraft((d) => ({ ...d, ...patch }));
   };
 
-  const needsLoad = Boolean(draftId) && loadedFor !== draftId;
+  // The draft this form created: set before the address names it, so no render in between reads
+  // it back (the router may apply the new address a render later than this state).
+  const createdHere = useRef<string | null>(null);
+  const needsLoad = Boolean(draftId) && loadedFor !== draftId && createdHere.current !== draftId;
   const existing = useQuery({
     queryKey: ['campaign-draft', draftId],
     queryFn: () => campaignsApi.get(draftId!),
@@ -86,13 +89,6 @@ export function CreateCampaignPage() {
     setLoadedFor(existing.data.id);
     setStep(0);
   }, [needsLoad, existing.data, existing.isFetchedAfterMount, existing.isFetching]);
-  // Back to a new campaign (the menu's "create campaign" while a draft is open): a blank form.
-  useEffect(() => {
-    if (draftId || loadedFor === null) return;
-    setDraft(emptyDraft());
-    setLoadedFor(null);
-    setStep(0);
-  }, [draftId, loadedFor]);
   const lists = useQuery({ queryKey: ['lists', 'wizard'], queryFn: () => listsApi.list(1, 100) });
   const estimate = useQuery({
     queryKey: ['campaign-estimate', draftId, saved],
@@ -106,6 +102,7 @@ export function CreateCampaignPage() {
       if (!draftId) {
         const created = await campaignsApi.create({ ...body, name: body.name!, channel: body.channel! });
         // This form is the draft's content: nothing to load back.
+        createdHere.current = created.id;
         setLoadedFor(created.id);
         setParams({ rascunho: created.id }, { replace: true });
         return created.id;
