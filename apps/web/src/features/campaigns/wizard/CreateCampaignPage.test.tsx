@@ -143,4 +143,33 @@ describe('CreateCampaignPage (real server)', () => {
     expect((await nameField()).value).toBe('Carrega depois');
     expect(sent.filter((s) => s.method !== 'GET')).toEqual([]);
   });
+
+  it("shows the server's refusal on the date field when this browser's clock runs behind (a date already past)", async () => {
+    const id = await draftOnServer(userToken, 'Relógio atrasado');
+    const sent = watchApi(userToken);
+    // The browser's clock 10 minutes behind the server's: a time 5 minutes "ahead" has passed.
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 10 * 60_000);
+    try {
+      await renderWithApp(<CreateCampaignPage />, { url: `/?rascunho=${id}` });
+      await nameField();
+      for (const step of [recipientsStep, () => screen.findByTestId('campaign-text'), whenStep]) {
+        next();
+        await step();
+      }
+      fireEvent.click(screen.getByLabelText('Agendar'));
+      const fiveMinutesAgo = toSaoPauloLocal(new Date(realNow() - 5 * 60_000).toISOString());
+      fireEvent.change(screen.getByTestId('wizard-schedule-at'), { target: { value: fiveMinutesAgo } });
+      next();
+      expect(await screen.findByText('Esta data e hora já passaram. Escolha um momento futuro.')).toBeTruthy();
+      expect(screen.getByTestId('wizard-when')).toBeTruthy();
+      expect(screen.queryByTestId('wizard-error')).toBeNull();
+      const refused = sent.filter((s) => s.method === 'PATCH' && (s.body as { schedule?: string }).schedule);
+      expect(refused).toHaveLength(1);
+      const kept = await serverCall<Campaign>(userToken, 'GET', `/api/v1/campaigns/${id}`);
+      expect(kept.body).toMatchObject({ status: 'DRAFT', scheduledAt: null });
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
 });
