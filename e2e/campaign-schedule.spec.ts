@@ -116,7 +116,7 @@ test("a draft edited elsewhere reopens with the server's version, and is saved o
   await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('wizard-when')).toBeVisible();
   const [saved] = await campaignsOf(page, account.token);
-  expect(saved.name).toBe('Editada em outra aba');
+  expect(saved?.name).toBe('Editada em outra aba');
 });
 
 test.describe('in a browser outside São Paulo (Manaus, UTC−4)', () => {

@@ -1,5 +1,5 @@
 import type { Campaign } from '@ecoa/shared';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../../test/real-api';
@@ -28,7 +28,7 @@ async function draftOnServer(token: string, name: string): Promise<string> {
 }
 
 /** The app's real client on the real server; every call this screen makes is recorded. */
-function watchApi(token: string, fault?: (path: string, method: string) => Response | undefined): Sent[] {
+function useWatchedApi(token: string, fault?: (path: string, method: string) => Response | undefined): Sent[] {
   const sent: Sent[] = [];
   useRealApi(token, (path, init) => {
     const method = init?.method ?? 'GET';
@@ -70,7 +70,7 @@ describe('CreateCampaignPage (real server)', () => {
 
   it('refuses a schedule with no date or a past one on the field, sending nothing; a future one reaches the review', async () => {
     const id = await draftOnServer(userToken, 'Agendada');
-    const sent = watchApi(userToken);
+    const sent = useWatchedApi(userToken);
     await renderWithApp(<CreateCampaignPage />, { url: `/?rascunho=${id}` });
     expect((await nameField()).value).toBe('Agendada');
     for (const step of [recipientsStep, () => screen.findByTestId('campaign-text'), whenStep]) {
@@ -107,7 +107,7 @@ describe('CreateCampaignPage (real server)', () => {
 
   it("reopens a draft with the server's current version, and saves over that, not over what it showed before", async () => {
     const id = await draftOnServer(userToken, 'Primeira versão');
-    watchApi(userToken);
+    useWatchedApi(userToken);
     await renderWithApp(<Reopenable />, { url: `/?rascunho=${id}` });
     expect((await nameField()).value).toBe('Primeira versão');
     fireEvent.click(screen.getByText('sair'));
@@ -127,7 +127,7 @@ describe('CreateCampaignPage (real server)', () => {
   it('shows a failed load with its reason and "try again", never a blank form that could be saved', async () => {
     const id = await draftOnServer(userToken, 'Carrega depois');
     let failing = true;
-    const sent = watchApi(userToken, (path, method) =>
+    const sent = useWatchedApi(userToken, (path, method) =>
       failing && method === 'GET' && path === `/api/v1/campaigns/${id}`
         ? jsonAnswer(503, { code: 'UNAVAILABLE', message: 'Serviço indisponível.' })
         : undefined,
@@ -146,7 +146,7 @@ describe('CreateCampaignPage (real server)', () => {
 
   it("shows the server's refusal on the date field when this browser's clock runs behind (a date already past)", async () => {
     const id = await draftOnServer(userToken, 'Relógio atrasado');
-    const sent = watchApi(userToken);
+    const sent = useWatchedApi(userToken);
     // The browser's clock 10 minutes behind the server's: a time 5 minutes "ahead" has passed.
     const realNow = Date.now.bind(Date);
     vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 10 * 60_000);
