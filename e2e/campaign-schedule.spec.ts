@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { signInWithApi, useOwnNetwork } from './auth-helpers';
 import { importList, openWindowAllDay } from './campaign-helpers';
-import { snap } from './support';
+import { inEveryLook, snap } from './support';
 
 /**
  * Issue 21 in the browser: "Agendar campanha" never sends at once (an empty or past date is
@@ -45,7 +45,7 @@ function tomorrowInSaoPaulo(): string {
 test('"Agendar campanha" refuses an empty or past date on its field (nothing started) and schedules a future one', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const account = await signInWithApi(page);
   await importList(page, account.token, 'Pacientes', 2);
   await wizardUpToWhen(page, 'Consultas de amanhã');
@@ -55,7 +55,7 @@ test('"Agendar campanha" refuses an empty or past date on its field (nothing sta
   await page.getByTestId('wizard-next').click();
   await expect(page.getByText('Escolha a data e a hora do agendamento.')).toBeVisible();
   await expect(dateField).toHaveAttribute('aria-invalid', 'true');
-  await snap(page, 'campaign-schedule-required');
+  await inEveryLook(page, (look) => snap(page, `campaign-schedule-required-${look}`));
 
   await dateField.fill('2020-01-06T10:00');
   await page.getByTestId('wizard-next').click();
@@ -79,7 +79,7 @@ test('"Agendar campanha" refuses an empty or past date on its field (nothing sta
   await expect(page).toHaveURL(/\/campanhas\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('campaign-status')).toHaveAttribute('data-status', 'SCHEDULED');
   await expect(page.getByText(`Agendada para ${d}/${m}/${y}, 09:30 (horário de Brasília).`)).toBeVisible();
-  await snap(page, 'campaign-scheduled');
+  await inEveryLook(page, (look) => snap(page, `campaign-scheduled-${look}`));
   const [campaign] = await campaignsOf(page, account.token);
   expect(campaign).toMatchObject({
     status: 'SCHEDULED',
@@ -89,7 +89,7 @@ test('"Agendar campanha" refuses an empty or past date on its field (nothing sta
 });
 
 test("a draft edited elsewhere reopens with the server's version, and is saved over that", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const account = await signInWithApi(page);
   await importList(page, account.token, 'Clientes', 2);
   await page.goto('/campanhas/criar-campanha');
@@ -123,7 +123,7 @@ test.describe('in a browser outside São Paulo (Manaus, UTC−4)', () => {
   test.use({ timezoneId: 'America/Manaus' });
 
   test("recipients' sent and finished columns show São Paulo's date and time, labelled", async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const account = await signInWithApi(page);
     await importList(page, account.token, 'Pacientes', 2);
     await wizardUpToWhen(page, 'Agora');
@@ -152,6 +152,6 @@ test.describe('in a browser outside São Paulo (Manaus, UTC−4)', () => {
       await expect(row).toContainText(inSaoPaulo(r.finishedAt));
     }
     await expect(page.getByTestId('recipient-row').first()).toContainText(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}/);
-    await snap(page, 'campaign-recipients-times');
+    await inEveryLook(page, (look) => snap(page, `campaign-recipients-times-${look}`));
   });
 });
