@@ -7,7 +7,8 @@ import { TransferForm } from './TransferForm';
 import { renderWithApp } from './testing';
 
 const TRANSFER = '/api/v1/credits/transfer';
-const keyOf = (init: RequestInit | undefined) => (init?.headers as Record<string, string>)['Idempotency-Key'];
+const keyOf = (init: RequestInit | undefined) =>
+  ((init?.headers ?? {}) as Record<string, string>)['Idempotency-Key'] ?? '';
 
 /** The conversion rows against the real server, signed in as a user no other test file touches. */
 describe('TransferForm (real server)', () => {
