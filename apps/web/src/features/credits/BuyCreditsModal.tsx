@@ -23,6 +23,7 @@ import { openSupportChat, useSupportWhatsapp } from '../../platform/support';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
 import { CHECKOUT_OPTIONS_KEY, creditsApi } from './creditsApi';
+import { useAccountBalance } from './money';
 import { balanceRow, canPay, digitsOnly, purchaseTotal, showsMinimumNotice, stepQuantity } from './purchase';
 import { TransferForm } from './TransferForm';
 
@@ -74,7 +75,7 @@ export function BuyCreditsModal({
   const rows = [balanceRow(t('credits.balanceRow'), quantity)];
   const total = purchaseTotal(rows);
   const payable = canPay(total);
-  const money = user?.balance.money ?? 0;
+  const { money } = useAccountBalance();
 
   const close = () => {
     setQuantity(0);

@@ -19,7 +19,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
-import { useSession } from '../../auth/SessionProvider';
+import { refreshMoney } from '../../credits/money';
 import { listsApi } from '../../lists/listsApi';
 import { CAMPAIGNS_KEY, campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaignsApi';
 import { ContentStep } from './ContentStep';
@@ -40,7 +40,6 @@ export function CreateCampaignPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { refreshUser } = useSession();
   const [params, setParams] = useSearchParams();
   const draftId = params.get('rascunho');
   const [step, setStep] = useState(0);
@@ -85,7 +84,7 @@ export function CreateCampaignPage() {
     onSuccess: (campaign) => {
       void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
       void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });
-      void refreshUser();
+      void refreshMoney(queryClient);
       void navigate(`/campanhas/${campaign.id}`);
     },
   });
