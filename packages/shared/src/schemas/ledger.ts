@@ -68,6 +68,13 @@ export const MAX_CHECKOUT_REAIS = 100_000;
  * `POST /api/checkout` (spec section 3, "Checkout request"): amount in whole reais, at least
  * R$ 270,00; the return URLs must point to this site (the server checks the origin).
  */
+/**
+ * Written in a checkout's return URL, replaced by the server with the payment's id (as Stripe
+ * does with `{CHECKOUT_SESSION_ID}`): the page the customer comes back to knows which payment
+ * to confirm (`GET /api/v1/payments/:id`).
+ */
+export const PAYMENT_ID_PLACEHOLDER = '{PAYMENT_ID}';
+
 export const checkoutRequestSchema = z.object({
   amount: z
     .number({ error: LEDGER_MESSAGES.minimumPurchase })
@@ -193,6 +200,15 @@ export const paymentSchema = z.object({
   completedAt: z.string().nullable(),
 });
 export type PaymentDto = z.infer<typeof paymentSchema>;
+
+/** `GET /api/v1/payments/:id`: where one of the user's own payments stands (the web's card return polls it). */
+export const paymentStatusSchema = z.object({
+  id: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  /** Reais. */
+  amount: z.number(),
+});
+export type PaymentStatusDto = z.infer<typeof paymentStatusSchema>;
 
 /** `POST /api/v1/admin/users/:id/payments` answer: the payment, its entry, the money balance after (reais). */
 export const adminPaymentResultSchema = z.object({
