@@ -68,13 +68,6 @@ export const MAX_CHECKOUT_REAIS = 100_000;
  * `POST /api/checkout` (spec section 3, "Checkout request"): amount in whole reais, at least
  * R$ 270,00; the return URLs must point to this site (the server checks the origin).
  */
-/**
- * Written in a checkout's return URL, replaced by the server with the payment's id (as Stripe
- * does with `{CHECKOUT_SESSION_ID}`): the page the customer comes back to knows which payment
- * to confirm (`GET /api/v1/payments/:id`).
- */
-export const PAYMENT_ID_PLACEHOLDER = '{PAYMENT_ID}';
-
 export const checkoutRequestSchema = z.object({
   amount: z
     .number({ error: LEDGER_MESSAGES.minimumPurchase })

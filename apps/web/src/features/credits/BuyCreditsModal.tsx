@@ -1,4 +1,4 @@
-import { formatBRL, PIX_SPINNER_DELAY_MS, ROUTES, reaisToCentavos } from '@ecoa/shared';
+import { formatBRL, PAYMENT_ID_PLACEHOLDER, PIX_SPINNER_DELAY_MS, ROUTES, reaisToCentavos } from '@ecoa/shared';
 import {
   ActionIcon,
   Alert,
@@ -34,9 +34,16 @@ type CheckoutState =
   | { status: 'ready'; url: string }
   | { status: 'failed' };
 
-/** Where the checkout sends the customer back: the site root with success=true / cancel=true. */
+/**
+ * Where the checkout sends the customer back: the site root with success=true / cancel=true.
+ * The success URL also names the payment (the server fills `{PAYMENT_ID}` in), so the page can
+ * confirm that payment before saying anything was added.
+ */
 export function returnUrls(origin = window.location.origin) {
-  return { successUrl: `${origin}/?success=true`, cancelUrl: `${origin}/?cancel=true` };
+  return {
+    successUrl: `${origin}/?success=true&payment=${PAYMENT_ID_PLACEHOLDER}`,
+    cancelUrl: `${origin}/?cancel=true`,
+  };
 }
 
 /**
