@@ -21,11 +21,20 @@ export function useAccountBalance() {
   return { balance, money: balance.data?.money ?? user?.balance.money ?? 0 };
 }
 
-/** After anything that moved money or credits: the balance, the payments and the ledger read again. */
+/** The campaign wizard's estimate (its credits available and what is missing: "Faltam N créditos"). */
+const CAMPAIGN_ESTIMATE_KEY = ['campaign-estimate'] as const;
+
+/**
+ * After anything that moved the user's money or credits (a conversion, a payment, a campaign
+ * started or canceled, an enrichment): what shows them is read again — the balance, the
+ * ledger, the payments, and an open wizard's estimate, so its shortfall alert and its Start
+ * button follow at once.
+ */
 export function refreshMoney(queryClient: QueryClient): Promise<unknown> {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: DASHBOARD_BALANCE_KEY }),
     queryClient.invalidateQueries({ queryKey: PAYMENTS_KEY }),
     queryClient.invalidateQueries({ queryKey: LEDGER_KEY }),
+    queryClient.invalidateQueries({ queryKey: CAMPAIGN_ESTIMATE_KEY }),
   ]);
 }
