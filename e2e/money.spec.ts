@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
 import { importList, openWindowAllDay } from './campaign-helpers';
-import { snap } from './support';
+import { inEveryLook, snap } from './support';
 
 /**
  * Issue 21, money: the figures follow the server without a reload — a card paid in another tab,
@@ -168,4 +168,40 @@ test('a cancel’s released credits show on Compras at once', async ({ page }) =
   await expect(page.getByTestId('shopping-page')).toBeVisible();
   await expect(page.getByTestId('credit-available-SMSSHORT')).not.toHaveText('0');
   await snap(page, 'money-released-after-cancel');
+});
+
+test('confirming a card payment, then its success, in every look', async ({ page }) => {
+  test.setTimeout(120_000);
+  const account = await signInWithApi(page);
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.post('/api/checkout', {
+    headers: { Authorization: account.token },
+    data: {
+      amount: 300,
+      successUrl: `${origin}/?success=true&payment={PAYMENT_ID}`,
+      cancelUrl: `${origin}/?cancel=true`,
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const checkoutUrl = ((await res.json()) as { checkout_url: string }).checkout_url;
+  const id = new URL(checkoutUrl).pathname.split('/').pop();
+
+  // PENDING: the processor has not confirmed it yet.
+  await inEveryLook(page, async (look) => {
+    await page.goto(`/?success=true&payment=${id}`);
+    await expect(page.getByTestId('payment-confirming')).toBeVisible();
+    await snap(page, `money-payment-confirming-${look}`);
+    await page.getByTestId('payment-confirming-close').click();
+    await expect(page.getByTestId('payment-confirming')).toHaveCount(0);
+  });
+
+  const paid = await page.request.post(`${checkoutUrl}/pay`, { maxRedirects: 0 });
+  expect(paid.status()).toBe(303);
+  await inEveryLook(page, async (look) => {
+    await page.goto(`/?success=true&payment=${id}`);
+    await expect(page.getByTestId('payment-success-convert')).toBeVisible();
+    await snap(page, `money-payment-success-${look}`);
+    await page.getByTestId('payment-success-back').click();
+    await expect(page.getByTestId('payment-success')).toHaveCount(0);
+  });
 });
