@@ -52,7 +52,7 @@ test('buys balance with the built-in test checkout: partner dialog, test page, s
   await expect(checkout.getByTestId('amount')).toHaveText('R$\u00a0300,00');
   await snap(checkout, 'credits-test-checkout');
   await checkout.getByRole('button', { name: 'Pagar' }).click();
-  await expect(checkout).toHaveURL(/\/\?success=true$/);
+  await expect(checkout).toHaveURL(/\/\?success=true&payment=[0-9a-f-]{36}$/);
   await expect(checkout.getByTestId('payment-success')).toBeVisible();
   await expect(checkout.getByText('Seus créditos foram adicionados com sucesso!')).toBeVisible();
   await snap(checkout, 'credits-payment-success');

@@ -84,6 +84,12 @@ test('an administrator loads the CNPJ base; a user enriches a spreadsheet into a
   await page.getByTestId('enrichment-export').click();
   expect((await download).suggestedFilename()).toBe('Prospecção-enriquecido.csv');
 
+  // The lists page read before the list exists (in the app, no reload): it must show the new one.
+  await page.getByTestId('nav-lists').click();
+  await expect(page.getByText('Nenhuma lista ainda')).toBeVisible();
+  await page.goBack();
+  await expect(page.getByTestId('enrichment-found')).toHaveText('8');
+
   // The phones found become a contact list, ready for a campaign.
   await page.getByTestId('enrichment-to-list').click();
   await page.getByTestId('enrichment-list-landlines').check();

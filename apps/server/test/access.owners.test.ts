@@ -324,5 +324,11 @@ describe(`access control: owners (${dbKind})`, () => {
       expect(theirs.statusCode).toBe(200);
       for (const secret of ['123.45', 'Pagamento secreto', paymentId]) expect(theirs.body, url).not.toContain(secret);
     }
+    // One payment by its id (the card return's status): the owner's only.
+    const one = `/api/v1/payments/${paymentId}`;
+    expect((await callAs(server, { method: 'GET', url: one }, owner.token)).json()).toMatchObject({ amount: 123.45 });
+    const foreign = await callAs(server, { method: 'GET', url: one }, stranger.token);
+    expect(foreign.statusCode).toBe(404);
+    for (const secret of ['123.45', 'Pagamento secreto']) expect(foreign.body).not.toContain(secret);
   });
 });

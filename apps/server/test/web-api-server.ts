@@ -15,9 +15,14 @@ declare module 'vitest' {
       userToken: string;
       userId: string;
       userEmail: string;
+      /** Users no other test touches, one per test file that needs exact balances (money tests). */
+      spareUsers: { token: string; id: string }[];
     };
   }
 }
+
+/** How many spare users the web tests get (realApi().spareUsers; which file uses which: real-api.ts). */
+const SPARE_USERS = 4;
 
 /**
  * Global setup of the web tests: the whole server (PGlite in memory, or the PostgreSQL test
@@ -49,6 +54,11 @@ export default async function setup(project: TestProject) {
   const admin = await signUpAndSignIn(server);
   await makeAdmin(server, admin.user.id);
   const user = await signUpAndSignIn(server);
+  const spareUsers: { token: string; id: string }[] = [];
+  for (let i = 0; i < SPARE_USERS; i++) {
+    const spare = await signUpAndSignIn(server);
+    spareUsers.push({ token: spare.token, id: spare.user.id });
+  }
   project.provide('webApi', {
     url: `http://127.0.0.1:${config.port}`,
     adminToken: admin.token,
@@ -56,6 +66,7 @@ export default async function setup(project: TestProject) {
     userToken: user.token,
     userId: user.user.id,
     userEmail: user.email,
+    spareUsers,
   });
   return async () => {
     await server.close();

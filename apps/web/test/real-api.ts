@@ -11,6 +11,11 @@ declare module 'vitest' {
       userToken: string;
       userId: string;
       userEmail: string;
+      /**
+       * Users no other test touches, for tests that assert exact balances while other files run
+       * in parallel: [0] TransferForm.test, [1] money.test, [2] PaymentResult.test, [3] refreshes.test.
+       */
+      spareUsers: { token: string; id: string }[];
     };
   }
 }

@@ -50,3 +50,10 @@ export const STORAGE_KEYS = {
 
 export const CURRENCY = 'BRL';
 export const CURRENCY_LOCALE = 'pt-BR';
+
+/**
+ * Written in a checkout's return URL, replaced by the server with the payment's id (as Stripe
+ * does with `{CHECKOUT_SESSION_ID}`): the page the customer comes back to knows which payment
+ * to confirm (`GET /api/v1/payments/:id`).
+ */
+export const PAYMENT_ID_PLACEHOLDER = '{PAYMENT_ID}';

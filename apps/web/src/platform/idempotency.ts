@@ -39,3 +39,28 @@ export function useSubmissionKey() {
     [],
   );
 }
+
+/**
+ * `useSubmissionKey` for a form of several independent rows (the seven conversion rows): one
+ * submission key per row, so a row sent while another is in flight, or succeeding, never takes
+ * or clears the other row's key — each row's retry keeps its own protection.
+ */
+export function useSubmissionKeys() {
+  const current = useRef(new Map<string, { fingerprint: string; key: string }>());
+  return useMemo(
+    () => ({
+      keyFor(row: string, values: unknown): string {
+        const fingerprint = JSON.stringify(values);
+        const held = current.current.get(row);
+        if (held?.fingerprint === fingerprint) return held.key;
+        const key = newIdempotencyKey();
+        current.current.set(row, { fingerprint, key });
+        return key;
+      },
+      done(row: string): void {
+        current.current.delete(row);
+      },
+    }),
+    [],
+  );
+}

@@ -194,6 +194,15 @@ export const paymentSchema = z.object({
 });
 export type PaymentDto = z.infer<typeof paymentSchema>;
 
+/** `GET /api/v1/payments/:id`: where one of the user's own payments stands (the web's card return polls it). */
+export const paymentStatusSchema = z.object({
+  id: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  /** Reais. */
+  amount: z.number(),
+});
+export type PaymentStatusDto = z.infer<typeof paymentStatusSchema>;
+
 /** `POST /api/v1/admin/users/:id/payments` answer: the payment, its entry, the money balance after (reais). */
 export const adminPaymentResultSchema = z.object({
   payment: paymentSchema,

@@ -1,4 +1,4 @@
-import { type CardPaymentMode, type CheckoutRequest, LEDGER_MESSAGES } from '@ecoa/shared';
+import { type CardPaymentMode, type CheckoutRequest, LEDGER_MESSAGES, PAYMENT_ID_PLACEHOLDER } from '@ecoa/shared';
 import type Stripe from 'stripe';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -23,6 +23,12 @@ export type CheckoutServiceDeps = {
 
 const TEST_PREFIX = 'test_';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A return URL with `{PAYMENT_ID}` (as typed, or percent-encoded by a URL parser) replaced by the payment's id. */
+export function withPaymentId(url: string, paymentId: string): string {
+  const encoded = encodeURIComponent(PAYMENT_ID_PLACEHOLDER);
+  return url.replaceAll(PAYMENT_ID_PLACEHOLDER, paymentId).replaceAll(encoded, paymentId);
+}
 
 export const checkoutErrors = {
   returnUrl: () => badRequest('INVALID_RETURN_URL', LEDGER_MESSAGES.returnUrl),
@@ -136,6 +142,9 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         successUrl: input.successUrl,
         cancelUrl: input.cancelUrl,
       });
+      // Stored as sent; the id is filled in wherever a URL leaves for the processor or the browser.
+      const successUrl = withPaymentId(input.successUrl, payment.id);
+      const cancelUrl = withPaymentId(input.cancelUrl, payment.id);
       if (!gateway) {
         const checkoutUrl = `${deps.publicUrl}/api/checkout/test/${payment.id}`;
         await ledger.attachCheckout(payment.id, { externalId: `${TEST_PREFIX}${payment.id}`, checkoutUrl });
@@ -149,8 +158,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         const session = await gateway.createCheckoutSession({
           paymentId: payment.id,
           amountCentavos: payment.amountCentavos,
-          successUrl: input.successUrl,
-          cancelUrl: input.cancelUrl,
+          successUrl,
+          cancelUrl,
           customerEmail: user.email,
         });
         stage = `storing the stripe checkout session ${session.id}`;
@@ -234,8 +243,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
      */
     async finishTestCheckout(paymentId: string, action: 'pay' | 'cancel'): Promise<string> {
       const payment = await testPayment(paymentId);
-      const success = payment.successUrl ?? `${deps.publicUrl}/?success=true`;
-      const cancel = payment.cancelUrl ?? `${deps.publicUrl}/?cancel=true`;
+      const success = withPaymentId(payment.successUrl ?? `${deps.publicUrl}/?success=true`, payment.id);
+      const cancel = withPaymentId(payment.cancelUrl ?? `${deps.publicUrl}/?cancel=true`, payment.id);
       // A page left open in another tab: only a PENDING payment can still be paid or canceled.
       if (payment.status !== 'PENDING') return payment.status === 'SUCCEEDED' ? success : cancel;
       if (action === 'pay') {

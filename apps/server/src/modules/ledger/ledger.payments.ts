@@ -258,6 +258,13 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
       return deps.repo.findPayment(paymentId);
     },
 
+    /** A payment of `userId`'s own; another user's is answered as missing (its id says nothing). */
+    async ownPayment(userId: string, paymentId: string): Promise<PaymentRow> {
+      const payment = await deps.repo.findPayment(paymentId);
+      if (!payment || payment.userId !== userId) throw ledgerErrors.paymentNotFound();
+      return payment;
+    },
+
     async listPayments(userId: string, options: { page: number; pageSize: number }): Promise<Page<PaymentRow>> {
       const { items, total } = await deps.repo.listPayments(userId, {
         limit: options.pageSize,

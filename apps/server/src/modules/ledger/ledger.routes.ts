@@ -16,6 +16,7 @@ import {
   pageSchema,
   paginationQuerySchema,
   paymentSchema,
+  paymentStatusSchema,
   reaisToCentavos,
   tenThousandthsToReais,
 } from '@ecoa/shared';
@@ -186,6 +187,26 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
       },
     },
     async (request) => paymentsPage(currentUser(request).id, request.query),
+  );
+
+  r.get(
+    '/api/v1/payments/:id',
+    {
+      ...userOnly,
+      schema: {
+        tags: ['ledger'],
+        summary: 'Where one of the signed-in user’s payments stands (another user’s: 404)',
+        description:
+          'PENDING until the card processor confirms it (webhook), then SUCCEEDED (the money is credited), FAILED or CANCELED; REFUNDED later. The web app polls it when a card checkout sends the customer back.',
+        security,
+        params: z.object({ id: z.uuid() }),
+        response: { 200: paymentStatusSchema, 400: errorResponse, 401: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      const payment = await ledger.ownPayment(currentUser(request).id, request.params.id);
+      return { id: payment.id, status: payment.status, amount: centavosToReais(payment.amountCentavos) };
+    },
   );
 
   // --- administrators -------------------------------------------------------------------

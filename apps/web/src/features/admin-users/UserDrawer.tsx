@@ -3,7 +3,9 @@ import { Badge, Center, Divider, Drawer, Group, Loader, Stack, Text } from '@man
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { useSession } from '../auth/SessionProvider';
 import { AdminUserCredits } from '../credits/AdminUserCredits';
+import { refreshMoney } from '../credits/money';
 import { formatReais } from '../shell/format';
 import { AuditHistory } from './AuditHistory';
 import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
@@ -28,9 +30,16 @@ export function UserDrawer({ userId, onClose }: { userId: string | null; onClose
   });
   const user = detail.data;
 
+  const { user: me } = useSession();
+  // A payment or an adjustment recorded below moves the balance this drawer's header and the
+  // users table show (and the administrator's own, when it is their account).
+  const moneyChanged = () => {
+    void queryClient.invalidateQueries({ queryKey: [...ADMIN_USERS_KEY, 'detail', userId] });
+    void queryClient.invalidateQueries({ queryKey: [...ADMIN_USERS_KEY, 'list'] });
+    if (me && me.id === userId) void refreshMoney(queryClient);
+  };
   const close = () => {
     onClose();
-    // Payments recorded in the drawer change the balance the table shows.
     void queryClient.invalidateQueries({ queryKey: [...ADMIN_USERS_KEY, 'list'] });
   };
 
@@ -78,7 +87,7 @@ export function UserDrawer({ userId, onClose }: { userId: string | null; onClose
           </Stack>
           <UserForm key={savedValuesKey(user)} user={user} />
           <Divider />
-          <AdminUserCredits userId={user.id} />
+          <AdminUserCredits userId={user.id} onMoneyChanged={moneyChanged} />
           <Divider />
           <AuditHistory entries={user.history} />
         </Stack>

@@ -2,9 +2,13 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
+import { refreshMoney } from '../credits/money';
 import { CAMPAIGNS_KEY, type CampaignMove, campaignKey, campaignsApi, DASHBOARD_SUMMARY_KEY } from './campaignsApi';
 
-/** Pause, resume, cancel (as the owner, or as an administrator): refreshes what shows the campaign. */
+/**
+ * Pause, resume, cancel (as the owner, or as an administrator): refreshes what shows the
+ * campaign; a cancel also releases the credits of what was not sent, so the money is read again.
+ */
 export function useCampaignMoves(options: { admin?: boolean } = {}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -13,7 +17,8 @@ export function useCampaignMoves(options: { admin?: boolean } = {}) {
       options.admin && (move === 'pause' || move === 'cancel')
         ? campaignsApi.adminMove(id, move)
         : campaignsApi.move(id, move),
-    onSuccess: (_data, { id }) => {
+    onSuccess: (_data, { id, move }) => {
+      if (move === 'cancel') void refreshMoney(queryClient);
       void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
       void queryClient.invalidateQueries({ queryKey: campaignKey(id) });
       void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });

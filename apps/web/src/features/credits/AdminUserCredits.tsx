@@ -37,7 +37,7 @@ const PAGE_SIZE = 10;
  * An administrator's view of one user's money, for the user drawer: balances, record a MANUAL or
  * PIX payment (credited at once), adjust any credit type with a reason, the ledger and payments.
  */
-export function AdminUserCredits({ userId }: { userId: string }) {
+export function AdminUserCredits({ userId, onMoneyChanged }: { userId: string; onMoneyChanged?: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const key = adminUserMoneyKey(userId);
@@ -69,6 +69,7 @@ export function AdminUserCredits({ userId }: { userId: string }) {
       notify.success(t('credits.admin.paymentRecorded'));
       paymentForm.reset({ method: 'PIX', reason: '' });
       await refresh();
+      onMoneyChanged?.();
     },
     onError: (err) => notify.error(isApiError(err) ? err.message : String(err)),
   });
@@ -86,6 +87,7 @@ export function AdminUserCredits({ userId }: { userId: string }) {
       notify.success(t('credits.admin.adjusted'));
       adjustForm.reset({ reason: '' });
       await refresh();
+      onMoneyChanged?.();
     },
     onError: (err) => adjustForm.setError('amount', { message: isApiError(err) ? err.message : String(err) }),
   });

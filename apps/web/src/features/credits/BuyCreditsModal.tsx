@@ -1,4 +1,4 @@
-import { formatBRL, PIX_SPINNER_DELAY_MS, ROUTES, reaisToCentavos } from '@ecoa/shared';
+import { formatBRL, PAYMENT_ID_PLACEHOLDER, PIX_SPINNER_DELAY_MS, ROUTES, reaisToCentavos } from '@ecoa/shared';
 import {
   ActionIcon,
   Alert,
@@ -23,6 +23,7 @@ import { openSupportChat, useSupportWhatsapp } from '../../platform/support';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
 import { CHECKOUT_OPTIONS_KEY, creditsApi } from './creditsApi';
+import { useAccountBalance } from './money';
 import { balanceRow, canPay, digitsOnly, purchaseTotal, showsMinimumNotice, stepQuantity } from './purchase';
 import { TransferForm } from './TransferForm';
 
@@ -33,9 +34,16 @@ type CheckoutState =
   | { status: 'ready'; url: string }
   | { status: 'failed' };
 
-/** Where the checkout sends the customer back: the site root with success=true / cancel=true. */
+/**
+ * Where the checkout sends the customer back: the site root with success=true / cancel=true.
+ * The success URL also names the payment (the server fills `{PAYMENT_ID}` in), so the page can
+ * confirm that payment before saying anything was added.
+ */
 export function returnUrls(origin = window.location.origin) {
-  return { successUrl: `${origin}/?success=true`, cancelUrl: `${origin}/?cancel=true` };
+  return {
+    successUrl: `${origin}/?success=true&payment=${PAYMENT_ID_PLACEHOLDER}`,
+    cancelUrl: `${origin}/?cancel=true`,
+  };
 }
 
 /**
@@ -74,7 +82,7 @@ export function BuyCreditsModal({
   const rows = [balanceRow(t('credits.balanceRow'), quantity)];
   const total = purchaseTotal(rows);
   const payable = canPay(total);
-  const money = user?.balance.money ?? 0;
+  const { money } = useAccountBalance();
 
   const close = () => {
     setQuantity(0);

@@ -3,11 +3,11 @@ import { Button, Card, Group, Pagination, SimpleGrid, Stack, Text, Title } from 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../auth/SessionProvider';
 import { BalanceCard } from './BalanceCard';
 import { useCredits } from './CreditsProvider';
-import { creditsApi, DASHBOARD_BALANCE_KEY, LEDGER_KEY, PAYMENTS_KEY } from './creditsApi';
+import { creditsApi, LEDGER_KEY, PAYMENTS_KEY } from './creditsApi';
 import { LedgerTable, PaymentsTable } from './MoneyTables';
+import { useAccountBalance } from './money';
 import { TransferForm } from './TransferForm';
 
 const PAGE_SIZE = 10;
@@ -18,11 +18,10 @@ const PAGE_SIZE = 10;
  */
 export function ShoppingPage() {
   const { t } = useTranslation();
-  const { user } = useSession();
   const { openBuyCredits } = useCredits();
   const [paymentsPage, setPaymentsPage] = useState(1);
   const [ledgerPage, setLedgerPage] = useState(1);
-  const balance = useQuery({ queryKey: DASHBOARD_BALANCE_KEY, queryFn: creditsApi.balance });
+  const { balance, money } = useAccountBalance();
   const payments = useQuery({
     queryKey: [...PAYMENTS_KEY, paymentsPage],
     queryFn: () => creditsApi.payments(paymentsPage, PAGE_SIZE),
@@ -41,7 +40,7 @@ export function ShoppingPage() {
           {t('credits.buyCredits')}
         </Button>
       </Group>
-      <BalanceCard money={balance.data?.money ?? user?.balance.money ?? 0} onBuy={() => openBuyCredits('buy')} />
+      <BalanceCard money={money} onBuy={() => openBuyCredits('buy')} />
 
       <Card withBorder radius="lg" padding="lg">
         <Title order={4} mb="md">

@@ -4,10 +4,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
-import { useSubmissionKey } from '../../platform/idempotency';
+import { useSubmissionKeys } from '../../platform/idempotency';
 import { notify } from '../auth/notify';
 import { useSession } from '../auth/SessionProvider';
-import { creditsApi, DASHBOARD_BALANCE_KEY, LEDGER_KEY } from './creditsApi';
+import { creditsApi } from './creditsApi';
+import { refreshMoney, useAccountBalance } from './money';
 import { checkTransfer, TRANSFER_TYPES, unitPrice } from './purchase';
 
 const ERROR_KEYS: Record<string, string> = {
@@ -20,31 +21,40 @@ const ERROR_KEYS: Record<string, string> = {
  * Money → credits (`POST /api/v1/credits/transfer`), one row per credit type with its unit
  * price, the cost as typed, and the row's error under it. The same rules as the server run as
  * you type; the server's answer (a failure the spec leaves unhandled) shows under the row too.
- * On success: the spec's toast, the user re-synced, the dashboard balance refreshed, `onDone`.
+ * On success: the spec's toast, the money refreshed (`refreshMoney`), `onDone`. Rows convert
+ * independently: each has its own submission key and its own in-flight state.
  */
 export function TransferForm({ onDone }: { onDone?: () => void }) {
   const { t } = useTranslation();
-  const { user, refreshUser } = useSession();
+  const { user } = useSession();
+  const { money } = useAccountBalance();
   const queryClient = useQueryClient();
   const [quantities, setQuantities] = useState<Partial<Record<TransferableCreditType, number>>>({});
   const [serverErrors, setServerErrors] = useState<Partial<Record<TransferableCreditType, string>>>({});
-  const money = user?.balance.money ?? 0;
+  // The rows in flight: the mutation's own state follows only its latest call.
+  const [converting, setConverting] = useState<ReadonlySet<TransferableCreditType>>(new Set());
+  const mark = (type: TransferableCreditType, inFlight: boolean) =>
+    setConverting((rows) => {
+      const next = new Set(rows);
+      if (inFlight) next.add(type);
+      else next.delete(type);
+      return next;
+    });
 
-  // One Idempotency-Key per submission: converting again after an error (the answer may have
-  // been lost after the server applied it) cannot charge the balance twice.
-  const submissionKey = useSubmissionKey();
+  // One Idempotency-Key per submission, per row: converting again after an error (the answer may
+  // have been lost after the server applied it) cannot charge the balance twice, even when
+  // another row was converted meanwhile.
+  const submissionKeys = useSubmissionKeys();
   const transfer = useMutation({
     mutationFn: ({ input, key }: { input: { type: TransferableCreditType; amount: number }; key: string }) =>
       creditsApi.transfer(input, key),
+    onMutate: ({ input }) => mark(input.type, true),
+    onSettled: (_result, _err, { input }) => mark(input.type, false),
     onSuccess: async (_result, { input }) => {
-      submissionKey.done();
+      submissionKeys.done(input.type);
       notify.success(t('credits.transferSuccess'));
       setQuantities((q) => ({ ...q, [input.type]: undefined }));
-      await Promise.all([
-        refreshUser(),
-        queryClient.invalidateQueries({ queryKey: DASHBOARD_BALANCE_KEY }),
-        queryClient.invalidateQueries({ queryKey: LEDGER_KEY }),
-      ]);
+      await refreshMoney(queryClient);
       onDone?.();
     },
     onError: (err, { input }) => {
@@ -118,12 +128,12 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
                     <Button
                       size="xs"
                       disabled={!check?.ok}
-                      loading={transfer.isPending && transfer.variables?.input.type === type}
+                      loading={converting.has(type)}
                       data-testid={`transfer-submit-${type}`}
                       onClick={() => {
                         if (!quantity) return;
                         const input = { type, amount: quantity };
-                        transfer.mutate({ input, key: submissionKey.keyFor(input) });
+                        transfer.mutate({ input, key: submissionKeys.keyFor(type, input) });
                       }}
                     >
                       {t('credits.transferButton')}

@@ -12,6 +12,7 @@ import type {
   LedgerEntryDto,
   Page,
   PaymentDto,
+  PaymentStatusDto,
 } from '@ecoa/shared';
 import { api } from '../../platform/api';
 import { idempotencyHeader } from '../../platform/idempotency';
@@ -33,6 +34,8 @@ export const creditsApi = {
     api.post<CheckoutResponse>('/api/checkout', input, { host: 'legacy', auth: 'raw' }),
   /** `GET /api/v1/checkout/options`: whether "Pay with credit card" can work here (stripe, test, unavailable). */
   checkoutOptions: () => api.get<CheckoutOptions>('/api/v1/checkout/options'),
+  /** `GET /api/v1/payments/:id`: where one of the user's own payments stands (404 for anyone else's). */
+  paymentStatus: (id: string) => api.get<PaymentStatusDto>(`/api/v1/payments/${encodeURIComponent(id)}`),
   payments: (page = 1, pageSize = 10) => api.get<Page<PaymentDto>>('/api/v1/payments', { query: { page, pageSize } }),
   ledger: (page = 1, pageSize = 10) => api.get<Page<LedgerEntryDto>>('/api/v1/ledger', { query: { page, pageSize } }),
 };

@@ -13,7 +13,7 @@ import { campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaigns/campaignsApi';
 import { LIVE_STATUSES } from '../campaigns/format';
 import { BalanceCard } from '../credits/BalanceCard';
 import { useCredits } from '../credits/CreditsProvider';
-import { creditsApi, DASHBOARD_BALANCE_KEY } from '../credits/creditsApi';
+import { useAccountBalance } from '../credits/money';
 
 const CHANNEL_COLORS: Record<string, string> = {
   sms_short: 'blue.6',
@@ -29,7 +29,7 @@ export function DashboardPage() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const { openBuyCredits } = useCredits();
-  const balance = useQuery({ queryKey: DASHBOARD_BALANCE_KEY, queryFn: creditsApi.balance });
+  const { balance, money } = useAccountBalance();
   const summary = useQuery({
     queryKey: DASHBOARD_SUMMARY_KEY,
     queryFn: campaignsApi.dashboard,
@@ -83,7 +83,7 @@ export function DashboardPage() {
         </Card>
       )}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <BalanceCard money={balance.data?.money ?? user?.balance.money ?? 0} onBuy={() => openBuyCredits('buy')} />
+        <BalanceCard money={money} onBuy={() => openBuyCredits('buy')} />
         <Card withBorder radius="lg" padding="lg">
           <Title order={5} mb="sm">
             {t('credits.balances')}

@@ -1,5 +1,6 @@
 import type { Enrichment } from '@ecoa/shared';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -14,6 +15,7 @@ export function CreateListModal({ enrichment, onClose }: { enrichment: Enrichmen
   const [kinds, setKinds] = useState<string[]>(['mobile']);
   const [saving, setSaving] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
+  const queryClient = useQueryClient();
 
   const save = async () => {
     setSaving(true);
@@ -23,6 +25,8 @@ export function CreateListModal({ enrichment, onClose }: { enrichment: Enrichmen
         kinds: kinds as ('mobile' | 'landline')[],
       });
       setCreated(listId);
+      // Every lists query (the lists page, the wizard's picker) now misses this one.
+      void queryClient.invalidateQueries({ queryKey: ['lists'] });
       notify.success(t('enrichment.toList.done'));
     } catch (err) {
       notify.error(enrichmentErrorText(t, err));

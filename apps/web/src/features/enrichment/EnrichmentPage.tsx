@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { refreshMoney } from '../credits/money';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
 import { monthName } from './format';
@@ -85,6 +86,8 @@ export function EnrichmentPage() {
           onCreated={(id) => {
             setCreating(false);
             void queryClient.invalidateQueries({ queryKey: ['enrichments'] });
+            // Its credits are reserved at once.
+            void refreshMoney(queryClient);
             void navigate(`/listas-enriquecidas/${id}`);
           }}
         />

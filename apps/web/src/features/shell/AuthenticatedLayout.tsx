@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../auth/SessionProvider';
 import { useCredits } from '../credits/CreditsProvider';
+import { useAccountBalance } from '../credits/money';
 import { canOpen } from './navigation';
 import { PageLoader } from './PageLoader';
 import { ShellLayout } from './ShellLayout';
@@ -16,10 +17,11 @@ import { ShellLayout } from './ShellLayout';
 export function AuthenticatedLayout() {
   const { user, signOut } = useSession();
   const { openBuyCredits } = useCredits();
+  const { money } = useAccountBalance();
   const { pathname } = useLocation();
   if (!user) return null;
   return (
-    <ShellLayout user={user} onSignOut={() => void signOut()} onOpenCredits={openBuyCredits}>
+    <ShellLayout user={user} money={money} onSignOut={() => void signOut()} onOpenCredits={openBuyCredits}>
       {canOpen(pathname, user) ? (
         // Keyed by the path: a new boundary shows the spinner at once when the next page's code is
         // still on its way, instead of the previous page lingering under the new URL.

@@ -30,13 +30,15 @@ const COLLAPSED_PX = 80; // 5rem
 
 type ShellLayoutProps = {
   user: ShellUser;
+  /** The account's money in reais (the header's balance), from `useAccountBalance`. */
+  money: number;
   onSignOut: () => void;
   onOpenCredits: () => void;
   children: ReactNode;
 };
 
 /** The authenticated frame (spec section 2): sidebar, header, welcome modal, support button. */
-export function ShellLayout({ user, onSignOut, onOpenCredits, children }: ShellLayoutProps) {
+export function ShellLayout({ user, money, onSignOut, onOpenCredits, children }: ShellLayoutProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const isPhone = useMediaQuery(`(max-width: ${BREAKPOINT_DRAWER_PX}px)`) ?? false;
@@ -104,7 +106,7 @@ export function ShellLayout({ user, onSignOut, onOpenCredits, children }: ShellL
                 compact={isPhone}
               />
             )}
-            <BalancePopover money={user.balance.money} onOpenCredits={onOpenCredits} />
+            <BalancePopover money={money} onOpenCredits={onOpenCredits} />
             {isPhone ? (
               <UnstyledButton onClick={mobileMenu.toggle} data-testid="user-menu" aria-label={t('shell.account')}>
                 <UserAvatar user={user} />

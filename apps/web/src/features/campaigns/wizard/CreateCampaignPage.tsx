@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
 import { LoadErrorAlert } from '../../../ui/LoadErrorAlert';
-import { useSession } from '../../auth/SessionProvider';
+import { refreshMoney } from '../../credits/money';
 import { listsApi } from '../../lists/listsApi';
 import { CAMPAIGNS_KEY, campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaignsApi';
 import { ContentStep } from './ContentStep';
@@ -56,7 +56,6 @@ export function CreateCampaignPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { refreshUser } = useSession();
   const [params, setParams] = useSearchParams();
   const draftId = params.get('rascunho');
   const [step, setStep] = useState(0);
@@ -129,7 +128,7 @@ export function CreateCampaignPage() {
     onSuccess: (campaign) => {
       void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
       void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });
-      void refreshUser();
+      void refreshMoney(queryClient);
       void navigate(`/campanhas/${campaign.id}`);
     },
   });
