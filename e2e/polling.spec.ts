@@ -1,0 +1,102 @@
+import { expect, type Page, test } from '@playwright/test';
+import { signInWithApi, useOwnNetwork } from './auth-helpers';
+import { importList } from './campaign-helpers';
+
+/**
+ * Issue 21: an idle page polls only what can still move. Each page is left open and its `/api/`
+ * requests counted; the figures (requests per minute) are printed for the issue's closing note.
+ * POLL_WINDOW_SECONDS=60 measures over a whole minute (the default, 20 s, keeps CI short).
+ */
+const WINDOW_S = Number(process.env.POLL_WINDOW_SECONDS ?? 20);
+
+test.beforeEach(async ({ context }) => {
+  await useOwnNetwork(context);
+});
+
+type Api = { token: string; page: Page };
+const ALL_DAY = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
+
+async function campaign(
+  { page, token }: Api,
+  name: string,
+  listId: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const created = await page.request.post('/api/v1/campaigns', {
+    headers,
+    data: { name, channel: 'sms_short', listIds: [listId], content: { text: 'Oi' }, window: ALL_DAY, ...extra },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const started = await page.request.post(`/api/v1/campaigns/${id}/start`, { headers });
+  expect(started.status(), await started.text()).toBe(200);
+  return id;
+}
+
+async function read({ page, token }: Api, id: string) {
+  const res = await page.request.get(`/api/v1/campaigns/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  return (await res.json()) as { status: string; counts: Record<string, number> };
+}
+
+/** `/api/` requests the page makes in WINDOW_S seconds after it settled, as requests per minute. */
+async function idleRate(page: Page, path: string, ready: string): Promise<{ count: number; perMinute: number }> {
+  await page.goto(path);
+  await expect(page.getByTestId(ready).first()).toBeVisible();
+  await page.waitForTimeout(1500);
+  let count = 0;
+  const onRequest = (r: { url(): string }) => {
+    if (new URL(r.url()).pathname.startsWith('/api/')) count++;
+  };
+  page.on('request', onRequest);
+  await page.waitForTimeout(WINDOW_S * 1000);
+  page.off('request', onRequest);
+  return { count, perMinute: Math.round((count * 60) / WINDOW_S) };
+}
+
+test('idle pages poll only what can still move: request rates per page', async ({ page }) => {
+  test.setTimeout(120_000 + 6 * WINDOW_S * 1000);
+  const account = await signInWithApi(page);
+  const api = { page, token: account.token };
+  const two = await importList(page, account.token, 'Duas', 2);
+  const ten = await importList(page, account.token, 'Dez', 10);
+
+  const scheduled = await campaign(api, 'Agendada', two, {
+    schedule: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+  });
+  const paused = await campaign(api, 'Pausada', ten, { maxRate: 1 });
+  const pause = await page.request.post(`/api/v1/campaigns/${paused}/pause`, {
+    headers: { Authorization: `Bearer ${account.token}` },
+  });
+  expect(pause.status(), await pause.text()).toBe(200);
+  const completed = await campaign(api, 'Concluída', two);
+  await expect.poll(async () => (await read(api, scheduled)).status).toBe('SCHEDULED');
+  await expect
+    .poll(
+      async () => {
+        const c = await read(api, completed);
+        return `${c.status} ${c.counts.sent! + c.counts.submitting! + c.counts.queued!}`;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('COMPLETED 0');
+  // The paused one's in-flight receipts have come in (nothing of it is awaiting any more).
+  await expect.poll(async () => (await read(api, paused)).counts.sent, { timeout: 15_000 }).toBe(0);
+
+  const rates = {
+    scheduled: await idleRate(page, `/campanhas/${scheduled}`, 'campaign-detail'),
+    paused: await idleRate(page, `/campanhas/${paused}`, 'campaign-detail'),
+    completed: await idleRate(page, `/campanhas/${completed}`, 'campaign-detail'),
+    dashboard: await idleRate(page, '/', 'dashboard-chart'),
+    list: await idleRate(page, '/campanhas', 'campaign-row'),
+  };
+  console.log(`idle /api/ requests over ${WINDOW_S} s (per minute): ${JSON.stringify(rates)}`);
+
+  // Nothing can move in a completed campaign with every receipt in: not one request.
+  expect(rates.completed.count).toBe(0);
+  // A campaign scheduled two hours from now and one paused: nothing polled at a running pace.
+  expect(rates.scheduled.perMinute).toBeLessThanOrEqual(2);
+  expect(rates.paused.perMinute).toBeLessThanOrEqual(6);
+  expect(rates.dashboard.perMinute).toBeLessThanOrEqual(6);
+  expect(rates.list.perMinute).toBeLessThanOrEqual(6);
+});
