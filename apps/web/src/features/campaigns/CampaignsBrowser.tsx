@@ -72,7 +72,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
         {campaigns.isError && (
           <LoadErrorAlert
             error={campaigns.error}
-            fallbackKey="campaigns.errors.load"
+            fallbackKey="loadError.campaigns"
             onRetry={() => campaigns.refetch()}
             data-testid="campaigns-error"
           />
