@@ -100,3 +100,59 @@ test('idle pages poll only what can still move: request rates per page', async (
   expect(rates.dashboard.perMinute).toBeLessThanOrEqual(6);
   expect(rates.list.perMinute).toBeLessThanOrEqual(6);
 });
+
+/** The e2e server's embedded SMSC (its control API, SMSC_SIMULATOR_CONTROL_PORT in playwright.config.ts). */
+const SMSC = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3199) + 1000}/__simulator/options`;
+const SMSC_DEFAULTS = {
+  receiptLatencyMs: 200,
+  outcomes: { delivered: 90, undelivered: 6, expired: 2, rejected: 2 },
+};
+
+test.describe('late receipts', () => {
+  test.afterEach(async ({ request }) => {
+    // The SMSC is the whole run's: leave it as every other spec expects it.
+    expect((await request.post(SMSC, { data: SMSC_DEFAULTS })).status()).toBe(200);
+  });
+
+  test('a receipt that comes hours after the end still moves the row, the counts and the chart', async ({ page }) => {
+    test.setTimeout(120_000);
+    const account = await signInWithApi(page);
+    const api = { page, token: account.token };
+    const list = await importList(page, account.token, 'Tardia', 2);
+    // The carrier takes both at once and confirms them only 25 s later, both delivered.
+    const slow = await page.request.post(SMSC, {
+      data: { receiptLatencyMs: 25_000, outcomes: { delivered: 1, undelivered: 0, expired: 0, rejected: 0 } },
+    });
+    expect(slow.status()).toBe(200);
+    const id = await campaign(api, 'Recibos tardios', list);
+    await expect
+      .poll(
+        async () => {
+          const c = await read(api, id);
+          return `${c.status} sent=${c.counts.sent}`;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('COMPLETED sent=2');
+
+    // The page is opened as if two hours had gone by since the end (an SMS waits for a phone that
+    // was off): the receipts are still due within their validity, so it keeps looking, slowly.
+    await page.clock.install({ time: Date.now() + 2 * 3_600_000 });
+    await page.goto(`/campanhas/${id}`);
+    const rows = page.getByTestId('recipient-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.filter({ hasText: 'Enviada' })).toHaveCount(2);
+    await expect(page.getByTestId('count-delivered-value')).toHaveText('0');
+
+    // The receipts arrive; within a slow poll (30 s) every panel shows them, then polling stops.
+    await expect(page.getByTestId('count-delivered-value')).toHaveText('2', { timeout: 45_000 });
+    await expect(rows.filter({ hasText: 'Entregue' })).toHaveCount(2, { timeout: 5_000 });
+    await expect(page.getByTestId('campaign-timeline').locator('.recharts-area')).not.toHaveCount(0);
+    let after = 0;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/')) after++;
+    });
+    await page.waitForTimeout(35_000);
+    expect(after).toBe(0);
+  });
+});
