@@ -18,7 +18,7 @@ vi.mock('../credits/CreditsProvider', () => ({ useCredits: () => ({ openBuyCredi
  * Issue 21: a read that fails says so, with "Tentar de novo", and never looks like real zeros or
  * an empty account. The real server answers; its failure is injected at the network, once.
  */
-function failOnce(prefix: string) {
+function useApiFailingOnce(prefix: string) {
   let failures = 1;
   useRealApi(realApi().userToken, (path) => {
     if (path.startsWith(prefix) && failures > 0) {
@@ -45,7 +45,7 @@ describe('failed loads', () => {
   });
 
   it('the campaigns list shows the error alone, not "no campaigns yet", and loads on retry', async () => {
-    failOnce('/api/v1/campaigns?');
+    useApiFailingOnce('/api/v1/campaigns?');
     await renderWithApp(<CampaignsBrowser />);
     const error = await screen.findByRole('alert');
     expect(error.textContent).toContain('Não foi possível carregar as campanhas.');
@@ -57,14 +57,14 @@ describe('failed loads', () => {
   });
 
   it("a campaign's recipients and chart say they failed, not that there is nothing", async () => {
-    failOnce(`/api/v1/campaigns/${draftId}/messages`);
+    useApiFailingOnce(`/api/v1/campaigns/${draftId}/messages`);
     await renderWithApp(<CampaignRecipients id={draftId} interval={false} tracked={false} />);
     const error = await screen.findByTestId('recipients-error');
     expect(error.textContent).toContain('Não foi possível carregar os destinatários.');
     expect(screen.queryByText('Nenhum destinatário com este filtro.')).toBeNull();
     cleanup();
 
-    failOnce(`/api/v1/campaigns/${draftId}/timeline`);
+    useApiFailingOnce(`/api/v1/campaigns/${draftId}/timeline`);
     await renderWithApp(<CampaignTimelineChart id={draftId} interval={false} />);
     expect((await screen.findByTestId('campaign-timeline-error')).textContent).toContain(
       'Não foi possível carregar o gráfico.',
@@ -75,7 +75,7 @@ describe('failed loads', () => {
   });
 
   it('the dashboard shows no zeros for figures it could not read', async () => {
-    failOnce('/api/v1/dashboard/summary');
+    useApiFailingOnce('/api/v1/dashboard/summary');
     await renderWithApp(<DashboardPage />);
     expect((await screen.findByTestId('dashboard-error')).textContent).toContain(
       'Não foi possível carregar os números do painel.',
@@ -87,7 +87,7 @@ describe('failed loads', () => {
   });
 
   it('the lists page says it could not load, with a retry', async () => {
-    failOnce('/api/v1/lists?');
+    useApiFailingOnce('/api/v1/lists?');
     await renderWithApp(<ListsPage />);
     const error = await screen.findByRole('alert');
     expect(error.textContent).toContain('Não foi possível carregar as listas.');
