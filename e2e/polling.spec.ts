@@ -156,3 +156,35 @@ test.describe('late receipts', () => {
     expect(after).toBe(0);
   });
 });
+
+test('a hidden tab does not poll; it reads again as soon as it shows', async ({ page }) => {
+  test.setTimeout(90_000);
+  const account = await signInWithApi(page);
+  const api = { page, token: account.token };
+  const list = await importList(page, account.token, 'Visível', 14);
+  // One a second: it runs for about 14 s, polled every 2 s while seen.
+  const id = await campaign(api, 'Aba escondida', list, { maxRate: 1 });
+  await page.goto(`/campanhas/${id}`);
+  await expect(page.getByTestId('campaign-status')).toHaveAttribute('data-status', 'RUNNING');
+  let reads = 0;
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === `/api/v1/campaigns/${id}`) reads++;
+  });
+  const setVisibility = (state: 'hidden' | 'visible') =>
+    page.evaluate((value) => {
+      Object.defineProperty(document, 'visibilityState', { value, configurable: true });
+      Object.defineProperty(document, 'hidden', { value: value === 'hidden', configurable: true });
+      // As the browser fires it: at the document, bubbling to the window (where TanStack listens).
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    }, state);
+
+  await expect.poll(() => reads, { timeout: 5_000 }).toBeGreaterThan(0);
+  await setVisibility('hidden');
+  await page.waitForTimeout(500);
+  const hiddenAt = reads;
+  await page.waitForTimeout(5_000);
+  expect(reads).toBe(hiddenAt);
+  await setVisibility('visible');
+  // At once, not at the next tick of the 2 s interval.
+  await expect.poll(() => reads, { timeout: 500, intervals: [50] }).toBeGreaterThan(hiddenAt);
+});
