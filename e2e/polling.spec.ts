@@ -146,7 +146,8 @@ test.describe('late receipts', () => {
 
     // The receipts arrive; within a slow poll (30 s) every panel shows them, then polling stops.
     await expect(page.getByTestId('count-delivered-value')).toHaveText('2', { timeout: 45_000 });
-    await expect(rows.filter({ hasText: 'Entregue' })).toHaveCount(2, { timeout: 5_000 });
+    // The rows follow at once (the last refresh of every panel when polling stops), not a poll later.
+    await expect(rows.filter({ hasText: 'Entregue' })).toHaveCount(2, { timeout: 2_000 });
     await expect(page.getByTestId('campaign-timeline').locator('.recharts-area')).not.toHaveCount(0);
     let after = 0;
     page.on('request', (r) => {
