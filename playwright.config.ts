@@ -58,6 +58,8 @@ export default defineConfig({
       ADMIN_EMAIL: 'admin@ecoa.test',
       // Not the default: the chat links must show the number this server was started with.
       SUPPORT_WHATSAPP: '5521987654321',
+      // The embedded SMSC's control API, for specs that make its receipts late (polling.spec.ts).
+      SMSC_SIMULATOR_CONTROL_PORT: String(PORT + 1000),
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },
   },

@@ -6,20 +6,29 @@ import { translateApiError } from '../features/auth/errors';
 type LoadErrorAlertProps = Omit<AlertProps, 'children' | 'color' | 'variant' | 'icon'> & {
   /** The failed query's error: its translated message is shown, else `fallbackKey`'s text. */
   error: unknown;
-  fallbackKey: string;
+  /** What could not be loaded ("Não foi possível carregar …"); by default the generic load-failed text. */
+  fallbackKey?: string;
   onRetry: () => void;
   'data-testid'?: string;
 };
 
-/** "Could not load" with the reason and a "Try again" button: the error state of every query. */
-export function LoadErrorAlert({ error, fallbackKey, onRetry, ...alertProps }: LoadErrorAlertProps) {
+/**
+ * "Could not load" with the reason and a "Try again" button: the error state of every query. A
+ * page shows it in place of what failed to load, never beside an empty state or a zero.
+ */
+export function LoadErrorAlert({
+  error,
+  fallbackKey = 'loadError.generic',
+  onRetry,
+  ...alertProps
+}: LoadErrorAlertProps) {
   const { t } = useTranslation();
   return (
-    <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} {...alertProps}>
+    <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" {...alertProps}>
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{translateApiError(t, error, fallbackKey)}</Text>
-        <Button size="xs" variant="light" color="red" onClick={onRetry}>
-          {t('errors.retry')}
+        <Button size="xs" variant="light" color="red" onClick={onRetry} data-testid="load-error-retry">
+          {t('loadError.retry')}
         </Button>
       </Stack>
     </Alert>

@@ -191,6 +191,8 @@ export const campaignSummarySchema = z.object({
   sent: z.number(),
   delivered: z.number(),
   failed: z.number(),
+  /** Recipients still in flight or waiting for their carrier's receipt: the screens poll while any is. */
+  awaiting: z.number(),
   creditsUsed: z.number(),
   statusReason: z.string().nullable(),
   waitingWindow: z.boolean(),

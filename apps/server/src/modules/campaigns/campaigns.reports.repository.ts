@@ -22,6 +22,8 @@ export type CampaignProgressRow = CampaignRow & {
   sent: number;
   delivered: number;
   failed: number;
+  /** Still in flight or waiting for the carrier's receipt (`submitting`, `sent`). */
+  awaiting: number;
   user: { id: string; name: string; email: string; company: string };
 };
 
@@ -86,7 +88,8 @@ export function createCampaignReportsRepository(db: Database) {
             select count(*) filter (where m.status not in ('queued', 'submitting')) as done,
                    count(*) filter (where m.submitted_at is not null) as sent,
                    count(*) filter (where m.status = 'delivered') as delivered,
-                   count(*) filter (where m.status in ('failed', 'expired')) as failed
+                   count(*) filter (where m.status in ('failed', 'expired')) as failed,
+                   count(*) filter (where m.status in ('submitting', 'sent')) as awaiting
             from messages m where m.campaign_id = c.id) p on true
           where c.id = any(${pgArray(ids)}::uuid[])`),
       );
@@ -200,6 +203,7 @@ function toProgressRow(r: Record<string, unknown>): CampaignProgressRow {
     sent: n(r.sent),
     delivered: n(r.delivered),
     failed: n(r.failed),
+    awaiting: n(r.awaiting),
     user: {
       id: String(r.user_id),
       name: String(r.u_name ?? ''),

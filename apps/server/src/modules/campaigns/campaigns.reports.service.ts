@@ -34,6 +34,7 @@ export function toSummary(row: CampaignProgressRow, now: Date, withUser = false)
     sent: row.sent,
     delivered: row.delivered,
     failed: row.failed,
+    awaiting: row.awaiting,
     creditsUsed: row.creditsUsed,
     statusReason: row.statusReason,
     waitingWindow: row.status === 'RUNNING' && !isInWindow(row.window, now),

@@ -43,6 +43,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it("the embedded SMSC's control API: none unless SMSC_SIMULATOR_CONTROL_PORT names a port", () => {
+    expect(loadConfig({}).smscSimulatorControlPort).toBeUndefined();
+    expect(loadConfig({ SMSC_SIMULATOR_CONTROL_PORT: '4199' }).smscSimulatorControlPort).toBe(4199);
+    expect(() => loadConfig({ SMSC_SIMULATOR_CONTROL_PORT: '70000' })).toThrow(ConfigError);
+  });
+
   it('channel providers: simulators when unset; SMPP_URL with its tps/window; a half-set provider is an error', () => {
     expect(loadConfig({}).providers).toEqual({
       smpp: undefined,

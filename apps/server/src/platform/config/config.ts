@@ -59,6 +59,11 @@ const envSchema = z.object({
   VOICE_CALLS_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(1),
   /** Clicks one IP may make on rotating links per minute, per process (abuse). */
   LINK_CLICKS_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /**
+   * The embedded SMSC simulator's HTTP control API on this loopback port (its outcomes, receipt
+   * latency…: what the e2e tests steer); unset: none. Ignored when SMPP_URL names a real SMSC.
+   */
+  SMSC_SIMULATOR_CONTROL_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   SUPPORT_WHATSAPP: z
     .string()
     .regex(/^\d{12,13}$/, 'must be the international number in digits, e.g. 5511999999999')
@@ -141,6 +146,8 @@ export type Config = {
    */
   cardPayments: CardPaymentMode;
   smppUrl: string | undefined;
+  /** The embedded SMSC simulator's control API port (SMSC_SIMULATOR_CONTROL_PORT); unset: none. */
+  smscSimulatorControlPort?: number;
   /**
    * The carriers behind the six channels. A provider left unset runs against its simulator
    * (a local SMSC, local fake HTTP APIs), started in-process by `npm start`.
@@ -333,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     cardPayments: e.STRIPE_SECRET_KEY ? 'stripe' : testCheckout ? 'test' : 'unavailable',
     smppUrl: e.SMPP_URL,
+    smscSimulatorControlPort: e.SMSC_SIMULATOR_CONTROL_PORT,
     providers,
     supportWhatsapp: e.SUPPORT_WHATSAPP,
     linkClicksPerIpPerMinute: e.LINK_CLICKS_PER_IP_PER_MINUTE,

@@ -96,7 +96,7 @@ describe('UsersPage (real server)', () => {
     });
     await renderWithApp(<UsersPage />);
     expect(await screen.findByTestId('users-error')).toBeTruthy();
-    fireEvent.click(screen.getByText('Tentar novamente'));
+    fireEvent.click(screen.getByText('Tentar de novo'));
     expect(await screen.findByTestId(`user-row-${maria.id}`)).toBeTruthy();
   });
 

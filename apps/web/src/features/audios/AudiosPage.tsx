@@ -264,7 +264,7 @@ export function AudiosPage() {
         </Button>
       </Group>
       {query.isError ? (
-        <LoadErrorAlert error={query.error} fallbackKey="audios.errors.generic" onRetry={() => query.refetch()} />
+        <LoadErrorAlert error={query.error} fallbackKey="loadError.audios" onRetry={() => query.refetch()} />
       ) : data && data.total === 0 ? (
         <EmptyState onUpload={() => setUploading(true)} />
       ) : (

@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft, IconCopy, IconDownload } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
@@ -25,9 +25,9 @@ import { CampaignActions } from './CampaignActions';
 import { CampaignRecipients } from './CampaignRecipients';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { CampaignTimelineChart } from './CampaignTimelineChart';
-import { campaignKey, campaignsApi } from './campaignsApi';
-import { stillMoving } from './format';
+import { campaignsApi } from './campaignsApi';
 import { saoPauloDateTime } from './times';
+import { useLiveCampaign } from './useLiveCampaign';
 
 const COUNT_STATUS: Record<keyof CampaignCounts, keyof typeof STATUS_COLOR> = {
   queued: 'queued',
@@ -46,12 +46,8 @@ export function CampaignDetailPage() {
   const { t, i18n } = useTranslation();
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const campaign = useQuery({
-    queryKey: campaignKey(id),
-    queryFn: () => campaignsApi.get(id),
-    // Live without reloading: while it may send, and while receipts are still due after the end.
-    refetchInterval: (q) => (q.state.data && stillMoving(q.state.data) ? 2000 : false),
-  });
+  // Live without reloading, at the pace of what can still move (pollInterval.ts).
+  const { campaign, panelInterval } = useLiveCampaign(id);
   const duplicate = useMutation({
     mutationFn: () => campaignsApi.duplicate(id),
     onSuccess: ({ id: copy }) => navigate(`/campanhas/criar-campanha?rascunho=${copy}`),
@@ -62,7 +58,12 @@ export function CampaignDetailPage() {
 
   if (campaign.isError)
     return (
-      <LoadErrorAlert error={campaign.error} fallbackKey="campaigns.errors.load" onRetry={() => campaign.refetch()} />
+      <LoadErrorAlert
+        error={campaign.error}
+        fallbackKey="loadError.campaign"
+        onRetry={() => campaign.refetch()}
+        data-testid="campaign-error"
+      />
     );
   const c = campaign.data;
   if (!c)
@@ -71,7 +72,6 @@ export function CampaignDetailPage() {
         <Loader />
       </Center>
     );
-  const live = stillMoving(c);
   const tracked = c.content.trackedLink !== undefined;
   return (
     <Stack gap="lg" data-testid="campaign-detail">
@@ -230,8 +230,8 @@ export function CampaignDetailPage() {
           </SimpleGrid>
         </Card>
       )}
-      <CampaignTimelineChart id={c.id} live={live} />
-      <CampaignRecipients id={c.id} live={live} tracked={tracked} />
+      <CampaignTimelineChart id={c.id} interval={panelInterval} />
+      <CampaignRecipients id={c.id} interval={panelInterval} tracked={tracked} />
     </Stack>
   );
 }

@@ -5,15 +5,27 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { STATUS_COLOR } from '../channels/MessageStatusView';
 import { reasonText } from '../channels/reasons';
-import { campaignsApi } from './campaignsApi';
+import { campaignMessagesKey, campaignsApi } from './campaignsApi';
 import { browserShowsSaoPaulo, saoPauloDateTime } from './times';
 
 const PAGE_SIZE = 50;
 
-/** A campaign's recipients: status, reason, parts, digits, times; filter by status, search by phone. */
-export function CampaignRecipients({ id, live, tracked }: { id: string; live: boolean; tracked: boolean }) {
+/**
+ * A campaign's recipients: status, reason, parts, digits, times; filter by status, search by phone.
+ * `interval` is the campaign's poll interval (false: still), never faster than every 4 s here.
+ */
+export function CampaignRecipients({
+  id,
+  interval,
+  tracked,
+}: {
+  id: string;
+  interval: number | false;
+  tracked: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const [status, setStatus] = useState<string | null>(null);
   const [onlyClicked, setOnlyClicked] = useState(false);
@@ -22,10 +34,11 @@ export function CampaignRecipients({ id, live, tracked }: { id: string; live: bo
   const [page, setPage] = useState(1);
   const query = { status: status ?? undefined, q, clicked: onlyClicked || undefined, page, pageSize: PAGE_SIZE };
   const recipients = useQuery({
-    queryKey: ['campaign-messages', id, query],
+    queryKey: [...campaignMessagesKey(id), query],
     queryFn: () => campaignsApi.messages(id, query),
     placeholderData: keepPreviousData,
-    refetchInterval: live ? 4000 : false,
+    refetchInterval: interval === false ? false : Math.max(interval, 4000),
+    refetchOnWindowFocus: interval === false ? false : 'always',
   });
   const locale = intlLocale(i18n.language);
   // Date and time, in São Paulo: receipts may come the next day; the zone named where the browser's differs.
@@ -116,7 +129,15 @@ export function CampaignRecipients({ id, live, tracked }: { id: string; live: bo
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        {recipients.data?.items.length === 0 && (
+        {recipients.isError && (
+          <LoadErrorAlert
+            error={recipients.error}
+            fallbackKey="loadError.recipients"
+            onRetry={() => void recipients.refetch()}
+            data-testid="recipients-error"
+          />
+        )}
+        {!recipients.isError && recipients.data?.items.length === 0 && (
           <Text c="dimmed" ta="center">
             {t('campaigns.detail.noRecipients')}
           </Text>

@@ -4,16 +4,21 @@ import { Card, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { campaignsApi } from './campaignsApi';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { campaignsApi, campaignTimelineKey } from './campaignsApi';
 import { browserShowsSaoPaulo, saoPauloFormat } from './times';
 
-/** Sends, deliveries and failures per minute (or hour), live while the campaign runs. */
-export function CampaignTimelineChart({ id, live }: { id: string; live: boolean }) {
+/**
+ * Sends, deliveries and failures per minute (or hour), live while the campaign may move:
+ * `interval` is the campaign's poll interval (false: still), never faster than every 5 s here.
+ */
+export function CampaignTimelineChart({ id, interval }: { id: string; interval: number | false }) {
   const { t, i18n } = useTranslation();
   const timeline = useQuery({
-    queryKey: ['campaign-timeline', id],
+    queryKey: campaignTimelineKey(id),
     queryFn: () => campaignsApi.timeline(id),
-    refetchInterval: live ? 5000 : false,
+    refetchInterval: interval === false ? false : Math.max(interval, 5000),
+    refetchOnWindowFocus: interval === false ? false : 'always',
   });
   const locale = intlLocale(i18n.language);
   const hourly = timeline.data?.bucket === 'hour';
@@ -33,7 +38,14 @@ export function CampaignTimelineChart({ id, live }: { id: string; live: boolean 
         {t('campaigns.detail.timeline')}
         {browserShowsSaoPaulo() ? '' : ` (${t('campaigns.timeZone.brasilia')})`}
       </Title>
-      {data.length === 0 ? (
+      {timeline.isError ? (
+        <LoadErrorAlert
+          error={timeline.error}
+          fallbackKey="loadError.timeline"
+          onRetry={() => void timeline.refetch()}
+          data-testid="campaign-timeline-error"
+        />
+      ) : !timeline.data ? null : data.length === 0 ? (
         <Text c="dimmed" size="sm">
           {t('campaigns.detail.noTimeline')}
         </Text>

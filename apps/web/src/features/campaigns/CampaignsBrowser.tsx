@@ -1,4 +1,4 @@
-import { CAMPAIGN_STATUSES, CHANNELS } from '@ecoa/shared';
+import { CAMPAIGN_STATUSES, type CampaignSummary, CHANNELS } from '@ecoa/shared';
 import { Card, Center, Group, Loader, Pagination, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -8,9 +8,11 @@ import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { CampaignsTable } from './CampaignsTable';
 import { CAMPAIGNS_KEY, campaignsApi } from './campaignsApi';
-import { LIVE_STATUSES } from './format';
+import { campaignsPollInterval, summaryPollFacts } from './pollInterval';
 
 const PAGE_SIZE = 20;
+const pollInterval = (items: CampaignSummary[] | undefined) =>
+  campaignsPollInterval((items ?? []).map(summaryPollFacts));
 
 /** The campaigns table with its filters, search and pages; live while something moves (polling). */
 export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
@@ -25,8 +27,9 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
     queryKey: [...CAMPAIGNS_KEY, admin ? 'all' : 'mine', query],
     queryFn: () => (admin ? campaignsApi.listAll(query) : campaignsApi.list(query)),
     placeholderData: keepPreviousData,
-    // Live without reloading: poll while a campaign on the page may still move.
-    refetchInterval: (qr) => (qr.state.data?.items.some((c) => LIVE_STATUSES.has(c.status)) ? 2500 : false),
+    // Live without reloading: at the pace of the liveliest campaign on the page (pollInterval.ts).
+    refetchInterval: (qr) => pollInterval(qr.state.data?.items),
+    refetchOnWindowFocus: (qr) => (pollInterval(qr.state.data?.items) === false ? false : 'always'),
   });
   const pages = Math.max(1, Math.ceil((campaigns.data?.total ?? 0) / PAGE_SIZE));
   const reset =
@@ -69,8 +72,9 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
         {campaigns.isError && (
           <LoadErrorAlert
             error={campaigns.error}
-            fallbackKey="campaigns.errors.load"
+            fallbackKey="loadError.campaigns"
             onRetry={() => campaigns.refetch()}
+            data-testid="campaigns-error"
           />
         )}
         {campaigns.isPending ? (
@@ -79,7 +83,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
           </Center>
         ) : campaigns.data && campaigns.data.items.length > 0 ? (
           <CampaignsTable items={campaigns.data.items} admin={admin} />
-        ) : (
+        ) : campaigns.isError || !campaigns.data ? null : (
           <Text c="dimmed" ta="center" py="xl" data-testid="campaigns-empty">
             {t(q || status || channel ? 'campaigns.noneFound' : 'campaigns.none')}
           </Text>

@@ -15,6 +15,7 @@ const base: CampaignSummary = {
   sent: 0,
   delivered: 0,
   failed: 0,
+  awaiting: 0,
   creditsUsed: 0,
   statusReason: null,
   waitingWindow: false,

@@ -53,4 +53,6 @@ export const campaignsApi = {
 
 export const CAMPAIGNS_KEY = ['campaigns'] as const;
 export const campaignKey = (id: string) => ['campaign', id] as const;
+export const campaignMessagesKey = (id: string) => ['campaign-messages', id] as const;
+export const campaignTimelineKey = (id: string) => ['campaign-timeline', id] as const;
 export const DASHBOARD_SUMMARY_KEY = ['dashboard-summary'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canCancel, canPause, canResume, deliveryRate, progressPercent, stillMoving } from './format';
+import { canCancel, canPause, canResume, deliveryRate, progressPercent } from './format';
 
 describe('campaign figures', () => {
   it('progress is done over total, capped, and 0 for an empty campaign', () => {
@@ -15,18 +15,5 @@ describe('campaign figures', () => {
     expect([canPause('RUNNING'), canResume('RUNNING'), canCancel('RUNNING')]).toEqual([true, false, true]);
     expect([canPause('PAUSED'), canResume('PAUSED'), canCancel('PAUSED')]).toEqual([false, true, true]);
     expect([canPause('COMPLETED'), canResume('COMPLETED'), canCancel('COMPLETED')]).toEqual([false, false, false]);
-  });
-  it('keeps watching a finished campaign while receipts are still due, for an hour', () => {
-    const now = Date.parse('2026-11-24T12:00:00Z');
-    const ended = (minutesAgo: number, sent: number) => ({
-      status: 'COMPLETED' as const,
-      finishedAt: new Date(now - minutesAgo * 60_000).toISOString(),
-      counts: { sent, submitting: 0 },
-    });
-    expect(stillMoving(ended(1, 3), now)).toBe(true);
-    expect(stillMoving(ended(1, 0), now)).toBe(false);
-    expect(stillMoving(ended(90, 3), now)).toBe(false);
-    expect(stillMoving({ status: 'RUNNING', finishedAt: null, counts: { sent: 0, submitting: 0 } }, now)).toBe(true);
-    expect(stillMoving({ status: 'DRAFT', finishedAt: null, counts: { sent: 0, submitting: 0 } }, now)).toBe(false);
   });
 });

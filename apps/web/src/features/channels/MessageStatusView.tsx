@@ -3,6 +3,7 @@ import { Alert, Badge, Group, Loader, Stack, Text, Timeline } from '@mantine/cor
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { channelsApi, messageKey } from './channelsApi';
 import { reasonText } from './reasons';
 
@@ -27,16 +28,42 @@ export const STATUS_COLOR: Record<MessageStatus, string> = {
   canceled: 'gray',
 };
 
-/** A message's status, live: polled each second until the carrier's last word (delivered, failed…). */
+/**
+ * How often to ask again about a message not final yet: each second while the carrier usually
+ * answers, then less often (a receipt for a phone that is off comes hours later).
+ */
+export function messagePollInterval(createdAt: string, now = Date.now()): number {
+  const age = now - Date.parse(createdAt);
+  if (Number.isNaN(age) || age < 30_000) return 1_000;
+  return age < 5 * 60_000 ? 5_000 : 30_000;
+}
+
+/**
+ * A message's status, live until the carrier's last word (delivered, failed…). A failed read stops
+ * the polling and says so, with a retry: never a spinner that turns for ever.
+ */
 export function MessageStatusView({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const query = useQuery({
     queryKey: messageKey(id),
     queryFn: () => channelsApi.message(id),
-    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.status) ? false : 1000),
+    refetchInterval: (q) => {
+      if (q.state.status === 'error') return false;
+      const m = q.state.data;
+      if (!m) return 1_000;
+      return FINAL.has(m.status) ? false : messagePollInterval(m.createdAt);
+    },
   });
   const message = query.data;
-  if (!message) return <Loader size="sm" />;
+  const failed = query.isError && (
+    <LoadErrorAlert
+      error={query.error}
+      fallbackKey="loadError.messageStatus"
+      onRetry={() => void query.refetch()}
+      data-testid="message-status-error"
+    />
+  );
+  if (!message) return failed || <Loader size="sm" data-testid="message-status-loading" />;
   const time = (iso: string) =>
     new Date(iso).toLocaleTimeString(intlLocale(i18n.language), {
       hour: '2-digit',
@@ -54,11 +81,12 @@ export function MessageStatusView({ id }: { id: string }) {
         >
           {t(`channels.statuses.${message.status}`)}
         </Badge>
-        {!FINAL.has(message.status) && <Loader size="xs" />}
+        {!FINAL.has(message.status) && !query.isError && <Loader size="xs" data-testid="message-status-spinner" />}
         <Text size="sm" c="dimmed">
           {t('channels.testSend.cost', { count: message.parts })}
         </Text>
       </Group>
+      {failed}
       {message.reason && (
         <Alert color={STATUS_COLOR[message.status]} variant="light" data-testid="message-reason">
           {reasonText(t, message.reason)}

@@ -1,19 +1,21 @@
 import '@mantine/charts/styles.css';
-import { CHANNELS, CREDIT_TYPES } from '@ecoa/shared';
+import { CHANNELS, CREDIT_TYPES, type DashboardSummary } from '@ecoa/shared';
 import { BarChart } from '@mantine/charts';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { useSession } from '../auth/SessionProvider';
 import { CampaignsTable } from '../campaigns/CampaignsTable';
 import { campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaigns/campaignsApi';
-import { LIVE_STATUSES } from '../campaigns/format';
+import { campaignsPollInterval, summaryPollFacts } from '../campaigns/pollInterval';
 import { BalanceCard } from '../credits/BalanceCard';
 import { useCredits } from '../credits/CreditsProvider';
-import { useAccountBalance } from '../credits/money';
+import { refreshMoney, useAccountBalance } from '../credits/money';
 
 const CHANNEL_COLORS: Record<string, string> = {
   sms_short: 'blue.6',
@@ -24,19 +26,35 @@ const CHANNEL_COLORS: Record<string, string> = {
   rcs: 'orange.6',
 };
 
+const pollInterval = (d: DashboardSummary | undefined) =>
+  d ? campaignsPollInterval([...d.running, ...d.recent].map(summaryPollFacts)) : false;
+
 /** `/`: the balance, credits per channel, campaigns now, 30 days of sends per channel, recent campaigns, first steps. */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const { openBuyCredits } = useCredits();
   const { balance, money } = useAccountBalance();
+  const queryClient = useQueryClient();
   const summary = useQuery({
     queryKey: DASHBOARD_SUMMARY_KEY,
     queryFn: campaignsApi.dashboard,
-    refetchInterval: (q) => (q.state.data?.running.some((c) => LIVE_STATUSES.has(c.status)) ? 3000 : false),
+    // At the pace of the liveliest campaign shown (pollInterval.ts); still when none can move.
+    refetchInterval: (q) => pollInterval(q.state.data),
+    refetchOnWindowFocus: (q) => (pollInterval(q.state.data) === false ? false : 'always'),
   });
+  // When the campaigns stop moving, the credits they reserved are settled: read the balance once more.
+  const polling = pollInterval(summary.data) !== false;
+  const wasPolling = useRef(false);
+  useEffect(() => {
+    if (wasPolling.current && !polling) void refreshMoney(queryClient);
+    wasPolling.current = polling;
+  }, [polling, queryClient]);
+
   const locale = intlLocale(i18n.language);
   const number = new Intl.NumberFormat(locale);
+  // No number before it is known: a failed or pending read is never shown as a real zero.
+  const figure = (value: number | undefined) => (value === undefined ? '—' : number.format(value));
   const data = summary.data;
   const steps = data?.firstSteps;
   const showSteps = steps && !(steps.hasList && steps.hasCredits && steps.hasCampaign);
@@ -94,19 +112,36 @@ export function DashboardPage() {
                 <Text size="xs" c="dimmed">
                   {t(`credits.types.${type}`)}
                 </Text>
-                <Text fw={700}>{number.format(balance.data?.credits[type]?.available ?? 0)}</Text>
+                <Text fw={700}>{figure(balance.data?.credits[type]?.available ?? (balance.data ? 0 : undefined))}</Text>
               </Stack>
             ))}
           </SimpleGrid>
+          {balance.isError && (
+            <LoadErrorAlert
+              mt="sm"
+              error={balance.error}
+              fallbackKey="loadError.balance"
+              onRetry={() => void balance.refetch()}
+              data-testid="dashboard-balance-error"
+            />
+          )}
         </Card>
       </SimpleGrid>
+      {summary.isError && (
+        <LoadErrorAlert
+          error={summary.error}
+          fallbackKey="loadError.dashboard"
+          onRetry={() => void summary.refetch()}
+          data-testid="dashboard-error"
+        />
+      )}
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
         <Card withBorder radius="md" padding="md">
           <Text size="sm" c="dimmed">
             {t('dashboard.sent30')}
           </Text>
           <Text fz={26} fw={700} data-testid="dashboard-sent">
-            {number.format(data?.totals.sent ?? 0)}
+            {figure(data?.totals.sent)}
           </Text>
         </Card>
         <Card withBorder radius="md" padding="md">
@@ -114,7 +149,7 @@ export function DashboardPage() {
             {t('dashboard.delivered30')}
           </Text>
           <Text fz={26} fw={700} data-testid="dashboard-delivered">
-            {number.format(data?.totals.delivered ?? 0)}
+            {figure(data?.totals.delivered)}
           </Text>
         </Card>
         <Card withBorder radius="md" padding="md">
@@ -122,7 +157,7 @@ export function DashboardPage() {
             {t('dashboard.campaigns')}
           </Text>
           <Text fz={26} fw={700}>
-            {number.format(data?.totals.campaigns ?? 0)}
+            {figure(data?.totals.campaigns)}
           </Text>
         </Card>
       </SimpleGrid>
@@ -130,7 +165,7 @@ export function DashboardPage() {
         <Title order={4} mb="md">
           {t('dashboard.chartTitle')}
         </Title>
-        {chart.length === 0 ? (
+        {!data ? null : chart.length === 0 ? (
           <Text c="dimmed" size="sm">
             {t('dashboard.noSends')}
           </Text>
@@ -156,7 +191,7 @@ export function DashboardPage() {
             {t('nav.createCampaign')}
           </Button>
         </Group>
-        {data && data.running.length > 0 ? (
+        {!data ? null : data.running.length > 0 ? (
           <CampaignsTable items={data.running} compact />
         ) : (
           <Text c="dimmed" size="sm">
@@ -171,7 +206,7 @@ export function DashboardPage() {
             {t('dashboard.seeAll')}
           </Anchor>
         </Group>
-        {data && data.recent.length > 0 ? (
+        {!data ? null : data.recent.length > 0 ? (
           <CampaignsTable items={data.recent} compact />
         ) : (
           <Text c="dimmed" size="sm">

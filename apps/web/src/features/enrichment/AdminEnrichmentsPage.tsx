@@ -60,11 +60,7 @@ export function AdminEnrichmentsPage() {
         />
       </Group>
       {list.isError && (
-        <LoadErrorAlert
-          error={list.error}
-          fallbackKey="enrichment.errors.UNKNOWN"
-          onRetry={() => void list.refetch()}
-        />
+        <LoadErrorAlert error={list.error} fallbackKey="loadError.enrichments" onRetry={() => void list.refetch()} />
       )}
       {list.isSuccess && items.length === 0 && (
         <Text c="dimmed" size="sm">

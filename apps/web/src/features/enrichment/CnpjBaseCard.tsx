@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { notify } from '../auth/notify';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
@@ -41,13 +42,21 @@ export function CnpjBaseCard() {
     <Card withBorder radius="lg" padding="lg" data-testid="cnpj-base">
       <Stack gap="sm">
         <Title order={4}>{t('enrichment.base.title')}</Title>
+        {base.isError && (
+          <LoadErrorAlert
+            error={base.error}
+            fallbackKey="loadError.cnpjBase"
+            onRetry={() => void base.refetch()}
+            data-testid="cnpj-base-error"
+          />
+        )}
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <Figure
             label={t('enrichment.base.month')}
             value={b?.referenceMonth ? monthName(b.referenceMonth, i18n.language) : '—'}
           />
-          <Figure label={t('enrichment.base.establishments')} value={number.format(b?.establishments ?? 0)} />
-          <Figure label={t('enrichment.base.companies')} value={number.format(b?.companies ?? 0)} />
+          <Figure label={t('enrichment.base.establishments')} value={b ? number.format(b.establishments) : '—'} />
+          <Figure label={t('enrichment.base.companies')} value={b ? number.format(b.companies) : '—'} />
           <Figure
             label={t('enrichment.base.importedAt')}
             value={b?.importedAt ? new Date(b.importedAt).toLocaleString(locale) : '—'}

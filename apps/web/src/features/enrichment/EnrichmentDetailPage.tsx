@@ -55,7 +55,7 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
     return (
       <LoadErrorAlert
         error={enrichment.error}
-        fallbackKey="enrichment.errors.UNKNOWN"
+        fallbackKey="loadError.enrichments"
         onRetry={() => void enrichment.refetch()}
       />
     );

@@ -53,11 +53,7 @@ export function EnrichmentPage() {
         </Alert>
       )}
       {list.isError && (
-        <LoadErrorAlert
-          error={list.error}
-          fallbackKey="enrichment.errors.UNKNOWN"
-          onRetry={() => void list.refetch()}
-        />
+        <LoadErrorAlert error={list.error} fallbackKey="loadError.enrichments" onRetry={() => void list.refetch()} />
       )}
       {list.isSuccess && items.length === 0 && (
         <Center py={60}>

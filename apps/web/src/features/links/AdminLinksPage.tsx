@@ -79,7 +79,7 @@ export function AdminLinksPage() {
               {current.isError && (
                 <LoadErrorAlert
                   error={current.error}
-                  fallbackKey="links.errors.UNKNOWN"
+                  fallbackKey="loadError.links"
                   onRetry={() => void current.refetch()}
                 />
               )}

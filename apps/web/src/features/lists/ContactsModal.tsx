@@ -3,7 +3,7 @@ import { Badge, Group, Modal, Pagination, ScrollArea, Stack, Table, Text } from 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { listErrorText } from './errors';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { listsApi } from './listsApi';
 
 const PAGE_SIZE = 50;
@@ -31,9 +31,12 @@ export function ContactsModal({ list, onClose }: { list: ContactList | null; onC
     >
       <Stack gap="sm" data-testid="contacts-modal">
         {query.isError && (
-          <Text c="red" size="sm">
-            {listErrorText(t, query.error)}
-          </Text>
+          <LoadErrorAlert
+            error={query.error}
+            fallbackKey="loadError.contacts"
+            onRetry={() => void query.refetch()}
+            data-testid="contacts-error"
+          />
         )}
         <ScrollArea type="auto" mah="60vh">
           <Table striped fz="sm">

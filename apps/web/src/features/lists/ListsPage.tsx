@@ -32,6 +32,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { notify } from '../auth/notify';
 import { ContactsModal } from './ContactsModal';
 import { listErrorText } from './errors';
@@ -258,9 +259,12 @@ function ListsTable({ onImport }: { onImport: () => void }) {
   const data = query.data;
   if (query.isError) {
     return (
-      <Text c="red" size="sm">
-        {listErrorText(t, query.error)}
-      </Text>
+      <LoadErrorAlert
+        error={query.error}
+        fallbackKey="loadError.lists"
+        onRetry={() => void query.refetch()}
+        data-testid="lists-error"
+      />
     );
   }
   if (data && data.total === 0) {

@@ -17,6 +17,7 @@ import { IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { notify } from '../auth/notify';
 import { listErrorText } from './errors';
 import { optOutsApi } from './listsApi';
@@ -126,6 +127,14 @@ export function OptOutsPanel() {
         }}
         data-testid="opt-out-search"
       />
+      {query.isError && (
+        <LoadErrorAlert
+          error={query.error}
+          fallbackKey="loadError.optOuts"
+          onRetry={() => void query.refetch()}
+          data-testid="opt-outs-error"
+        />
+      )}
       <Paper withBorder radius="md">
         <Table verticalSpacing="xs" data-testid="opt-outs-table">
           <Table.Thead>
@@ -137,7 +146,7 @@ export function OptOutsPanel() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data?.items.length === 0 && (
+            {!query.isError && data?.items.length === 0 && (
               <Table.Tr>
                 <Table.Td colSpan={4}>
                   <Text size="sm" c="dimmed" ta="center" py="md">

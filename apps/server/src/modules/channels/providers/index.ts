@@ -53,7 +53,9 @@ export async function startProviders(options: {
     await Promise.allSettled(Object.values(simulators).map((s) => s?.close()));
   };
   try {
-    simulators.smsc = smpp ? undefined : await startSmscSimulator({ httpPort: null, ...overrides.smsc });
+    simulators.smsc = smpp
+      ? undefined
+      : await startSmscSimulator({ httpPort: config.smscSimulatorControlPort ?? null, ...overrides.smsc });
     const smppConfig = smpp ?? parseSmppUrl(simulators.smsc!.url);
     providers.push(
       createSmppProvider({
