@@ -5,9 +5,9 @@ import { importList } from './campaign-helpers';
 /**
  * Issue 21: an idle page polls only what can still move. Each page is left open and its `/api/`
  * requests counted; the figures (requests per minute) are printed for the issue's closing note.
- * POLL_WINDOW_SECONDS=60 measures over a whole minute (the default, 20 s, keeps CI short).
+ * POLL_WINDOW_SECONDS=60 measures over a whole minute (the default, 12 s, keeps CI short).
  */
-const WINDOW_S = Number(process.env.POLL_WINDOW_SECONDS ?? 20);
+const WINDOW_S = Number(process.env.POLL_WINDOW_SECONDS ?? 12);
 
 test.beforeEach(async ({ context }) => {
   await useOwnNetwork(context);
