@@ -139,7 +139,7 @@ describe('CreateCampaignPage (real server)', () => {
     expect(screen.queryByTestId('wizard-next')).toBeNull();
 
     failing = false;
-    fireEvent.click(screen.getByText('Tentar novamente'));
+    fireEvent.click(screen.getByText('Tentar de novo'));
     expect((await nameField()).value).toBe('Carrega depois');
     expect(sent.filter((s) => s.method !== 'GET')).toEqual([]);
   });
