@@ -12,14 +12,14 @@ export function sendForm<T>(path: string, form: FormData, onProgress?: (fraction
     xhr.onerror = () => reject(new ApiError(0, 'Network error', 'NETWORK_ERROR'));
     xhr.onload = () => {
       if (xhr.status === 401) sessionToken.set(null);
-      let data: { message?: string; code?: string } | undefined;
+      let data: { message?: string; code?: string; details?: Record<string, unknown> } | undefined;
       try {
         data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
       } catch {
         data = undefined;
       }
       if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-      else reject(new ApiError(xhr.status, data?.message || xhr.statusText, data?.code));
+      else reject(new ApiError(xhr.status, data?.message || xhr.statusText, data?.code, data?.details));
     };
     xhr.send(form);
   });

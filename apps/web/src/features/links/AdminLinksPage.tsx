@@ -79,7 +79,7 @@ export function AdminLinksPage() {
               {current.isError && (
                 <LoadErrorAlert
                   error={current.error}
-                  fallbackKey="links.errors.UNKNOWN"
+                  fallbackKey="links.errors.load"
                   onRetry={() => void current.refetch()}
                 />
               )}

@@ -76,7 +76,7 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
           </Button>
         </Group>
         {stats.isError && (
-          <LoadErrorAlert error={stats.error} fallbackKey="links.errors.UNKNOWN" onRetry={() => void stats.refetch()} />
+          <LoadErrorAlert error={stats.error} fallbackKey="links.errors.load" onRetry={() => void stats.refetch()} />
         )}
         {stats.isPending && <Loader size="sm" />}
         {s && (

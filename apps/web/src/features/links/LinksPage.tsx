@@ -120,7 +120,7 @@ export function LinksPage() {
         maw={360}
       />
       {links.isError && (
-        <LoadErrorAlert error={links.error} fallbackKey="links.errors.UNKNOWN" onRetry={() => void links.refetch()} />
+        <LoadErrorAlert error={links.error} fallbackKey="links.errors.load" onRetry={() => void links.refetch()} />
       )}
       {links.isSuccess && items.length === 0 && !q && (
         <Paper withBorder p="xl">

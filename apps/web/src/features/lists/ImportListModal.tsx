@@ -141,8 +141,8 @@ export function ImportListModal({
               setError(
                 t(
                   rejections[0]?.errors[0]?.code === 'file-too-large'
-                    ? 'lists.errors.FILE_TOO_LARGE'
-                    : 'lists.errors.UNSUPPORTED_FILE_TYPE',
+                    ? 'errors.codes.FILE_TOO_LARGE'
+                    : 'errors.codes.UNSUPPORTED_FILE_TYPE',
                 ),
               )
             }
@@ -225,7 +225,7 @@ export function ImportListModal({
             />
             {phone === NONE && (
               <Alert color="yellow" icon={<IconAlertCircle size={18} />}>
-                {t('lists.errors.NO_PHONE_COLUMN')}
+                {t('errors.codes.NO_PHONE_COLUMN')}
               </Alert>
             )}
             <div>
