@@ -28,12 +28,16 @@ export const listsApi = {
     return sendForm<ListPreview>('/api/v1/lists/preview', form);
   },
 
-  create(input: { file: File; name: string; mapping: ColumnMapping | null }, onProgress?: (f: number) => void) {
+  create(
+    input: { file: File; name: string; mapping: ColumnMapping | null },
+    onProgress?: (f: number) => void,
+    signal?: AbortSignal,
+  ) {
     const form = new FormData();
     form.append('name', input.name);
     if (input.mapping) form.append('mapping', JSON.stringify(input.mapping));
     form.append('file', input.file, input.file.name);
-    return sendForm<{ id: string }>('/api/v1/lists', form, onProgress);
+    return sendForm<{ id: string }>('/api/v1/lists', form, onProgress, signal);
   },
 
   /** Downloads an export with the session token, then hands the file to the browser. */

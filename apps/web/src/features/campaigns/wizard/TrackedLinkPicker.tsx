@@ -1,5 +1,16 @@
 import { type CampaignContent, TRACKED_LINK_VARIABLE, trackedLinkSchema } from '@ecoa/shared';
-import { Badge, Button, Group, Popover, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  CloseButton,
+  Group,
+  Popover,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconLink, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -53,9 +64,10 @@ export function TrackedLinkPicker({
           size="lg"
           leftSection={<IconLink size={14} />}
           rightSection={
-            <IconX
-              size={14}
-              style={{ cursor: 'pointer' }}
+            // A real button: reachable with Tab, pressed with Enter or Space.
+            <CloseButton
+              size="xs"
+              icon={<IconX size={14} />}
               aria-label={t('campaignWizard.link.remove')}
               data-testid="tracked-link-remove"
               onClick={() => {
