@@ -16,7 +16,9 @@ function settle<T>(status: number, statusText: string, text: string): T {
 }
 
 export const audiosApi = {
-  list: (page: number, pageSize = 20) => apiRequest<Page<Audio>>('/api/v1/audios', { query: { page, pageSize } }),
+  list: (page: number, pageSize = 20, q = '') =>
+    apiRequest<Page<Audio>>('/api/v1/audios', { query: { page, pageSize, ...(q ? { q } : {}) } }),
+  get: (id: string) => apiRequest<Audio>(`/api/v1/audios/${id}`),
   rename: (id: string, name: string) => apiRequest<Audio>(`/api/v1/audios/${id}`, { method: 'PATCH', body: { name } }),
   remove: (id: string) => apiRequest<void>(`/api/v1/audios/${id}`, { method: 'DELETE' }),
 

@@ -12,7 +12,8 @@ async function isZip(file: File): Promise<boolean> {
 }
 
 export const listsApi = {
-  list: (page: number, pageSize = 20) => apiRequest<Page<ContactList>>('/api/v1/lists', { query: { page, pageSize } }),
+  list: (page: number, pageSize = 20, q = '') =>
+    apiRequest<Page<ContactList>>('/api/v1/lists', { query: { page, pageSize, ...(q ? { q } : {}) } }),
   get: (id: string) => apiRequest<ContactList>(`/api/v1/lists/${id}`),
   contacts: (id: string, page: number, pageSize = 50) =>
     apiRequest<Page<ListContact>>(`/api/v1/lists/${id}/contacts`, { query: { page, pageSize } }),
