@@ -28,12 +28,15 @@ export function codeText(t: TFunction, code: string | undefined, details?: unkno
   return t(`errors.codes.${code}`, { ...params, defaultValue: '' }) || '';
 }
 
+const GENERIC = 'errors.generic';
+
 /** A failure with no translated code, by its HTTP status; `fallbackKey` says what was being done. */
 function statusText(t: TFunction, status: number, fallbackKey: string): string {
   if (status === 0) return t('errors.network');
   if (status === 401) return t('errors.loginExpired');
   if (status === 429) return t('errors.tooManyRequests');
-  if (status >= 500) return t('errors.server');
+  // A server fault says nothing the user can act on: what was being done, when the feature says it.
+  if (status >= 500) return t(fallbackKey === GENERIC ? 'errors.server' : fallbackKey);
   return t(fallbackKey);
 }
 
@@ -41,7 +44,7 @@ function statusText(t: TFunction, status: number, fallbackKey: string): string {
  * Any error in the user's language. `fallbackKey` is the feature's own generic text ("could not
  * save the link"), shown for a failure the catalogue has no code for.
  */
-export function errorText(err: unknown, t: TFunction, fallbackKey = 'errors.generic'): string {
+export function errorText(err: unknown, t: TFunction, fallbackKey = GENERIC): string {
   if (!isApiError(err)) return t(fallbackKey);
   if (err.status === 0) return t('errors.network');
   if (err.code === 'RATE_LIMITED') {
@@ -52,5 +55,7 @@ export function errorText(err: unknown, t: TFunction, fallbackKey = 'errors.gene
   }
   // A schema's refusal names the field's own rule when it is one of the spec's messages.
   if (err.code === 'VALIDATION_FAILED') return sharedMessageText(t, err.message) ?? codeText(t, err.code);
+  // INTERNAL is the server's "something broke": no more to say than its status.
+  if (err.code === 'INTERNAL') return statusText(t, err.status, fallbackKey);
   return codeText(t, err.code, err.details) || statusText(t, err.status, fallbackKey);
 }

@@ -166,7 +166,7 @@ describe('audio errors', () => {
     expect(audioErrorText(t, new ApiError(415, 'x', 'AUDIO_TYPE_NOT_ALLOWED'))).toBe(
       pt.errors.codes.AUDIO_TYPE_NOT_ALLOWED,
     );
-    expect(audioErrorText(t, new ApiError(500, 'x', 'INTERNAL'))).toBe(pt.errors.codes.INTERNAL);
+    expect(audioErrorText(t, new ApiError(500, 'x', 'INTERNAL'))).toBe(pt.audios.errors.generic);
     expect(audioErrorText(t, new ApiError(404, 'x'))).toBe(pt.audios.errors.generic);
   });
 });

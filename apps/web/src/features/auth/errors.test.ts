@@ -43,7 +43,7 @@ describe('auth error messages (spec section 8)', () => {
     expect(translateApiError(t, new ApiError(409, 'E-mail já cadastrado.', 'X'), 'errors.signupFailed')).toBe(
       'errors.signupFailed',
     );
-    expect(translateApiError(t, new ApiError(500, ''), 'errors.signupFailed')).toBe('errors.server');
+    expect(translateApiError(t, new ApiError(500, ''), 'errors.signupFailed')).toBe('errors.signupFailed');
     expect(translateApiError(t, new Error('boom'), 'errors.signupFailed')).toBe('errors.signupFailed');
   });
 

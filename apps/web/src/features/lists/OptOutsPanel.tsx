@@ -56,7 +56,7 @@ export function OptOutsPanel() {
     // Past the server's limit nothing is sent and the text stays, to be split or sent as a file.
     if (phones.length > OPT_OUT_ADD_MAX) {
       const n = (value: number) => value.toLocaleString(locale);
-      setInputError(t('optOuts.tooMany', { max: n(OPT_OUT_ADD_MAX), count: phones.length, pasted: n(phones.length) }));
+      setInputError(t('optOuts.tooMany', { max: n(OPT_OUT_ADD_MAX), pasted: n(phones.length) }));
       return;
     }
     setBusy(true);
