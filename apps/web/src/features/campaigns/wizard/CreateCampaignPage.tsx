@@ -18,12 +18,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { isApiError } from '../../../platform/api';
 import { useSession } from '../../auth/SessionProvider';
 import { listsApi } from '../../lists/listsApi';
 import { CAMPAIGNS_KEY, campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaignsApi';
 import { ContentStep } from './ContentStep';
 import { emptyDraft, fromCampaign, toRequest, type WizardDraft } from './draft';
+import { wizardErrorText } from './problemText';
 import { RecipientsStep } from './RecipientsStep';
 import { ReviewStep } from './ReviewStep';
 import { ScheduleStep } from './ScheduleStep';
@@ -102,12 +102,7 @@ export function CreateCampaignPage() {
   const readyLists = (lists.data?.items ?? []).filter((l) => draft.listIds.includes(l.id));
   const variables = [...BUILT_IN_VARIABLES, ...new Set(readyLists.flatMap((l) => l.fields))];
   const error = start.error ?? save.error;
-  const errorText =
-    error && isApiError(error)
-      ? t(`campaignWizard.problems.${error.code}`, { defaultValue: error.message })
-      : error
-        ? t('campaigns.errors.generic')
-        : null;
+  const errorText = error ? wizardErrorText(t, error) : null;
 
   if (draftId && existing.isPending)
     return (

@@ -8,6 +8,7 @@ import { TestSendDialog } from '../../channels/TestSendDialog';
 import { useCredits } from '../../credits/CreditsProvider';
 import type { WizardDraft } from './draft';
 import { Figure } from './Figure';
+import { problemText } from './problemText';
 
 /** Recipients, parts and credits needed against the credits available; what is missing; a test first. */
 export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: CampaignEstimate | undefined }) {
@@ -68,7 +69,7 @@ export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: 
         <Alert color="red" title={t('campaignWizard.review.problems')} data-testid="review-problems">
           <List size="sm">
             {estimate.problems.map((p) => (
-              <List.Item key={p.code}>{t(`campaignWizard.problems.${p.code}`, { defaultValue: p.message })}</List.Item>
+              <List.Item key={p.code}>{problemText(t, p.code)}</List.Item>
             ))}
           </List>
         </Alert>
