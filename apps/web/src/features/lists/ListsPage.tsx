@@ -79,7 +79,7 @@ function StatusCell({ list }: { list: ContactList }) {
           {t('lists.status.failed')}
         </Badge>
         <Text size="xs" c="red" data-testid="list-error">
-          {list.errorCode ? listErrorText(t, list.errorCode, list.errorDetails) : list.error}
+          {list.errorCode ? listErrorText(t, list.errorCode, list.errorDetails) : t('lists.errors.generic')}
         </Text>
       </Stack>
     );
