@@ -5,6 +5,7 @@ import en from '../../public/locales/en.json';
 import pt from '../../public/locales/pt.json';
 import { jsonAnswer, realApi, useRealApi } from '../../test/real-api';
 import { api } from './api';
+import { downloadFile } from './download';
 import { errorText } from './errors';
 
 const texts: Record<string, TFunction> = {};
@@ -61,6 +62,12 @@ describe('every error the web shows is translated from its code (issue 21)', () 
     expect(errorText(err, texts.pt!)).toBe(pt.errors.network);
     expect(errorText(err, texts.en!)).toBe(en.errors.network);
     expect(errorText(err, texts.cn!)).toBe(cn.errors.network);
+  });
+
+  it('a download that gets no answer says so too (translated), not a generic failure', async () => {
+    useRealApi(realApi().userToken, () => Promise.reject(new TypeError('fetch failed')));
+    const err = await failure(() => downloadFile('/api/v1/lists/x/export', {}, 'x.csv'));
+    expect(errorText(err, texts.en!, 'lists.errors.generic')).toBe(en.errors.network);
   });
 
   it("a code with no translation shows a translated text by status, never the server's message", async () => {
