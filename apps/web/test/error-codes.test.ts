@@ -13,7 +13,7 @@ describe('every error code the server can send has a translation (issue 21)', ()
     // A direct AppError, a factory, a module helper, `code:` answers, FILE_ERRORS' and AUDIO_ERRORS' keys.
     for (const code of ['ENRICHMENT_FORBIDDEN', 'LINK_SLUG_TAKEN', 'CAMPAIGN_NOT_PAUSED', 'VALIDATION_FAILED'])
       expect(codes.has(code), code).toBe(true);
-    for (const code of ['CSV_RAGGED', 'LEGACY_XLS', 'AUDIO_RANGE_NOT_SATISFIABLE', 'INVALID_QUANTITY'])
+    for (const code of ['CSV_RAGGED', 'LEGACY_XLS', 'AUDIO_RANGE_NOT_SATISFIABLE', 'INVALID_QUANTITY', 'BAD_REQUEST'])
       expect(codes.has(code), code).toBe(true);
     expect(codes.size).toBeGreaterThan(80);
   });

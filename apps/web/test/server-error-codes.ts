@@ -40,6 +40,9 @@ export function serverErrorCodes(): Map<string, string[]> {
     for (const m of text.matchAll(new RegExp(`\\b(\\w+)\\(\\s*'${CODE}'`, 'g')))
       if (factories.has(m[1]!)) add(m[2]!, file);
     for (const m of text.matchAll(new RegExp(`\\bcode:\\s*'${CODE}'`, 'g'))) add(m[1]!, file);
+    // A code chosen in an expression (`const code = … : 'BAD_REQUEST'`, the error handler's default).
+    for (const m of text.matchAll(new RegExp(`\\b(?:const|let)\\s+code\\s*=[^;]*?'${CODE}'\\s*;`, 'g')))
+      add(m[1]!, file);
     for (const m of text.matchAll(/\bconst\s+\w*_ERRORS\b[^=]*=\s*\{([\s\S]*?)\n\}/g))
       for (const key of m[1]!.matchAll(new RegExp(`^\\s{2}${CODE}:`, 'gm'))) add(key[1]!, file);
   }
