@@ -6,13 +6,21 @@ import { ApiError, buildUrl, sessionToken } from './api';
  */
 export async function downloadFile(path: string, query: Record<string, string>, fallbackName: string): Promise<void> {
   const token = sessionToken.get();
-  const res = await fetch(buildUrl(path, 'main', query), {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, 'main', query), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  } catch {
+    // No answer at all: the catalogue's "could not reach the server", like apiRequest's.
+    throw new ApiError(0, 'Network error', 'NETWORK_ERROR');
+  }
   if (res.status === 401) sessionToken.set(null);
   if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { message?: string; code?: string };
-    throw new ApiError(res.status, body.message ?? res.statusText, body.code);
+    const body = (await res.json().catch(() => ({}))) as {
+      message?: string;
+      code?: string;
+      details?: Record<string, unknown>;
+    };
+    throw new ApiError(res.status, body.message ?? res.statusText, body.code, body.details);
   }
   const disposition = res.headers.get('content-disposition') ?? '';
   const utf8 = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];

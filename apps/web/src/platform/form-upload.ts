@@ -1,9 +1,24 @@
 import { ApiError, buildUrl, sessionToken } from './api';
 
-/** Sends a multipart form with upload progress (fetch has none), answering like `apiRequest`. */
-export function sendForm<T>(path: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T> {
+/** An upload the user canceled (`signal` aborted): not an error to show. */
+export const isAbort = (err: unknown) => (err as Error | undefined)?.name === 'AbortError';
+
+/**
+ * Sends a multipart form with upload progress (fetch has none), answering like `apiRequest`.
+ * Aborting `signal` stops the request (a Cancel button) and rejects with an AbortError.
+ */
+export function sendForm<T>(
+  path: string,
+  form: FormData,
+  onProgress?: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<T> {
   return new Promise((resolve, reject) => {
+    const canceled = () => new DOMException('The upload was canceled.', 'AbortError');
+    if (signal?.aborted) return reject(canceled());
     const xhr = new XMLHttpRequest();
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.onabort = () => reject(canceled());
     xhr.open('POST', buildUrl(path));
     xhr.setRequestHeader('Accept', 'application/json');
     const token = sessionToken.get();
@@ -12,14 +27,14 @@ export function sendForm<T>(path: string, form: FormData, onProgress?: (fraction
     xhr.onerror = () => reject(new ApiError(0, 'Network error', 'NETWORK_ERROR'));
     xhr.onload = () => {
       if (xhr.status === 401) sessionToken.set(null);
-      let data: { message?: string; code?: string } | undefined;
+      let data: { message?: string; code?: string; details?: Record<string, unknown> } | undefined;
       try {
         data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
       } catch {
         data = undefined;
       }
       if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-      else reject(new ApiError(xhr.status, data?.message || xhr.statusText, data?.code));
+      else reject(new ApiError(xhr.status, data?.message || xhr.statusText, data?.code, data?.details));
     };
     xhr.send(form);
   });

@@ -5,6 +5,9 @@ import { PHONE_INVALID_REASONS } from '../phones/normalize.ts';
 export const OPT_OUT_SOURCES = ['manual', 'upload', 'reply'] as const;
 export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 
+/** `POST /api/v1/opt-outs` takes at most this many numbers at once (more: a file). */
+export const OPT_OUT_ADD_MAX = 1000;
+
 /** One item of `GET /api/v1/opt-outs`. */
 export const optOutSchema = z.object({ phone: z.string(), source: z.enum(OPT_OUT_SOURCES), createdAt: z.string() });
 export type OptOut = z.infer<typeof optOutSchema>;

@@ -1,5 +1,6 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, ilike } from 'drizzle-orm';
 import type { Database, Tx } from '../../platform/db/client.ts';
+import { containsPattern } from '../../platform/db/like.ts';
 import { type AudioRow, audios } from './audios.schema.ts';
 
 export type NewAudio = Omit<AudioRow, 'id' | 'createdAt' | 'updatedAt'>;
@@ -27,15 +28,19 @@ export function createAudiosRepository(db: Database) {
       return row;
     },
 
-    async page(userId: string, page: number, pageSize: number): Promise<{ rows: AudioRow[]; total: number }> {
+    /** Newest first; `q` keeps the audios whose name contains it (the pickers' search). */
+    async page(userId: string, page: number, pageSize: number, q = ''): Promise<{ rows: AudioRow[]; total: number }> {
+      const where = q
+        ? and(eq(audios.userId, userId), ilike(audios.name, containsPattern(q)))
+        : eq(audios.userId, userId);
       const rows = await db
         .select()
         .from(audios)
-        .where(eq(audios.userId, userId))
+        .where(where)
         .orderBy(desc(audios.createdAt), desc(audios.id))
         .limit(pageSize)
         .offset((page - 1) * pageSize);
-      const [total] = await db.select({ n: count() }).from(audios).where(eq(audios.userId, userId));
+      const [total] = await db.select({ n: count() }).from(audios).where(where);
       return { rows, total: total?.n ?? 0 };
     },
 

@@ -141,11 +141,14 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
           tags,
           security,
           summary: 'The user’s audios, newest first',
-          querystring: pageQuery,
+          querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
           response: { 200: pageSchema(audioSchema) },
         },
       },
-      async (request) => audios.list(currentUser(request).id, request.query.page, request.query.pageSize),
+      async (request) => {
+        const { page, pageSize, q } = request.query;
+        return audios.list(currentUser(request).id, page, pageSize, q);
+      },
     );
 
     r.get(

@@ -149,8 +149,8 @@ export function createAudiosService(deps: AudiosServiceDeps) {
       }
     },
 
-    async list(userId: string, page: number, pageSize: number): Promise<Page<Audio>> {
-      const { rows, total } = await repo.page(userId, page, pageSize);
+    async list(userId: string, page: number, pageSize: number, q = ''): Promise<Page<Audio>> {
+      const { rows, total } = await repo.page(userId, page, pageSize, q);
       return { items: rows.map(toDto), page, pageSize, total };
     },
 

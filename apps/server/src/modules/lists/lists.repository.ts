@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import type { ColumnMapping, ContactList, ListContact, ListStatus } from '@ecoa/shared';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbHandle, Tx } from '../../platform/db/client.ts';
+import { containsPattern } from '../../platform/db/like.ts';
 import type { ImportError } from './lists.import.ts';
 import { type ContactListRow, contactLists, contacts, listInvalidRows } from './lists.schema.ts';
 
@@ -168,7 +169,25 @@ export function createListsRepository(handle: DbHandle) {
       return row;
     },
 
-    async page(userId: string, page: number, pageSize: number): Promise<{ rows: ContactListRow[]; total: number }> {
+    /** Newest first; `q` keeps the lists whose name contains it (the pickers' search). */
+    async page(
+      userId: string,
+      page: number,
+      pageSize: number,
+      q = '',
+    ): Promise<{ rows: ContactListRow[]; total: number }> {
+      if (q) {
+        const where = and(eq(contactLists.userId, userId), ilike(contactLists.name, containsPattern(q)));
+        const rows = await db
+          .select()
+          .from(contactLists)
+          .where(where)
+          .orderBy(desc(contactLists.createdAt), desc(contactLists.id))
+          .limit(pageSize)
+          .offset((page - 1) * pageSize);
+        const [total] = await db.select({ n: count() }).from(contactLists).where(where);
+        return { rows, total: total?.n ?? 0 };
+      }
       const rows = await listsPage.execute({ userId, limit: pageSize, offset: (page - 1) * pageSize });
       const [total] = await listsCount.execute({ userId });
       return { rows, total: total?.n ?? 0 };

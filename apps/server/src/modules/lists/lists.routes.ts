@@ -142,8 +142,8 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
       {
         schema: {
           tags,
-          summary: 'The user’s lists, newest first',
-          querystring: pageQuery,
+          summary: 'The user’s lists, newest first (`q`: names containing it)',
+          querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
           response: {
             200: z.object({
               items: z.array(contactListSchema),
@@ -154,7 +154,10 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
           },
         },
       },
-      async (request) => lists.list(currentUser(request).id, request.query.page, request.query.pageSize),
+      async (request) => {
+        const { page, pageSize, q } = request.query;
+        return lists.list(currentUser(request).id, page, pageSize, q);
+      },
     );
 
     r.get(

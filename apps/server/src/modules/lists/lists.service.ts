@@ -204,8 +204,8 @@ export function createListsService(deps: ListsServiceDeps) {
       return toDto(row, opted.get(id) ?? 0);
     },
 
-    async list(userId: string, page: number, pageSize: number) {
-      const { rows, total } = await repo.page(userId, page, pageSize);
+    async list(userId: string, page: number, pageSize: number, q = '') {
+      const { rows, total } = await repo.page(userId, page, pageSize, q);
       const opted = await repo.optedOutCounts(
         userId,
         rows.filter((r) => r.status === 'ready').map((r) => r.id),

@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES, optOutSchema, optOutSummarySchema } from '@ecoa/shared';
+import { MAX_UPLOAD_BYTES, OPT_OUT_ADD_MAX, optOutSchema, optOutSummarySchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -62,7 +62,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
             phones: z
               .array(z.string().max(60))
               .min(1, 'Informe ao menos um número.')
-              .max(1000, 'Envie até 1.000 números por vez (ou um arquivo).'),
+              .max(OPT_OUT_ADD_MAX, 'Envie até 1.000 números por vez (ou um arquivo).'),
           }),
           response: { 200: optOutSummarySchema },
         },

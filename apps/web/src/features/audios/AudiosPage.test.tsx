@@ -167,6 +167,7 @@ describe('audio errors', () => {
       pt.errors.codes.AUDIO_TYPE_NOT_ALLOWED,
     );
     expect(audioErrorText(t, new ApiError(500, 'x', 'INTERNAL'))).toBe(pt.audios.errors.generic);
+    expect(audioErrorText(t, new ApiError(404, 'x'))).toBe(pt.audios.errors.generic);
   });
 });
 

@@ -12,7 +12,6 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   ThemeIcon,
   Title,
   Tooltip,
@@ -32,6 +31,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { openTextPrompt } from '../../ui/TextPrompt';
 import { notify } from '../auth/notify';
 import { AudioPlayer } from './AudioPlayer';
 import { audiosApi } from './audiosApi';
@@ -54,34 +54,22 @@ function AudioMenu({ audio, playing, onPlay }: RowProps) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['audios'] });
 
-  const rename = () => {
-    let value = audio.name;
-    modals.openConfirmModal({
+  const rename = () =>
+    openTextPrompt({
       title: t('audios.rename.title'),
-      children: (
-        <TextInput
-          data-autofocus
-          label={t('audios.rename.label')}
-          defaultValue={audio.name}
-          maxLength={AUDIO_NAME_MAX}
-          onChange={(e) => {
-            value = e.currentTarget.value;
-          }}
-          data-testid="rename-input"
-        />
-      ),
-      labels: { confirm: t('audios.rename.confirm'), cancel: t('audios.cancel') },
-      confirmProps: { 'data-testid': 'confirm-rename' } as never,
-      onConfirm: async () => {
-        try {
-          await audiosApi.rename(audio.id, value);
-          await refresh();
-        } catch (err) {
-          notify.error(audioErrorText(t, err));
-        }
+      label: t('audios.rename.label'),
+      initial: audio.name,
+      maxLength: AUDIO_NAME_MAX,
+      confirmLabel: t('audios.rename.confirm'),
+      cancelLabel: t('audios.cancel'),
+      inputTestId: 'rename-input',
+      confirmTestId: 'confirm-rename',
+      submit: async (value) => {
+        await audiosApi.rename(audio.id, value);
+        await refresh();
       },
+      errorText: (err) => audioErrorText(t, err),
     });
-  };
 
   const remove = () =>
     modals.openConfirmModal({

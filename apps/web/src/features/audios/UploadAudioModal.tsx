@@ -1,8 +1,9 @@
 import { AUDIO_NAME_MAX, type Audio, MAX_AUDIO_BYTES } from '@ecoa/shared';
 import { Alert, Button, Group, Modal, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconFileMusic } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isAbort } from '../../platform/form-upload';
 import { AudioDropArea } from './AudioDropArea';
 import { audiosApi } from './audiosApi';
 import { audioErrorText } from './errors';
@@ -26,6 +27,7 @@ export function UploadAudioModal({
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const uploading = progress !== null;
+  const upload = useRef<AbortController | null>(null);
 
   const reset = () => {
     setFile(null);
@@ -57,13 +59,17 @@ export function UploadAudioModal({
     }
     setError(null);
     setProgress(0);
+    upload.current = new AbortController();
     try {
-      const audio = await audiosApi.upload({ file, name: name.trim() }, setProgress);
+      const audio = await audiosApi.upload({ file, name: name.trim() }, setProgress, upload.current.signal);
       reset();
       onUploaded(audio);
     } catch (err) {
-      setError(audioErrorText(t, err));
+      // Canceled: back to the chosen file and its name, nothing to report.
+      if (!isAbort(err)) setError(audioErrorText(t, err));
       setProgress(null);
+    } finally {
+      upload.current = null;
     }
   };
 
@@ -104,6 +110,15 @@ export function UploadAudioModal({
               <Stack gap={4}>
                 <Text size="sm">{t('audios.upload.uploading', { percent: Math.round(progress * 100) })}</Text>
                 <Progress value={progress * 100} animated striped data-testid="upload-progress" />
+                <Button
+                  variant="default"
+                  size="xs"
+                  onClick={() => upload.current?.abort()}
+                  style={{ alignSelf: 'flex-start' }}
+                  data-testid="upload-cancel"
+                >
+                  {t('audios.upload.cancel')}
+                </Button>
               </Stack>
             )}
             <Group justify="space-between">

@@ -1,5 +1,6 @@
 import type { Audio, Page } from '@ecoa/shared';
 import { ApiError, apiRequest, buildUrl, sessionToken } from '../../platform/api';
+import { sendForm } from '../../platform/form-upload';
 
 /** Parses an answer like `apiRequest`: the JSON, or an ApiError with the server's code. */
 function settle<T>(status: number, statusText: string, text: string): T {
@@ -14,37 +15,22 @@ function settle<T>(status: number, statusText: string, text: string): T {
   throw new ApiError(status, data?.message || statusText, data?.code, data?.details);
 }
 
-/** Sends the upload form with progress (fetch has none). */
-function sendForm<T>(path: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', buildUrl(path));
-    xhr.setRequestHeader('Accept', 'application/json');
-    const token = sessionToken.get();
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    if (onProgress) xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onerror = () => reject(new ApiError(0, 'Network error', 'NETWORK_ERROR'));
-    xhr.onload = () => {
-      try {
-        resolve(settle<T>(xhr.status, xhr.statusText, xhr.responseText));
-      } catch (err) {
-        reject(err);
-      }
-    };
-    xhr.send(form);
-  });
-}
-
 export const audiosApi = {
-  list: (page: number, pageSize = 20) => apiRequest<Page<Audio>>('/api/v1/audios', { query: { page, pageSize } }),
+  list: (page: number, pageSize = 20, q = '') =>
+    apiRequest<Page<Audio>>('/api/v1/audios', { query: { page, pageSize, ...(q ? { q } : {}) } }),
+  get: (id: string) => apiRequest<Audio>(`/api/v1/audios/${id}`),
   rename: (id: string, name: string) => apiRequest<Audio>(`/api/v1/audios/${id}`, { method: 'PATCH', body: { name } }),
   remove: (id: string) => apiRequest<void>(`/api/v1/audios/${id}`, { method: 'DELETE' }),
 
-  upload(input: { file: File; name: string }, onProgress?: (fraction: number) => void): Promise<Audio> {
+  upload(
+    input: { file: File; name: string },
+    onProgress?: (fraction: number) => void,
+    signal?: AbortSignal,
+  ): Promise<Audio> {
     const form = new FormData();
     form.append('name', input.name);
     form.append('file', input.file, input.file.name);
-    return sendForm<Audio>('/api/v1/audios', form, onProgress);
+    return sendForm<Audio>('/api/v1/audios', form, onProgress, signal);
   },
 
   /**

@@ -30,7 +30,7 @@ describe('auth error messages (spec section 8)', () => {
     expect(requestCodeError(t, new ApiError(429, 'Muitas solicitações.', 'RATE_LIMITED'))).toBe(
       'errors.tooManyRequests',
     );
-    expect(requestCodeError(t, new ApiError(429, 'Aguarde 15 minutos.', 'OTHER'))).toBe('Aguarde 15 minutos.');
+    expect(requestCodeError(t, new ApiError(429, 'Aguarde 15 minutos.', 'OTHER'))).toBe('errors.tooManyRequests');
     expect(requestCodeError(t, new ApiError(503, 'Falha no e-mail', 'MAIL_FAILED'))).toBe('errors.codes.MAIL_FAILED');
   });
 
@@ -39,9 +39,9 @@ describe('auth error messages (spec section 8)', () => {
     expect(loginError(t, new ApiError(400, 'Código expirado', 'CODE_EXPIRED'))).toBe('errors.codes.CODE_EXPIRED');
   });
 
-  it('sign-up failures show the server message, else the default', () => {
+  it("sign-up failures show their code's translation, else the default, never the server's own words", () => {
     expect(translateApiError(t, new ApiError(409, 'E-mail já cadastrado.', 'X'), 'errors.signupFailed')).toBe(
-      'E-mail já cadastrado.',
+      'errors.signupFailed',
     );
     expect(translateApiError(t, new ApiError(500, ''), 'errors.signupFailed')).toBe('errors.signupFailed');
     expect(translateApiError(t, new Error('boom'), 'errors.signupFailed')).toBe('errors.signupFailed');
@@ -49,10 +49,11 @@ describe('auth error messages (spec section 8)', () => {
 
   it('the shared schema messages are translated by key', () => {
     expect(translateValidation(t, '* CNPJ deve conter 14 dígitos')).toBe('validation.cnpjLength');
-    expect(translateApiError(t, new ApiError(400, '* CNPJ inválido', 'VALIDATION'), 'x')).toBe(
+    expect(translateApiError(t, new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED'), 'x')).toBe(
       'validation.cnpjInvalid',
     );
-    expect(translateValidation(t, 'something else')).toBe('something else');
+    // A library's default (zod's English) is never shown as it is.
+    expect(translateValidation(t, 'Invalid input')).toBe('validation.invalid');
     expect(translateValidation(t, undefined)).toBeUndefined();
   });
 });

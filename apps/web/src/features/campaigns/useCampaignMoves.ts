@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../platform/api';
+import { errorText } from '../../platform/errors';
 import { refreshMoney } from '../credits/money';
 import { CAMPAIGNS_KEY, type CampaignMove, campaignKey, campaignsApi, DASHBOARD_SUMMARY_KEY } from './campaignsApi';
 
@@ -26,10 +26,7 @@ export function useCampaignMoves(options: { admin?: boolean } = {}) {
     onError: (err) =>
       notifications.show({
         color: 'red',
-        message:
-          isApiError(err) && err.code
-            ? t(`campaigns.errors.${err.code}`, { defaultValue: err.message })
-            : t('campaigns.errors.generic'),
+        message: errorText(err, t, 'campaigns.errors.generic'),
       }),
   });
 }

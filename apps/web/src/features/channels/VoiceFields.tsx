@@ -1,20 +1,26 @@
-import type { Audio, Page } from '@ecoa/shared';
+import type { Audio } from '@ecoa/shared';
 import { Anchor, SegmentedControl, Select, Stack, Text, Textarea } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../../platform/api';
+import { PICKER_PAGE, useSearchPicker } from '../../ui/useSearchPicker';
+import { audiosApi } from '../audios/audiosApi';
 
 export type VoiceContent = { mode: 'audio' | 'tts'; audioId: string | null; tts: string };
 
 const minutes = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
 
+const labelOf = (a: Audio) => `${a.name} (${minutes(a.durationSeconds)})`;
+
 /** What a call plays: one of the user's audios (`/audios`) or a text read aloud in Portuguese. */
 export function VoiceFields({ value, onChange }: { value: VoiceContent; onChange: (v: VoiceContent) => void }) {
   const { t } = useTranslation();
-  const audios = useQuery({
-    queryKey: ['audios', 'all'],
-    queryFn: () => api.get<Page<Audio>>('/api/v1/audios', { query: { page: 1, pageSize: 100 } }),
+  // The newest audios, or the server's search over all of them as the name is typed.
+  const audios = useSearchPicker<Audio>({
+    key: 'audios',
+    search: (q) => audiosApi.list(1, PICKER_PAGE, q),
+    byId: audiosApi.get,
+    chosen: value.audioId ? [value.audioId] : [],
+    labelOf: labelOf,
     enabled: value.mode === 'audio',
   });
   return (
@@ -38,7 +44,7 @@ export function VoiceFields({ value, onChange }: { value: VoiceContent; onChange
           onChange={(e) => onChange({ ...value, tts: e.currentTarget.value })}
           data-testid="voice-tts"
         />
-      ) : audios.data && audios.data.items.length === 0 ? (
+      ) : audios.items && audios.items.length === 0 && !audios.searching && !audios.typed ? (
         <Text size="sm" c="dimmed" data-testid="voice-no-audios">
           {t('channels.voice.noAudios')}{' '}
           <Anchor component={Link} to="/audios">
@@ -49,10 +55,10 @@ export function VoiceFields({ value, onChange }: { value: VoiceContent; onChange
         <Select
           label={t('channels.voice.audioLabel')}
           placeholder={t('channels.voice.audioPlaceholder')}
-          data={(audios.data?.items ?? []).map((a) => ({
-            value: a.id,
-            label: `${a.name} (${minutes(a.durationSeconds)})`,
-          }))}
+          data={(audios.withChosen ?? []).map((a) => ({ value: a.id, label: labelOf(a) }))}
+          searchValue={audios.typed}
+          onSearchChange={audios.setTyped}
+          nothingFoundMessage={t('channels.voice.noMatch')}
           value={value.audioId}
           onChange={(audioId) => onChange({ ...value, audioId })}
           searchable

@@ -49,7 +49,7 @@ export function EnrichmentPage() {
       </Group>
       {base.isSuccess && !month && (
         <Alert color="yellow" data-testid="enrichment-no-base">
-          {t('enrichment.errors.CNPJ_BASE_EMPTY')}
+          {t('errors.codes.CNPJ_BASE_EMPTY')}
         </Alert>
       )}
       {list.isError && (

@@ -120,8 +120,8 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
               setError(
                 t(
                   rejections[0]?.errors[0]?.code === 'file-too-large'
-                    ? 'lists.errors.FILE_TOO_LARGE'
-                    : 'lists.errors.UNSUPPORTED_FILE_TYPE',
+                    ? 'errors.codes.FILE_TOO_LARGE'
+                    : 'errors.codes.UNSUPPORTED_FILE_TYPE',
                 ),
               )
             }

@@ -1,9 +1,11 @@
 import { Pagination, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { AdminRotatingLinks } from './AdminRotatingLinks';
 import { AdminTrackedLinks } from './AdminTrackedLinks';
 import { linksApi } from './linksApi';
@@ -21,16 +23,18 @@ export function AdminLinksPage() {
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<Kind>('rotating');
   const [q, setQ] = useState('');
+  // One request per pause in typing, not one per key.
+  const [searched] = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const rotating = useQuery({
-    queryKey: ['admin-links', 'rotating', q, page],
-    queryFn: () => linksApi.adminList(q, page),
+    queryKey: ['admin-links', 'rotating', searched, page],
+    queryFn: () => linksApi.adminList(searched, page),
     placeholderData: keepPreviousData,
     enabled: kind === 'rotating',
   });
   const tracked = useQuery({
-    queryKey: ['admin-links', 'tracked', q, page],
-    queryFn: () => linksApi.adminTracked(q, page),
+    queryKey: ['admin-links', 'tracked', searched, page],
+    queryFn: () => linksApi.adminTracked(searched, page),
     placeholderData: keepPreviousData,
     enabled: kind === 'tracked',
   });

@@ -39,7 +39,7 @@ export function LinkFormModal({
       notify.success(t(link ? 'links.form.saved' : 'links.form.created'));
       onSaved();
     } catch (err) {
-      notify.error(linkErrorText(t, err));
+      notify.error(linkErrorText(t, err, 'links.errors.UNKNOWN'));
     } finally {
       setSaving(false);
     }

@@ -17,6 +17,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import {
   IconChartBar,
@@ -36,6 +37,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { notify } from '../auth/notify';
 import { linkErrorText } from './errors';
 import { LinkFormModal } from './LinkFormModal';
@@ -65,13 +67,15 @@ export function LinksPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [q, setQ] = useState('');
+  // One request per pause in typing, not one per key.
+  const [searched] = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<RotatingLink | null | undefined>(undefined);
   const [viewing, setViewing] = useState<RotatingLink | null>(null);
   const [showingQr, setShowingQr] = useState<RotatingLink | null>(null);
   const links = useQuery({
-    queryKey: ['links', q, page],
-    queryFn: () => linksApi.list(q, page),
+    queryKey: ['links', searched, page],
+    queryFn: () => linksApi.list(searched, page),
     placeholderData: keepPreviousData,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['links'] });

@@ -1,8 +1,8 @@
 /** Pieces the administrators' two link tables share: the owner, the status, the disable dialog. */
-import { Badge, Button, Group, Stack, Text, Textarea } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { openTextPrompt } from '../../ui/TextPrompt';
 import { notify } from '../auth/notify';
 import { linkErrorText } from './errors';
 
@@ -65,10 +65,10 @@ export function DisableToggle({
   onSet: (disabled: boolean, reason?: string) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
-  const set = async (to: boolean, reason?: string) => {
+  const enable = async () => {
     try {
-      await onSet(to, reason);
-      notify.success(t(to ? 'adminLinks.disabled' : 'adminLinks.enabled'));
+      await onSet(false);
+      notify.success(t('adminLinks.enabled'));
     } catch (err) {
       notify.error(linkErrorText(t, err));
     }
@@ -76,7 +76,7 @@ export function DisableToggle({
   return (
     <Group justify="flex-end">
       {disabled ? (
-        <Button size="xs" variant="light" onClick={() => void set(false)}>
+        <Button size="xs" variant="light" onClick={() => void enable()}>
           {t('adminLinks.enable')}
         </Button>
       ) : (
@@ -84,7 +84,7 @@ export function DisableToggle({
           size="xs"
           variant="light"
           color="red"
-          onClick={() => askReason(t, name, (reason) => void set(true, reason))}
+          onClick={() => askReason(t, name, (reason) => onSet(true, reason))}
           data-testid="admin-link-disable"
         >
           {t('adminLinks.disable')}
@@ -94,30 +94,23 @@ export function DisableToggle({
   );
 }
 
-function askReason(t: TFunction, name: string, onReason: (reason: string) => void) {
-  let reason = '';
-  modals.openConfirmModal({
+function askReason(t: TFunction, name: string, disable: (reason: string) => Promise<unknown>) {
+  openTextPrompt({
     title: t('adminLinks.disableTitle', { name }),
-    children: (
-      <Textarea
-        data-autofocus
-        label={t('adminLinks.reason')}
-        description={t('adminLinks.reasonHelp')}
-        maxLength={300}
-        onChange={(e) => {
-          reason = e.currentTarget.value;
-        }}
-        data-testid="disable-reason"
-      />
-    ),
-    labels: { confirm: t('adminLinks.disable'), cancel: t('links.cancel') },
-    confirmProps: { color: 'red', 'data-testid': 'confirm-disable' } as never,
-    onConfirm: () => {
-      if (!reason.trim()) {
-        notify.error(t('adminLinks.reasonRequired'));
-        return;
-      }
-      onReason(reason.trim());
+    label: t('adminLinks.reason'),
+    description: t('adminLinks.reasonHelp'),
+    maxLength: 300,
+    multiline: true,
+    confirmLabel: t('adminLinks.disable'),
+    cancelLabel: t('links.cancel'),
+    confirmColor: 'red',
+    inputTestId: 'disable-reason',
+    confirmTestId: 'confirm-disable',
+    requiredText: t('adminLinks.reasonRequired'),
+    submit: async (reason) => {
+      await disable(reason.trim());
+      notify.success(t('adminLinks.disabled'));
     },
+    errorText: (err) => linkErrorText(t, err),
   });
 }

@@ -1,18 +1,13 @@
 import type { TFunction } from 'i18next';
 import { isApiError } from '../../platform/api';
+import { errorText } from '../../platform/errors';
 
-const KNOWN = new Set([
-  'LINK_SLUG_TAKEN',
-  'LINK_PHONE_INVALID',
-  'LINK_URL_INVALID',
-  'LINK_MESSAGE_PLACEHOLDER',
-  'LINK_NOT_FOUND',
-  'VALIDATION_FAILED',
-]);
-
-/** A links API error in the user's language (the server's code; its own words as a last resort). */
-export function linkErrorText(t: TFunction, err: unknown): string {
-  if (isApiError(err) && err.code && KNOWN.has(err.code)) return t(`links.errors.${err.code}`);
-  if (isApiError(err) && err.code === 'NETWORK_ERROR') return t('links.errors.NETWORK_ERROR');
-  return t('links.errors.UNKNOWN');
+/**
+ * A links API error in the user's language, through the one catalogue (`platform/errors.ts`); a
+ * refused form says which fields a link needs (the schema's own words are never shown). Only the
+ * form's save says "could not save" (`links.errors.UNKNOWN`).
+ */
+export function linkErrorText(t: TFunction, err: unknown, fallbackKey = 'errors.generic'): string {
+  if (isApiError(err) && err.code === 'VALIDATION_FAILED') return t('links.errors.fields');
+  return errorText(err, t, fallbackKey);
 }

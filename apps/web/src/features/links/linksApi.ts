@@ -18,6 +18,7 @@ import { downloadFile } from '../../platform/download';
 export const linksApi = {
   list: (q: string, page: number, pageSize = 20) =>
     apiRequest<RotatingLinkList>('/api/v1/rotating-links', { query: { page, pageSize, ...(q ? { q } : {}) } }),
+  get: (id: string) => apiRequest<RotatingLink>(`/api/v1/rotating-links/${id}`),
   create: (input: LinkInput) => apiRequest<RotatingLink>('/api/v1/rotating-links', { method: 'POST', body: input }),
   update: (id: string, patch: LinkPatch) =>
     apiRequest<RotatingLink>(`/api/v1/rotating-links/${id}`, { method: 'PATCH', body: patch }),

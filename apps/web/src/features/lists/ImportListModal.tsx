@@ -17,8 +17,9 @@ import {
 } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isAbort } from '../../platform/form-upload';
 import { listErrorText } from './errors';
 import { listsApi } from './listsApi';
 
@@ -58,6 +59,7 @@ export function ImportListModal({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [uploaded, setUploaded] = useState(0);
+  const upload = useRef<AbortController | null>(null);
   const [hasHeader, setHasHeader] = useState(true);
   const [phone, setPhone] = useState<string>(NONE);
   const [nameCol, setNameCol] = useState<string>(NONE);
@@ -110,14 +112,19 @@ export function ImportListModal({
     };
     setError(null);
     setStep({ kind: 'upload', file });
+    upload.current = new AbortController();
     try {
-      const { id } = await listsApi.create({ file, name: name.trim() || file.name, mapping }, setUploaded);
+      const input = { file, name: name.trim() || file.name, mapping };
+      const { id } = await listsApi.create(input, setUploaded, upload.current.signal);
       onCreated(id);
       reset();
       onClose();
     } catch (err) {
-      setError(listErrorText(t, err));
+      // Canceled: back to the mapping as it was, nothing to report.
+      if (!isAbort(err)) setError(listErrorText(t, err));
       setStep({ kind: 'map', file, preview });
+    } finally {
+      upload.current = null;
     }
   };
 
@@ -141,8 +148,8 @@ export function ImportListModal({
               setError(
                 t(
                   rejections[0]?.errors[0]?.code === 'file-too-large'
-                    ? 'lists.errors.FILE_TOO_LARGE'
-                    : 'lists.errors.UNSUPPORTED_FILE_TYPE',
+                    ? 'errors.codes.FILE_TOO_LARGE'
+                    : 'errors.codes.UNSUPPORTED_FILE_TYPE',
                 ),
               )
             }
@@ -225,7 +232,7 @@ export function ImportListModal({
             />
             {phone === NONE && (
               <Alert color="yellow" icon={<IconAlertCircle size={18} />}>
-                {t('lists.errors.NO_PHONE_COLUMN')}
+                {t('errors.codes.NO_PHONE_COLUMN')}
               </Alert>
             )}
             <div>
@@ -293,6 +300,15 @@ export function ImportListModal({
           <Stack gap="xs" py="md">
             <Text size="sm">{t('lists.import.uploading', { file: step.file.name })}</Text>
             <Progress value={uploaded * 100} animated striped />
+            <Button
+              variant="default"
+              size="xs"
+              onClick={() => upload.current?.abort()}
+              style={{ alignSelf: 'flex-start' }}
+              data-testid="import-cancel"
+            >
+              {t('lists.import.cancelUpload')}
+            </Button>
           </Stack>
         )}
       </Stack>

@@ -14,7 +14,6 @@ import {
   Table,
   Tabs,
   Text,
-  TextInput,
   Title,
   Tooltip,
 } from '@mantine/core';
@@ -33,6 +32,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { openTextPrompt } from '../../ui/TextPrompt';
 import { notify } from '../auth/notify';
 import { ContactsModal } from './ContactsModal';
 import { listErrorText } from './errors';
@@ -80,7 +80,7 @@ function StatusCell({ list }: { list: ContactList }) {
           {t('lists.status.failed')}
         </Badge>
         <Text size="xs" c="red" data-testid="list-error">
-          {list.errorCode ? listErrorText(t, list.errorCode, list.errorDetails) : list.error}
+          {list.errorCode ? listErrorText(t, list.errorCode, list.errorDetails) : t('lists.errors.generic')}
         </Text>
       </Stack>
     );
@@ -108,32 +108,21 @@ function ListRow({ list, onView }: { list: ContactList; onView: (list: ContactLi
     }
   };
 
-  const rename = () => {
-    let value = list.name;
-    modals.openConfirmModal({
+  const rename = () =>
+    openTextPrompt({
       title: t('lists.rename.title'),
-      children: (
-        <TextInput
-          data-autofocus
-          defaultValue={list.name}
-          maxLength={120}
-          onChange={(e) => {
-            value = e.currentTarget.value;
-          }}
-          data-testid="rename-input"
-        />
-      ),
-      labels: { confirm: t('lists.rename.confirm'), cancel: t('lists.cancel') },
-      onConfirm: async () => {
-        try {
-          await listsApi.rename(list.id, value);
-          await refresh();
-        } catch (err) {
-          notify.error(listErrorText(t, err));
-        }
+      initial: list.name,
+      maxLength: 120,
+      confirmLabel: t('lists.rename.confirm'),
+      cancelLabel: t('lists.cancel'),
+      inputTestId: 'rename-input',
+      confirmTestId: 'confirm-rename',
+      submit: async (value) => {
+        await listsApi.rename(list.id, value);
+        await refresh();
       },
+      errorText: (err) => listErrorText(t, err),
     });
-  };
 
   const remove = () =>
     modals.openConfirmModal({

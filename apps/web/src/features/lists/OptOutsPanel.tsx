@@ -1,4 +1,4 @@
-import { formatBrazilianPhone, type OptOutSummary } from '@ecoa/shared';
+import { formatBrazilianPhone, OPT_OUT_ADD_MAX, type OptOutSummary } from '@ecoa/shared';
 import {
   ActionIcon,
   Button,
@@ -13,6 +13,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
 import { IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -34,6 +35,7 @@ export function OptOutsPanel() {
   const [page, setPage] = useState(1);
   const [numbers, setNumbers] = useState('');
   const [busy, setBusy] = useState(false);
+  const [inputError, setInputError] = useState<string | null>(null);
   const query = useQuery({
     queryKey: ['opt-outs', debounced, page],
     queryFn: () => optOutsApi.list(debounced, page, PAGE_SIZE),
@@ -52,9 +54,15 @@ export function OptOutsPanel() {
       .map((p) => p.trim())
       .filter(Boolean);
     if (phones.length === 0) return;
+    // Past the server's limit nothing is sent and the text stays, to be split or sent as a file.
+    if (phones.length > OPT_OUT_ADD_MAX) {
+      const n = (value: number) => value.toLocaleString(locale);
+      setInputError(t('optOuts.tooMany', { max: n(OPT_OUT_ADD_MAX), pasted: n(phones.length) }));
+      return;
+    }
     setBusy(true);
     try {
-      report(await optOutsApi.add(phones.slice(0, 1000)));
+      report(await optOutsApi.add(phones));
       setNumbers('');
     } catch (err) {
       notify.error(listErrorText(t, err));
@@ -74,6 +82,16 @@ export function OptOutsPanel() {
       setBusy(false);
     }
   };
+
+  // The person asked not to be contacted: taking the number out is confirmed first.
+  const confirmRemove = (phone: string) =>
+    modals.openConfirmModal({
+      title: t('optOuts.removeTitle'),
+      children: <Text size="sm">{t('optOuts.removeBody', { phone: formatBrazilianPhone(phone) })}</Text>,
+      labels: { confirm: t('optOuts.removeConfirm'), cancel: t('optOuts.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-opt-out-remove' } as never,
+      onConfirm: () => void remove(phone),
+    });
 
   const remove = async (phone: string) => {
     try {
@@ -100,7 +118,11 @@ export function OptOutsPanel() {
             minRows={2}
             maxRows={6}
             value={numbers}
-            onChange={(e) => setNumbers(e.currentTarget.value)}
+            onChange={(e) => {
+              setNumbers(e.currentTarget.value);
+              setInputError(null);
+            }}
+            error={inputError}
             data-testid="opt-out-input"
           />
           <Group justify="space-between">
@@ -164,7 +186,7 @@ export function OptOutsPanel() {
                   <ActionIcon
                     variant="subtle"
                     color="red"
-                    onClick={() => remove(o.phone)}
+                    onClick={() => confirmRemove(o.phone)}
                     aria-label={t('optOuts.remove')}
                   >
                     <IconTrash size={16} />

@@ -1,30 +1,8 @@
 import { fileLimitDetailsSchema } from '@ecoa/shared';
 import type { TFunction } from 'i18next';
 import { isApiError } from '../../platform/api';
+import { codeText, errorText } from '../../platform/errors';
 import { i18n, intlLocale } from '../../platform/i18n';
-import { translateApiError } from '../auth/errors';
-
-/** The import and file error codes the server sends (see the server's parser/errors.ts). */
-export const LIST_ERROR_CODES = [
-  'EMPTY_FILE',
-  'UNSUPPORTED_FILE_TYPE',
-  'LEGACY_XLS',
-  'XLSX_BROKEN',
-  'XLSX_TOO_LARGE',
-  'CSV_MALFORMED',
-  'CSV_RAGGED',
-  'NO_DATA_ROWS',
-  'NO_PHONE_COLUMN',
-  'INVALID_MAPPING',
-  'FILE_TOO_LARGE',
-  'IMPORT_TOO_LARGE',
-  'FILE_REQUIRED',
-  'IMPORT_FAILED',
-  'IMPORT_CRASHED',
-  'LIST_NOT_FOUND',
-  'LIST_NOT_READY',
-  'OPT_OUT_NOT_FOUND',
-] as const;
 
 const MiB = 1024 * 1024;
 
@@ -38,16 +16,17 @@ function limitText(t: TFunction, details: unknown): string | undefined {
 }
 
 /**
- * A list/opt-out error in the user's language: `lists.errors.<CODE>` when known (naming the
- * limit passed, when the server says which), else the generic path. `details` is a failed
- * list's `errorDetails`; an API error carries its own.
+ * A list/opt-out error in the user's language, through the one catalogue, naming the reading
+ * limit a file passed when the server says which. `err` is an API error or a failed list's
+ * `errorCode` (with its `errorDetails` as `details`).
  */
 export function listErrorText(t: TFunction, err: unknown, details?: unknown): string {
   const code = isApiError(err) ? err.code : typeof err === 'string' ? err : undefined;
+  const given = details ?? (isApiError(err) ? err.details : undefined);
   if (code === 'XLSX_TOO_LARGE' || code === 'IMPORT_TOO_LARGE') {
-    const what = limitText(t, details ?? (isApiError(err) ? err.details : undefined));
+    const what = limitText(t, given);
     if (what) return t(`lists.errors.${code}_LIMIT`, { what });
   }
-  if (code && (LIST_ERROR_CODES as readonly string[]).includes(code)) return t(`lists.errors.${code}`);
-  return translateApiError(t, err, 'lists.errors.generic');
+  if (typeof err === 'string') return codeText(t, code, given) || t('lists.errors.generic');
+  return errorText(err, t, 'lists.errors.generic');
 }

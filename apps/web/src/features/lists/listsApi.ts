@@ -12,7 +12,8 @@ async function isZip(file: File): Promise<boolean> {
 }
 
 export const listsApi = {
-  list: (page: number, pageSize = 20) => apiRequest<Page<ContactList>>('/api/v1/lists', { query: { page, pageSize } }),
+  list: (page: number, pageSize = 20, q = '') =>
+    apiRequest<Page<ContactList>>('/api/v1/lists', { query: { page, pageSize, ...(q ? { q } : {}) } }),
   get: (id: string) => apiRequest<ContactList>(`/api/v1/lists/${id}`),
   contacts: (id: string, page: number, pageSize = 50) =>
     apiRequest<Page<ListContact>>(`/api/v1/lists/${id}/contacts`, { query: { page, pageSize } }),
@@ -28,12 +29,16 @@ export const listsApi = {
     return sendForm<ListPreview>('/api/v1/lists/preview', form);
   },
 
-  create(input: { file: File; name: string; mapping: ColumnMapping | null }, onProgress?: (f: number) => void) {
+  create(
+    input: { file: File; name: string; mapping: ColumnMapping | null },
+    onProgress?: (f: number) => void,
+    signal?: AbortSignal,
+  ) {
     const form = new FormData();
     form.append('name', input.name);
     if (input.mapping) form.append('mapping', JSON.stringify(input.mapping));
     form.append('file', input.file, input.file.name);
-    return sendForm<{ id: string }>('/api/v1/lists', form, onProgress);
+    return sendForm<{ id: string }>('/api/v1/lists', form, onProgress, signal);
   },
 
   /** Downloads an export with the session token, then hands the file to the browser. */

@@ -43,6 +43,8 @@ export function Sidebar({ user, collapsed, onToggleCollapsed, onNavigate, onLogo
               data-active={isActive(item.path, pathname) || undefined}
               aria-current={isActive(item.path, pathname) ? 'page' : undefined}
               onClick={onNavigate}
+              // Collapsed, the icon alone shows: the entry still needs its name (screen readers, voice control).
+              aria-label={collapsed ? label : undefined}
               data-testid={`nav-${item.icon}`}
             >
               <NavIcon name={item.icon} />
@@ -67,10 +69,17 @@ export function Sidebar({ user, collapsed, onToggleCollapsed, onNavigate, onLogo
       <Divider />
       <Stack gap="xs" align={collapsed ? 'center' : 'stretch'}>
         {!collapsed && <LanguageSwitcher />}
-        <UnstyledButton className={classes.item} onClick={onLogout} data-testid="sidebar-logout">
-          <IconLogout size={20} stroke={1.7} />
-          {!collapsed && <span>{t('shell.logout')}</span>}
-        </UnstyledButton>
+        <Tooltip label={t('shell.logout')} position="right" withArrow disabled={!collapsed}>
+          <UnstyledButton
+            className={classes.item}
+            onClick={onLogout}
+            aria-label={collapsed ? t('shell.logout') : undefined}
+            data-testid="sidebar-logout"
+          >
+            <IconLogout size={20} stroke={1.7} />
+            {!collapsed && <span>{t('shell.logout')}</span>}
+          </UnstyledButton>
+        </Tooltip>
         {onToggleCollapsed && (
           <ActionIcon
             variant="subtle"

@@ -26,7 +26,8 @@ export function WelcomeModal({ opened, onClose }: { opened: boolean; onClose: ()
         </ThemeIcon>
         <Title order={3}>{t('welcome.title')}</Title>
         <Text>{t('welcome.body')}</Text>
-        <Button onClick={onClose} data-testid="welcome-close">
+        {/* No focus trap (the sidebar stays usable over it), so it is given focus itself when it opens. */}
+        <Button ref={(button) => button?.focus()} onClick={onClose} data-testid="welcome-close">
           {t('welcome.action')}
         </Button>
       </Stack>

@@ -33,6 +33,7 @@ import {
   toRequest,
   type WizardDraft,
 } from './draft';
+import { wizardErrorText } from './problemText';
 import { RecipientsStep } from './RecipientsStep';
 import { ReviewStep } from './ReviewStep';
 import { ScheduleStep } from './ScheduleStep';
@@ -153,12 +154,7 @@ export function CreateCampaignPage() {
   const readyLists = (lists.data?.items ?? []).filter((l) => draft.listIds.includes(l.id));
   const variables = [...BUILT_IN_VARIABLES, ...new Set(readyLists.flatMap((l) => l.fields))];
   const error = start.error ?? save.error;
-  const errorText =
-    !error || scheduleRefusal(error)
-      ? null
-      : isApiError(error)
-        ? t(`campaignWizard.problems.${error.code}`, { defaultValue: error.message })
-        : t('campaigns.errors.generic');
+  const errorText = !error || scheduleRefusal(error) ? null : wizardErrorText(t, error);
 
   if (needsLoad)
     return existing.isError ? (

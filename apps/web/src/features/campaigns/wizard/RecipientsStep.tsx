@@ -1,8 +1,11 @@
 import type { CampaignEstimate, ContactList } from '@ecoa/shared';
-import { Alert, Anchor, Checkbox, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Checkbox, Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { intlLocale } from '../../../platform/i18n';
+import { PICKER_PAGE, useSearchPicker } from '../../../ui/useSearchPicker';
+import { listsApi } from '../../lists/listsApi';
 import { Figure } from './Figure';
 
 /** One or more ready lists; who is left out (opt-outs, duplicates, landlines) counted live by the server. */
@@ -23,8 +26,16 @@ export function RecipientsStep({
 }) {
   const { t, i18n } = useTranslation();
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
+  // The newest lists, or the server's search over all of them; the chosen ones always shown.
+  const picker = useSearchPicker<ContactList>({
+    key: 'lists',
+    search: (q) => listsApi.list(1, PICKER_PAGE, q),
+    byId: listsApi.get,
+    chosen: selected,
+  });
   const ready = (lists ?? []).filter((l) => l.status === 'ready');
-  if (lists && ready.length === 0)
+  const shown = (picker.withChosen ?? ready).filter((l) => l.status === 'ready');
+  if (lists && ready.length === 0 && !picker.searching && picker.typed === '')
     return (
       <Alert color="blue" data-testid="wizard-no-lists">
         {t('campaignWizard.recipients.noLists')}{' '}
@@ -35,10 +46,23 @@ export function RecipientsStep({
     );
   return (
     <Stack>
+      <TextInput
+        leftSection={<IconSearch size={16} />}
+        placeholder={t('campaignWizard.recipients.search')}
+        aria-label={t('campaignWizard.recipients.search')}
+        value={picker.typed}
+        onChange={(e) => picker.setTyped(e.currentTarget.value)}
+        data-testid="wizard-list-search"
+      />
       {!lists && <Loader size="sm" />}
+      {picker.searching && shown.length === 0 && picker.page.isSuccess && (
+        <Text size="sm" c="dimmed" data-testid="wizard-list-no-match">
+          {t('campaignWizard.recipients.noMatch')}
+        </Text>
+      )}
       <Checkbox.Group value={selected} onChange={onChange}>
         <Stack gap="xs">
-          {ready.map((l) => (
+          {shown.map((l) => (
             <Checkbox
               key={l.id}
               value={l.id}

@@ -9,6 +9,7 @@ import { useCredits } from '../../credits/CreditsProvider';
 import { saoPauloDateTime } from '../times';
 import { saoPauloIso, type WizardDraft } from './draft';
 import { Figure } from './Figure';
+import { problemText } from './problemText';
 
 /** The chosen São Paulo date and time in the user's locale ("—" when none was chosen yet). */
 function scheduledText(local: string, locale: string): string {
@@ -76,7 +77,7 @@ export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: 
         <Alert color="red" title={t('campaignWizard.review.problems')} data-testid="review-problems">
           <List size="sm">
             {estimate.problems.map((p) => (
-              <List.Item key={p.code}>{t(`campaignWizard.problems.${p.code}`, { defaultValue: p.message })}</List.Item>
+              <List.Item key={p.code}>{problemText(t, p.code)}</List.Item>
             ))}
           </List>
         </Alert>

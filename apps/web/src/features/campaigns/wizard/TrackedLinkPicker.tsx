@@ -1,12 +1,24 @@
-import { type CampaignContent, TRACKED_LINK_VARIABLE, trackedLinkSchema } from '@ecoa/shared';
-import { Badge, Button, Group, Popover, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { type CampaignContent, type RotatingLink, TRACKED_LINK_VARIABLE, trackedLinkSchema } from '@ecoa/shared';
+import {
+  Badge,
+  Button,
+  CloseButton,
+  Group,
+  Popover,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconLink, IconX } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PICKER_PAGE, useSearchPicker } from '../../../ui/useSearchPicker';
 import { linksApi } from '../../links/linksApi';
 
 const PLACEHOLDER = `{${TRACKED_LINK_VARIABLE}}`;
+const linkLabel = (l: RotatingLink) => `${l.name} (/l/${l.slug})`;
 
 /** The text with `{link}` at the end, unless it is there already. */
 const withPlaceholder = (text: string) =>
@@ -30,12 +42,18 @@ export function TrackedLinkPicker({
   const [kind, setKind] = useState<'rotating' | 'url'>('rotating');
   const [linkId, setLinkId] = useState<string | null>(null);
   const [url, setUrl] = useState('');
-  const links = useQuery({ queryKey: ['links', 'picker'], queryFn: () => linksApi.list('', 1, 100) });
   const tracked = content.trackedLink;
+  const chosenId = tracked && 'rotatingLinkId' in tracked ? tracked.rotatingLinkId : null;
+  // The newest links, or the server's search (name or address) over all of them.
+  const links = useSearchPicker<RotatingLink>({
+    key: 'links',
+    search: (q) => linksApi.list(q, 1, PICKER_PAGE),
+    byId: linksApi.get,
+    chosen: [chosenId, linkId].filter((id): id is string => Boolean(id)),
+    labelOf: linkLabel,
+  });
   const chosen =
-    tracked && 'rotatingLinkId' in tracked
-      ? (links.data?.items.find((l) => l.id === tracked.rotatingLinkId)?.name ?? '…')
-      : tracked?.url;
+    tracked && 'url' in tracked ? tracked.url : chosenId ? (links.known.get(chosenId)?.name ?? '…') : undefined;
 
   const candidate = kind === 'rotating' ? (linkId ? { rotatingLinkId: linkId } : null) : { url: url.trim() };
   const valid = candidate !== null && trackedLinkSchema.safeParse(candidate).success;
@@ -53,9 +71,10 @@ export function TrackedLinkPicker({
           size="lg"
           leftSection={<IconLink size={14} />}
           rightSection={
-            <IconX
-              size={14}
-              style={{ cursor: 'pointer' }}
+            // A real button: reachable with Tab, pressed with Enter or Space.
+            <CloseButton
+              size="xs"
+              icon={<IconX size={14} />}
               aria-label={t('campaignWizard.link.remove')}
               data-testid="tracked-link-remove"
               onClick={() => {
@@ -95,7 +114,7 @@ export function TrackedLinkPicker({
               data-testid="tracked-link-kind"
             />
             {kind === 'rotating' ? (
-              links.data && links.data.items.length === 0 ? (
+              links.items && links.items.length === 0 && !links.searching && !links.typed ? (
                 <Text size="sm" c="dimmed">
                   {t('campaignWizard.link.noRotating')}
                 </Text>
@@ -103,7 +122,10 @@ export function TrackedLinkPicker({
                 <Select
                   searchable
                   placeholder={t('campaignWizard.link.chooseRotating')}
-                  data={(links.data?.items ?? []).map((l) => ({ value: l.id, label: `${l.name} (/l/${l.slug})` }))}
+                  data={(links.withChosen ?? []).map((l) => ({ value: l.id, label: linkLabel(l) }))}
+                  searchValue={links.typed}
+                  onSearchChange={links.setTyped}
+                  nothingFoundMessage={t('campaignWizard.link.noMatch')}
                   value={linkId}
                   onChange={setLinkId}
                   comboboxProps={{ withinPortal: false }}

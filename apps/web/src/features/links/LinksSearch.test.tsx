@@ -1,0 +1,40 @@
+import { ModalsProvider } from '@mantine/modals';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import pt from '../../../public/locales/pt.json';
+import { realApi, serverCall, useRealApi } from '../../../test/real-api';
+import { renderWithApp } from '../credits/testing';
+import { LinksPage } from './LinksPage';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("the links page's search (issue 21)", () => {
+  it('asks the server once per pause in typing, not once per key', async () => {
+    const slug = `teclas-${Date.now().toString(36)}`;
+    const created = await serverCall(realApi().userToken, 'POST', '/api/v1/rotating-links', {
+      name: `Teclado ${slug}`,
+      slug,
+      targets: [{ kind: 'url', url: 'https://a.example.com' }],
+    });
+    expect(created.status).toBe(201);
+    const searches: string[] = [];
+    useRealApi(realApi().userToken, (path) => {
+      if (path.startsWith('/api/v1/rotating-links?') && path.includes('q=')) searches.push(path);
+      return undefined;
+    });
+    await renderWithApp(
+      <ModalsProvider>
+        <LinksPage />
+      </ModalsProvider>,
+    );
+    const search = await screen.findByPlaceholderText(pt.links.search);
+    for (let i = 1; i <= slug.length; i++) fireEvent.change(search, { target: { value: slug.slice(0, i) } });
+
+    expect(await screen.findByText(`Teclado ${slug}`)).toBeTruthy();
+    await waitFor(() => expect(searches).toHaveLength(1));
+    expect(searches[0]).toContain(`q=${slug}`);
+  });
+});
