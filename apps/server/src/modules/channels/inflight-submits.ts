@@ -22,11 +22,18 @@ type Waiting = {
   event: StatusEvent;
   resolve: (r: ReceiptResult) => void;
   reject: (err: unknown) => void;
-  timer?: NodeJS.Timeout;
 };
 
 /** How long a receipt waits for its batch before it is stored on its own: well within a carrier's patience. */
 export const RIDE_AT_MOST_MS = 1_000;
+
+/**
+ * Rides that begin within this long of each other end together, in one timer callback: the
+ * statuses of one webhook notification (or a burst of `deliver_sm`) that time out then reach the
+ * receipt batcher in the same tick and are stored in one transaction, however loaded the machine
+ * (one timer each could fire milliseconds apart and split them into several batches).
+ */
+const RIDE_JOIN_MS = 50;
 
 export type InflightBatch = {
   /** The carrier took a message under these ids: its receipts may ride with this batch. */
@@ -46,8 +53,19 @@ export function createInflightSubmits(options: {
 }) {
   const maxWaitMs = options.maxWaitMs ?? RIDE_AT_MOST_MS;
   const batches = new Map<string, { waiting: Waiting[] }>();
-  const stopWaiting = (list: Waiting[]) => {
-    for (const w of list) clearTimeout(w.timer);
+  /** The ride group a receipt offered now joins: one timer for every receipt offered within RIDE_JOIN_MS. */
+  let joining: { startedAt: number; ends: Array<() => void> } | undefined;
+  const whenRideEnds = (end: () => void) => {
+    const now = performance.now();
+    if (!joining || now - joining.startedAt > RIDE_JOIN_MS) {
+      const group = { startedAt: now, ends: [] as Array<() => void> };
+      setTimeout(() => {
+        if (joining === group) joining = undefined;
+        for (const e of group.ends) e();
+      }, maxWaitMs).unref();
+      joining = group;
+    }
+    joining.ends.push(end);
   };
 
   return {
@@ -70,9 +88,9 @@ export function createInflightSubmits(options: {
         },
         take() {
           forget();
+          // From now on they wait for this settle only (a transaction, not the carrier): their
+          // ride's end finds them gone from `waiting` and leaves them be.
           taken ??= own.waiting.splice(0);
-          // From now on they wait for this settle only: a transaction, not the carrier.
-          stopWaiting(taken);
           return taken.map((w) => w.event);
         },
         settled(results) {
@@ -82,7 +100,6 @@ export function createInflightSubmits(options: {
         failed(err) {
           forget();
           const all = [...(taken ?? []), ...own.waiting.splice(0)];
-          stopWaiting(all);
           for (const w of all) w.reject(err);
           taken = [];
         },
@@ -100,14 +117,13 @@ export function createInflightSubmits(options: {
       if (!batch) return undefined;
       return new Promise<ReceiptResult>((resolve, reject) => {
         const waiting: Waiting = { event, resolve, reject };
-        waiting.timer = setTimeout(() => {
+        whenRideEnds(() => {
           const at = batch.waiting.indexOf(waiting);
-          // Taken already: its settle has begun and answers it.
+          // Taken already (its settle has begun and answers it), or refused with its batch.
           if (at < 0) return;
           batch.waiting.splice(at, 1);
           options.ordinary(event).then(resolve, reject);
-        }, maxWaitMs);
-        waiting.timer.unref();
+        });
         batch.waiting.push(waiting);
       });
     },
