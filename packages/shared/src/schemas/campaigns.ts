@@ -272,9 +272,12 @@ export const campaignMessagesSchema = z.object({
 });
 export type CampaignMessages = z.infer<typeof campaignMessagesSchema>;
 
-/** `GET /api/v1/campaigns/:id/timeline`: sends and outcomes per minute (or hour for long campaigns). */
+/**
+ * `GET /api/v1/campaigns/:id/timeline`: sends and outcomes per bucket, whose width follows how long
+ * the campaign ran (1 s, 10 s, a minute, 10 minutes or an hour).
+ */
 export const campaignTimelineSchema = z.object({
-  bucket: z.enum(['minute', 'hour']),
+  bucket: z.enum(['second', '10s', 'minute', '10min', 'hour']),
   points: z.array(z.object({ at: z.string(), sent: z.number(), delivered: z.number(), failed: z.number() })),
 });
 export type CampaignTimeline = z.infer<typeof campaignTimelineSchema>;
