@@ -14,7 +14,7 @@ import { notFound } from '../../platform/errors/app-error.ts';
 import { csvLine } from '../../platform/http/csv.ts';
 import type { CampaignProgressRow, CampaignReportsRepository } from './campaigns.reports.repository.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
-import { bucketInterval, timelineBucket } from './campaigns.timeline.ts';
+import { bucketInterval, timelineBucket, withEmptyBuckets } from './campaigns.timeline.ts';
 
 // Raw SQL answers timestamps as Date (node-postgres) or text (PGlite): both go through `new Date`.
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
@@ -151,7 +151,7 @@ export function createCampaignReports(deps: {
       const start = campaign.startedAt ?? campaign.createdAt;
       const end = campaign.finishedAt ?? clock.now();
       const bucket = timelineBucket(start, end);
-      const points = await repo.timeline(id, bucketInterval(bucket));
+      const points = withEmptyBuckets(await repo.timeline(id, bucketInterval(bucket)), bucket);
       return { bucket, points: points.map((p) => ({ ...p, at: p.at.toISOString() })) };
     },
   };

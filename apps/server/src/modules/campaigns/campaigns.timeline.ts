@@ -25,3 +25,33 @@ export function timelineBucket(start: Date, end: Date): TimelineBucket {
 export function bucketInterval(bucket: TimelineBucket): string {
   return BUCKETS.find((b) => b.bucket === bucket)!.interval;
 }
+
+const BUCKET_MS: Record<TimelineBucket, number> = {
+  second: 1_000,
+  '10s': 10_000,
+  minute: 60_000,
+  '10min': 600_000,
+  hour: 3_600_000,
+};
+/** Beyond this many buckets the gaps are left as they are (a campaign resumed after weeks). */
+const MAX_FILLED = 2_000;
+
+type Point = { at: Date; sent: number; delivered: number; failed: number };
+
+/**
+ * The buckets with nothing in them as zeros, from one bucket before the first to one after the
+ * last: the lines fall to zero where nothing happened instead of joining distant points, and a
+ * campaign that ran within one bucket draws a peak rather than a lone dot.
+ */
+export function withEmptyBuckets(points: Point[], bucket: TimelineBucket): Point[] {
+  if (points.length === 0) return points;
+  const step = BUCKET_MS[bucket];
+  const first = points[0]!.at.getTime() - step;
+  const last = points[points.length - 1]!.at.getTime() + step;
+  if ((last - first) / step > MAX_FILLED) return points;
+  const byTime = new Map(points.map((p) => [p.at.getTime(), p]));
+  const filled: Point[] = [];
+  for (let t = first; t <= last; t += step)
+    filled.push(byTime.get(t) ?? { at: new Date(t), sent: 0, delivered: 0, failed: 0 });
+  return filled;
+}
