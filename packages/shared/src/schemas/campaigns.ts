@@ -238,6 +238,10 @@ export const campaignEstimateSchema = z.object({
   shortfall: z.number(),
   /** What is missing before the campaign can start (e.g. `TEXT_REQUIRED`, `LISTS_REQUIRED`), translated by the web. */
   problems: z.array(z.object({ code: z.string(), message: z.string() })),
+  /** SMS: the first recipient's message as it will be sent (variables filled), for the review; else null. */
+  example: z.object({ to: z.string(), text: z.string() }).nullable(),
+  /** SMS: the parts (credits) in all and per message with the accents removed, when that saves parts; else null. */
+  withoutAccents: z.object({ parts: z.number(), min: z.number(), max: z.number() }).nullable(),
 });
 export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
 
