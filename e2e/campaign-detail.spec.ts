@@ -73,3 +73,38 @@ test('the failure reasons are a table: reason, count and share of the failures, 
     await snap(page, `campaign-detail-reasons-${look}`);
   });
 });
+
+test('the wizard’s review: "2 partes" when every message takes 2, the first recipient’s message, what removing accents saves', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const account = await signInWithApi(page);
+  const headers = { Authorization: `Bearer ${account.token}` };
+  const list = await importList(page, account.token, 'Acentos', 3);
+  // 87 characters with "á", "ç", "ã": 2 parts each in UCS-2, 1 in GSM-7 without the accents.
+  const text = 'Olá {nome}, sua promoção de dezembro chegou: descontos de até 50% nas lojas participantes!';
+  const created = await page.request.post('/api/v1/campaigns', {
+    headers,
+    data: { name: 'Revisão', channel: 'sms_short', listIds: [list], content: { text }, window: ALL_DAY },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  await page.goto(`/campanhas/criar-campanha?rascunho=${id}`);
+  await expect(page.getByTestId('wizard-name')).toHaveValue('Revisão');
+  for (let step = 0; step < 4; step++) await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('review-recipients')).toHaveText('3');
+  await expect(page.getByTestId('review-parts')).toHaveText('6');
+  await expect(page.getByTestId('review-parts-each')).toHaveText('Cada mensagem terá 2 partes.');
+  await expect(page.getByTestId('review-without-accents')).toHaveText('Sem acentos: 1 parte — economiza 3 créditos.');
+  // One recipient's message as the phone shows it: the variable filled with that recipient's name.
+  const example = page.getByTestId('review-example-text');
+  await expect(example).toHaveText(
+    /^Olá Cliente [123], sua promoção de dezembro chegou: descontos de até 50% nas lojas participantes!$/,
+  );
+  await expect(page.getByTestId('review-example')).toContainText(/\(11\) 9\d{4}-\d{4}/);
+  await inEveryLook(page, async (look) => {
+    await expect(page.getByTestId('review-example-text')).toBeVisible();
+    await snap(page, `campaign-wizard-review-example-${look}`);
+  });
+});
