@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { signInWithApi, useOwnNetwork } from './auth-helpers';
 import { importList } from './campaign-helpers';
-import { inEveryLook, snap } from './support';
+import { closeOnboarding, inEveryLook, snap } from './support';
 
 /** Issue 22: the campaign page's rough edges (the failure reasons as a table). */
 
@@ -91,6 +91,7 @@ test('the wizard’s review: "2 partes" when every message takes 2, the first re
   const { id } = (await created.json()) as { id: string };
 
   await page.goto(`/campanhas/criar-campanha?rascunho=${id}`);
+  await closeOnboarding(page);
   await expect(page.getByTestId('wizard-name')).toHaveValue('Revisão');
   for (let step = 0; step < 4; step++) await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('review-recipients')).toHaveText('3');
