@@ -238,6 +238,10 @@ export const campaignEstimateSchema = z.object({
   shortfall: z.number(),
   /** What is missing before the campaign can start (e.g. `TEXT_REQUIRED`, `LISTS_REQUIRED`), translated by the web. */
   problems: z.array(z.object({ code: z.string(), message: z.string() })),
+  /** SMS: the first recipient's message as it will be sent (variables filled), for the review; else null. */
+  example: z.object({ to: z.string(), text: z.string() }).nullable(),
+  /** SMS: the parts (credits) in all and per message with the accents removed, when that saves parts; else null. */
+  withoutAccents: z.object({ parts: z.number(), min: z.number(), max: z.number() }).nullable(),
 });
 export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
 
@@ -272,9 +276,12 @@ export const campaignMessagesSchema = z.object({
 });
 export type CampaignMessages = z.infer<typeof campaignMessagesSchema>;
 
-/** `GET /api/v1/campaigns/:id/timeline`: sends and outcomes per minute (or hour for long campaigns). */
+/**
+ * `GET /api/v1/campaigns/:id/timeline`: sends and outcomes per bucket, whose width follows how long
+ * the campaign ran (1 s, 10 s, a minute, 10 minutes or an hour).
+ */
 export const campaignTimelineSchema = z.object({
-  bucket: z.enum(['minute', 'hour']),
+  bucket: z.enum(['second', '10s', 'minute', '10min', 'hour']),
   points: z.array(z.object({ at: z.string(), sent: z.number(), delivered: z.number(), failed: z.number() })),
 });
 export type CampaignTimeline = z.infer<typeof campaignTimelineSchema>;

@@ -6,6 +6,8 @@ import { rowsOf } from '../../platform/db/rows.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 
 const n = (v: unknown) => Number(v ?? 0);
+/** Where the timeline's buckets start counting (whole hours of UTC are whole hours in São Paulo). */
+const EPOCH = '2000-01-01T00:00:00Z';
 
 export type CampaignFilter = {
   userId?: string;
@@ -151,15 +153,15 @@ export function createCampaignReportsRepository(db: Database) {
       }
     },
 
-    /** Sends and outcomes per `bucket` (minute or hour). */
-    async timeline(campaignId: string, bucket: 'minute' | 'hour') {
+    /** Sends and outcomes per bucket of `interval` (a PostgreSQL interval, e.g. '10 seconds'). */
+    async timeline(campaignId: string, interval: string) {
       const rows = await rowsOf<{ at: Date; sent: unknown; delivered: unknown; failed: unknown }>(
         db.execute(sql`
           with t as (
-            select date_trunc(${bucket}, submitted_at) as at, 1 as sent, 0 as delivered, 0 as failed
+            select date_bin(${interval}::interval, submitted_at, ${EPOCH}::timestamptz) as at, 1 as sent, 0 as delivered, 0 as failed
               from messages where campaign_id = ${campaignId} and submitted_at is not null
             union all
-            select date_trunc(${bucket}, finished_at), 0, (status = 'delivered')::int, (status in ('failed', 'expired'))::int
+            select date_bin(${interval}::interval, finished_at, ${EPOCH}::timestamptz), 0, (status = 'delivered')::int, (status in ('failed', 'expired'))::int
               from messages where campaign_id = ${campaignId} and finished_at is not null
                 and status in ('delivered', 'failed', 'expired'))
           select at, sum(sent) as sent, sum(delivered) as delivered, sum(failed) as failed

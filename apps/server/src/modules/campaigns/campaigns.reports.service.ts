@@ -14,6 +14,7 @@ import { notFound } from '../../platform/errors/app-error.ts';
 import { csvLine } from '../../platform/http/csv.ts';
 import type { CampaignProgressRow, CampaignReportsRepository } from './campaigns.reports.repository.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
+import { bucketInterval, timelineBucket, withEmptyBuckets } from './campaigns.timeline.ts';
 
 // Raw SQL answers timestamps as Date (node-postgres) or text (PGlite): both go through `new Date`.
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
@@ -149,8 +150,8 @@ export function createCampaignReports(deps: {
       const campaign = await owned(userId, id);
       const start = campaign.startedAt ?? campaign.createdAt;
       const end = campaign.finishedAt ?? clock.now();
-      const bucket = end.getTime() - start.getTime() > 6 * 3_600_000 ? 'hour' : 'minute';
-      const points = await repo.timeline(id, bucket);
+      const bucket = timelineBucket(start, end);
+      const points = withEmptyBuckets(await repo.timeline(id, bucketInterval(bucket)), bucket);
       return { bucket, points: points.map((p) => ({ ...p, at: p.at.toISOString() })) };
     },
   };

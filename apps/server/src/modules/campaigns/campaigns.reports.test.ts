@@ -77,7 +77,7 @@ describe('campaign reports, the dashboard and the administrators’ list', () =>
     expect(csv.body).toContain('"Bia ""Souza"""');
 
     const timeline = (await c.call('GET', `/api/v1/campaigns/${id}/timeline`)).json();
-    expect(timeline.bucket).toBe('minute');
+    expect(timeline.bucket).toBe('second');
     const sum = (k: 'sent' | 'delivered') =>
       timeline.points.reduce((n: number, p: Record<string, number>) => n + p[k]!, 0);
     expect([sum('sent'), sum('delivered')]).toEqual([3, 3]);

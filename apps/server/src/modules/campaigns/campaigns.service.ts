@@ -18,6 +18,7 @@ import type { ProviderRegistry } from '../channels/providers/registry.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import { MOBILE_ONLY, walkAudience } from './campaigns.audience.ts';
 import { type ContentProblem, contentProblems } from './campaigns.content.ts';
+import { estimateTally } from './campaigns.estimate-tally.ts';
 import { audioOf, createCampaignLifecycle } from './campaigns.lifecycle.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
 import { scheduleToStore } from './campaigns.schedule.ts';
@@ -201,22 +202,23 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
       let parts = 0;
       let min = 0;
       let max = 0;
+      let example: CampaignEstimate['example'] = null;
+      let withoutAccents: CampaignEstimate['withoutAccents'] = null;
       const renderable = contentProblems(row.channel, row.content).length === 0;
       if (renderable && audience.phones > 0) {
+        const tally = estimateTally();
         await walkAudience(
           repo,
           row,
           async (page) => {
-            for (const { message } of page) {
-              recipients++;
-              parts += message.parts;
-              min = min === 0 ? message.parts : Math.min(min, message.parts);
-              max = Math.max(max, message.parts);
-            }
+            for (const { recipient, message } of page) tally.add(recipient.phone, message);
           },
           undefined,
           { publicUrl: deps.publicUrl, codes: false },
         );
+        const sums = tally.result();
+        ({ recipients, parts, example, withoutAccents } = sums);
+        ({ min, max } = sums.partsPerMessage);
       } else {
         recipients = audience.phones - audience.optedOut - (MOBILE_ONLY.has(row.channel) ? audience.landlines : 0);
         parts = recipients;
@@ -240,6 +242,8 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
         available,
         shortfall: Math.max(0, parts - available),
         problems,
+        example,
+        withoutAccents,
       };
     },
 

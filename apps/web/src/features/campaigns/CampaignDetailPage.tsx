@@ -20,8 +20,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { STATUS_COLOR } from '../channels/MessageStatusView';
-import { reasonText } from '../channels/reasons';
 import { CampaignActions } from './CampaignActions';
+import { CampaignReasons } from './CampaignReasons';
 import { CampaignRecipients } from './CampaignRecipients';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { CampaignTimelineChart } from './CampaignTimelineChart';
@@ -178,31 +178,7 @@ export function CampaignDetailPage() {
             ))}
           </SimpleGrid>
         </Card>
-        <Card withBorder radius="lg" padding="lg">
-          <Title order={4} mb="sm">
-            {c.channel === 'ura' ? t('campaigns.detail.answers') : t('campaigns.detail.reasons')}
-          </Title>
-          <Stack gap={6}>
-            {(c.channel === 'ura'
-              ? c.answers.map((a) => ({ label: t('campaigns.detail.digit', { digit: a.digit }), count: a.count }))
-              : []
-            )
-              .concat(c.reasons.map((r) => ({ label: reasonText(t, r.reason), count: r.count })))
-              .map((row) => (
-                <Group key={row.label} justify="space-between" data-testid="campaign-reason">
-                  <Text size="sm">{row.label}</Text>
-                  <Text size="sm" fw={600}>
-                    {number.format(row.count)}
-                  </Text>
-                </Group>
-              ))}
-            {c.reasons.length === 0 && c.answers.length === 0 && (
-              <Text size="sm" c="dimmed">
-                {t('campaigns.detail.noReasons')}
-              </Text>
-            )}
-          </Stack>
-        </Card>
+        <CampaignReasons campaign={c} />
       </SimpleGrid>
 
       {tracked && (

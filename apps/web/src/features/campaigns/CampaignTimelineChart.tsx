@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { campaignsApi, campaignTimelineKey } from './campaignsApi';
-import { browserShowsSaoPaulo, saoPauloFormat } from './times';
+import { browserShowsSaoPaulo, timelineTick } from './times';
 
 /**
- * Sends, deliveries and failures per minute (or hour), live while the campaign may move:
+ * Sends, deliveries and failures per bucket (1 s to an hour, from the campaign's length), live while it may move:
  * `interval` is the campaign's poll interval (false: still), never faster than every 5 s here.
  */
 export function CampaignTimelineChart({ id, interval }: { id: string; interval: number | false }) {
@@ -21,13 +21,9 @@ export function CampaignTimelineChart({ id, interval }: { id: string; interval: 
     refetchOnWindowFocus: interval === false ? false : 'always',
   });
   const locale = intlLocale(i18n.language);
-  const hourly = timeline.data?.bucket === 'hour';
+  const bucket = timeline.data?.bucket ?? 'minute';
   const data = (timeline.data?.points ?? []).map((p) => ({
-    at: saoPauloFormat(
-      p.at,
-      locale,
-      hourly ? { day: '2-digit', hour: '2-digit' } : { hour: '2-digit', minute: '2-digit' },
-    ),
+    at: timelineTick(p.at, bucket, locale),
     sent: p.sent,
     delivered: p.delivered,
     failed: p.failed,

@@ -1,4 +1,4 @@
-import { CAMPAIGN_TIME_ZONE } from '@ecoa/shared';
+import { CAMPAIGN_TIME_ZONE, type CampaignTimeline } from '@ecoa/shared';
 
 /**
  * Campaign times are São Paulo times: the wizard schedules and the sending window is read there,
@@ -34,4 +34,18 @@ export function browserShowsSaoPaulo(at: Date = new Date()): boolean {
   const local = new Intl.DateTimeFormat('en-US', WALL_CLOCK).format(at);
   const saoPaulo = new Intl.DateTimeFormat('en-US', { ...WALL_CLOCK, timeZone: CAMPAIGN_TIME_ZONE }).format(at);
   return local === saoPaulo;
+}
+
+/** How the chart's axis writes a bucket's start: seconds for the fine buckets, the day for hours. */
+const TICK: Record<CampaignTimeline['bucket'], Intl.DateTimeFormatOptions> = {
+  second: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  '10s': { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  minute: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  '10min': { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  hour: { day: '2-digit', hour: '2-digit', hourCycle: 'h23' },
+};
+
+/** A timeline point's label on the chart's axis, in São Paulo, as fine as its bucket. */
+export function timelineTick(iso: string, bucket: CampaignTimeline['bucket'], locale: string): string {
+  return saoPauloFormat(iso, locale, TICK[bucket]);
 }

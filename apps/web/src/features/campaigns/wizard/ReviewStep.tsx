@@ -9,7 +9,9 @@ import { useCredits } from '../../credits/CreditsProvider';
 import { saoPauloDateTime } from '../times';
 import { saoPauloIso, type WizardDraft } from './draft';
 import { Figure } from './Figure';
+import { MessageExample } from './MessageExample';
 import { problemText } from './problemText';
+import { partsEachText, withoutAccentsText } from './reviewTexts';
 
 /** The chosen São Paulo date and time in the user's locale ("—" when none was chosen yet). */
 function scheduledText(local: string, locale: string): string {
@@ -25,6 +27,8 @@ export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: 
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const n = (v: number | undefined) => (v === undefined ? '…' : number.format(v));
   const type = estimate ? t(`credits.types.${estimate.creditType}`) : '';
+  const partsEach = estimate ? partsEachText(t, estimate.partsPerMessage) : null;
+  const withoutAccents = estimate ? withoutAccentsText(t, estimate, number) : null;
   return (
     <Stack>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
@@ -46,14 +50,17 @@ export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: 
           testId="review-available"
         />
       </SimpleGrid>
-      {estimate && estimate.partsPerMessage.max > 1 && (
-        <Text size="sm" c="dimmed">
-          {t('campaignWizard.review.partsEach', {
-            min: estimate.partsPerMessage.min,
-            max: estimate.partsPerMessage.max,
-          })}
+      {partsEach && (
+        <Text size="sm" c="dimmed" data-testid="review-parts-each">
+          {partsEach}
         </Text>
       )}
+      {withoutAccents && (
+        <Text size="sm" c="teal" data-testid="review-without-accents">
+          {withoutAccents}
+        </Text>
+      )}
+      {estimate?.example && <MessageExample example={estimate.example} />}
       <Text size="sm" c="dimmed" data-testid="review-when">
         {/* The same choice the start button and the start request are made of (see startRequest). */}
         {draft.when === 'later'
