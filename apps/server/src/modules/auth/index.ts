@@ -4,4 +4,4 @@
  */
 export { type LiveSession, liveSessionColumns, liveSessionCondition } from './auth.repository.ts';
 export { sessions } from './auth.schema.ts';
-export type { AuthService, SessionSummary } from './auth.service.ts';
+export { type AuthService, createAuthService, type SessionSummary } from './auth.service.ts';
