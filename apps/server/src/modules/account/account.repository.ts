@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 const profileColumns = {
   id: users.id,

@@ -8,7 +8,7 @@ import {
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { SessionSummary } from '../auth/auth.service.ts';
+import type { SessionSummary } from '../auth/index.ts';
 import type { AccountRepository, ProfileRow } from './account.repository.ts';
 import type { AvatarStorage } from './avatar-storage.ts';
 import { ImageDecodeError, type ProfileImages, sniffImage } from './profile-images.ts';

@@ -2,7 +2,7 @@ import { cnpjChars } from '@ecoa/shared';
 import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
-import { type PriceColumn, type UserRow, users } from '../users/users.schema.ts';
+import { type PriceColumn, type UserRow, users } from '../users/index.ts';
 
 export type UserPatch = Partial<Pick<UserRow, 'active' | 'accessLevel' | 'permissionsEnriched' | PriceColumn>>;
 

@@ -14,7 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { PRICE_COLUMNS } from '../users/users.schema.ts';
+import { PRICE_COLUMNS } from '../users/index.ts';
 import type { AdminUsersService, AdminUserView } from './admin-users.service.ts';
 
 const userParams = z.object({ id: z.uuid('Usuário inválido.') });

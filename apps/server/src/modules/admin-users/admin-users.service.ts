@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { AuditChanges, AuditEntry, AuditRepository } from '../audit/audit.repository.ts';
-import { PRICE_COLUMNS, type UserRow } from '../users/users.schema.ts';
+import type { AuditChanges, AuditEntry, AuditRepository } from '../audit/index.ts';
+import { PRICE_COLUMNS, type UserRow } from '../users/index.ts';
 import type { AdminUsersRepository, UserPatch } from './admin-users.repository.ts';
 
 export const ADMIN_USERS_MESSAGES = {

@@ -1,6 +1,6 @@
 import { AUDIO_CODECS, AUDIO_FORMATS } from '@ecoa/shared';
 import { index, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 /**
  * An audio a user uploaded for voice torpedo and URA campaigns. The bytes live in

@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 import { auditLog } from './audit.schema.ts';
 
 export type AuditChanges = Record<string, { from: unknown; to: unknown }>;

@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 /** Append-only record of administrative changes: who, when, what (field → {from, to}). */
 export const auditLog = pgTable(

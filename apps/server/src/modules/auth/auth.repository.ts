@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 import { authAttempts, loginCodes, sessions } from './auth.schema.ts';
 
 /** What sign-in needs to know about an account. */

@@ -13,7 +13,7 @@ import {
   TRACKED_LINK_VARIABLE,
   variablesIn,
 } from '@ecoa/shared';
-import type { OutboundContent, VoicePrompt } from '../channels/provider.ts';
+import type { OutboundContent, VoicePrompt } from '../channels/index.ts';
 
 export type ContentProblem = { code: string; message: string };
 

@@ -1,6 +1,6 @@
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Dispatcher } from './campaigns.dispatcher.ts';
-import { DISPATCH_QUEUE } from './campaigns.service.ts';
+import { DISPATCH_QUEUE } from './campaigns.service-deps.ts';
 
 /**
  * `campaigns.dispatch {campaignId}`: one dispatcher on one campaign. A start queues several (they

@@ -11,7 +11,7 @@ import { snapshotAudience } from './campaigns.audience.ts';
 import type { ContentProblem } from './campaigns.content.ts';
 import { scheduleForStart } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
-import { type CampaignsServiceDeps, DISPATCH_QUEUE } from './campaigns.service.ts';
+import { type CampaignsServiceDeps, DISPATCH_QUEUE } from './campaigns.service-deps.ts';
 
 type LifecycleDeps = CampaignsServiceDeps & { problemsOf: (row: CampaignRow) => Promise<ContentProblem[]> };
 

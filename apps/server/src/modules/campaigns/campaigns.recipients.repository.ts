@@ -8,8 +8,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
-import type { OutboundContent } from '../channels/provider.ts';
-import { contactLists } from '../lists/lists.schema.ts';
+import type { OutboundContent } from '../channels/index.ts';
+import { contactLists } from '../lists/index.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 
 /** A contact that would receive the campaign (deduplicated across lists, opt-outs and landlines left out). */

@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 import { createRecipientQueries } from './campaigns.recipients.repository.ts';
 import { type CampaignRow, campaigns, dispatchWorkers } from './campaigns.schema.ts';
 

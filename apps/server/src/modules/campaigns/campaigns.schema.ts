@@ -1,6 +1,6 @@
 import { CAMPAIGN_STATUSES, type CampaignContent, CHANNELS, CREDIT_TYPES, type SendingWindow } from '@ecoa/shared';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 /** What the start left out of a campaign's recipients, and why. */
 export type CampaignExclusions = { optedOut: number; duplicates: number; landlines: number };

@@ -8,56 +8,14 @@ import {
   isInWindow,
   type UpdateCampaignInput,
 } from '@ecoa/shared';
-import type { Clock } from '../../platform/clock/clock.ts';
-import type { Database, Tx } from '../../platform/db/client.ts';
 import { conflict, notFound } from '../../platform/errors/app-error.ts';
-import type { Jobs } from '../../platform/jobs/jobs.ts';
-import type { Logger } from '../../platform/logger.ts';
-import type { AuditChanges } from '../audit/audit.repository.ts';
-import type { ProviderRegistry } from '../channels/providers/registry.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
 import { MOBILE_ONLY, walkAudience } from './campaigns.audience.ts';
 import { type ContentProblem, contentProblems } from './campaigns.content.ts';
 import { estimateTally } from './campaigns.estimate-tally.ts';
 import { audioOf, createCampaignLifecycle } from './campaigns.lifecycle.ts';
-import type { CampaignsRepository } from './campaigns.repository.ts';
 import { scheduleToStore } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
-
-export const DISPATCH_QUEUE = 'campaigns.dispatch';
-
-export type CampaignsServiceDeps = {
-  db: Database;
-  repo: CampaignsRepository;
-  ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release' | 'getBalances'>;
-  providers: Pick<ProviderRegistry, 'forChannel'>;
-  /** Whether the user owns this audio (the audios module). */
-  audioExists: (userId: string, audioId: string) => Promise<boolean>;
-  /** Whether the user owns this live rotating link (the links module), for a tracked `{link}`. */
-  rotatingLinkExists: (userId: string, linkId: string) => Promise<boolean>;
-  /** The address tracked links are under (`PUBLIC_URL/l/_<code>`). */
-  publicUrl: string;
-  jobs: Pick<Jobs, 'send' | 'wake'>;
-  /** Records an administrator's action on a campaign, in the caller's transaction. */
-  audit: (
-    tx: Parameters<Parameters<Database['transaction']>[0]>[0],
-    entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
-  ) => Promise<void>;
-  /**
-   * This process's dispatcher stops handing the campaign's recipients over (called right after
-   * a pause or cancel commits, before it is answered; other processes see it within a second).
-   */
-  halt: (campaignId: string) => void;
-  /**
-   * Locks the user's audio for the rest of the transaction (shared), false when it is gone: a
-   * start and the audio's delete (which locks it and asks whether a campaign plays it) serialise.
-   */
-  lockAudio: (tx: Tx, userId: string, audioId: string) => Promise<boolean>;
-  /** How many dispatch jobs a start queues (they share the recipients; more processes, more jobs). */
-  parallelism: () => Promise<number>;
-  clock: Clock;
-  logger: Logger;
-};
+import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
 
 const notFoundError = () => notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
 

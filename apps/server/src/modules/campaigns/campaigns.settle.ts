@@ -15,10 +15,8 @@
  *   reservation).
  */
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import type { SubmittedBatchResult } from '../channels/channels.batch.ts';
-import type { InflightBatch } from '../channels/inflight-submits.ts';
-import type { StatusEvent } from '../channels/provider.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { InflightBatch, StatusEvent, SubmittedBatchResult } from '../channels/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 

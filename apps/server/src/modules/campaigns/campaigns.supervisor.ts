@@ -11,7 +11,7 @@ import { CHANNEL_CREDIT_TYPE, type Channel, isInWindow } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { LedgerService } from '../ledger/index.ts';
 import type { RecipientStore } from './campaigns.dispatcher.ts';
 import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
 import { type CampaignsRepository, WORKER_DEAD_AFTER_SECONDS } from './campaigns.repository.ts';

@@ -7,7 +7,7 @@ import { CHANNEL_CREDIT_TYPE } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { LedgerService } from '../ledger/index.ts';
 import type { ChannelsRepository } from './channels.repository.ts';
 
 export function createInterruptedTestSends(deps: {

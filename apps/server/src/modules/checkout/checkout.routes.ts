@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import type { PaymentRow } from '../ledger/ledger.schema.ts';
+import type { PaymentRow } from '../ledger/index.ts';
 import type { CheckoutService } from './checkout.service.ts';
 
 export type CheckoutRoutesDeps = { checkout: CheckoutService; guard: AuthGuard };

@@ -2,8 +2,7 @@ import { type CardPaymentMode, type CheckoutRequest, LEDGER_MESSAGES, PAYMENT_ID
 import type Stripe from 'stripe';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { PaymentRow } from '../ledger/ledger.schema.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { LedgerService, PaymentRow } from '../ledger/index.ts';
 import type { CardGateway } from './checkout.stripe.ts';
 
 export type CheckoutServiceDeps = {

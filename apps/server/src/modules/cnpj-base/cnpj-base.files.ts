@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { openZip, type ZipLimits } from '../../platform/archive/zip.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
-import { CsvParser } from '../lists/parser/csv.ts';
+import { CsvParser } from '../../platform/text/csv.ts';
 
 export type CnpjFileKind = 'establishments' | 'companies' | 'cities';
 

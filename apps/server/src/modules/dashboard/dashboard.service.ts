@@ -1,8 +1,7 @@
 import type { DashboardSummary } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
-import type { CampaignReportsRepository } from '../campaigns/campaigns.reports.repository.ts';
-import { toSummary } from '../campaigns/campaigns.reports.service.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
+import { type CampaignReportsRepository, toSummary } from '../campaigns/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
 import type { DashboardRepository } from './dashboard.repository.ts';
 
 const DAYS = 30;

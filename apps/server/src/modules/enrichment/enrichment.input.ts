@@ -4,7 +4,7 @@
  */
 import { cnpjChars, cnpjProblem, type EnrichmentInvalid, MAX_ENRICHMENT_CNPJS, MAX_INVALID_SHOWN } from '@ecoa/shared';
 import { badRequest } from '../../platform/errors/app-error.ts';
-import { openSpreadsheet } from '../lists/parser/source.ts';
+import { openSpreadsheet } from '../lists/index.ts';
 
 export type CheckedCnpjs = {
   /** The distinct valid CNPJs (14 characters, upper-case), in input order. */

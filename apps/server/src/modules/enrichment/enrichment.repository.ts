@@ -7,7 +7,7 @@ import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 import { type EnrichmentRow, enrichmentItems, enrichments } from './enrichment.schema.ts';
 
 /** Items written per statement: big enough to be fast, small enough for any parameter limit. */

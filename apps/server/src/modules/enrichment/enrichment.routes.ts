@@ -17,8 +17,8 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { receiveUpload } from '../lists/lists.routes.ts';
-import type { UploadStorage } from '../lists/upload-storage.ts';
+import { receiveUpload } from '../../platform/http/upload.ts';
+import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import { toResult } from './enrichment.dto.ts';
 import type { EnrichmentService } from './enrichment.service.ts';
 

@@ -16,7 +16,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 export const enrichments = pgTable(
   'enrichments',

@@ -1,12 +1,12 @@
 import type { CreditType, LedgerEntryKind, PaymentMethod, PaymentProvider, PaymentStatus } from '@ecoa/shared';
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { users } from '../users/users.schema.ts';
-import { normalise } from './ledger.rows.ts';
+import { users } from '../users/index.ts';
+import { type BalanceAmounts, normalise } from './ledger.rows.ts';
 import { creditBalances, type LedgerEntryRow, ledgerEntries, type PaymentRow, payments } from './ledger.schema.ts';
 import { transferQueries } from './ledger.transfers.repository.ts';
 
-export type BalanceAmounts = { available: number; reserved: number };
+export type { BalanceAmounts };
 
 export type NewLedgerEntry = {
   userId: string;

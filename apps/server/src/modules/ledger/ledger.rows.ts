@@ -1,6 +1,8 @@
 import type { CreditType, LedgerEntryKind } from '@ecoa/shared';
-import type { BalanceAmounts } from './ledger.repository.ts';
 import type { LedgerEntryRow } from './ledger.schema.ts';
+
+/** A balance row's two amounts, in centavos or credits. */
+export type BalanceAmounts = { available: number; reserved: number };
 
 /** A ledger_entries row as raw SQL returns it (snake_case; int8 as number, string or bigint by driver). */
 export type RawEntry = Record<string, unknown>;

@@ -12,7 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 /** `column IN ('A', 'B', …)` for a CHECK constraint over one of our enumerations. */
 function oneOf(column: SQL, values: readonly string[]): SQL {

@@ -12,7 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 /**
  * A rotating link: `PUBLIC_URL/l/<slug>` spreads its clicks across its targets. Each link has its

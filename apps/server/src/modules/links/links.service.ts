@@ -18,7 +18,7 @@ import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { sqlStateOf } from '../../platform/db/errors.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
 import { boundedPeriod } from '../../platform/http/period.ts';
-import type { AuditChanges } from '../audit/audit.repository.ts';
+import type { AuditChanges } from '../audit/index.ts';
 import type { LinksRepository, TargetWrite } from './links.repository.ts';
 import type { LinkTargetRow, RotatingLinkRow } from './links.schema.ts';
 

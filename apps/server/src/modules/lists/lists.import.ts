@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import { type ColumnMapping, type FileLimitDetails, fileLimitDetailsSchema } from '@ecoa/shared';
+import { type ColumnMapping, fileLimitDetailsSchema } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { ParentMessage, WorkerInput, WorkerMessage } from './import-worker.ts';
-import type { ContactWriter, ImportCounts, ListsRepository } from './lists.repository.ts';
+import type { ContactWriter, ImportCounts, ImportError, ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
 import { fileError, workerMemoryError } from './parser/errors.ts';
 
@@ -183,8 +183,8 @@ export async function importListFile(deps: ImportDeps, list: ContactListRow): Pr
   }
 }
 
-/** The code and Portuguese message stored on a failed list. */
-export type ImportError = { code: string; message: string; details?: FileLimitDetails };
+/** Declared beside the repository that stores it on the failed list. */
+export type { ImportError };
 
 /** The code, Portuguese message and (for a limit passed) `{limit, max}` stored on a failed list. */
 export function importErrorOf(err: unknown): ImportError {

@@ -1,10 +1,9 @@
 import { once } from 'node:events';
-import type { ColumnMapping, ContactList, ListContact, ListStatus } from '@ecoa/shared';
+import type { ColumnMapping, ContactList, FileLimitDetails, ListContact, ListStatus } from '@ecoa/shared';
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbHandle, Tx } from '../../platform/db/client.ts';
 import { containsPattern } from '../../platform/db/like.ts';
-import type { ImportError } from './lists.import.ts';
 import { type ContactListRow, contactLists, contacts, listInvalidRows } from './lists.schema.ts';
 
 /** What an import counts (the list's counts in the API). */
@@ -25,6 +24,9 @@ export type ContactRow = Omit<ListContact, 'optedOut'>;
 
 export type InvalidRow = { rowNumber: number; reason: string; cells: string[] };
 /** An invalid row on its way in: the cells already as JSON text (a fresh string, not slices of the file). */
+/** Why an import failed, as stored on the list: the code, Portuguese message and (for a limit passed) `{limit, max}`. */
+export type ImportError = { code: string; message: string; details?: FileLimitDetails };
+
 export type InvalidInsert = { rowNumber: number; reason: string; cellsJson: string };
 
 /**

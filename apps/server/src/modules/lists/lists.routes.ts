@@ -1,66 +1,21 @@
-import type { Readable } from 'node:stream';
-import {
-  type ColumnMapping,
-  columnMappingSchema,
-  contactListSchema,
-  MAX_UPLOAD_BYTES,
-  sanitizeText,
-} from '@ecoa/shared';
+import { type ColumnMapping, columnMappingSchema, contactListSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/guard.ts';
-import { AppError, badRequest } from '../../platform/errors/app-error.ts';
+import { badRequest } from '../../platform/errors/app-error.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
-import { findDisallowedText, textInvalidCharacters } from '../../platform/http/input-guard.ts';
-import type { ListsService, UploadedFile } from './lists.service.ts';
+import { receiveUpload } from '../../platform/http/upload.ts';
+import type { UploadStorage } from '../../platform/http/upload-storage.ts';
+import type { ListsService } from './lists.service.ts';
 import { fileError } from './parser/errors.ts';
-import type { UploadStorage } from './upload-storage.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
-
-export type UploadedForm = { file: UploadedFile | undefined; fields: Record<string, string> };
-
-/**
- * Reads a multipart form: the `file` part is streamed to the uploads folder (never held in
- * memory), text fields are collected whatever their order. Over 100 MB → 413 FILE_TOO_LARGE.
- */
-export async function receiveUpload(request: FastifyRequest, storage: UploadStorage): Promise<UploadedForm> {
-  if (!request.isMultipart()) throw fileError('FILE_REQUIRED');
-  const fields: Record<string, string> = {};
-  let file: UploadedFile | undefined;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || file) {
-          part.file.resume();
-          continue;
-        }
-        const saved = await storage.save(part.file as Readable);
-        // The browser's file name is outside input too (it becomes the default list name).
-        file = { ...saved, fileName: (sanitizeText(part.filename ?? '').trim() || 'planilha').slice(0, 200) };
-        if (part.file.truncated) throw fileError('FILE_TOO_LARGE');
-      } else if (typeof part.value === 'string') {
-        const found = findDisallowedText(part.value, part.fieldname);
-        if (found) throw textInvalidCharacters(found.field, found.character);
-        fields[part.fieldname] = part.value;
-      }
-    }
-  } catch (err) {
-    await storage.remove(file?.path);
-    if (err instanceof AppError) throw err;
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileError('FILE_TOO_LARGE');
-    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw fileError('FILE_REQUIRED');
-    throw err;
-  }
-  return { file, fields };
-}
 
 function parseMapping(raw: string | undefined): ColumnMapping | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;

@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 /**
  * A contact list and its import. The import's progress and counts live here, so a reload of

@@ -9,6 +9,8 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import { isTransientDbError } from '../../platform/db/errors.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { csvLine } from '../../platform/http/csv.ts';
+import type { UploadedFile } from '../../platform/http/upload.ts';
+import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { GiveUpReason, Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ImportCancelled, importErrorOf, importListFile, RAGGED_ROW } from './lists.import.ts';
@@ -17,11 +19,8 @@ import type { ContactListRow } from './lists.schema.ts';
 import { fileError } from './parser/errors.ts';
 import { columnCountOf, describeColumns, detectHeader, detectMapping, validateMapping } from './parser/mapping.ts';
 import { readSpreadsheetSample } from './parser/sample.ts';
-import type { UploadStorage } from './upload-storage.ts';
 
 export const IMPORT_QUEUE = 'lists.import';
-
-export type UploadedFile = { path: string; size: number; fileName: string };
 
 export type ListsServiceDeps = {
   repo: ListsRepository;

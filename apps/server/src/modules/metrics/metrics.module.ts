@@ -8,7 +8,7 @@ import type { DbHandle } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createHttpMetrics, recordHttpMetrics } from '../../platform/metrics/http-metrics.ts';
 import { createProcessMetrics } from '../../platform/metrics/process-metrics.ts';
-import type { ProviderRegistry } from '../channels/providers/registry.ts';
+import type { ProviderRegistry } from '../channels/index.ts';
 import { createMetricsRepository } from './metrics.repository.ts';
 import { METRICS_PATH, registerMetricsRoutes } from './metrics.routes.ts';
 import { createMetricsService } from './metrics.service.ts';

@@ -1,5 +1,5 @@
 import type { DbHandle } from '../../platform/db/client.ts';
-import { createMessageCounts, type MessageCount } from '../channels/message-counts.ts';
+import { createMessageCounts, type MessageCount } from '../channels/index.ts';
 
 export type JobCount = { queue: string; state: string | null; count: number };
 export type { MessageCount };

@@ -3,7 +3,7 @@ import type { MetricFamily, Sample } from '../../platform/metrics/exposition.ts'
 import { renderExposition } from '../../platform/metrics/exposition.ts';
 import type { HttpMetrics } from '../../platform/metrics/http-metrics.ts';
 import type { ProcessMetrics } from '../../platform/metrics/process-metrics.ts';
-import type { ChannelProvider } from '../channels/provider.ts';
+import type { ChannelProvider } from '../channels/index.ts';
 import type { MetricsRepository } from './metrics.repository.ts';
 
 /** pg-boss 10's job states (`pgboss.job_state`). */

@@ -4,9 +4,8 @@ import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHan
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../platform/auth/guard.ts';
-import { receiveUpload } from '../lists/lists.routes.ts';
-import { fileError } from '../lists/parser/errors.ts';
-import type { UploadStorage } from '../lists/upload-storage.ts';
+import { receiveUpload, uploadError } from '../../platform/http/upload.ts';
+import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { OptOutsService } from './opt-outs.service.ts';
 
 export type OptOutsRoutesDeps = {
@@ -83,7 +82,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
       async (request) => {
         const user = currentUser(request);
         const { file } = await receiveUpload(request, storage);
-        if (!file) throw fileError('FILE_REQUIRED');
+        if (!file) throw uploadError('FILE_REQUIRED');
         return optOuts.upload(user.id, file);
       },
     );

@@ -1,6 +1,6 @@
 import { OPT_OUT_SOURCES } from '@ecoa/shared';
 import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.schema.ts';
+import { users } from '../users/index.ts';
 
 /** The account-wide "do not send" list: no campaign of the account sends to these numbers. */
 export const optOuts = pgTable(

@@ -1,9 +1,7 @@
 import { normalizeBrazilianPhone, type OptOutSummary } from '@ecoa/shared';
 import { notFound } from '../../platform/errors/app-error.ts';
-import { fileError } from '../lists/parser/errors.ts';
-import { detectMapping } from '../lists/parser/mapping.ts';
-import { openSpreadsheet } from '../lists/parser/source.ts';
-import type { UploadStorage } from '../lists/upload-storage.ts';
+import type { UploadStorage } from '../../platform/http/upload-storage.ts';
+import { detectMapping, fileError, openSpreadsheet } from '../lists/index.ts';
 import type { OptOutsRepository } from './opt-outs.repository.ts';
 
 const BATCH = 5000;

@@ -1,9 +1,8 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
-import { liveSessionColumns, liveSessionCondition } from '../auth/auth.repository.ts';
-import { sessions } from '../auth/auth.schema.ts';
-import { creditBalances } from '../ledger/ledger.schema.ts';
+import { liveSessionColumns, liveSessionCondition, sessions } from '../auth/index.ts';
+import { creditBalances } from '../ledger/index.ts';
 import { type UserRow, users } from './users.schema.ts';
 
 export type NewUser = typeof users.$inferInsert;

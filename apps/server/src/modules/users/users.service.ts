@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { LiveSession } from '../auth/auth.repository.ts';
+import type { LiveSession } from '../auth/index.ts';
 import type { NewUser, UsersRepository } from './users.repository.ts';
 import { PRICE_COLUMNS, type UserRow } from './users.schema.ts';
 

@@ -1,5 +1,7 @@
 import type { FileLimit } from '@ecoa/shared';
 import { AppError } from '../../../platform/errors/app-error.ts';
+import { UPLOAD_ERRORS } from '../../../platform/http/upload.ts';
+import { CSV_MALFORMED_MESSAGE } from '../../../platform/text/csv.ts';
 
 /**
  * Every way a spreadsheet can be refused. The codes are stable (the web app translates them);
@@ -12,16 +14,16 @@ export const FILE_ERRORS = {
   XLSX_BROKEN: 'A planilha XLSX está corrompida ou incompleta. Abra e salve de novo no Excel, ou exporte como CSV.',
   XLSX_TOO_LARGE:
     'A planilha XLSX passa dos limites de leitura (textos, células ou colunas demais, ou cresce demais ao descompactar). Salve como CSV e envie de novo.',
-  CSV_MALFORMED: 'O CSV está malformado (aspas sem fechamento ou linha gigante). Verifique o arquivo e envie de novo.',
+  CSV_MALFORMED: CSV_MALFORMED_MESSAGE,
   CSV_RAGGED:
     'Muitas linhas do CSV têm número de colunas diferente do cabeçalho: o separador ou as aspas do arquivo parecem errados.',
   NO_DATA_ROWS: 'A planilha não tem linhas de contatos.',
   NO_PHONE_COLUMN: 'Não encontramos uma coluna de telefone. Escolha a coluna de telefone no mapeamento.',
   INVALID_MAPPING: 'O mapeamento de colunas não corresponde às colunas da planilha.',
-  FILE_TOO_LARGE: 'O arquivo passa do limite de 100 MB.',
+  FILE_TOO_LARGE: UPLOAD_ERRORS.FILE_TOO_LARGE,
   IMPORT_TOO_LARGE:
     'A importação deste arquivo passou do limite de memória. Divida a lista em arquivos menores e envie de novo.',
-  FILE_REQUIRED: 'Envie um arquivo CSV ou XLSX no campo "file".',
+  FILE_REQUIRED: UPLOAD_ERRORS.FILE_REQUIRED,
 } as const;
 export type FileErrorCode = keyof typeof FILE_ERRORS;
 

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/helpers.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
-import { CsvParser, detectDelimiter } from './csv.ts';
+import { CsvParser, detectDelimiter } from '../../../platform/text/csv.ts';
 import { detectHeader, detectMapping, slugifyHeader, validateMapping } from './mapping.ts';
 import { openSpreadsheet } from './source.ts';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { sanitizeText } from '@ecoa/shared';
-import { CsvParser, type Delimiter, detectDelimiter } from './csv.ts';
+import { CsvParser, type Delimiter, detectDelimiter } from '../../../platform/text/csv.ts';
 import { fileError } from './errors.ts';
 import {
   detectEncoding,

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { type ZipArchive, type ZipEntry, ZipLimitError } from '../../../platform/archive/zip.ts';
+import { type XmlAttributes, type XmlHandler, XmlTokenizer } from '../../../platform/xml/xml.ts';
 import { type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
-import { type XmlAttributes, type XmlHandler, XmlTokenizer } from './xml.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Streaming a part through a handler

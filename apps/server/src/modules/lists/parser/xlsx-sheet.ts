@@ -1,8 +1,8 @@
 /** A worksheet's rows, cell by cell, from its streamed XML (`<sheetData><row><c r t s><v>…`). */
 
+import type { XmlAttributes, XmlHandler, XmlTokenizer } from '../../../platform/xml/xml.ts';
 import { type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
 import { unescapeOoxml } from './xlsx-strings.ts';
-import type { XmlAttributes, XmlHandler, XmlTokenizer } from './xml.ts';
 
 /** Rows handed out per batch, unless the batch's cells or characters fill up first. */
 const BATCH_ROWS = 2_000;

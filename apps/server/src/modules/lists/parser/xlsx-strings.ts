@@ -1,7 +1,7 @@
 /** An XLSX's shared strings: every one (for reading rows), or only those a sample refers to. */
 
+import type { XmlHandler, XmlTokenizer } from '../../../platform/xml/xml.ts';
 import { MiB, XLSX_LIMITS, type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
-import type { XmlHandler, XmlTokenizer } from './xml.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared strings

@@ -11,12 +11,12 @@ import {
   ZipFormatError,
   ZipLimitError,
 } from '../../../platform/archive/zip.ts';
+import { XmlError, XmlLimitError, XmlTokenizer } from '../../../platform/xml/xml.ts';
 import { fileError, isFileError } from './errors.ts';
 import { XLSX_LIMITS, type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
 import { parsePart, RelationsHandler, relsPathOf, StylesHandler, WorkbookHandler } from './xlsx-parts.ts';
 import { SheetHandler } from './xlsx-sheet.ts';
 import { SelectedStrings, SharedStrings, SharedStringsHandler, type StringSink } from './xlsx-strings.ts';
-import { XmlError, XmlLimitError, XmlTokenizer } from './xml.ts';
 
 export { XLSX_LIMITS, type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
 export { isDateFormat } from './xlsx-parts.ts';

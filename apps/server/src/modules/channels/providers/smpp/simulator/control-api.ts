@@ -11,7 +11,19 @@
  *   POST /__simulator/drop          cuts every bind now
  */
 import http from 'node:http';
-import type { MoRequest, SmscSimulator } from './smsc-simulator.ts';
+import type { SmscCounters } from './ledger.ts';
+import type { MoRequest } from './mo.ts';
+import type { SmscSimulatorOptions } from './options.ts';
+
+/** What the control API drives: the SMSC simulator's own methods (smsc-simulator.ts passes itself). */
+export type ControlledSmsc = {
+  options(): SmscSimulatorOptions;
+  setOptions(partial: Partial<SmscSimulatorOptions>): void;
+  counters(): SmscCounters & { bound: number };
+  reset(): void;
+  sendMo(request: MoRequest): Promise<{ parts: number; statuses: number[] }>;
+  dropBinds(): void;
+};
 
 export type ControlApi = { port: number; close(): Promise<void> };
 
@@ -47,7 +59,7 @@ function isMoRequest(body: unknown): body is MoRequest {
   return typeof b?.from === 'string' && typeof b.to === 'string' && typeof b.text === 'string' && b.text.length > 0;
 }
 
-export async function startControlApi(simulator: SmscSimulator, host: string, port: number): Promise<ControlApi> {
+export async function startControlApi(simulator: ControlledSmsc, host: string, port: number): Promise<ControlApi> {
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));

@@ -5,7 +5,7 @@
  * else is an error, which the simulator turns into a failed call, so a broken document shows up in
  * tests instead of on a customer's phone.
  */
-import { type XmlAttributes, XmlTokenizer } from '../../../../lists/parser/xml.ts';
+import { type XmlAttributes, XmlTokenizer } from '../../../../../platform/xml/xml.ts';
 
 export type PromptVerb =
   | { verb: 'Play'; url: string }

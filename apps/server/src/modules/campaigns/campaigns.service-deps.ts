@@ -1,0 +1,47 @@
+/**
+ * What the campaigns service is built from, and the dispatch queue's name: apart from the service
+ * so the lifecycle, the dispatcher and the jobs read them without importing the service (no cycle).
+ */
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { Database, Tx } from '../../platform/db/client.ts';
+import type { Jobs } from '../../platform/jobs/jobs.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { AuditChanges } from '../audit/index.ts';
+import type { ProviderRegistry } from '../channels/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import type { CampaignsRepository } from './campaigns.repository.ts';
+
+export const DISPATCH_QUEUE = 'campaigns.dispatch';
+
+export type CampaignsServiceDeps = {
+  db: Database;
+  repo: CampaignsRepository;
+  ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release' | 'getBalances'>;
+  providers: Pick<ProviderRegistry, 'forChannel'>;
+  /** Whether the user owns this audio (the audios module). */
+  audioExists: (userId: string, audioId: string) => Promise<boolean>;
+  /** Whether the user owns this live rotating link (the links module), for a tracked `{link}`. */
+  rotatingLinkExists: (userId: string, linkId: string) => Promise<boolean>;
+  /** The address tracked links are under (`PUBLIC_URL/l/_<code>`). */
+  publicUrl: string;
+  jobs: Pick<Jobs, 'send' | 'wake'>;
+  /** Records an administrator's action on a campaign, in the caller's transaction. */
+  audit: (
+    tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+    entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
+  ) => Promise<void>;
+  /**
+   * This process's dispatcher stops handing the campaign's recipients over (called right after
+   * a pause or cancel commits, before it is answered; other processes see it within a second).
+   */
+  halt: (campaignId: string) => void;
+  /**
+   * Locks the user's audio for the rest of the transaction (shared), false when it is gone: a
+   * start and the audio's delete (which locks it and asks whether a campaign plays it) serialise.
+   */
+  lockAudio: (tx: Tx, userId: string, audioId: string) => Promise<boolean>;
+  /** How many dispatch jobs a start queues (they share the recipients; more processes, more jobs). */
+  parallelism: () => Promise<number>;
+  clock: Clock;
+  logger: Logger;
+};
