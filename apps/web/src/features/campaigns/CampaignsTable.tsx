@@ -77,6 +77,7 @@ export function CampaignsTable({
                       value={progressPercent(c)}
                       size="sm"
                       animated={c.status === 'RUNNING'}
+                      aria-label={t('app.a11y.campaignProgress', { name: c.name })}
                       data-testid="campaign-progress"
                     />
                     <Text size="xs" c="dimmed" data-testid="campaign-progress-text">

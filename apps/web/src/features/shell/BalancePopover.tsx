@@ -13,7 +13,8 @@ export function BalancePopover({ money, onOpenCredits }: { money: number; onOpen
         <UnstyledButton
           onClick={() => setOpened((o) => !o)}
           data-testid="balance-popover"
-          aria-label={t('shell.balance')}
+          // The visible amount is part of the name (WCAG 2.5.3, label in name: voice control says what it sees).
+          aria-label={`${t('shell.balance')} ${formatReais(money)}`}
         >
           <Group gap={6} wrap="nowrap">
             <IconWallet size={20} stroke={1.7} />

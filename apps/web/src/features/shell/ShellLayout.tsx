@@ -9,6 +9,7 @@ import {
   UnstyledButton,
   useComputedColorScheme,
   useMantineColorScheme,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import { IconLogout, IconMenu2, IconMoon, IconSettings, IconSun } from '@tabler/icons-react';
@@ -108,8 +109,9 @@ export function ShellLayout({ user, money, onSignOut, onOpenCredits, children }:
             )}
             <BalancePopover money={money} onOpenCredits={onOpenCredits} />
             {isPhone ? (
-              <UnstyledButton onClick={mobileMenu.toggle} data-testid="user-menu" aria-label={t('shell.account')}>
-                <UserAvatar user={user} />
+              <UnstyledButton onClick={mobileMenu.toggle} data-testid="user-menu">
+                <VisuallyHidden>{t('shell.account')}</VisuallyHidden>
+                <UserAvatar user={user} decorative />
               </UnstyledButton>
             ) : (
               <UserMenu user={user} onLogout={askLogout} />

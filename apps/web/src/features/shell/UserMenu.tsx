@@ -6,15 +6,36 @@ import {
   UnstyledButton,
   useComputedColorScheme,
   useMantineColorScheme,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconMoon, IconSettings, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { displayName, type ShellUser } from './navigation';
 
-export function UserAvatar({ user, size = 34 }: { user: ShellUser; size?: number }) {
+/**
+ * `decorative`: inside a button whose name already says whose account it is, the picture (or the
+ * initial drawn in its place) is hidden from assistive technology, so the button's visible text is
+ * the name shown next to it (WCAG 2.5.3, label in name).
+ */
+export function UserAvatar({
+  user,
+  size = 34,
+  decorative = false,
+}: {
+  user: ShellUser;
+  size?: number;
+  decorative?: boolean;
+}) {
   return (
-    <Avatar src={user.userProfileImageLink} alt={user.name} radius="xl" size={size} color="teal">
+    <Avatar
+      src={user.userProfileImageLink}
+      alt={decorative ? '' : user.name}
+      aria-hidden={decorative || undefined}
+      radius="xl"
+      size={size}
+      color="teal"
+    >
       {user.name.trim().charAt(0).toUpperCase()}
     </Avatar>
   );
@@ -28,9 +49,12 @@ export function UserMenu({ user, onLogout }: { user: ShellUser; onLogout: () => 
   return (
     <Menu position="bottom-end" withArrow shadow="md" width={220}>
       <Menu.Target>
-        <UnstyledButton data-testid="user-menu" aria-label={t('shell.account')}>
+        {/* Named by its content, "Minha conta" (for screen readers) then the visible name: an
+            aria-label would hide the visible text from the name (WCAG 2.5.3, label in name). */}
+        <UnstyledButton data-testid="user-menu">
           <Group gap={8} wrap="nowrap">
-            <UserAvatar user={user} />
+            <VisuallyHidden>{t('shell.account')}</VisuallyHidden>
+            <UserAvatar user={user} decorative />
             <Text size="sm" fw={600} data-testid="user-name">
               {displayName(user.name)}
             </Text>
