@@ -1,3 +1,4 @@
+import { MODAL_CLOSE_DELAY_MS } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import confetti from 'canvas-confetti';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -119,7 +120,22 @@ describe('payment result modals (real server)', () => {
     expect(screen.getByText('Não foi possível processar o pagamento.')).toBeTruthy();
     expect(screen.getByText('Você pode tentar novamente quando quiser')).toBeTruthy();
     fireEvent.click(screen.getByTestId('payment-cancel-retry'));
-    expect(onRetry).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(onRetry).toHaveBeenCalledTimes(1));
     await waitFor(() => expect(location.current).toBe('/'));
+  });
+
+  it('closing waits the spec’s 300 ms close animation before the URL changes and the buy-credits modal opens', async () => {
+    const retriedAt: number[] = [];
+    const onRetry = vi.fn(() => retriedAt.push(performance.now()));
+    const { location } = await renderWithApp(<PaymentResult onRetry={onRetry} />, { url: '/?cancel=true' });
+    await screen.findByTestId('payment-cancel');
+    const clickedAt = performance.now();
+    fireEvent.click(screen.getByTestId('payment-cancel-retry'));
+    // While the cancel modal plays its closing animation, nothing opens over it and the URL stays.
+    expect(onRetry).not.toHaveBeenCalled();
+    expect(location.current).toBe('/?cancel=true');
+    await waitFor(() => expect(onRetry).toHaveBeenCalledTimes(1), { timeout: 2000 });
+    expect(location.current).toBe('/');
+    expect(retriedAt[0]! - clickedAt).toBeGreaterThanOrEqual(MODAL_CLOSE_DELAY_MS - 1);
   });
 });

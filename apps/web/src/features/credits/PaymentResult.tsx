@@ -1,4 +1,4 @@
-import { ROUTES } from '@ecoa/shared';
+import { MODAL_CLOSE_DELAY_MS, ROUTES } from '@ecoa/shared';
 import { Button, Group, Loader, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconConfetti } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -140,12 +140,20 @@ export function PaymentResult({
     }
   }, [confirming, status, notFound, queryClient, clearParams]);
 
+  // Spec: "Modal close animation delay 300 ms". The modal plays its closing animation first;
+  // then the parameters leave the URL ("after the modal closes") and whatever comes next (the
+  // buy-credits modal, the campaigns page) appears, never over a dialog still fading out.
+  const closeTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(closeTimer.current), []);
   const close = (then?: () => void) => {
     setShown(null);
     setPaymentId(null);
-    void clearParams();
-    handled.current = false;
-    then?.();
+    window.clearTimeout(closeTimer.current);
+    closeTimer.current = window.setTimeout(() => {
+      void clearParams();
+      handled.current = false;
+      then?.();
+    }, MODAL_CLOSE_DELAY_MS);
   };
 
   return (
