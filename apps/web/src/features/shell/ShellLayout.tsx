@@ -1,4 +1,4 @@
-import { BREAKPOINT_DRAWER_PX } from '@ecoa/shared';
+import { BREAKPOINT_DRAWER_PX, BREAKPOINT_SIDEBAR_ITEMS_PX } from '@ecoa/shared';
 import {
   ActionIcon,
   AppShell,
@@ -43,7 +43,17 @@ export function ShellLayout({ user, money, onSignOut, onOpenCredits, children }:
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const isPhone = useMediaQuery(`(max-width: ${BREAKPOINT_DRAWER_PX}px)`) ?? false;
-  const [collapsed, setCollapsed] = useLocalStorage({ key: 'sidebar-collapsed', defaultValue: false });
+  // Spec breakpoints: 1024px for the sidebar's item rendering. Up to 1024px the items render as
+  // icons (the 5rem sidebar, names in tooltips); wider, with their names ("open on wide screens").
+  // That is the default: a choice made with the collapse button (stored) wins at any width.
+  const narrow = useMediaQuery(`(max-width: ${BREAKPOINT_SIDEBAR_ITEMS_PX}px)`, undefined, {
+    getInitialValueInEffect: false,
+  });
+  const [collapsedChoice, setCollapsedChoice] = useLocalStorage<boolean | null>({
+    key: 'sidebar-collapsed',
+    defaultValue: null,
+  });
+  const collapsed = collapsedChoice ?? narrow ?? false;
   const [drawerOpen, drawer] = useDisclosure(false);
   const [mobileMenuOpen, mobileMenu] = useDisclosure(false);
   const [closedModal, setClosedModal] = useState(storage.getClosedModal());
@@ -66,7 +76,7 @@ export function ShellLayout({ user, money, onSignOut, onOpenCredits, children }:
     <Sidebar
       user={user}
       collapsed={!isPhone && collapsed}
-      onToggleCollapsed={isPhone ? undefined : () => setCollapsed((c) => !c)}
+      onToggleCollapsed={isPhone ? undefined : () => setCollapsedChoice(!collapsed)}
       onNavigate={onNavigate}
       onLogout={askLogout}
     />
@@ -83,21 +93,7 @@ export function ShellLayout({ user, money, onSignOut, onOpenCredits, children }:
       padding="lg"
     >
       <AppShell.Header>
-        <Group h="100%" px="lg" justify="space-between" wrap="nowrap">
-          {isPhone ? (
-            <ActionIcon
-              variant="filled"
-              size="lg"
-              radius="xl"
-              onClick={drawer.open}
-              aria-label={t('shell.openMenu')}
-              data-testid="menu-button"
-            >
-              <IconMenu2 size={20} />
-            </ActionIcon>
-          ) : (
-            <div />
-          )}
+        <Group h="100%" px="lg" justify="flex-end" wrap="nowrap">
           <Group gap={isPhone ? 'xs' : 'md'} wrap="nowrap">
             {showsCreateCampaign(pathname) && (
               // The welcome modal comes first; the onboarding popover once it is closed.
@@ -162,6 +158,21 @@ export function ShellLayout({ user, money, onSignOut, onOpenCredits, children }:
       </AppShell.Main>
 
       <WelcomeModal opened={welcomeOpen} onClose={closeWelcome} />
+      {isPhone && (
+        // Spec: up to 768px the sidebar is "an overlay drawer opened by a floating menu button";
+        // bottom left, across from the floating support button, within the thumb's reach.
+        <ActionIcon
+          variant="filled"
+          size={56}
+          radius="xl"
+          onClick={drawer.open}
+          aria-label={t('shell.openMenu')}
+          data-testid="menu-button"
+          style={{ position: 'fixed', left: 24, bottom: 24, zIndex: 150, boxShadow: 'var(--mantine-shadow-lg)' }}
+        >
+          <IconMenu2 size={26} />
+        </ActionIcon>
+      )}
       <SupportButton />
     </AppShell>
   );

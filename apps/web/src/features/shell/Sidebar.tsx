@@ -68,7 +68,7 @@ export function Sidebar({ user, collapsed, onToggleCollapsed, onNavigate, onLogo
 
       <Divider />
       <Stack gap="xs" align={collapsed ? 'center' : 'stretch'}>
-        {!collapsed && <LanguageSwitcher />}
+        <LanguageSwitcher compact={collapsed} />
         <Tooltip label={t('shell.logout')} position="right" withArrow disabled={!collapsed}>
           <UnstyledButton
             className={classes.item}
