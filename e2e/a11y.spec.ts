@@ -209,11 +209,11 @@ test('the screens with tables, pagination and progress bars pass the WCAG 2.1 A/
     .toBe('COMPLETED');
 
   await page.evaluate(
-    ([closed, onboarding]) => {
+    ({ closed, onboarding }) => {
       localStorage.setItem(closed, 'false');
       localStorage.setItem(onboarding, 'true');
     },
-    [STORAGE_KEYS.closedModal, STORAGE_KEYS.onboardingDismissed],
+    { closed: STORAGE_KEYS.closedModal, onboarding: STORAGE_KEYS.onboardingDismissed },
   );
   const pagination = page.locator('.mantine-Pagination-root');
   await page.goto('/');
