@@ -229,6 +229,11 @@ test('the screens with tables, pagination and progress bars pass the WCAG 2.1 A/
   await signInAsAdmin(page);
   await page.goto('/campanhas-por-usuario');
   await scan('campaigns per user with progress', page.getByTestId('campaign-progress').first());
+  // The narrower shells: the icon sidebar (its compact language switcher) and the phone's floating menu button.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await scan('icon sidebar (1024px)', page.getByTestId('sidebar').getByTestId('language-switcher'));
+  await page.setViewportSize({ width: 768, height: 740 });
+  await scan('phone (768px)', page.getByTestId('menu-button'));
 
   const perScreen = Object.entries(counts)
     .filter(([, n]) => n > 0)
