@@ -118,6 +118,8 @@ test('a regular user opening /usuarios is sent to /', async ({ page }) => {
 });
 
 test('screenshots: the table and the drawer in pt light, en dark, cn dark and cn light', async ({ page }) => {
+  // Four looks of two screens, each drawer with its money and history: ~45 s on a loaded machine.
+  test.setTimeout(90_000);
   const tag = marker();
   for (const [name, fullName] of [
     ['Padaria Pão Quente Ltda', 'Maria da Silva'],

@@ -40,8 +40,10 @@ describe('campaignPollInterval', () => {
     expect(campaignPollInterval(facts({ status: 'PAUSED', awaiting: 3 }), now)).toBe(IDLE_POLL_MS);
   });
 
-  it('after the end, polls slowly while receipts are due within their validity, then stops', () => {
+  it('after the end, polls at the running pace for a minute, then slowly while receipts are due within their validity, then stops', () => {
     for (const status of ['COMPLETED', 'CANCELED', 'FAILED'] as const) {
+      // In its first minute most receipts are seconds away: still the running pace.
+      expect(campaignPollInterval(facts({ status, finishedAt: at(-0.2), awaiting: 2 }), now)).toBe(RUNNING_POLL_MS);
       expect(campaignPollInterval(facts({ status, finishedAt: at(-1), awaiting: 2 }), now)).toBe(RECEIPTS_POLL_MS);
       // Hours later (an SMS waiting for a phone that was off) it still looks.
       expect(campaignPollInterval(facts({ status, finishedAt: at(-6 * 60), awaiting: 2 }), now)).toBe(RECEIPTS_POLL_MS);

@@ -16,6 +16,11 @@ export const RUNNING_POLL_MS = 2_000;
 export const IDLE_POLL_MS = 60_000;
 /** Ended with receipts still due: they trickle in over hours (an SMS waits for a phone that is off). */
 export const RECEIPTS_POLL_MS = 30_000;
+/**
+ * Just after the end most receipts are seconds away (a carrier confirms a handset that is on
+ * within a few seconds): the running pace goes on this long before it slows to RECEIPTS_POLL_MS.
+ */
+export const RECEIPTS_RUSH_MS = 60_000;
 /** The longest a scheduled campaign's page sleeps before it looks again (a cancel from another tab). */
 export const SCHEDULED_MAX_SLEEP_MS = 10 * 60_000;
 /**
@@ -48,6 +53,7 @@ export function campaignPollInterval(c: PollFacts, now = Date.now()): number | f
       // COMPLETED, CANCELED, FAILED: only receipts can still change it.
       if (c.awaiting <= 0) return false;
       const ended = c.finishedAt ? Date.parse(c.finishedAt) : now;
+      if (now - ended < RECEIPTS_RUSH_MS) return RUNNING_POLL_MS;
       return now - ended < RECEIPT_WINDOW_MS ? RECEIPTS_POLL_MS : false;
     }
   }
