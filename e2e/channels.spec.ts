@@ -141,6 +141,8 @@ test('without credits of the channel the test send is refused with a clear messa
 });
 
 test('administrators see each carrier connection on the Campaigns page', async ({ page }) => {
+  // Four looks of the Campaigns page: ~58 s on a machine running two suites beside it.
+  test.setTimeout(90_000);
   await signInAsAdmin(page);
   await page.goto('/campanhas');
   const panel = page.getByTestId('channels-health');

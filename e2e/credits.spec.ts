@@ -22,6 +22,8 @@ test('buys balance with the built-in test checkout: partner dialog, test page, s
   page,
   context,
 }) => {
+  // Two tabs, the test checkout and the payment's confirmation polled: ~53 s on a loaded machine.
+  test.setTimeout(90_000);
   await page.goto('/shopping');
   await expect(page.getByTestId('balance-card-empty')).toBeVisible();
   // The welcome bonus is there from sign-up.
