@@ -25,6 +25,8 @@ const config = {
     'apps/server/src/modules/campaigns/campaigns.lifecycle.ts',
     'apps/server/src/modules/campaigns/campaigns.dispatcher.ts',
     'apps/server/src/modules/campaigns/campaigns.supervisor.ts',
+    'apps/server/src/modules/campaigns/campaigns.settle.ts',
+    'apps/server/src/modules/campaigns/campaigns.handover.ts',
     'apps/server/src/modules/channels/channels.batch.ts',
     'apps/server/src/platform/http/outbound.ts',
     'apps/server/src/platform/http/idempotency-key.ts',
