@@ -25,6 +25,8 @@ const config = {
     'apps/server/src/modules/campaigns/campaigns.lifecycle.ts',
     'apps/server/src/modules/campaigns/campaigns.dispatcher.ts',
     'apps/server/src/modules/campaigns/campaigns.supervisor.ts',
+    'apps/server/src/modules/campaigns/campaigns.settle.ts',
+    'apps/server/src/modules/campaigns/campaigns.handover.ts',
     'apps/server/src/modules/channels/channels.batch.ts',
     'apps/server/src/platform/http/outbound.ts',
     'apps/server/src/platform/http/idempotency-key.ts',
@@ -43,6 +45,8 @@ const config = {
   // The machine is shared: one mutant at a time.
   concurrency: 1,
   timeoutMS: 60_000,
+  // The first run of every listed test takes minutes on 2 loaded cores.
+  dryRunTimeoutMinutes: 60,
   incremental: true,
   incrementalFile: 'reports/stryker-incremental.json',
   reporters: ['clear-text', 'progress', 'html', 'json'],

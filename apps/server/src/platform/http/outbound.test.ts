@@ -6,6 +6,7 @@ import {
   assertPublicUrl,
   customerUrlPoster,
   OutboundRefused,
+  pinnedLookup,
   postJsonOutbound,
   type ResolvedAddress,
   type ResolveHost,
@@ -28,6 +29,8 @@ describe('outbound calls to customer URLs', () => {
   let server: http.Server;
   let base: string;
   const received: unknown[] = [];
+  const heads: http.IncomingHttpHeaders[] = [];
+  const methods: string[] = [];
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       let body = '';
@@ -40,6 +43,8 @@ describe('outbound calls to customer URLs', () => {
           return;
         }
         received.push(JSON.parse(body));
+        heads.push(req.headers);
+        methods.push(req.method ?? '');
         res.writeHead(204).end();
       });
     });
@@ -70,6 +75,59 @@ describe('outbound calls to customer URLs', () => {
     expect(await postJsonOutbound(`${base}/hook`, { digit: '1' }, { allowPrivate: true })).toEqual({ status: 204 });
     expect(received).toEqual([{ digit: '1' }]);
     expect(await postJsonOutbound(`${base}/redirect`, { digit: '2' }, { allowPrivate: true })).toEqual({ status: 302 });
+  });
+
+  it('says what it sends: a POST of JSON with its length, under our own user agent', async () => {
+    await postJsonOutbound(`${base}/hook`, { digit: '7', text: 'ação' }, { allowPrivate: true });
+    expect(methods.at(-1)).toBe('POST');
+    expect(heads.at(-1)).toMatchObject({
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(JSON.stringify({ digit: '7', text: 'ação' }))),
+      'user-agent': 'Ecoa/1 (+integration)',
+    });
+  });
+
+  it('speaks TLS to an https URL (a plain HTTP server answering it is a TLS failure, not a plain request)', async () => {
+    const port = new URL(base).port;
+    const before = received.length;
+    const failure = await postJsonOutbound(
+      `https://127.0.0.1:${port}/hook`,
+      { digit: '8' },
+      { allowPrivate: true },
+    ).then(
+      () => undefined,
+      (err: NodeJS.ErrnoException) => err,
+    );
+    expect(failure?.code).toBe('EPROTO');
+    expect(received.length).toBe(before);
+    await expect(assertPublicUrl('https://8.8.8.8/hook', { allowPrivate: false })).resolves.toBeUndefined();
+  });
+
+  it('names why it refused', async () => {
+    const refusal = (url: string, resolve?: ResolveHost) =>
+      assertPublicUrl(url, { allowPrivate: false, resolve }).then(
+        () => undefined,
+        (err: Error) => err,
+      );
+    const ftp = await refusal('ftp://example.com/');
+    expect(ftp).toBeInstanceOf(OutboundRefused);
+    expect(ftp?.name).toBe('OutboundRefused');
+    expect(ftp?.message).toBe('only http(s) URLs');
+    expect((await refusal('http://nowhere.example/', dnsAnswering([])))?.message).toBe(
+      'nowhere.example has no address',
+    );
+    expect((await refusal('http://10.0.0.1/'))?.message).toBe('10.0.0.1 is a private or local address');
+  });
+
+  it('the pinned lookup answers the checked address, whether one or all are asked for', () => {
+    const lookup = pinnedLookup({ address: '203.0.113.9', family: 4 });
+    const answers: unknown[][] = [];
+    lookup('anything.example', { all: true }, (...args: unknown[]) => answers.push(args));
+    lookup('anything.example', { all: false }, (...args: unknown[]) => answers.push(args));
+    expect(answers).toEqual([
+      [null, [{ address: '203.0.113.9', family: 4 }]],
+      [null, '203.0.113.9', 4],
+    ]);
   });
 
   it('resolves the host once and connects to the address it checked (DNS rebinding)', async () => {
