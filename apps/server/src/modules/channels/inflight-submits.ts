@@ -33,7 +33,7 @@ export const RIDE_AT_MOST_MS = 1_000;
  * receipt batcher in the same tick and are stored in one transaction, however loaded the machine
  * (one timer each could fire milliseconds apart and split them into several batches).
  */
-const RIDE_JOIN_MS = 50;
+const RIDE_JOIN_MS = 100;
 
 export type InflightBatch = {
   /** The carrier took a message under these ids: its receipts may ride with this batch. */
