@@ -24,19 +24,13 @@ export const idempotencyHeader = (key: string) => ({ 'Idempotency-Key': key });
  * `done()` after a success, start a new submission with a new key.
  */
 export function useSubmissionKey() {
-  const current = useRef<{ fingerprint: string; key: string } | null>(null);
+  const keys = useSubmissionKeys();
   return useMemo(
     () => ({
-      keyFor(values: unknown): string {
-        const fingerprint = JSON.stringify(values);
-        if (current.current?.fingerprint !== fingerprint) current.current = { fingerprint, key: newIdempotencyKey() };
-        return current.current.key;
-      },
-      done(): void {
-        current.current = null;
-      },
+      keyFor: (values: unknown): string => keys.keyFor('', values),
+      done: (): void => keys.done(''),
     }),
-    [],
+    [keys],
   );
 }
 
