@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { wavFile } from '../apps/server/test/audio-builder';
+import { wavFile } from '../apps/server/test/audio-builder.test-support';
 import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
 import { giveCredits } from './campaign-helpers';
 import { snap, switchLanguage, toggleTheme } from './support';

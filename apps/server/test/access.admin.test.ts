@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importList } from '../src/modules/campaigns/campaigns.test-support.ts';
 import type { RunningServer } from '../src/server.ts';
-import { expectAdminOnly, type RouteCall, userAndAdmin } from './access.ts';
-import { signUpAndSignIn } from './factories.ts';
-import { createTestServer, dbKind } from './helpers.ts';
+import { expectAdminOnly, type RouteCall, userAndAdmin } from './access.test-support.ts';
+import { signUpAndSignIn } from './factories.test-support.ts';
+import { createTestServer, dbKind } from './server.test-support.ts';
 
 let server: RunningServer;
 let tokens: { userToken: string; adminToken: string };

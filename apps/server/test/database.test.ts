@@ -13,7 +13,7 @@ import {
   TEST_DATABASE_URL,
   tempDir,
   testConfig,
-} from './helpers.ts';
+} from './server.test-support.ts';
 
 /** The migrations committed in apps/server/drizzle (drizzle's journal lists each once). */
 const MIGRATION_COUNT = (

@@ -8,10 +8,10 @@ import { writeCnpjSample } from '../src/modules/cnpj-base/cnpj-base.sample.ts';
 import { establishment } from '../src/modules/cnpj-base/cnpj-base.sample-data.ts';
 import { openDb } from '../src/platform/db/client.ts';
 import { CsvParser } from '../src/platform/text/csv.ts';
-import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.ts';
-import { dbKind, isolatedDatabaseUrl, tempDir } from './helpers.ts';
-import { killed, startEcoaServer, waitUntil } from './processes.ts';
-import { remoteServer } from './remote-server.ts';
+import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.test-support.ts';
+import { killed, startEcoaServer, waitUntil } from './processes.test-support.ts';
+import { remoteServer } from './remote-server.test-support.ts';
+import { dbKind, isolatedDatabaseUrl, tempDir } from './server.test-support.ts';
 
 /**
  * Enrichment's promise about credits, across a SIGKILL of the process running its lookup: one

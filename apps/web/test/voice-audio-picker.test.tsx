@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { wavFile } from '../../server/test/audio-builder';
-import { multipart } from '../../server/test/multipart';
+import { wavFile } from '../../server/test/audio-builder.test-support';
+import { multipart } from '../../server/test/multipart.test-support';
 import { VoiceFields } from '../src/features/channels/VoiceFields';
 import { renderWithApp } from '../src/features/credits/testing';
 import { realApi, useRealApi } from './real-api';

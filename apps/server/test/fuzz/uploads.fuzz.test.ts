@@ -4,14 +4,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_ERRORS } from '../../src/modules/lists/parser/errors.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { bearer, signUpAndSignIn } from '../factories.ts';
-import { createTestServer, dbKind } from '../helpers.ts';
-import { multipart } from '../multipart.ts';
-import { audioBytes } from './audio.ts';
-import { csvBytes } from './csv.ts';
-import { type FuzzOutcome, fuzz } from './harness.ts';
-import { mutated, randomBytes } from './mutations.ts';
-import { xlsxBytes } from './xlsx.ts';
+import { bearer, signUpAndSignIn } from '../factories.test-support.ts';
+import { multipart } from '../multipart.test-support.ts';
+import { createTestServer, dbKind } from '../server.test-support.ts';
+import { audioBytes } from './audio.test-support.ts';
+import { csvBytes } from './csv.test-support.ts';
+import { type FuzzOutcome, fuzz } from './harness.test-support.ts';
+import { mutated, randomBytes } from './mutations.test-support.ts';
+import { xlsxBytes } from './xlsx.test-support.ts';
 
 /** Per target: at most this many inputs or this long, whichever comes first. */
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };

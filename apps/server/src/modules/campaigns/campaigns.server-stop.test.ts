@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, isolatedDatabaseUrl, listeningTestConfig, openTestDb } from '../../../test/helpers.ts';
+import {
+  createTestServer,
+  isolatedDatabaseUrl,
+  listeningTestConfig,
+  openTestDb,
+} from '../../../test/server.test-support.ts';
 import { type DbHandle, openDb } from '../../platform/db/client.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';

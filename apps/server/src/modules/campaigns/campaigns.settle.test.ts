@@ -1,10 +1,10 @@
 import { analyzeSms } from '@ecoa/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wavFile } from '../../../test/audio-builder.ts';
-import { bearer } from '../../../test/factories.ts';
-import { dbKind } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { wavFile } from '../../../test/audio-builder.test-support.ts';
+import { bearer } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';

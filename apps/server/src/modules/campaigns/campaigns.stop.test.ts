@@ -1,6 +1,6 @@
 import type { Campaign } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';

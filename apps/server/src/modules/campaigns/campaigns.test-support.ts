@@ -4,9 +4,9 @@
  */
 import type { Campaign, CampaignEstimate, CreateCampaignRequest } from '@ecoa/shared';
 import { expect } from 'vitest';
-import { bearer } from '../../../test/factories.ts';
-import { createTestServer, listeningTestConfig } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { bearer } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { WELL_BEHAVED } from '../channels/channels.test-support.ts';

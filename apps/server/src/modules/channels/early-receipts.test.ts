@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
+import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import type { RunningServer } from '../../server.ts';
 import { earlyReceiptCandidates } from './channels.batch.ts';

@@ -1,9 +1,9 @@
 import { cnpjCheckDigits } from '@ecoa/shared';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 /** A CNPJ from its first twelve characters (the check digits computed). */

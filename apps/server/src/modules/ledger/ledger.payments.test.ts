@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, openTestDb } from '../../../test/helpers.ts';
+import { dbKind, openTestDb } from '../../../test/server.test-support.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
 import { createLedgerService, type LedgerService } from './ledger.service.ts';
-import { insertTestUser } from './ledger.test-helpers.ts';
+import { insertTestUser } from './ledger.test-support.ts';
 
 let handle: DbHandle;
 let ledger: LedgerService;

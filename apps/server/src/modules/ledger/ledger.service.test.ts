@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, openTestDb } from '../../../test/helpers.ts';
+import { dbKind, openTestDb } from '../../../test/server.test-support.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { users } from '../users/users.schema.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
 import { createLedgerService, type LedgerService } from './ledger.service.ts';
-import { insertTestUser, type TestPrices } from './ledger.test-helpers.ts';
+import { insertTestUser, type TestPrices } from './ledger.test-support.ts';
 
 let handle: DbHandle;
 let ledger: LedgerService;

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
-import { sharedStringsXml, sheetXml, xlsxBuffer } from '../../../test/xlsx-builder.ts';
-import { sharedStringsBomb } from '../../../test/zip-writer.ts';
+import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
+import { sharedStringsXml, sheetXml, xlsxBuffer } from '../../../test/xlsx-builder.test-support.ts';
+import { sharedStringsBomb } from '../../../test/zip-writer.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures', name));

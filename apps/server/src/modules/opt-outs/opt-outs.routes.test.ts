@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, '../lists/fixtures', name));

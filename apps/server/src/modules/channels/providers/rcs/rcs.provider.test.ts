@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type OutboundMessage, ProviderError, type StatusEvent } from '../../provider.ts';
-import { type RcsRig, startRcsRig } from './rcs.rig.ts';
+import { type RcsRig, startRcsRig } from './rcs.test-support.ts';
 
 const rigs: RcsRig[] = [];
 async function rig(...args: Parameters<typeof startRcsRig>) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RcsRig, startRcsRig } from './rcs.rig.ts';
+import { type RcsRig, startRcsRig } from './rcs.test-support.ts';
 
 const rigs: RcsRig[] = [];
 async function rig(...args: Parameters<typeof startRcsRig>) {

@@ -7,7 +7,7 @@ import { createManualClock } from '../../../../platform/clock/clock.ts';
 import { type OutboundMessage, ProviderError } from '../../provider.ts';
 import { listen } from '../http-kit/simulator-kit.ts';
 import { createRcsProvider } from './rcs.provider.ts';
-import { type RcsRig, startRcsRig } from './rcs.rig.ts';
+import { type RcsRig, startRcsRig } from './rcs.test-support.ts';
 
 const rigs: RcsRig[] = [];
 async function rig(...args: Parameters<typeof startRcsRig>) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboundMessage, StatusEvent } from '../../provider.ts';
-import { type RcsRig, startRcsRig } from './rcs.rig.ts';
+import { type RcsRig, startRcsRig } from './rcs.test-support.ts';
 import { rbmDelivery, signRcsData, userEvent, userMessage } from './rcs.wire.ts';
 
 const rigs: RcsRig[] = [];

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type OutboundMessage, ProviderError } from '../../provider.ts';
 import { listen } from '../http-kit/simulator-kit.ts';
 import { createWhatsAppProvider } from './whatsapp.provider.ts';
-import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.rig.ts';
+import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.test-support.ts';
 
 const rigs: WhatsAppRig[] = [];
 async function rig(...args: Parameters<typeof startWhatsAppRig>) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.rig.ts';
+import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.test-support.ts';
 import { templateRequest } from './whatsapp.wire.ts';
 
 const rigs: WhatsAppRig[] = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboundMessage, StatusEvent } from '../../provider.ts';
-import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.rig.ts';
+import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.test-support.ts';
 import { signWhatsAppBody, statusNotification, textMessageNotification } from './whatsapp.wire.ts';
 
 const rigs: WhatsAppRig[] = [];

@@ -15,7 +15,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { RunningServer } from '../src/server.ts';
-import { bearer, makeAdmin, signUpAndSignIn } from './factories.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from './factories.test-support.ts';
 
 export type RouteCall = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -4,14 +4,14 @@
  * loopback (the simulator's callback URL), and every event the provider emitted.
  */
 import type { ChannelProvider, ProviderEvent } from '../../provider.ts';
-import { serveWebhooks, type WebhookServer } from '../http-kit/webhook-server.ts';
-import { createRcsProvider, RCS_PROVIDER, type RcsProviderOptions } from './rcs.provider.ts';
-import { type RcsSimulator, startRcsSimulator } from './rcs.simulator.ts';
-import type { RcsSimulatorOptions } from './rcs.simulator-options.ts';
-import { RCS_WEBHOOK_PATH } from './rcs.webhook.ts';
+import { serveWebhooks, type WebhookServer } from '../http-kit/webhook-server.test-support.ts';
+import { createWhatsAppProvider, WHATSAPP_PROVIDER, type WhatsAppProviderOptions } from './whatsapp.provider.ts';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from './whatsapp.simulator.ts';
+import type { WhatsAppSimulatorOptions } from './whatsapp.simulator-options.ts';
+import { WHATSAPP_WEBHOOK_PATH } from './whatsapp.webhook.ts';
 
-export type RcsRig = {
-  simulator: RcsSimulator;
+export type WhatsAppRig = {
+  simulator: WhatsAppSimulator;
   provider: ChannelProvider;
   webhooks: WebhookServer;
   /** The webhook URL the simulator posts to. */
@@ -20,21 +20,21 @@ export type RcsRig = {
   close(): Promise<void>;
 };
 
-/** A quick simulator by default: no latency, events at once, no retries, no throughput limit. */
-export async function startRcsRig(
-  simulatorOptions: Partial<RcsSimulatorOptions> = {},
-  providerOptions: Partial<Omit<RcsProviderOptions, 'config'>> & {
-    config?: Partial<RcsProviderOptions['config']>;
+/** A quick simulator by default: no latency, statuses at once, no retries, no throughput limit. */
+export async function startWhatsAppRig(
+  simulatorOptions: Partial<WhatsAppSimulatorOptions> = {},
+  providerOptions: Partial<Omit<WhatsAppProviderOptions, 'config'>> & {
+    config?: Partial<WhatsAppProviderOptions['config']>;
   } = {},
-): Promise<RcsRig> {
-  const simulator = await startRcsSimulator({
+): Promise<WhatsAppRig> {
+  const simulator = await startWhatsAppSimulator({
     latencyMs: 0,
-    eventDelayMs: 0,
+    statusDelayMs: 0,
     callbackRetries: 0,
     throughputPerSecond: null,
     ...simulatorOptions,
   });
-  const provider = createRcsProvider({
+  const provider = createWhatsAppProvider({
     mode: 'simulator',
     ...providerOptions,
     config: { ...simulator.config, ...providerOptions.config },
@@ -43,8 +43,8 @@ export async function startRcsRig(
   provider.onEvent(async (event) => {
     events.push(event);
   });
-  const webhooks = await serveWebhooks(RCS_PROVIDER, provider.webhooks);
-  const webhookUrl = `${webhooks.baseUrl}${RCS_WEBHOOK_PATH}`;
+  const webhooks = await serveWebhooks(WHATSAPP_PROVIDER, provider.webhooks);
+  const webhookUrl = `${webhooks.baseUrl}${WHATSAPP_WEBHOOK_PATH}`;
   if (simulatorOptions.callbackUrl === undefined) simulator.setOptions({ callbackUrl: webhookUrl });
   return {
     simulator,
