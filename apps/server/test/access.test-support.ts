@@ -15,7 +15,8 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { RunningServer } from '../src/server.ts';
-import { bearer, makeAdmin, signUpAndSignIn } from './factories.test-support.ts';
+import { makeAdmin, signUpAndSignIn } from './factories.test-support.ts';
+import { injectAs } from './http.test-support.ts';
 
 export type RouteCall = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -26,11 +27,11 @@ export type RouteCall = {
 };
 
 export function callAs(server: RunningServer, route: RouteCall, token?: string): Promise<LightMyRequestResponse> {
-  return server.app.inject({
+  return injectAs(server, token, {
     method: route.method,
     url: route.url,
     ...(route.payload !== undefined ? { payload: route.payload as InjectOptions['payload'] } : {}),
-    headers: { ...(route.headers ?? {}), ...(token ? bearer(token) : {}) },
+    ...(route.headers ? { headers: route.headers } : {}),
   });
 }
 

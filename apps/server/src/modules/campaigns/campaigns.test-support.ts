@@ -4,7 +4,8 @@
  */
 import type { Campaign, CampaignEstimate, CreateCampaignRequest } from '@ecoa/shared';
 import { expect } from 'vitest';
-import { bearer } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
+import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
@@ -54,30 +55,23 @@ export async function importList(
     { name: 'name', value: name },
     { name: 'file', filename: 'lista.csv', content: Buffer.from(lines.join('\n'), 'utf8') },
   ]);
-  const res = await server.app.inject({
+  const res = await injectAs(server, token, {
     method: 'POST',
     url: '/api/v1/lists',
     payload: form.payload,
-    headers: { ...bearer(token), ...form.headers },
+    headers: form.headers,
   });
   expect(res.statusCode, res.body).toBe(201);
   const id = res.json().id as string;
   // Imports queue behind each other (the chaos test sends five at once) on a loaded machine.
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const list = (
-      await server.app.inject({ method: 'GET', url: `/api/v1/lists/${id}`, headers: bearer(token) })
-    ).json();
-    if (list.status === 'ready') return id;
-    if (list.status !== 'importing' || Date.now() > deadline)
-      throw new Error(`list not ready: ${JSON.stringify(list)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const list = await waitForListImported(server, token, id, 90_000);
+  if (list.status !== 'ready') throw new Error(`list not ready: ${JSON.stringify(list)}`);
+  return id;
 }
 
 export function api(server: RunningServer, token: string) {
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-    server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    injectAs(server, token, { method, url, ...(payload ? { payload } : {}) });
   return {
     call,
     async create(body: CreateCampaignRequest): Promise<string> {
