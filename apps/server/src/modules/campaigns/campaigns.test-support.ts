@@ -12,6 +12,7 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import type { SimulatorOverrides } from '../channels/providers/index.ts';
+import { DISPATCH_QUEUE } from './campaigns.service-deps.ts';
 
 /**
  * A listening server with the carriers' simulators, on a database of its own (on PostgreSQL
@@ -67,6 +68,27 @@ export async function importList(
   const list = await waitForListImported(server, token, id, 90_000);
   if (list.status !== 'ready') throw new Error(`list not ready: ${JSON.stringify(list)}`);
   return id;
+}
+
+/**
+ * Resolves once every `campaigns.dispatch` job queued for the campaign has ended (none waiting,
+ * retrying or running): each dispatcher they started had its chance to send and stopped. A test
+ * that checks something did not happen (nothing sent outside the window, nothing after a pause)
+ * checks it after this, not after a guessed pause.
+ */
+export async function waitForDispatchJobsDone(server: RunningServer, campaignId: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await server.db.executeSql(
+      `select count(*)::int as total, (count(*) filter (where state in ('created', 'retry', 'active')))::int as open
+         from pgboss.job where name = $1 and data->>'campaignId' = $2`,
+      [DISPATCH_QUEUE, campaignId],
+    );
+    const { total, open } = rows[0] as { total: number; open: number };
+    if (total > 0 && open === 0) return;
+    if (Date.now() > deadline) throw new Error(`campaign ${campaignId}: ${open} of ${total} dispatch jobs still open`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export function api(server: RunningServer, token: string) {
