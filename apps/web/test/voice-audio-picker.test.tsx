@@ -26,7 +26,7 @@ async function uploadAudio(name: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-describe("the voice fields' audio picker (issue 21)", () => {
+describe("the voice fields' audio picker", () => {
   it('searches the server for the typed name (once per pause) and offers what it finds', async () => {
     const run = Date.now().toString(36);
     await uploadAudio(`Recado ${run} alfa`);

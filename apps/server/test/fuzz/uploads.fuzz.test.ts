@@ -19,7 +19,7 @@ import { xlsxBytes } from './xlsx.test-support.ts';
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
 const FILE_CODES = Object.keys(FILE_ERRORS);
 
-/** Every upload reader, fed hostile bytes through its real route (issue 9). */
+/** Every upload reader, fed hostile bytes through its real route. */
 describe(`fuzzing the upload readers (${dbKind})`, () => {
   let server: RunningServer;
   let token: string;

@@ -110,7 +110,7 @@ describe('schedules and the sending window (injected clock)', () => {
   });
 });
 
-describe('a scheduled start needs a future date (issue 21)', () => {
+describe('a scheduled start needs a future date', () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { credits, userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
 
 /**
- * Credits under slow carriers, crashes and broken campaigns (issue 20, points 4.1, 4.6, 4.8):
+ * Credits under slow carriers, crashes and broken campaigns:
  * a recipient's credits move once, when it leaves `submitting`, whoever moves it; one
  * campaign's failure never stops the others; what never reached the carrier is never charged.
  */

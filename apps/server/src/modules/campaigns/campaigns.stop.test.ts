@@ -6,7 +6,7 @@ import { credits, userWithCredits, WELL_BEHAVED } from '../channels/channels.tes
 import { api, importList, mobile, startCampaignsServer, waitForDispatchJobsDone } from './campaigns.test-support.ts';
 
 /**
- * Pause and cancel take effect within seconds (issue 20, point 3): after their answer nothing
+ * Pause and cancel take effect within seconds: after their answer nothing
  * more reaches the carrier than what was already on the wire (one window), and what was claimed
  * and not handed over goes back (pause) or is released as canceled (cancel). Reproduced as the
  * report found it: an SMSC that answers each submit in 400 ms and throttles everything for its
