@@ -96,7 +96,7 @@ export type ComposedModules = {
   clock: Clock;
   mailer: Mailer;
   auth: AuthService;
-  /** `guard.requireUser` / `guard.requireAdmin`: the preHandlers every module's routes use. */
+  /** `guard.requireUser` / `guard.requireAdmin`: the `onRequest` hooks every guarded route names. */
   guard: AuthGuard;
   users: UsersService;
   account: AccountService;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, pageSchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
@@ -110,13 +110,12 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     await scope.register(multipart, {
       limits: { fileSize: MAX_AUDIO_BYTES, files: 1, fields: 5, fieldSize: 4 * 1024, parts: 8 },
     });
-    // Every route here needs a signed-in user, checked before the body is read or validated.
-    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
     const r = scope.withTypeProvider<ZodTypeProvider>();
 
     r.post(
       '/api/v1/audios',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -137,6 +136,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.get(
       '/api/v1/audios',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -154,6 +154,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.get(
       '/api/v1/audios/:id',
       {
+        onRequest: guard.requireUser,
         schema: { tags, security, summary: 'An audio', params: idParams, response: { 200: audioSchema } },
       },
       async (request) => audios.get(currentUser(request).id, request.params.id),
@@ -162,6 +163,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.get(
       '/api/v1/audios/:id/file',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -178,6 +180,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.patch(
       '/api/v1/audios/:id',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -193,6 +196,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.delete(
       '/api/v1/audios/:id',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
