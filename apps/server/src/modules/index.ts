@@ -122,7 +122,7 @@ export type ComposedModules = {
 
 /**
  * The composition root: builds each feature's service from its explicit dependencies,
- * declares its job queues, and returns the routes to mount. The server and the worker
+ * registers its job workers, and returns the routes to mount. The server and the worker
  * both call it, so a job defined here runs in either process.
  */
 export function composeModules(deps: ModuleDeps): ComposedModules {
