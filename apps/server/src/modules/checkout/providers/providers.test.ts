@@ -13,7 +13,7 @@ describe('choosePaymentProvider', () => {
     ).toEqual({ id: 'test_p1', url: 'http://localhost:3000/api/checkout/test/p1' });
     const none = choosePaymentProvider(testConfig({ PUBLIC_URL: 'https://app.ecoa.com.br' }));
     expect(none.mode).toBe('unavailable');
-    // Neither has a webhook: the same 404 Stripe's route answered before it was configured.
+    // Neither takes webhooks: Stripe's route answers 404 on a server without Stripe.
     for (const provider of [test, none]) {
       await expect(provider.parseWebhook(Buffer.from('{}'), 't=1,v1=x')).rejects.toMatchObject({
         status: 404,
