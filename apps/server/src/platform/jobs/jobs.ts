@@ -166,7 +166,7 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
   return {
     boss,
     work(queue, worker) {
-      if (started) throw new Error(`queue ${queue.name} must be defined before jobs start`);
+      if (started) throw new Error(`queue ${queue.name} gets its worker before jobs start`);
       queues.set(queue.name, { queue, worker: worker as QueueWorker<object> });
     },
     async send(queue, data, options = {}) {
