@@ -203,16 +203,12 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const optOuts = createOptOutsService({ repo: createOptOutsRepository(deps.db), storage });
 
   // Enrichment: CNPJs looked up in the CNPJ base, paid per hit; results become contact lists.
-  const enrichmentUsers = createUsersRepository();
   const enrichment = createEnrichmentService({
     db,
     repo: createEnrichmentRepository(db),
     ledger,
     jobs: deps.jobs,
-    // The spec's rule: administrators, or users whose permissions.enriched contains 'all'.
-    canEnrich: async (user) =>
-      user.accessLevel === 'ADMINISTRATOR' ||
-      ((await enrichmentUsers.findById(db, user.id))?.permissionsEnriched.includes('all') ?? false),
+    enrichmentPermissions: users.enrichmentPermissions,
     createList: (input) => createListFromContacts(db, input),
     clock,
   });

@@ -20,6 +20,7 @@ import { checkedPeriod } from '../../platform/http/period.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { DirectContact } from '../lists/index.ts';
+import { mayEnrich } from './enrichment.access.ts';
 import { toEnrichmentDto, toResult } from './enrichment.dto.ts';
 import { type CheckedCnpjs, checkCnpjs, cnpjsFromFile } from './enrichment.input.ts';
 import type { BaseRow, EnrichmentRepository, ItemFill } from './enrichment.repository.ts';
@@ -35,8 +36,8 @@ export type EnrichmentServiceDeps = {
   repo: EnrichmentRepository;
   ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release' | 'outstandingReservation'>;
   jobs: Pick<Jobs, 'send' | 'wake'>;
-  /** Whether a user may enrich: administrators, or `permissions.enriched` containing 'all'. */
-  canEnrich: (user: AuthUser) => Promise<boolean>;
+  /** The user's `permissions.enriched` (the users module keeps it); `mayEnrich` is the rule over it. */
+  enrichmentPermissions: (userId: string) => Promise<readonly string[]>;
   createList: (input: {
     userId: string;
     name: string;
@@ -74,7 +75,7 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
   const { db, repo, ledger, jobs, clock } = deps;
 
   async function allowed(user: AuthUser): Promise<void> {
-    if (!(await deps.canEnrich(user)))
+    if (!(await mayEnrich(user, deps.enrichmentPermissions)))
       throw new AppError(
         'ENRICHMENT_FORBIDDEN',
         403,

@@ -168,6 +168,11 @@ export function createUsersService(deps: UsersServiceDeps) {
       log.info({ userId }, 'account deactivated; sessions ended');
     },
 
+    /** The account's `permissions.enriched` (none when it does not exist): what the enrichment rule reads. */
+    async enrichmentPermissions(userId: string): Promise<string[]> {
+      return (await repo.findById(db, userId))?.permissionsEnriched ?? [];
+    },
+
     async reactivate(userId: string): Promise<void> {
       const row = await repo.setActive(db, userId, true);
       if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
