@@ -147,25 +147,24 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   });
 
   // users ⇄ auth: sign-in returns the user's public shape; deactivation ends the sessions.
-  const authRepo = createAuthRepository();
+  const authRepo = createAuthRepository(db);
   let auth: AuthService | undefined;
   const users = createUsersService({
     db,
-    repo: createUsersRepository(),
+    repo: createUsersRepository(db),
     clock,
     logger,
     publicUrl: config.publicUrl,
     getMoneyBalanceCentavos: ledger.getMoneyBalanceCentavos,
     // In the sign-up transaction: the account and its welcome bonus exist together or not at all.
-    onUserCreated: async (tx, user) => {
+    onUserCreated: async (user, tx) => {
       await ledger.grantWelcomeBonus(user.id, { tx });
     },
-    endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
+    endAllSessions: (userId, tx) => auth!.endAllSessions(userId, tx),
     allowSignup: (meta) => auth!.allowSignup(meta),
     authenticateWith: (token, lookup) => auth!.authenticateWith(token, lookup),
   });
   auth = createAuthService({
-    db,
     repo: authRepo,
     mailer,
     clock,
@@ -176,8 +175,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const guard = createAuthGuard({ sessions: auth });
   // The user's own settings: profile, picture (DATA_DIR/avatars), sessions (the auth module's).
   const account = createAccountService({
-    db,
-    repo: createAccountRepository(),
+    repo: createAccountRepository(db),
     images: createProfileImages({ maxPixels: MAX_IMAGE_PIXELS }),
     avatars: createAvatarStorage(config.dataDir),
     sessions: auth,
@@ -185,13 +183,15 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     logger,
   });
 
+  // Administrators' actions on users, campaigns and links, each in the transaction of the change.
+  const auditRepo = createAuditRepository(db);
   // User administration: every change is audited; deactivation ends the user's sessions at once.
   const adminUsers = createAdminUsersService({
     db,
-    repo: createAdminUsersRepository(),
-    audit: createAuditRepository(),
+    repo: createAdminUsersRepository(db),
+    audit: auditRepo,
     logger,
-    endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
+    endAllSessions: (userId, tx) => auth!.endAllSessions(userId, tx),
     // A page's balances in one query.
     moneyBalances: ledger.getMoneyBalancesCentavos,
   });
@@ -254,7 +254,6 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const linksRepo = createLinksRepository(db);
 
   // Campaigns: drafts, the start's snapshot and reservation, the dispatchers, the supervisor.
-  const auditRepo = createAuditRepository();
   const workerId = randomUUID();
   // A batch's outcomes, written set-based by the channels module.
   const store = {
@@ -277,7 +276,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
         () => false,
       ),
     jobs: deps.jobs,
-    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'campaign' }),
+    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'campaign' }, tx),
     rotatingLinkExists: async (userId, linkId) => (await linksRepo.findOwned(userId, linkId)) !== undefined,
     publicUrl: config.publicUrl,
     parallelism: async () => Math.max(4, supervisor?.liveWorkers() ?? 1),
@@ -338,7 +337,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const links = createLinksService({
     db,
     repo: linksRepo,
-    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'link' }),
+    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'link' }, tx),
     publicUrl: config.publicUrl,
     forget: liveLinks.forget,
     clock,
@@ -346,7 +345,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const trackedAdmin = createTrackedLinksAdmin({
     db,
     repo: createTrackedLinksRepository(db),
-    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'campaign' }),
+    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'campaign' }, tx),
     clock,
   });
   const linkClicks = createClickRecorder({ insert: (clicks) => linksRepo.insertClicks(clicks), logger });

@@ -24,8 +24,8 @@ export type AdminUsersDeps = {
   repo: AdminUsersRepository;
   audit: AuditRepository;
   logger: Logger;
-  /** Ends every session of a user and voids their live code, on the given handle (the auth module's). */
-  endAllSessions: (db: DbOrTx, userId: string) => Promise<unknown>;
+  /** Ends every session of a user and voids their live code, in the given transaction (the auth module's). */
+  endAllSessions: (userId: string, tx: DbOrTx) => Promise<unknown>;
   /** Money balances in centavos for some users (the ledger's; a user without one is absent or 0). */
   moneyBalances: (userIds: string[]) => Promise<Map<string, number>>;
 };
@@ -76,7 +76,7 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
   return {
     /** A page of users (search over company, full name, e-mail, CNPJ) with their money balances. */
     async list(params: { search: string; page: number; pageSize: number }) {
-      const { rows, total } = await repo.search(db, params);
+      const { rows, total } = await repo.search(params);
       const balances = await deps.moneyBalances(rows.map((r) => r.id));
       const items: AdminUserView[] = rows.map((row) => ({ row, moneyCentavos: balances.get(row.id) ?? 0 }));
       return { items, total };
@@ -84,10 +84,10 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
 
     /** One user with the history of administrative changes, newest first. */
     async get(id: string): Promise<AdminUserView & { history: AuditEntry[] }> {
-      const row = await repo.findById(db, id);
+      const row = await repo.findById(id);
       if (!row) throw notFound('USER_NOT_FOUND', ADMIN_USERS_MESSAGES.userNotFound);
       const view = await withBalance(row);
-      return { ...view, history: await audit.listFor(db, SUBJECT, id) };
+      return { ...view, history: await audit.listFor(SUBJECT, id) };
     },
 
     /**
@@ -103,13 +103,13 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
         throw new AppError('CANNOT_DEMOTE_SELF', 409, ADMIN_USERS_MESSAGES.cannotDemoteSelf);
       }
       const { row, changes } = await db.transaction(async (tx) => {
-        const before = await repo.lockById(tx, id);
+        const before = await repo.lockById(id, tx);
         if (!before) throw notFound('USER_NOT_FOUND', ADMIN_USERS_MESSAGES.userNotFound);
         const { patch, changes } = diff(before, input);
         if (Object.keys(changes).length === 0) return { row: before, changes };
-        const after = await repo.update(tx, id, patch);
-        await audit.record(tx, { actorId, subjectType: SUBJECT, subjectId: id, action: 'update', changes });
-        if (before.active && !after.active) await deps.endAllSessions(tx, id);
+        const after = await repo.update(id, patch, tx);
+        await audit.record({ actorId, subjectType: SUBJECT, subjectId: id, action: 'update', changes }, tx);
+        if (before.active && !after.active) await deps.endAllSessions(id, tx);
         return { row: after, changes };
       });
       if (Object.keys(changes).length > 0)

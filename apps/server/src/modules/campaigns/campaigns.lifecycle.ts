@@ -63,12 +63,15 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       if (!updated)
         throw wrongState('CAMPAIGN_NOT_RUNNING', 'Só uma campanha em andamento ou agendada pode ser pausada.');
       if (actorId)
-        await deps.audit(tx, {
-          actorId,
-          subjectId: campaignId,
-          action: 'campaign.pause',
-          changes: moved(row.status, 'PAUSED'),
-        });
+        await deps.audit(
+          {
+            actorId,
+            subjectId: campaignId,
+            action: 'campaign.pause',
+            changes: moved(row.status, 'PAUSED'),
+          },
+          tx,
+        );
       return updated;
     });
     // Before the answer: nothing more of it is handed to the carrier from this process.
@@ -92,12 +95,15 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       await releaseParts(tx, row, await repo.cancelQueued(tx, campaignId, now));
       if (!(await repo.pending(campaignId, tx)).submitting) await repo.update(campaignId, { finishedAt: now }, tx);
       if (actorId)
-        await deps.audit(tx, {
-          actorId,
-          subjectId: campaignId,
-          action: 'campaign.cancel',
-          changes: moved(row.status, 'CANCELED'),
-        });
+        await deps.audit(
+          {
+            actorId,
+            subjectId: campaignId,
+            action: 'campaign.cancel',
+            changes: moved(row.status, 'CANCELED'),
+          },
+          tx,
+        );
       return (await repo.findById(campaignId, tx))!;
     });
     // Before the answer: nothing more of it is handed to the carrier from this process; what a

@@ -27,8 +27,8 @@ export type CampaignsServiceDeps = {
   jobs: Pick<Jobs, 'send' | 'wake'>;
   /** Records an administrator's action on a campaign, in the caller's transaction. */
   audit: (
-    tx: Parameters<Parameters<Database['transaction']>[0]>[0],
     entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
+    tx: Tx,
   ) => Promise<void>;
   /**
    * This process's dispatcher stops handing the campaign's recipients over (called right after

@@ -26,8 +26,8 @@ export type LinksServiceDeps = {
   db: Database;
   repo: LinksRepository;
   audit: (
-    tx: DbOrTx,
     entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
+    tx: DbOrTx,
   ) => Promise<void>;
   publicUrl: string;
   /** This process's hop forgets a changed link at once (others within a second). */
@@ -280,15 +280,18 @@ export function createLinksService(deps: LinksServiceDeps) {
         throw badRequest('LINK_DISABLE_REASON', 'Diga por que o link está sendo desativado.');
       await db.transaction(async (tx) => {
         await repo.setDisabled(tx, id, disabled, reason?.trim() ?? null, clock.now());
-        await deps.audit(tx, {
-          actorId,
-          subjectId: id,
-          action: disabled ? 'link.disable' : 'link.enable',
-          changes: {
-            disabled: { from: link.disabledAt !== null, to: disabled },
-            reason: { from: link.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+        await deps.audit(
+          {
+            actorId,
+            subjectId: id,
+            action: disabled ? 'link.disable' : 'link.enable',
+            changes: {
+              disabled: { from: link.disabledAt !== null, to: disabled },
+              reason: { from: link.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+            },
           },
-        });
+          tx,
+        );
       });
       deps.forget(link.slug);
       const updated = await repo.findById(id);
