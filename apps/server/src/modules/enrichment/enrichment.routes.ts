@@ -19,7 +19,7 @@ import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
-import { toResult } from './enrichment.dto.ts';
+import { toResult } from './enrichment.mappers.ts';
 import type { EnrichmentService } from './enrichment.service.ts';
 
 const idParams = z.object({ id: z.uuid('Enriquecimento inválido.') });
