@@ -42,6 +42,7 @@ import { registerChannelsRoutes } from './channels/channels.routes.ts';
 import { type ChannelsService, createChannelsService } from './channels/channels.service.ts';
 import { registerProviderWebhooks } from './channels/channels.webhooks.ts';
 import { createMessageCounts } from './channels/message-counts.ts';
+import { createMessagesPerDay } from './channels/messages-per-day.ts';
 import type { ProviderRegistry } from './channels/providers/registry.ts';
 import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
@@ -66,7 +67,7 @@ import { registerLinksRoutes } from './links/links.routes.ts';
 import { createLinksService, type LinksService } from './links/links.service.ts';
 import { createTrackedLinksRepository } from './links/links.tracked.repository.ts';
 import { createTrackedLinksAdmin } from './links/links.tracked-admin.ts';
-import { createListFromContacts } from './lists/lists.direct.repository.ts';
+import { createDirectListsRepository } from './lists/lists.direct.repository.ts';
 import { defineListsJobs } from './lists/lists.jobs.ts';
 import { createListsRepository } from './lists/lists.repository.ts';
 import { registerListsRoutes } from './lists/lists.routes.ts';
@@ -209,7 +210,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     ledger,
     jobs: deps.jobs,
     enrichmentPermissions: users.enrichmentPermissions,
-    createList: (input) => createListFromContacts(db, input),
+    createList: createDirectListsRepository(db).createFromContacts,
     clock,
   });
   defineEnrichmentJobs(deps.jobs, enrichment);
@@ -279,9 +280,9 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'campaign' }, tx),
     rotatingLinkExists: async (userId, linkId) => (await linksRepo.findOwned(userId, linkId)) !== undefined,
     publicUrl: config.publicUrl,
-    parallelism: async () => Math.max(4, supervisor?.liveWorkers() ?? 1),
+    liveWorkers: () => supervisor?.liveWorkers() ?? 1,
     halt: (campaignId) => haltDispatch(campaignId),
-    lockAudio: (tx, userId, audioId) => audiosRepo.lockShared(tx, userId, audioId),
+    lockAudio: (userId, audioId, tx) => audiosRepo.lockShared(userId, audioId, tx),
     clock,
     logger,
   });
@@ -329,6 +330,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     repo: createDashboardRepository(db),
     campaigns: reportsRepo,
     ledger,
+    messagesPerDay: createMessagesPerDay(db).since,
     clock,
   });
 

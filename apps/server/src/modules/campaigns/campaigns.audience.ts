@@ -32,12 +32,12 @@ export async function snapshotAudience(
   target: AudienceTarget,
   provider: string,
   now: Date,
-  tx: DbOrTx,
   publicUrl: string,
+  tx: DbOrTx,
 ): Promise<{ total: number; parts: number }> {
   if (!usesVariables(target.content)) {
     const message = renderMessage(target.channel, target.content, {}, target.id);
-    const total = await repo.insertSharedAudience(tx, target, provider, MOBILE_ONLY.has(target.channel), message, now);
+    const total = await repo.insertSharedAudience(target, provider, MOBILE_ONLY.has(target.channel), message, now, tx);
     return { total, parts: total * message.parts };
   }
   let total = 0;
@@ -53,7 +53,7 @@ export async function snapshotAudience(
         content: message.content,
         shortCode,
       }));
-      await repo.insertRecipients(tx, target, provider, rows, now);
+      await repo.insertRecipients(target, provider, rows, now, tx);
       total += rows.length;
       for (const r of rows) parts += r.parts;
     },

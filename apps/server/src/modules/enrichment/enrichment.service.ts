@@ -21,8 +21,8 @@ import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { DirectContact } from '../lists/index.ts';
 import { mayEnrich } from './enrichment.access.ts';
-import { toEnrichmentDto, toResult } from './enrichment.dto.ts';
 import { type CheckedCnpjs, checkCnpjs, cnpjsFromFile } from './enrichment.input.ts';
+import { toEnrichmentDto, toResult } from './enrichment.mappers.ts';
 import type { BaseRow, EnrichmentRepository, ItemFill } from './enrichment.repository.ts';
 import type { EnrichmentRow } from './enrichment.schema.ts';
 
@@ -99,18 +99,21 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
     const baseMonth = await repo.baseMonth();
     if (!baseMonth) throw badRequest('CNPJ_BASE_EMPTY', 'A base de CNPJs ainda não foi carregada. Fale com o suporte.');
     const id = await db.transaction(async (tx) => {
-      const created = await repo.insert(tx, {
-        userId: user.id,
-        name,
-        onlyActive,
-        total: checked.total,
-        valid: checked.cnpjs.length,
-        invalid: checked.invalid,
-        duplicates: checked.duplicates,
-        invalidItems: checked.invalidItems,
-        creditsReserved: checked.cnpjs.length,
-        baseMonth,
-      });
+      const created = await repo.insert(
+        {
+          userId: user.id,
+          name,
+          onlyActive,
+          total: checked.total,
+          valid: checked.cnpjs.length,
+          invalid: checked.invalid,
+          duplicates: checked.duplicates,
+          invalidItems: checked.invalidItems,
+          creditsReserved: checked.cnpjs.length,
+          baseMonth,
+        },
+        tx,
+      );
       // Refused with the exact shortfall (INSUFFICIENT_BALANCE) when the credits are not there.
       await ledger.reserve({
         userId: user.id,
@@ -119,7 +122,7 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
         reference: reference(created),
         tx,
       });
-      await repo.insertItems(tx, created, checked.cnpjs);
+      await repo.insertItems(created, checked.cnpjs, tx);
       if (!(await jobs.send(ENRICHMENT_QUEUE, { enrichmentId: created }, { singletonKey: created, tx })))
         throw new Error('the enrichment job was not queued');
       return created;
@@ -165,40 +168,44 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
           }),
         );
         from = items[items.length - 1]!.position + 1;
-        await repo.update(db, id, { progress: Math.min(99, Math.floor((from / row.valid) * 100)) });
+        await repo.update(id, { progress: Math.min(99, Math.floor((from / row.valid) * 100)) });
         // PGlite's queries run in this thread as a promise chain: a turn of the event loop lets requests in.
         await setImmediate();
       }
       await db.transaction(async (tx) => {
-        const locked = await repo.lock(tx, id);
+        const locked = await repo.lock(id, tx);
         if (locked?.status !== 'processing') return;
-        const { found, withPhone } = await repo.tally(tx, id);
+        const { found, withPhone } = await repo.tally(id, tx);
         const held = { userId: locked.userId, type: 'ENRICHED' as const, reference: reference(id), tx };
         if (withPhone > 0) await ledger.capture({ ...held, amount: withPhone });
         if (locked.creditsReserved - withPhone > 0)
           await ledger.release({ ...held, amount: locked.creditsReserved - withPhone });
-        await repo.update(tx, id, {
-          status: 'ready',
-          progress: 100,
-          found,
-          withPhone,
-          notFound: locked.valid - found,
-          creditsUsed: withPhone,
-          creditsReleased: locked.creditsReserved - withPhone,
-          finishedAt: clock.now(),
-        });
+        await repo.update(
+          id,
+          {
+            status: 'ready',
+            progress: 100,
+            found,
+            withPhone,
+            notFound: locked.valid - found,
+            creditsUsed: withPhone,
+            creditsReleased: locked.creditsReserved - withPhone,
+            finishedAt: clock.now(),
+          },
+          tx,
+        );
       });
     },
 
     /** A lookup that kept failing: the enrichment fails and every reserved credit goes back. */
     async giveUp(id: string, reason: string): Promise<void> {
       await db.transaction(async (tx) => {
-        const locked = await repo.lock(tx, id);
+        const locked = await repo.lock(id, tx);
         if (locked?.status !== 'processing') return;
         const held = await ledger.outstandingReservation(locked.userId, 'ENRICHED', reference(id));
         if (held > 0)
           await ledger.release({ userId: locked.userId, type: 'ENRICHED', amount: held, reference: reference(id), tx });
-        await repo.update(tx, id, { status: 'failed', error: reason, creditsReleased: held, finishedAt: clock.now() });
+        await repo.update(id, { status: 'failed', error: reason, creditsReleased: held, finishedAt: clock.now() }, tx);
       });
     },
 

@@ -168,16 +168,19 @@ export function createLinksService(deps: LinksServiceDeps) {
       if (await repo.slugTaken(input.slug)) throw slugTaken();
       const link = await withSlug(() =>
         db.transaction(async (tx) => {
-          const row = await repo.insert(tx, {
-            userId,
-            name: input.name,
-            slug: input.slug,
-            mode: input.mode,
-            sticky: input.sticky ?? false,
-            fallback,
-            pixels: input.pixels ?? null,
-          });
-          await repo.replaceTargets(tx, row.id, targets, clock.now());
+          const row = await repo.insert(
+            {
+              userId,
+              name: input.name,
+              slug: input.slug,
+              mode: input.mode,
+              sticky: input.sticky ?? false,
+              fallback,
+              pixels: input.pixels ?? null,
+            },
+            tx,
+          );
+          await repo.replaceTargets(row.id, targets, clock.now(), tx);
           return row;
         }),
       );
@@ -198,16 +201,20 @@ export function createLinksService(deps: LinksServiceDeps) {
       if (patch.slug && patch.slug !== link.slug && (await repo.slugTaken(patch.slug, id))) throw slugTaken();
       await withSlug(() =>
         db.transaction(async (tx) => {
-          await repo.update(tx, id, {
-            ...(patch.name !== undefined ? { name: patch.name } : {}),
-            ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
-            ...(patch.mode !== undefined ? { mode: patch.mode } : {}),
-            ...(patch.sticky !== undefined ? { sticky: patch.sticky } : {}),
-            ...(patch.status !== undefined ? { status: patch.status } : {}),
-            ...(fallback !== undefined ? { fallback } : {}),
-            ...(patch.pixels !== undefined ? { pixels: patch.pixels ?? null } : {}),
-          });
-          if (targets) await repo.replaceTargets(tx, id, targets, clock.now());
+          await repo.update(
+            id,
+            {
+              ...(patch.name !== undefined ? { name: patch.name } : {}),
+              ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+              ...(patch.mode !== undefined ? { mode: patch.mode } : {}),
+              ...(patch.sticky !== undefined ? { sticky: patch.sticky } : {}),
+              ...(patch.status !== undefined ? { status: patch.status } : {}),
+              ...(fallback !== undefined ? { fallback } : {}),
+              ...(patch.pixels !== undefined ? { pixels: patch.pixels ?? null } : {}),
+            },
+            tx,
+          );
+          if (targets) await repo.replaceTargets(id, targets, clock.now(), tx);
         }),
       );
       deps.forget(link.slug, patch.slug ?? link.slug);
@@ -225,7 +232,7 @@ export function createLinksService(deps: LinksServiceDeps) {
 
     async remove(userId: string, id: string): Promise<void> {
       const link = await owned(userId, id);
-      await db.transaction((tx) => repo.softDelete(tx, id, clock.now()));
+      await db.transaction((tx) => repo.softDelete(id, clock.now(), tx));
       deps.forget(link.slug);
     },
 
@@ -279,7 +286,7 @@ export function createLinksService(deps: LinksServiceDeps) {
       if (disabled && !reason?.trim())
         throw badRequest('LINK_DISABLE_REASON', 'Diga por que o link está sendo desativado.');
       await db.transaction(async (tx) => {
-        await repo.setDisabled(tx, id, disabled, reason?.trim() ?? null, clock.now());
+        await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
         await deps.audit(
           {
             actorId,

@@ -49,7 +49,7 @@ export function createTrackedLinksAdmin(deps: {
       if (disabled && !reason?.trim())
         throw badRequest('LINK_DISABLE_REASON', 'Diga por que o link está sendo desativado.');
       await db.transaction(async (tx) => {
-        await repo.setDisabled(tx, id, disabled, reason?.trim() ?? null, clock.now());
+        await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
         await deps.audit(
           {
             actorId,

@@ -132,7 +132,7 @@ export function createListsService(deps: ListsServiceDeps) {
             uploadPath: input.file.path,
             mapping,
           },
-          async (tx, listId) => {
+          async (listId, tx) => {
             if (!(await jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx }))) {
               throw new Error('the import job was not queued');
             }
