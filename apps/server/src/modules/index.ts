@@ -254,6 +254,16 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // Rotating links' storage (campaigns check a tracked `{link}` against it).
   const linksRepo = createLinksRepository(db);
 
+  // Rotating links: the owner's links and stats, the public hop, clicks written in the background.
+  const liveLinks = createLinkCache({ load: (slug) => linksRepo.findLive(slug) });
+  const links = createLinksService({
+    db,
+    repo: linksRepo,
+    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'link' }, tx),
+    publicUrl: config.publicUrl,
+    forget: liveLinks.forget,
+    clock,
+  });
   // Campaigns: drafts, the start's snapshot and reservation, the dispatchers, the supervisor.
   const workerId = randomUUID();
   // A batch's outcomes, written set-based by the channels module.
@@ -265,24 +275,19 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   let supervisor: CampaignSupervisor | undefined;
   // The dispatcher is made after the service it calls; the service's pause and cancel reach it through this.
   let haltDispatch: (campaignId: string) => void = () => {};
-  const audiosRepo = createAudiosRepository(db);
   const campaigns = createCampaignsService({
     db,
     repo: campaignsRepo,
     ledger,
     providers: deps.providers,
-    audioExists: (userId, audioId) =>
-      audios.get(userId, audioId).then(
-        () => true,
-        () => false,
-      ),
+    audioExists: audios.exists,
     jobs: deps.jobs,
     audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'campaign' }, tx),
-    rotatingLinkExists: async (userId, linkId) => (await linksRepo.findOwned(userId, linkId)) !== undefined,
+    rotatingLinkExists: links.exists,
     publicUrl: config.publicUrl,
     liveWorkers: () => supervisor?.liveWorkers() ?? 1,
     halt: (campaignId) => haltDispatch(campaignId),
-    lockAudio: (userId, audioId, tx) => audiosRepo.lockShared(userId, audioId, tx),
+    lockAudio: audios.lockShared,
     clock,
     logger,
   });
@@ -334,16 +339,6 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
   });
 
-  // Rotating links: the owner's links and stats, the public hop, clicks written in the background.
-  const liveLinks = createLinkCache({ load: (slug) => linksRepo.findLive(slug) });
-  const links = createLinksService({
-    db,
-    repo: linksRepo,
-    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'link' }, tx),
-    publicUrl: config.publicUrl,
-    forget: liveLinks.forget,
-    clock,
-  });
   const trackedAdmin = createTrackedLinksAdmin({
     db,
     repo: createTrackedLinksRepository(db),

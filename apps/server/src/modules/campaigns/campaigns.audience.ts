@@ -57,8 +57,8 @@ export async function snapshotAudience(
       total += rows.length;
       for (const r of rows) parts += r.parts;
     },
-    tx,
     { publicUrl, codes: true },
+    tx,
   );
   return { total, parts };
 }
@@ -76,8 +76,8 @@ export async function walkAudience(
   repo: CampaignsRepository,
   target: AudienceTarget,
   onPage: (page: { recipient: Recipient; message: RenderedMessage; shortCode: string | null }[]) => Promise<void>,
-  tx?: DbOrTx,
   links: { publicUrl: string; codes: boolean } = { publicUrl: '', codes: false },
+  tx?: DbOrTx,
 ): Promise<void> {
   const tracked = target.content.trackedLink !== undefined;
   const codeFor = () => (tracked ? (links.codes ? newShortCode() : 'x'.repeat(TRACKED_LINK_CODE_LENGTH)) : null);

@@ -221,6 +221,11 @@ export function createLinksService(deps: LinksServiceDeps) {
       return this.get(userId, id);
     },
 
+    /** Whether the user owns this live link (a campaign's tracked `{link}` checks it). */
+    async exists(userId: string, id: string): Promise<boolean> {
+      return (await repo.findOwned(userId, id)) !== undefined;
+    },
+
     async get(userId: string, id: string): Promise<RotatingLink> {
       return (await dtos([await owned(userId, id)]))[0]!;
     },
