@@ -10,6 +10,7 @@ import {
   type CreateEnrichmentRequest,
   type Enrichment,
   type EnrichmentPhone,
+  type EnrichmentResult,
   normalizeBrazilianPhone,
 } from '@ecoa/shared';
 import type { AuthUser } from '../../platform/auth/guard.ts';
@@ -230,9 +231,13 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
       return { items: rows.map(toResult), total, page: query.page, pageSize: query.pageSize };
     },
 
+    /** The whole result for the CSV export, page by page, in the API's shape. */
     async exportSource(user: AuthUser, id: string) {
       const row = await owned(user, id);
-      return { enrichment: row, pages: repo.allItems(id) };
+      async function* pages(): AsyncGenerator<EnrichmentResult[]> {
+        for await (const page of repo.allItems(id)) yield page.map(toResult);
+      }
+      return { enrichment: row, pages: pages() };
     },
 
     /** A contact list of the phones found (mobiles and/or landlines), razão social as `{nome}`. */
