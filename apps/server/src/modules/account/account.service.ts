@@ -5,7 +5,6 @@ import {
   type ProfileUpdate,
   type SessionInfo,
 } from '@ecoa/shared';
-import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { SessionSummary } from '../auth/index.ts';
@@ -31,11 +30,10 @@ export const ACCOUNT_MESSAGES = {
 export type AccountSessions = {
   listSessions(userId: string, currentSessionId: string): Promise<SessionSummary[]>;
   endSession(userId: string, sessionId: string): Promise<void>;
-  endAllSessions(handle: DbOrTx, userId: string): Promise<number>;
+  endAllSessions(userId: string): Promise<number>;
 };
 
 export type AccountServiceDeps = {
-  db: Database;
   repo: AccountRepository;
   images: ProfileImages;
   avatars: AvatarStorage;
@@ -55,7 +53,7 @@ export function avatarNameOf(imagePath: string | null | undefined): string | nul
  * No HTTP and no SQL here; images go through the image adapter and the avatar storage.
  */
 export function createAccountService(deps: AccountServiceDeps) {
-  const { db, repo, images, avatars, sessions } = deps;
+  const { repo, images, avatars, sessions } = deps;
   const log = deps.logger.child({ module: 'account' });
 
   // The same absolute form as GET /api/me's userProfileImageLink (users.service toPublicUser).
@@ -72,7 +70,7 @@ export function createAccountService(deps: AccountServiceDeps) {
   });
 
   async function swapPicture(userId: string, imagePath: string | null): Promise<void> {
-    const swapped = await repo.swapProfileImage(db, userId, imagePath);
+    const swapped = await repo.swapProfileImage(userId, imagePath);
     if (!swapped) {
       await avatars.remove(avatarNameOf(imagePath));
       throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
@@ -82,7 +80,7 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   async function getProfile(userId: string): Promise<AccountProfile> {
-    const row = await repo.findProfile(db, userId);
+    const row = await repo.findProfile(userId);
     if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
     return toProfile(row);
   }
@@ -93,9 +91,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     /** Full name, company name and mobile phone; input already validated by the shared schema. */
     async updateProfile(userId: string, changes: ProfileUpdate): Promise<AccountProfile> {
       const clean = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      const row = Object.keys(clean).length
-        ? await repo.updateProfile(db, userId, clean)
-        : await repo.findProfile(db, userId);
+      const row = Object.keys(clean).length ? await repo.updateProfile(userId, clean) : await repo.findProfile(userId);
       if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
       log.info({ userId, fields: Object.keys(clean) }, 'profile updated');
       return toProfile(row);
@@ -160,7 +156,7 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     /** "Sign out of all devices": every session, this one included. */
     async endAllSessions(userId: string): Promise<{ ended: number }> {
-      const ended = await sessions.endAllSessions(db, userId);
+      const ended = await sessions.endAllSessions(userId);
       log.info({ userId, ended }, 'signed out of all devices');
       return { ended };
     },

@@ -158,6 +158,17 @@ export function createAudiosService(deps: AudiosServiceDeps) {
       return toDto(await owned(userId, id));
     },
 
+    /** Whether the user has this audio (a voice campaign's check). */
+    async exists(userId: string, id: string): Promise<boolean> {
+      return (await repo.findOwned(userId, id)) !== undefined;
+    },
+
+    /**
+     * Holds the user's audio (shared lock) until `tx` ends; false when it is gone. A campaign's
+     * start takes it, so the start and the audio's delete serialise.
+     */
+    lockShared: (userId: string, id: string, tx: Tx): Promise<boolean> => repo.lockShared(userId, id, tx),
+
     /** The owner's file, opened for the route to stream (whole or by ranges). */
     async openFile(userId: string, id: string): Promise<AudioFile> {
       return openRow(await owned(userId, id));

@@ -465,7 +465,7 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
            ('code:ip', $1, now() - interval '3 days'), ('code:ip', $1, now() - interval '1 day')`,
         [subject],
       );
-      await createAuthRepository().prune(server.db.db);
+      await createAuthRepository(server.db.db).prune();
       const left = await sql<{ n: number }>('select count(*)::int as n from auth_attempts where subject = $1', [
         subject,
       ]);

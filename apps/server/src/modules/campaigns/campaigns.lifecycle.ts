@@ -12,7 +12,7 @@ import type { ContentProblem } from './campaigns.content.ts';
 import { dispatchQueue } from './campaigns.jobs.ts';
 import { scheduleForStart } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
-import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
+import { type CampaignsServiceDeps, MAX_LOOPS_PER_CAMPAIGN } from './campaigns.service-deps.ts';
 
 type LifecycleDeps = CampaignsServiceDeps & { problemsOf: (row: CampaignRow) => Promise<ContentProblem[]> };
 
@@ -35,15 +35,16 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
 
   /** Queues the dispatch jobs of a campaign that is (now) RUNNING: in `tx` when given, so they exist if it commits. */
   async function queueDispatch(campaignId: string, tx?: Tx): Promise<void> {
-    const jobs = await deps.parallelism();
+    // They share the recipients: more processes, more jobs; never fewer than a process's loops.
+    const jobs = Math.max(MAX_LOOPS_PER_CAMPAIGN, deps.liveWorkers());
     for (let i = 0; i < jobs; i++) await deps.jobs.send(dispatchQueue, { campaignId }, tx ? { tx } : {});
   }
 
   /** Credits back to available for `parts` not sent, mirrored on the campaign. */
-  async function releaseParts(tx: Tx, row: CampaignRow, parts: number): Promise<void> {
+  async function releaseParts(row: CampaignRow, parts: number, tx: Tx): Promise<void> {
     if (parts <= 0) return;
     await ledger.release({ userId: row.userId, type: row.creditType, amount: parts, reference: reference(row.id), tx });
-    await repo.addCredits(tx, row.id, { released: parts });
+    await repo.addCredits(row.id, { released: parts }, tx);
   }
 
   async function pause(
@@ -53,7 +54,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     actorId?: string,
   ): Promise<CampaignRow> {
     const paused = await db.transaction(async (tx) => {
-      const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.lockById(tx, campaignId));
+      const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
       if (!row) throw notFoundError();
       const updated = await repo.transition(
         campaignId,
@@ -64,12 +65,15 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       if (!updated)
         throw wrongState('CAMPAIGN_NOT_RUNNING', 'Só uma campanha em andamento ou agendada pode ser pausada.');
       if (actorId)
-        await deps.audit(tx, {
-          actorId,
-          subjectId: campaignId,
-          action: 'campaign.pause',
-          changes: moved(row.status, 'PAUSED'),
-        });
+        await deps.audit(
+          {
+            actorId,
+            subjectId: campaignId,
+            action: 'campaign.pause',
+            changes: moved(row.status, 'PAUSED'),
+          },
+          tx,
+        );
       return updated;
     });
     // Before the answer: nothing more of it is handed to the carrier from this process.
@@ -80,7 +84,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
   async function cancel(campaignId: string, owner: string | undefined, actorId?: string): Promise<CampaignRow> {
     const now = clock.now();
     const canceled = await db.transaction(async (tx) => {
-      const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.lockById(tx, campaignId));
+      const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
       if (!row) throw notFoundError();
       const updated = await repo.transition(
         campaignId,
@@ -90,15 +94,18 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       );
       if (!updated) throw wrongState('CAMPAIGN_FINISHED', 'Esta campanha já terminou.');
       // What was not sent comes back now; what a dispatcher is sending right now settles as it returns.
-      await releaseParts(tx, row, await repo.cancelQueued(tx, campaignId, now));
+      await releaseParts(row, await repo.cancelQueued(campaignId, now, tx), tx);
       if (!(await repo.pending(campaignId, tx)).submitting) await repo.update(campaignId, { finishedAt: now }, tx);
       if (actorId)
-        await deps.audit(tx, {
-          actorId,
-          subjectId: campaignId,
-          action: 'campaign.cancel',
-          changes: moved(row.status, 'CANCELED'),
-        });
+        await deps.audit(
+          {
+            actorId,
+            subjectId: campaignId,
+            action: 'campaign.cancel',
+            changes: moved(row.status, 'CANCELED'),
+          },
+          tx,
+        );
       return (await repo.findById(campaignId, tx))!;
     });
     // Before the answer: nothing more of it is handed to the carrier from this process; what a
@@ -128,15 +135,15 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       const now = clock.now();
 
       const started = await db.transaction(async (tx) => {
-        const row = await repo.lock(tx, userId, id);
+        const row = await repo.lock(userId, id, tx);
         if (row?.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
         const scheduledAt = scheduleForStart(row.scheduledAt, choice, now);
         // The audio is checked again under its lock: deleted meanwhile, the start is refused;
         // deleted after, the delete sees this campaign play it and is refused.
         const audioId = audioOf(row);
-        if (audioId && !(await deps.lockAudio(tx, userId, audioId)))
+        if (audioId && !(await deps.lockAudio(userId, audioId, tx)))
           throw badRequest('AUDIO_NOT_FOUND', 'O áudio escolhido não existe mais.');
-        const { total, parts } = await snapshotAudience(repo, row, provider, now, tx, deps.publicUrl);
+        const { total, parts } = await snapshotAudience(repo, row, provider, now, deps.publicUrl, tx);
         if (total === 0) throw badRequest('NO_RECIPIENTS', 'Nenhum contato das listas pode receber esta campanha.');
         try {
           await ledger.reserve({ userId, type: row.creditType, amount: parts, reference: reference(id), tx });
@@ -171,7 +178,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           },
           tx,
         );
-        await repo.clearNewUser(tx, userId);
+        await repo.clearNewUser(userId, tx);
         if (!scheduled) await queueDispatch(id, tx);
         return updated!;
       });
@@ -188,7 +195,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     async resume(userId: string, id: string): Promise<CampaignRow> {
       const now = clock.now();
       const resumed = await db.transaction(async (tx) => {
-        const row = await repo.lock(tx, userId, id);
+        const row = await repo.lock(userId, id, tx);
         if (!row) throw notFoundError();
         const scheduled = row.scheduledAt !== null && row.scheduledAt > now;
         const updated = await repo.transition(
@@ -258,7 +265,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     async finishIfDone(id: string): Promise<boolean> {
       const now = clock.now();
       return db.transaction(async (tx) => {
-        const row = await repo.lockById(tx, id);
+        const row = await repo.lockById(id, tx);
         if (!row || !(row.status === 'RUNNING' || (row.status === 'CANCELED' && !row.finishedAt))) return false;
         const pending = await repo.pending(id, tx);
         if (pending.queued || pending.submitting) return false;
@@ -268,7 +275,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
             : await repo.update(id, { finishedAt: now, updatedAt: now }, tx);
         if (!done) return false;
         const left = row.creditsReserved - row.creditsUsed - row.creditsReleased;
-        if (left > 0) await releaseParts(tx, row, left);
+        if (left > 0) await releaseParts(row, left, tx);
         logger.info({ campaignId: id, status: done.status, leftover: left }, 'campaign finished');
         return true;
       });

@@ -171,7 +171,6 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
           async (page) => {
             for (const { recipient, message } of page) tally.add(recipient.phone, message);
           },
-          undefined,
           { publicUrl: deps.publicUrl, codes: false },
         );
         const sums = tally.result();

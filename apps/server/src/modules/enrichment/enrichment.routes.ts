@@ -19,7 +19,6 @@ import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
-import { toResult } from './enrichment.dto.ts';
 import type { EnrichmentService } from './enrichment.service.ts';
 
 const idParams = z.object({ id: z.uuid('Enriquecimento inválido.') });
@@ -159,8 +158,7 @@ export async function registerEnrichmentRoutes(
           yield csvLine(EXPORT_COLUMNS);
           for await (const page of pages) {
             let chunk = '';
-            for (const item of page) {
-              const r = toResult(item);
+            for (const r of page) {
               const of = (kind: string) =>
                 r.phones
                   .filter((p) => p.kind === kind)

@@ -26,8 +26,8 @@ export type LinksServiceDeps = {
   db: Database;
   repo: LinksRepository;
   audit: (
-    tx: DbOrTx,
     entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
+    tx: DbOrTx,
   ) => Promise<void>;
   publicUrl: string;
   /** This process's hop forgets a changed link at once (others within a second). */
@@ -168,16 +168,19 @@ export function createLinksService(deps: LinksServiceDeps) {
       if (await repo.slugTaken(input.slug)) throw slugTaken();
       const link = await withSlug(() =>
         db.transaction(async (tx) => {
-          const row = await repo.insert(tx, {
-            userId,
-            name: input.name,
-            slug: input.slug,
-            mode: input.mode,
-            sticky: input.sticky ?? false,
-            fallback,
-            pixels: input.pixels ?? null,
-          });
-          await repo.replaceTargets(tx, row.id, targets, clock.now());
+          const row = await repo.insert(
+            {
+              userId,
+              name: input.name,
+              slug: input.slug,
+              mode: input.mode,
+              sticky: input.sticky ?? false,
+              fallback,
+              pixels: input.pixels ?? null,
+            },
+            tx,
+          );
+          await repo.replaceTargets(row.id, targets, clock.now(), tx);
           return row;
         }),
       );
@@ -198,20 +201,29 @@ export function createLinksService(deps: LinksServiceDeps) {
       if (patch.slug && patch.slug !== link.slug && (await repo.slugTaken(patch.slug, id))) throw slugTaken();
       await withSlug(() =>
         db.transaction(async (tx) => {
-          await repo.update(tx, id, {
-            ...(patch.name !== undefined ? { name: patch.name } : {}),
-            ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
-            ...(patch.mode !== undefined ? { mode: patch.mode } : {}),
-            ...(patch.sticky !== undefined ? { sticky: patch.sticky } : {}),
-            ...(patch.status !== undefined ? { status: patch.status } : {}),
-            ...(fallback !== undefined ? { fallback } : {}),
-            ...(patch.pixels !== undefined ? { pixels: patch.pixels ?? null } : {}),
-          });
-          if (targets) await repo.replaceTargets(tx, id, targets, clock.now());
+          await repo.update(
+            id,
+            {
+              ...(patch.name !== undefined ? { name: patch.name } : {}),
+              ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+              ...(patch.mode !== undefined ? { mode: patch.mode } : {}),
+              ...(patch.sticky !== undefined ? { sticky: patch.sticky } : {}),
+              ...(patch.status !== undefined ? { status: patch.status } : {}),
+              ...(fallback !== undefined ? { fallback } : {}),
+              ...(patch.pixels !== undefined ? { pixels: patch.pixels ?? null } : {}),
+            },
+            tx,
+          );
+          if (targets) await repo.replaceTargets(id, targets, clock.now(), tx);
         }),
       );
       deps.forget(link.slug, patch.slug ?? link.slug);
       return this.get(userId, id);
+    },
+
+    /** Whether the user owns this live link (a campaign's tracked `{link}` checks it). */
+    async exists(userId: string, id: string): Promise<boolean> {
+      return (await repo.findOwned(userId, id)) !== undefined;
     },
 
     async get(userId: string, id: string): Promise<RotatingLink> {
@@ -225,7 +237,7 @@ export function createLinksService(deps: LinksServiceDeps) {
 
     async remove(userId: string, id: string): Promise<void> {
       const link = await owned(userId, id);
-      await db.transaction((tx) => repo.softDelete(tx, id, clock.now()));
+      await db.transaction((tx) => repo.softDelete(id, clock.now(), tx));
       deps.forget(link.slug);
     },
 
@@ -279,16 +291,19 @@ export function createLinksService(deps: LinksServiceDeps) {
       if (disabled && !reason?.trim())
         throw badRequest('LINK_DISABLE_REASON', 'Diga por que o link está sendo desativado.');
       await db.transaction(async (tx) => {
-        await repo.setDisabled(tx, id, disabled, reason?.trim() ?? null, clock.now());
-        await deps.audit(tx, {
-          actorId,
-          subjectId: id,
-          action: disabled ? 'link.disable' : 'link.enable',
-          changes: {
-            disabled: { from: link.disabledAt !== null, to: disabled },
-            reason: { from: link.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+        await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
+        await deps.audit(
+          {
+            actorId,
+            subjectId: id,
+            action: disabled ? 'link.disable' : 'link.enable',
+            changes: {
+              disabled: { from: link.disabledAt !== null, to: disabled },
+              reason: { from: link.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+            },
           },
-        });
+          tx,
+        );
       });
       deps.forget(link.slug);
       const updated = await repo.findById(id);

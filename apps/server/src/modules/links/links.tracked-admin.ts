@@ -49,16 +49,19 @@ export function createTrackedLinksAdmin(deps: {
       if (disabled && !reason?.trim())
         throw badRequest('LINK_DISABLE_REASON', 'Diga por que o link está sendo desativado.');
       await db.transaction(async (tx) => {
-        await repo.setDisabled(tx, id, disabled, reason?.trim() ?? null, clock.now());
-        await deps.audit(tx, {
-          actorId,
-          subjectId: id,
-          action: disabled ? 'tracked_link.disable' : 'tracked_link.enable',
-          changes: {
-            disabled: { from: found.disabledAt !== null, to: disabled },
-            reason: { from: found.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+        await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
+        await deps.audit(
+          {
+            actorId,
+            subjectId: id,
+            action: disabled ? 'tracked_link.disable' : 'tracked_link.enable',
+            changes: {
+              disabled: { from: found.disabledAt !== null, to: disabled },
+              reason: { from: found.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+            },
           },
-        });
+          tx,
+        );
       });
       const [row] = (await repo.page({ q: undefined, page: 1, pageSize: 1, id })).rows;
       return dtoOf(row!);

@@ -3,7 +3,7 @@
  * their uploads with (open a CSV/XLSX, guess its columns, the file errors), a list made directly
  * from contacts (enrichment's results), and the lists table campaigns read.
  */
-export { createListFromContacts, type DirectContact } from './lists.direct.repository.ts';
+export { createDirectListsRepository, type DirectContact } from './lists.direct.repository.ts';
 export { contactLists } from './lists.schema.ts';
 export { createListsService, type ListsService } from './lists.service.ts';
 export { fileError } from './parser/errors.ts';

@@ -44,7 +44,7 @@ describe(`list import jobs (${dbKind})`, () => {
   it('creates a list and enqueues its import in one transaction: both or neither', async () => {
     const repo = createListsRepository(server.db);
     const jobs = server.jobs;
-    const id = await repo.create(newList('/nowhere/a.upload'), (tx, listId) =>
+    const id = await repo.create(newList('/nowhere/a.upload'), (listId, tx) =>
       jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 }),
     );
     expect(await sql('select status from contact_lists where id = $1', [id])).toEqual([{ status: 'importing' }]);
@@ -54,7 +54,7 @@ describe(`list import jobs (${dbKind})`, () => {
 
     let failedId: string | undefined;
     await expect(
-      repo.create(newList('/nowhere/b.upload'), async (tx, listId) => {
+      repo.create(newList('/nowhere/b.upload'), async (listId, tx) => {
         failedId = listId;
         await jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 });
         throw new Error('the process stopped right after enqueueing');

@@ -131,7 +131,7 @@ export function createListsService(deps: ListsServiceDeps) {
             uploadPath: input.file.path,
             mapping,
           },
-          async (tx, listId) => {
+          async (listId, tx) => {
             if (!(await jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx }))) {
               throw new Error('the import job was not queued');
             }

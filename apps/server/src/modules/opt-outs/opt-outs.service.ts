@@ -98,7 +98,7 @@ export function createOptOutsService(deps: OptOutsServiceDeps) {
       const full = normalizeBrazilianPhone(search);
       const digits = full.ok ? full.e164.slice(1) : search.replace(/\D/g, '');
       const { items, total } = await repo.page(userId, digits, page, pageSize);
-      return { items, total, page, pageSize };
+      return { items: items.map((o) => ({ ...o, createdAt: o.createdAt.toISOString() })), total, page, pageSize };
     },
 
     /** A person replied with an opt-out word (SAIR, PARE…): their number (E.164) joins the account's list. */

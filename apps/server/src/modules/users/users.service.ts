@@ -31,16 +31,16 @@ export type UsersServiceDeps = {
   publicUrl: string;
   /** The money balance in centavos; the ledger provides it (0 until it is wired). */
   getMoneyBalanceCentavos?: (userId: string) => Promise<number>;
-  /** Ends every session of a user (and voids its live code), on the given handle. */
-  endAllSessions: (db: DbOrTx, userId: string) => Promise<unknown>;
+  /** Ends every session of a user (and voids its live code), in the given transaction. */
+  endAllSessions: (userId: string, tx: DbOrTx) => Promise<unknown>;
   /** Refuses a sign-up past the abuse limits (the auth module counts them per client IP). */
   allowSignup?: (meta: { ip: string | null }) => Promise<void>;
   /** Runs inside the sign-up transaction (e.g. the welcome bonus). */
-  onUserCreated?: (db: DbOrTx, user: UserRow) => Promise<void>;
+  onUserCreated?: (user: UserRow, tx: DbOrTx) => Promise<void>;
   /** The auth module's session check with our own lookup (`/api/me` in one statement). */
   authenticateWith: <T extends LiveSession>(
     token: string,
-    lookup: (db: DbOrTx, tokenHash: string, now: Date) => Promise<T | undefined>,
+    lookup: (tokenHash: string, now: Date) => Promise<T | undefined>,
   ) => Promise<T | null>;
 };
 
@@ -68,7 +68,7 @@ export function createUsersService(deps: UsersServiceDeps) {
   const moneyOf = deps.getMoneyBalanceCentavos ?? (async () => 0);
 
   async function getPublicUser(userId: string): Promise<PublicUser> {
-    const row = await repo.findById(db, userId);
+    const row = await repo.findById(userId);
     if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
     return toPublicUser(row, await moneyOf(userId), deps.publicUrl);
   }
@@ -114,9 +114,9 @@ export function createUsersService(deps: UsersServiceDeps) {
         ...Object.fromEntries(Object.values(PRICE_COLUMNS).map((column) => [column, 0])),
       };
       const created = await db.transaction(async (tx) => {
-        const row = await repo.insert(tx, values);
+        const row = await repo.insert(values, tx);
         if (!row) return undefined;
-        await deps.onUserCreated?.(tx, row);
+        await deps.onUserCreated?.(row, tx);
         return row;
       });
       if (!created) throw conflict('EMAIL_ALREADY_REGISTERED', USERS_MESSAGES.emailTaken);
@@ -130,14 +130,14 @@ export function createUsersService(deps: UsersServiceDeps) {
      */
     async ensureAdmin(email: string): Promise<UserRow> {
       const normalised = email.trim().toLowerCase();
-      const existing = await repo.findByEmail(db, normalised);
+      const existing = await repo.findByEmail(normalised);
       if (existing) {
         if (existing.accessLevel === 'ADMINISTRATOR' && existing.active) return existing;
-        const promoted = await repo.promoteToAdmin(db, existing.id);
+        const promoted = await repo.promoteToAdmin(existing.id);
         log.info({ userId: existing.id }, 'ADMIN_EMAIL: existing account made an active administrator');
         return promoted!;
       }
-      const inserted = await repo.insert(db, {
+      const inserted = await repo.insert({
         email: normalised,
         name: 'Ecoa',
         fantasyName: 'Ecoa',
@@ -153,23 +153,28 @@ export function createUsersService(deps: UsersServiceDeps) {
         return inserted;
       }
       // Another process created it between our read and insert: promote that one.
-      const raced = await repo.findByEmail(db, normalised);
+      const raced = await repo.findByEmail(normalised);
       if (!raced) throw new AppError('ADMIN_BOOTSTRAP_FAILED', 500, 'Could not create the ADMIN_EMAIL account.');
-      return (await repo.promoteToAdmin(db, raced.id))!;
+      return (await repo.promoteToAdmin(raced.id))!;
     },
 
     /** Deactivates an account and ends all its sessions at once (one transaction). */
     async deactivate(userId: string): Promise<void> {
       await db.transaction(async (tx) => {
-        const row = await repo.setActive(tx, userId, false);
+        const row = await repo.setActive(userId, false, tx);
         if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
-        await deps.endAllSessions(tx, userId);
+        await deps.endAllSessions(userId, tx);
       });
       log.info({ userId }, 'account deactivated; sessions ended');
     },
 
+    /** The account's `permissions.enriched` (none when it does not exist): what the enrichment rule reads. */
+    async enrichmentPermissions(userId: string): Promise<string[]> {
+      return (await repo.findById(userId))?.permissionsEnriched ?? [];
+    },
+
     async reactivate(userId: string): Promise<void> {
-      const row = await repo.setActive(db, userId, true);
+      const row = await repo.setActive(userId, true);
       if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
     },
   };
