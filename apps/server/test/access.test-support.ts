@@ -121,3 +121,19 @@ export async function expectOwnerOnly(
 export function rowsOf(server: RunningServer, sql: string, params: unknown[]): () => Promise<unknown[]> {
   return async () => (await server.db.executeSql(sql, params)).rows;
 }
+
+/** Every registered `METHOD /path` (HEAD left out), read from Fastify's route tree (4 columns a level). */
+export function registeredRoutes(server: RunningServer): string[] {
+  const routes: string[] = [];
+  const parents: string[] = [];
+  for (const line of server.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│├└─\s]*)(\S+) \(([^)]+)\)$/.exec(line);
+    if (!match) continue;
+    const depth = Math.round(match[1]!.length / 4) - 1;
+    parents.length = depth;
+    const path = `${parents.join('')}${match[2]}`;
+    parents.push(match[2]!);
+    for (const method of match[3]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path}`);
+  }
+  return routes;
+}

@@ -12,7 +12,7 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import type { SimulatorOverrides } from '../channels/providers/index.ts';
-import { DISPATCH_QUEUE } from './campaigns.service-deps.ts';
+import { dispatchQueue } from './campaigns.jobs.ts';
 
 /**
  * A listening server with the carriers' simulators, on a database of its own (on PostgreSQL
@@ -90,7 +90,7 @@ async function dispatchJobsEnded(server: RunningServer, campaignId: string, time
     const { rows } = await server.db.executeSql(
       `select count(*)::int as total, (count(*) filter (where state in ('created', 'retry', 'active')))::int as open
          from pgboss.job where name = $1 and data->>'campaignId' = $2`,
-      [DISPATCH_QUEUE, campaignId],
+      [dispatchQueue.name, campaignId],
     );
     const { total, open } = rows[0] as { total: number; open: number };
     if (total > 0 && open === 0) return;

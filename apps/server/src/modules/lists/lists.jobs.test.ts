@@ -8,8 +8,8 @@ import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
+import { listImportQueue } from './lists.jobs.ts';
 import { createListsRepository } from './lists.repository.ts';
-import { IMPORT_QUEUE } from './lists.service.ts';
 
 /** Imports heal: a list and its job exist together, a transient database error is retried, a given-up job settles its list. */
 describe(`list import jobs (${dbKind})`, () => {
@@ -45,16 +45,18 @@ describe(`list import jobs (${dbKind})`, () => {
     const repo = createListsRepository(server.db);
     const jobs = server.jobs;
     const id = await repo.create(newList('/nowhere/a.upload'), (tx, listId) =>
-      jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 }),
+      jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 }),
     );
     expect(await sql('select status from contact_lists where id = $1', [id])).toEqual([{ status: 'importing' }]);
-    expect(await sql('select name from pgboss.job where singleton_key = $1', [id])).toEqual([{ name: IMPORT_QUEUE }]);
+    expect(await sql('select name from pgboss.job where singleton_key = $1', [id])).toEqual([
+      { name: listImportQueue.name },
+    ]);
 
     let failedId: string | undefined;
     await expect(
       repo.create(newList('/nowhere/b.upload'), async (tx, listId) => {
         failedId = listId;
-        await jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 });
+        await jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 });
         throw new Error('the process stopped right after enqueueing');
       }),
     ).rejects.toThrow('stopped right after');
