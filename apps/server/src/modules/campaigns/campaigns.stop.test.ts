@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer, waitForDispatchJobsDone } from './campaigns.test-support.ts';
+import { api, dispatchSettled, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
 
 /**
  * Pause and cancel take effect within seconds: after their answer nothing
@@ -203,7 +203,7 @@ describe('pause and cancel stop the sending within seconds', () => {
       const atAnswer = reached();
       const end = await c.waitFor(id, (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0);
       // Every dispatcher of the campaign has stopped: whatever reached the carrier has been counted.
-      await waitForDispatchJobsDone(server, id);
+      await dispatchSettled(server, id);
       expect(reached() - atAnswer).toBeLessThanOrEqual(2);
       const placed = reached() - before;
       expect(end.counts.canceled).toBe(40 - placed);

@@ -71,12 +71,20 @@ export async function importList(
 }
 
 /**
- * Resolves once every `campaigns.dispatch` job queued for the campaign has ended (none waiting,
- * retrying or running): each dispatcher they started had its chance to send and stopped. A test
- * that checks something did not happen (nothing sent outside the window, nothing after a pause)
- * checks it after this, not after a guessed pause.
+ * Resolves once every way this process sends for the campaign has had its chance and stopped: the
+ * `campaigns.dispatch` jobs queued for it ended (none waiting, retrying or running), a supervisor
+ * pass ran (it joins or queues again what it judges due), and one more dispatch loop ran on it to
+ * its end. A test that checks something did not happen (nothing sent outside the window, nothing
+ * after a pause) looks after this, not after a guessed pause.
  */
-export async function waitForDispatchJobsDone(server: RunningServer, campaignId: string, timeoutMs = 30_000) {
+export async function dispatchSettled(server: RunningServer, campaignId: string, timeoutMs = 30_000) {
+  await dispatchJobsEnded(server, campaignId, timeoutMs);
+  await server.modules.supervisor.pass();
+  await dispatchJobsEnded(server, campaignId, timeoutMs);
+  await server.modules.dispatcher.run(campaignId);
+}
+
+async function dispatchJobsEnded(server: RunningServer, campaignId: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await server.db.executeSql(
