@@ -8,10 +8,9 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { parseByteRange } from '../../platform/http/byte-range.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { findDisallowedText, textInvalidCharacters } from '../../platform/http/input-guard.ts';
+import { findDisallowedText } from '../../platform/http/input-guard.ts';
 import type { AudioStorage } from './audio-storage.ts';
 import type { AudioFile, AudiosService, UploadedAudio } from './audios.service.ts';
-import { audioError } from './errors.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const pageQuery = z.object({
@@ -28,7 +27,7 @@ async function receiveAudio(
   request: FastifyRequest,
   storage: AudioStorage,
 ): Promise<{ file: UploadedAudio | undefined; fields: Record<string, string> }> {
-  if (!request.isMultipart()) throw audioError('AUDIO_REQUIRED');
+  if (!request.isMultipart()) throw new AppError('AUDIO_REQUIRED');
   const fields: Record<string, string> = {};
   let file: UploadedAudio | undefined;
   try {
@@ -39,10 +38,10 @@ async function receiveAudio(
           continue;
         }
         file = await storage.receive(part.file as Readable);
-        if (part.file.truncated) throw audioError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
+        if (part.file.truncated) throw new AppError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
       } else if (typeof part.value === 'string') {
         const found = findDisallowedText(part.value, part.fieldname);
-        if (found) throw textInvalidCharacters(found.field, found.character);
+        if (found) throw new AppError('TEXT_INVALID_CHARACTERS', found);
         fields[part.fieldname] = part.value;
       }
     }
@@ -50,8 +49,8 @@ async function receiveAudio(
     await storage.discard(file?.path);
     if (err instanceof AppError) throw err;
     const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw audioError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
-    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw audioError('AUDIO_REQUIRED');
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError('AUDIO_REQUIRED');
     throw err;
   }
   return { file, fields };
@@ -76,7 +75,7 @@ async function sendAudio(
   if (range === 'unsatisfiable') {
     await file.close();
     reply.header('content-range', `bytes */${file.size}`);
-    throw audioError('AUDIO_RANGE_NOT_SATISFIABLE');
+    throw new AppError('AUDIO_RANGE_NOT_SATISFIABLE');
   }
   reply
     .type(opened.contentType)
@@ -128,7 +127,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
       async (request, reply) => {
         const user = currentUser(request);
         const { file, fields } = await receiveAudio(request, storage);
-        if (!file) throw audioError('AUDIO_REQUIRED');
+        if (!file) throw new AppError('AUDIO_REQUIRED');
         const created = await audios.upload({ userId: user.id, name: fields.name, file });
         return reply.status(201).send(created);
       },
