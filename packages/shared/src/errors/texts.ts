@@ -1,5 +1,4 @@
 import { MESSAGES } from '../messages.ts';
-import { LEDGER_MESSAGES } from '../schemas/ledger.ts';
 import type { FileLimit } from '../schemas/lists.ts';
 
 /**
@@ -16,7 +15,7 @@ export const VALIDATION_MESSAGES = {
   ...MESSAGES,
   nameTooLong: 'O nome pode ter até 120 caracteres.',
   idempotencyKeyTooLong: 'Idempotency-Key: no máximo 200 caracteres.',
-  adjustmentZero: LEDGER_MESSAGES.adjustmentZero,
+  adjustmentZero: 'O valor do ajuste não pode ser 0',
 } as const;
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;
 
