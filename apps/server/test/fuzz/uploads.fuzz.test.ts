@@ -2,7 +2,7 @@ import { AUDIO_ERROR_CODES } from '@ecoa/shared';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILE_ERRORS } from '../../src/modules/lists/parser/errors.ts';
+import { FILE_ERROR_CODES } from '../../src/modules/lists/parser/errors.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { bearer, signUpAndSignIn } from '../factories.test-support.ts';
 import { injectAs } from '../http.test-support.ts';
@@ -17,7 +17,7 @@ import { xlsxBytes } from './xlsx.test-support.ts';
 
 /** Per target: at most this many inputs or this long, whichever comes first. */
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
-const FILE_CODES = Object.keys(FILE_ERRORS);
+const FILE_CODES = FILE_ERROR_CODES;
 
 /** Every upload reader, fed hostile bytes through its real route. */
 describe(`fuzzing the upload readers (${dbKind})`, () => {

@@ -5,7 +5,7 @@ import {
   type ProfileUpdate,
   type SessionInfo,
 } from '@ecoa/shared';
-import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { SessionSummary } from '../auth/index.ts';
 import type { AccountRepository, ProfileRow } from './account.repository.ts';
@@ -16,15 +16,6 @@ import { ImageDecodeError, type ProfileImages, sniffImage } from './profile-imag
 export const AVATAR_ROUTE_PREFIX = 'api/v1/avatars/';
 /** Decoded size cap: 50 megapixels is more than any phone photo that fits in 2 MB. */
 export const MAX_IMAGE_PIXELS = 50_000_000;
-
-export const ACCOUNT_MESSAGES = {
-  userNotFound: 'Usuário não encontrado.',
-  imageRequired: 'Envie uma imagem no campo "file".',
-  imageTooLarge: 'A imagem deve ter no máximo 2 MB.',
-  imageType: 'Formato de imagem não aceito. Envie PNG, JPEG ou WebP.',
-  imageInvalid: 'Não foi possível ler a imagem. O arquivo pode estar corrompido.',
-  imagePixels: 'A imagem tem dimensões grandes demais (máximo de 50 megapixels).',
-} as const;
 
 /** What the account settings need from the auth module's sessions. */
 export type AccountSessions = {
@@ -73,7 +64,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     const swapped = await repo.swapProfileImage(userId, imagePath);
     if (!swapped) {
       await avatars.remove(avatarNameOf(imagePath));
-      throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+      throw new AppError('USER_NOT_FOUND');
     }
     // Best effort: a file left behind is never linked again (new uploads get new names).
     await avatars.remove(avatarNameOf(swapped.previous)).catch((err) => log.warn({ err }, 'old picture not removed'));
@@ -81,7 +72,7 @@ export function createAccountService(deps: AccountServiceDeps) {
 
   async function getProfile(userId: string): Promise<AccountProfile> {
     const row = await repo.findProfile(userId);
-    if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+    if (!row) throw new AppError('USER_NOT_FOUND');
     return toProfile(row);
   }
 
@@ -92,7 +83,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     async updateProfile(userId: string, changes: ProfileUpdate): Promise<AccountProfile> {
       const clean = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       const row = Object.keys(clean).length ? await repo.updateProfile(userId, clean) : await repo.findProfile(userId);
-      if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+      if (!row) throw new AppError('USER_NOT_FOUND');
       log.info({ userId, fields: Object.keys(clean) }, 'profile updated');
       return toProfile(row);
     },
@@ -102,11 +93,12 @@ export function createAccountService(deps: AccountServiceDeps) {
      * WebP under a new name (so its link changes with every upload); the old file is removed.
      */
     async setPicture(userId: string, bytes: Buffer | undefined): Promise<AccountProfile> {
-      if (!bytes || bytes.length === 0) throw badRequest('IMAGE_REQUIRED', ACCOUNT_MESSAGES.imageRequired);
-      if (bytes.length > PROFILE_IMAGE_MAX_BYTES) throw imageTooLarge();
+      if (!bytes || bytes.length === 0) throw new AppError('IMAGE_REQUIRED');
+      if (bytes.length > PROFILE_IMAGE_MAX_BYTES)
+        throw new AppError('IMAGE_TOO_LARGE', { maxBytes: PROFILE_IMAGE_MAX_BYTES });
       const kind = sniffImage(bytes);
       if (kind !== 'png' && kind !== 'jpeg' && kind !== 'webp') {
-        throw new AppError('IMAGE_TYPE_NOT_ALLOWED', 415, ACCOUNT_MESSAGES.imageType, { detected: kind });
+        throw new AppError('IMAGE_TYPE_NOT_ALLOWED', { detected: kind });
       }
       let webp: Buffer;
       const started = performance.now();
@@ -115,8 +107,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       } catch (err) {
         if (err instanceof ImageDecodeError) {
           throw err.reason === 'too-many-pixels'
-            ? badRequest('IMAGE_DIMENSIONS_TOO_LARGE', ACCOUNT_MESSAGES.imagePixels)
-            : badRequest('IMAGE_INVALID', ACCOUNT_MESSAGES.imageInvalid);
+            ? new AppError('IMAGE_DIMENSIONS_TOO_LARGE')
+            : new AppError('IMAGE_INVALID');
         }
         throw err;
       }
@@ -161,10 +153,6 @@ export function createAccountService(deps: AccountServiceDeps) {
       return { ended };
     },
   };
-}
-
-export function imageTooLarge(): AppError {
-  return new AppError('IMAGE_TOO_LARGE', 413, ACCOUNT_MESSAGES.imageTooLarge, { maxBytes: PROFILE_IMAGE_MAX_BYTES });
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -7,18 +7,12 @@ import {
 } from '@ecoa/shared';
 import type { z } from 'zod';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditChanges, AuditRepository } from '../audit/index.ts';
 import { PRICE_COLUMNS, type UserRow } from '../users/index.ts';
 import { toAdminUser, toAdminUserDetail } from './admin-users.mappers.ts';
 import type { AdminUsersRepository, UserPatch } from './admin-users.repository.ts';
-
-export const ADMIN_USERS_MESSAGES = {
-  userNotFound: 'Usuário não encontrado.',
-  cannotDeactivateSelf: 'Você não pode desativar a sua própria conta.',
-  cannotDemoteSelf: 'Você não pode remover o seu próprio acesso de administrador.',
-} as const;
 
 /** The validated PATCH: unit prices already in ten-thousandths of a real (the shared schema converts them exactly). */
 export type AdminUserPatchInput = z.output<typeof adminUserPatchSchema>;
@@ -87,7 +81,7 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
     /** One user with the history of administrative changes, newest first. */
     async get(id: string): Promise<AdminUserDetail> {
       const row = await repo.findById(id);
-      if (!row) throw notFound('USER_NOT_FOUND', ADMIN_USERS_MESSAGES.userNotFound);
+      if (!row) throw new AppError('USER_NOT_FOUND');
       return toAdminUserDetail(row, await moneyOf(row), await audit.listFor(SUBJECT, id));
     },
 
@@ -98,14 +92,14 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
      */
     async update(actorId: string, id: string, input: AdminUserPatchInput): Promise<AdminUser> {
       if (id === actorId && input.active === false) {
-        throw new AppError('CANNOT_DEACTIVATE_SELF', 409, ADMIN_USERS_MESSAGES.cannotDeactivateSelf);
+        throw new AppError('CANNOT_DEACTIVATE_SELF');
       }
       if (id === actorId && input.accessLevel !== undefined && input.accessLevel !== 'ADMINISTRATOR') {
-        throw new AppError('CANNOT_DEMOTE_SELF', 409, ADMIN_USERS_MESSAGES.cannotDemoteSelf);
+        throw new AppError('CANNOT_DEMOTE_SELF');
       }
       const { row, changes } = await db.transaction(async (tx) => {
         const before = await repo.lockById(id, tx);
-        if (!before) throw notFound('USER_NOT_FOUND', ADMIN_USERS_MESSAGES.userNotFound);
+        if (!before) throw new AppError('USER_NOT_FOUND');
         const { patch, changes } = diff(before, input);
         if (Object.keys(changes).length === 0) return { row: before, changes };
         const after = await repo.update(id, patch, tx);

@@ -5,12 +5,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { parseByteRange } from '../../platform/http/byte-range.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { AudioStorage } from './audio-storage.ts';
 import type { AudioFile, AudiosService } from './audios.service.ts';
-import { audioError } from './errors.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const pageQuery = z.object({
@@ -24,8 +24,8 @@ function audioUpload(request: FastifyRequest, storage: AudioStorage) {
     request,
     { save: (stream) => storage.receive(stream), remove: (path) => storage.discard(path) },
     {
-      required: () => audioError('AUDIO_REQUIRED'),
-      tooLarge: () => audioError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES }),
+      required: () => new AppError('AUDIO_REQUIRED'),
+      tooLarge: () => new AppError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES }),
     },
   );
 }
@@ -49,7 +49,7 @@ async function sendAudio(
   if (range === 'unsatisfiable') {
     await file.close();
     reply.header('content-range', `bytes */${file.size}`);
-    throw audioError('AUDIO_RANGE_NOT_SATISFIABLE');
+    throw new AppError('AUDIO_RANGE_NOT_SATISFIABLE');
   }
   reply
     .type(opened.contentType)
@@ -100,7 +100,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
       async (request, reply) => {
         const user = currentUser(request);
         const { file, fields } = await audioUpload(request, storage);
-        if (!file) throw audioError('AUDIO_REQUIRED');
+        if (!file) throw new AppError('AUDIO_REQUIRED');
         const created = await audios.upload({ userId: user.id, name: fields.name, file });
         return reply.status(201).send(created);
       },

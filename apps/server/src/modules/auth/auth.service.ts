@@ -1,4 +1,4 @@
-import { type Device, LOGIN_CODE_LENGTH, type PublicUser } from '@ecoa/shared';
+import { type Device, LOGIN_CODE_LENGTH, type PublicUser, type RateLimitSubject } from '@ecoa/shared';
 import {
   hashLoginCode,
   hashSessionToken,
@@ -9,7 +9,7 @@ import {
 import type { AuthUser } from '../../platform/auth/guard.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, notFound, tooManyRequests } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { loginCodeEmail } from './auth.emails.ts';
@@ -57,16 +57,10 @@ export type AuthRules = {
   [K in keyof typeof AUTH_RULES]: K extends 'limits' ? { [L in keyof (typeof AUTH_RULES)['limits']]: number } : number;
 };
 
+/** What a code request answers on success (errors are the catalogue's, `ERRORS` in @ecoa/shared). */
 export const AUTH_MESSAGES = {
-  emailNotFound: 'E-mail não cadastrado.',
-  deactivated: 'Usuario desativado.',
-  invalidCode: 'Código inválido.',
-  codeExpired: 'Código expirado ou já utilizado. Solicite um novo código.',
-  codeAttemptsExceeded: 'Código bloqueado após 5 tentativas erradas. Solicite um novo código.',
-  mailFailed: 'Não foi possível enviar o e-mail com o código. Tente novamente em instantes.',
   codeSent: 'Código enviado para o seu e-mail.',
   codeResent: 'Código reenviado com sucesso.',
-  sessionNotFound: 'Sessão não encontrada ou já encerrada.',
 } as const;
 
 /** One live session as its user sees it in the settings (`GET /api/v1/me/sessions`). */
@@ -99,16 +93,9 @@ export type RequestMeta = { ip: string | null; userAgent?: string | null };
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-function minutesText(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / MINUTE));
-  return minutes === 1 ? '1 minuto' : `${minutes} minutos`;
-}
-
-function rateLimited(verdict: Exclude<RateLimitVerdict, { ok: true }>, what: string): AppError {
-  const error = tooManyRequests(`${what} Aguarde ${minutesText(verdict.retryAfterMs)} e tente novamente.`);
-  return new AppError(error.code, error.status, error.message, {
-    retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
-  });
+/** A 429 for an abuse limit, with the wait in `details` (and the Retry-After header). */
+function rateLimited(verdict: Exclude<RateLimitVerdict, { ok: true }>, subject: RateLimitSubject): AppError {
+  return new AppError('RATE_LIMITED', { retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000) }, { subject });
 }
 
 /**
@@ -137,17 +124,12 @@ export function createAuthService(deps: AuthServiceDeps) {
     const verdict = await repo.consumeRateLimits(checks, now);
     if (!verdict.ok) {
       log.warn({ kind: verdict.check.kind }, 'code request rate-limited');
-      throw rateLimited(
-        verdict,
-        verdict.check.kind === 'code:ip'
-          ? 'Muitas solicitações de código a partir desta rede.'
-          : 'Muitas solicitações de código para este e-mail.',
-      );
+      throw rateLimited(verdict, verdict.check.kind === 'code:ip' ? 'codeIp' : 'codeEmail');
     }
 
     const account = await repo.findAccountByEmail(email);
-    if (!account) throw new AppError('EMAIL_NOT_FOUND', 404, AUTH_MESSAGES.emailNotFound);
-    if (!account.active) throw new AppError('USER_DEACTIVATED', 403, AUTH_MESSAGES.deactivated);
+    if (!account) throw new AppError('EMAIL_NOT_FOUND');
+    if (!account.active) throw new AppError('USER_DEACTIVATED');
 
     const code = newLoginCode(LOGIN_CODE_LENGTH);
     await repo.replaceLiveCode({
@@ -170,7 +152,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       );
     } catch (err) {
       log.error({ err, userId: account.id }, 'could not send the login code');
-      throw new AppError('MAIL_FAILED', 503, AUTH_MESSAGES.mailFailed);
+      throw new AppError('MAIL_FAILED');
     }
     await pruneNow(now);
     return {
@@ -228,7 +210,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const verdict = await repo.consumeRateLimits([check], clock.now());
       if (!verdict.ok) {
         log.warn({ ip: meta.ip }, 'sign-up rate-limited');
-        throw rateLimited(verdict, 'Muitos cadastros a partir desta rede.');
+        throw rateLimited(verdict, 'signupIp');
       }
     },
 
@@ -245,36 +227,32 @@ export function createAuthService(deps: AuthServiceDeps) {
           { kind: 'login-fail:ip', subject: meta.ip, limit: l.loginFailuresPerIp, windowMs: l.loginWindowMs },
           now,
         );
-        if (!verdict.ok) throw rateLimited(verdict, 'Muitas tentativas de login.');
+        if (!verdict.ok) throw rateLimited(verdict, 'login');
       }
 
       const account = await repo.findAccountByEmail(email);
-      if (!account) return loginFailed(meta.ip, now, badRequest('INVALID_CODE', AUTH_MESSAGES.invalidCode));
-      if (!account.active) throw new AppError('USER_DEACTIVATED', 403, AUTH_MESSAGES.deactivated);
+      if (!account) return loginFailed(meta.ip, now, new AppError('INVALID_CODE'));
+      if (!account.active) throw new AppError('USER_DEACTIVATED');
 
       const attempt = await repo.takeCodeAttempt(account.id, now, rules.maxCodeAttempts);
-      if (!attempt) return loginFailed(meta.ip, now, badRequest('CODE_EXPIRED', AUTH_MESSAGES.codeExpired));
+      if (!attempt) return loginFailed(meta.ip, now, new AppError('CODE_EXPIRED'));
 
       const candidate = hashLoginCode(deps.secret, account.id, input.code.trim());
       if (!sameDigest(candidate, attempt.codeHash)) {
         if (attempt.attempts >= rules.maxCodeAttempts) {
           await repo.voidCode(attempt.id, now);
-          return loginFailed(
-            meta.ip,
-            now,
-            badRequest('CODE_ATTEMPTS_EXCEEDED', AUTH_MESSAGES.codeAttemptsExceeded, { attemptsLeft: 0 }),
-          );
+          return loginFailed(meta.ip, now, new AppError('CODE_ATTEMPTS_EXCEEDED', { attemptsLeft: 0 }));
         }
         return loginFailed(
           meta.ip,
           now,
-          badRequest('INVALID_CODE', AUTH_MESSAGES.invalidCode, {
+          new AppError('INVALID_CODE', {
             attemptsLeft: rules.maxCodeAttempts - attempt.attempts,
           }),
         );
       }
       if (!(await repo.consumeCode(attempt.id, now))) {
-        return loginFailed(meta.ip, now, badRequest('CODE_EXPIRED', AUTH_MESSAGES.codeExpired));
+        return loginFailed(meta.ip, now, new AppError('CODE_EXPIRED'));
       }
 
       const accessToken = newSessionToken();
@@ -331,7 +309,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async endSession(userId: string, sessionId: string): Promise<void> {
       if (!(await repo.revokeUserSession(userId, sessionId, clock.now()))) {
-        throw notFound('SESSION_NOT_FOUND', AUTH_MESSAGES.sessionNotFound);
+        throw new AppError('SESSION_NOT_FOUND');
       }
       log.info({ userId, sessionId }, 'session ended by its user');
     },

@@ -6,7 +6,7 @@
  */
 import type { Campaign, CampaignStatus, StartCampaignRequest } from '@ecoa/shared';
 import type { Tx } from '../../platform/db/client.ts';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { snapshotAudience } from './campaigns.audience.ts';
 import type { ContentProblem } from './campaigns.content.ts';
 import { dispatchQueue } from './campaigns.jobs.ts';
@@ -24,8 +24,6 @@ export function audioOf(row: Pick<CampaignRow, 'channel' | 'content'>): string |
   if (row.channel === 'ura') return row.content.menu?.audioId ?? undefined;
   return undefined;
 }
-const notFoundError = () => notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
-const wrongState = (code: string, message: string) => conflict(code, message);
 
 /** The audit's record of an administrator's move. */
 const moved = (from: CampaignStatus, to: CampaignStatus) => ({ status: { from, to } });
@@ -55,15 +53,14 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
   ): Promise<CampaignRow> {
     const paused = await db.transaction(async (tx) => {
       const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
-      if (!row) throw notFoundError();
+      if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
       const updated = await repo.transition(
         campaignId,
         ['RUNNING', 'SCHEDULED'],
         { status: 'PAUSED', statusReason: reason.code, statusDetail: reason.detail ?? null, updatedAt: clock.now() },
         tx,
       );
-      if (!updated)
-        throw wrongState('CAMPAIGN_NOT_RUNNING', 'Só uma campanha em andamento ou agendada pode ser pausada.');
+      if (!updated) throw new AppError('CAMPAIGN_NOT_RUNNING');
       if (actorId)
         await deps.audit(
           {
@@ -85,14 +82,14 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     const now = clock.now();
     const canceled = await db.transaction(async (tx) => {
       const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
-      if (!row) throw notFoundError();
+      if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
       const updated = await repo.transition(
         campaignId,
         ['DRAFT', 'SCHEDULED', 'RUNNING', 'PAUSED'],
         { status: 'CANCELED', updatedAt: now },
         tx,
       );
-      if (!updated) throw wrongState('CAMPAIGN_FINISHED', 'Esta campanha já terminou.');
+      if (!updated) throw new AppError('CAMPAIGN_FINISHED');
       // What was not sent comes back now; what a dispatcher is sending right now settles as it returns.
       await releaseParts(row, await repo.cancelQueued(campaignId, now, tx), tx);
       if (!(await repo.pending(campaignId, tx)).submitting) await repo.update(campaignId, { finishedAt: now }, tx);
@@ -125,32 +122,32 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
      */
     async start(userId: string, id: string, choice?: StartCampaignRequest): Promise<CampaignRow> {
       const draft = await repo.findOwned(userId, id);
-      if (!draft) throw notFoundError();
-      if (draft.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+      if (!draft) throw new AppError('CAMPAIGN_NOT_FOUND');
+      if (draft.status !== 'DRAFT') throw new AppError('CAMPAIGN_ALREADY_STARTED');
       scheduleForStart(draft.scheduledAt, choice, clock.now());
       const problems = await deps.problemsOf(draft);
-      if (problems.length > 0) throw badRequest(problems[0]!.code, problems[0]!.message, { problems });
+      if (problems.length > 0) throw new AppError('CAMPAIGN_PROBLEM', { problems }, { problem: problems[0]!.code });
       const provider = deps.providers.forChannel(draft.channel).name;
       const audience = await repo.audienceCounts(userId, draft.listIds);
       const now = clock.now();
 
       const started = await db.transaction(async (tx) => {
         const row = await repo.lock(userId, id, tx);
-        if (row?.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+        if (row?.status !== 'DRAFT') throw new AppError('CAMPAIGN_ALREADY_STARTED');
         const scheduledAt = scheduleForStart(row.scheduledAt, choice, now);
         // The audio is checked again under its lock: deleted meanwhile, the start is refused;
         // deleted after, the delete sees this campaign play it and is refused.
         const audioId = audioOf(row);
         if (audioId && !(await deps.lockAudio(userId, audioId, tx)))
-          throw badRequest('AUDIO_NOT_FOUND', 'O áudio escolhido não existe mais.');
+          throw new AppError('CAMPAIGN_PROBLEM', undefined, { problem: 'AUDIO_NOT_FOUND' });
         const { total, parts } = await snapshotAudience(repo, row, provider, now, deps.publicUrl, tx);
-        if (total === 0) throw badRequest('NO_RECIPIENTS', 'Nenhum contato das listas pode receber esta campanha.');
+        if (total === 0) throw new AppError('CAMPAIGN_PROBLEM', undefined, { problem: 'NO_RECIPIENTS' });
         try {
           await ledger.reserve({ userId, type: row.creditType, amount: parts, reference: reference(id), tx });
         } catch (err) {
           if (err instanceof AppError && err.code === 'INSUFFICIENT_BALANCE') {
             const { available = 0 } = (err.details ?? {}) as { available?: number };
-            throw new AppError('INSUFFICIENT_BALANCE', 400, `Créditos insuficientes: faltam ${parts - available}.`, {
+            throw new AppError('INSUFFICIENT_BALANCE', {
               type: row.creditType,
               available,
               requested: parts,
@@ -196,7 +193,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       const now = clock.now();
       const resumed = await db.transaction(async (tx) => {
         const row = await repo.lock(userId, id, tx);
-        if (!row) throw notFoundError();
+        if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
         const scheduled = row.scheduledAt !== null && row.scheduledAt > now;
         const updated = await repo.transition(
           id,
@@ -212,7 +209,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           },
           tx,
         );
-        if (!updated) throw wrongState('CAMPAIGN_NOT_PAUSED', 'Só uma campanha pausada pode ser retomada.');
+        if (!updated) throw new AppError('CAMPAIGN_NOT_PAUSED');
         if (!scheduled) await queueDispatch(id, tx);
         return updated;
       });

@@ -1,5 +1,5 @@
-import { type CardPaymentMode, type CheckoutRequest, LEDGER_MESSAGES, PAYMENT_ID_PLACEHOLDER } from '@ecoa/shared';
-import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { type CardPaymentMode, type CheckoutRequest, PAYMENT_ID_PLACEHOLDER } from '@ecoa/shared';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { LedgerService, PaymentRow } from '../ledger/index.ts';
 import {
@@ -27,15 +27,6 @@ export function withPaymentId(url: string, paymentId: string): string {
   const encoded = encodeURIComponent(PAYMENT_ID_PLACEHOLDER);
   return url.replaceAll(PAYMENT_ID_PLACEHOLDER, paymentId).replaceAll(encoded, paymentId);
 }
-
-export const checkoutErrors = {
-  returnUrl: () => badRequest('INVALID_RETURN_URL', LEDGER_MESSAGES.returnUrl),
-  providerFailed: () =>
-    new AppError('CHECKOUT_FAILED', 502, 'Não foi possível iniciar o pagamento com cartão. Tente novamente.'),
-  testCheckoutDisabled: () => notFound('NOT_FOUND', 'Pagamento de teste indisponível.'),
-  notConfigured: () =>
-    new AppError('CARD_PAYMENTS_NOT_CONFIGURED', 503, 'Pagamento com cartão não está configurado neste servidor.'),
-};
 
 /**
  * Card purchases: a PENDING payment and the provider's checkout session (Stripe's, or the
@@ -113,11 +104,11 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   /** The built-in test checkout's payment (only in test mode, only its own payments). */
   async function testPayment(paymentId: string): Promise<PaymentRow> {
     // A page made while test mode was on must not credit anything once it is off.
-    if (card === 'unavailable') throw checkoutErrors.notConfigured();
-    if (card !== 'test') throw checkoutErrors.testCheckoutDisabled();
+    if (card === 'unavailable') throw new AppError('CARD_PAYMENTS_NOT_CONFIGURED');
+    if (card !== 'test') throw new AppError('NOT_FOUND', undefined, { what: 'testCheckout' });
     const payment = await ledger.findPayment(paymentId);
     if (!payment || payment.externalId !== testCheckoutIds.session(payment.id))
-      throw checkoutErrors.testCheckoutDisabled();
+      throw new AppError('NOT_FOUND', undefined, { what: 'testCheckout' });
     return payment;
   }
 
@@ -130,8 +121,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       user: { id: string; email?: string },
       input: CheckoutRequest,
     ): Promise<{ checkoutUrl: string }> {
-      if (card === 'unavailable') throw checkoutErrors.notConfigured();
-      if (!sameOrigin(input.successUrl) || !sameOrigin(input.cancelUrl)) throw checkoutErrors.returnUrl();
+      if (card === 'unavailable') throw new AppError('CARD_PAYMENTS_NOT_CONFIGURED');
+      if (!sameOrigin(input.successUrl) || !sameOrigin(input.cancelUrl)) throw new AppError('INVALID_RETURN_URL');
       const payment = await ledger.createPendingPayment({
         userId: user.id,
         amountCentavos: input.amount * 100,
@@ -164,7 +155,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         await ledger.closePendingPayment(payment.id, 'FAILED').catch((closeErr: unknown) => {
           log.error({ err: closeErr, paymentId: payment.id }, 'could not mark the payment FAILED');
         });
-        throw checkoutErrors.providerFailed();
+        throw new AppError('CHECKOUT_FAILED');
       }
     },
 
@@ -175,7 +166,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       } catch (err) {
         if (err instanceof AppError) throw err;
         log.warn({ err: (err as Error).message }, 'payment webhook with a bad signature');
-        throw badRequest('INVALID_SIGNATURE', 'Assinatura inválida.');
+        throw new AppError('INVALID_SIGNATURE');
       }
     },
 

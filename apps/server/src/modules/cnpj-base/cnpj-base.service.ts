@@ -54,7 +54,7 @@ export function createCnpjBaseService(deps: {
       cnpjFilesOf(input.folder);
       const referenceMonth = referenceMonthFor(input.folder, input.referenceMonth, clock.now());
       if (await repo.importPending(cnpjImportQueue.name)) {
-        throw new AppError('CNPJ_IMPORT_RUNNING', 409, 'Uma importação da base CNPJ já está na fila ou em andamento.');
+        throw new AppError('CNPJ_IMPORT_RUNNING');
       }
       const id = await repo.createImport({ folder: input.folder, referenceMonth, startedAt: clock.now() });
       try {

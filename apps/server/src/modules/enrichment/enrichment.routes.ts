@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
-import { badRequest } from '../../platform/errors/app-error.ts';
+import { AppError, validationFailed } from '../../platform/errors/app-error.ts';
 import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
@@ -75,17 +75,16 @@ export async function registerEnrichmentRoutes(
         const user = currentUser(request);
         if (!request.isMultipart()) {
           const parsed = createEnrichmentSchema.safeParse(request.body);
-          if (!parsed.success)
-            throw badRequest('VALIDATION_FAILED', parsed.error.issues[0]?.message ?? 'Requisição inválida.');
+          if (!parsed.success) throw validationFailed(parsed.error.issues[0]?.message);
           return reply.status(201).send(await enrichment.create(user, parsed.data));
         }
         // Checked before the upload is read: a user without access sends no file to disk.
         await enrichment.assertAllowed(user);
         const { file, fields } = await receiveUpload(request, storage);
-        if (!file) throw badRequest('FILE_REQUIRED', 'Envie a planilha com os CNPJs.');
+        if (!file) throw new AppError('FILE_REQUIRED');
         try {
           const name = (fields.name ?? '').trim() || file.fileName.replace(/\.[^.]+$/, '');
-          if (name.length > 120) throw badRequest('VALIDATION_FAILED', 'O nome pode ter até 120 caracteres.');
+          if (name.length > 120) throw new AppError('VALIDATION_FAILED', { messageKey: 'nameTooLong' });
           const created = await enrichment.createFromFile(user, {
             name,
             onlyActive: fields.onlyActive === 'true',

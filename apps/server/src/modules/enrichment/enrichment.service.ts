@@ -16,7 +16,7 @@ import {
 import type { AuthUser } from '../../platform/auth/guard.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
-import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { checkedPeriod } from '../../platform/http/period.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -76,29 +76,24 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
   const { db, repo, ledger, jobs, clock } = deps;
 
   async function allowed(user: AuthUser): Promise<void> {
-    if (!(await mayEnrich(user, deps.enrichmentPermissions)))
-      throw new AppError(
-        'ENRICHMENT_FORBIDDEN',
-        403,
-        'Seu usuário não tem acesso ao enriquecimento. Fale com o suporte.',
-      );
+    if (!(await mayEnrich(user, deps.enrichmentPermissions))) throw new AppError('ENRICHMENT_FORBIDDEN');
   }
 
   async function owned(user: AuthUser, id: string): Promise<EnrichmentRow> {
     await allowed(user);
     const row = await repo.findOwned(user.id, id);
-    if (!row) throw notFound('ENRICHMENT_NOT_FOUND', 'Enriquecimento não encontrado.');
+    if (!row) throw new AppError('ENRICHMENT_NOT_FOUND');
     return row;
   }
 
   async function start(user: AuthUser, name: string, onlyActive: boolean, checked: CheckedCnpjs) {
     if (checked.cnpjs.length === 0)
-      throw badRequest('NO_VALID_CNPJ', 'Nenhum CNPJ válido para enriquecer.', {
+      throw new AppError('NO_VALID_CNPJ', {
         invalid: checked.invalid,
         duplicates: checked.duplicates,
       });
     const baseMonth = await repo.baseMonth();
-    if (!baseMonth) throw badRequest('CNPJ_BASE_EMPTY', 'A base de CNPJs ainda não foi carregada. Fale com o suporte.');
+    if (!baseMonth) throw new AppError('CNPJ_BASE_EMPTY');
     const id = await db.transaction(async (tx) => {
       const created = await repo.insert(
         {
@@ -243,7 +238,7 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
     /** A contact list of the phones found (mobiles and/or landlines), razão social as `{nome}`. */
     async toList(user: AuthUser, id: string, input: { name: string; kinds: ('mobile' | 'landline')[] }) {
       const row = await owned(user, id);
-      if (row.status !== 'ready') throw badRequest('ENRICHMENT_NOT_READY', 'O enriquecimento ainda não terminou.');
+      if (row.status !== 'ready') throw new AppError('ENRICHMENT_NOT_READY');
       const contacts: DirectContact[] = [];
       for await (const page of repo.allItems(id)) {
         for (const item of page) {
@@ -265,8 +260,7 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
           }
         }
       }
-      if (contacts.length === 0)
-        throw badRequest('ENRICHMENT_NO_PHONES', 'Nenhum telefone desse tipo foi encontrado para criar a lista.');
+      if (contacts.length === 0) throw new AppError('ENRICHMENT_NO_PHONES');
       const listId = await deps.createList({
         userId: user.id,
         name: input.name,
@@ -281,12 +275,12 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
     /** Administrators open any user's enrichment. */
     async adminGet(id: string): Promise<Enrichment> {
       const row = await repo.find(id);
-      if (!row) throw notFound('ENRICHMENT_NOT_FOUND', 'Enriquecimento não encontrado.');
+      if (!row) throw new AppError('ENRICHMENT_NOT_FOUND');
       return toEnrichmentDto(row);
     },
 
     async adminResults(id: string, query: { found?: boolean; page: number; pageSize: number }) {
-      if (!(await repo.find(id))) throw notFound('ENRICHMENT_NOT_FOUND', 'Enriquecimento não encontrado.');
+      if (!(await repo.find(id))) throw new AppError('ENRICHMENT_NOT_FOUND');
       const { rows, total } = await repo.results(id, { found: query.found }, query.page, query.pageSize);
       return { items: rows.map(toResult), total, page: query.page, pageSize: query.pageSize };
     },

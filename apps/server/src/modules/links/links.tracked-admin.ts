@@ -5,7 +5,7 @@
 import type { AdminTrackedLink, AdminTrackedLinkList } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
-import { badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { LinksServiceDeps } from './links.service.ts';
 import type { TrackedLinkRow, TrackedLinksRepository } from './links.tracked.repository.ts';
 
@@ -45,9 +45,8 @@ export function createTrackedLinksAdmin(deps: {
 
     async setDisabled(actorId: string, id: string, disabled: boolean, reason: string | undefined) {
       const found = await repo.find(id);
-      if (!found) throw notFound('LINK_NOT_FOUND', 'Link não encontrado.');
-      if (disabled && !reason?.trim())
-        throw badRequest('LINK_DISABLE_REASON', 'Diga por que o link está sendo desativado.');
+      if (!found) throw new AppError('LINK_NOT_FOUND');
+      if (disabled && !reason?.trim()) throw new AppError('LINK_DISABLE_REASON');
       await db.transaction(async (tx) => {
         await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
         await deps.audit(

@@ -4,12 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
-import { badRequest } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { ListsService } from './lists.service.ts';
-import { fileError } from './parser/errors.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const pageQuery = z.object({
@@ -23,10 +22,10 @@ function parseMapping(raw: string | undefined): ColumnMapping | undefined {
   try {
     json = JSON.parse(raw);
   } catch {
-    throw fileError('INVALID_MAPPING');
+    throw new AppError('INVALID_MAPPING');
   }
   const parsed = columnMappingSchema.safeParse(json);
-  if (!parsed.success) throw fileError('INVALID_MAPPING');
+  if (!parsed.success) throw new AppError('INVALID_MAPPING');
   return parsed.data;
 }
 
@@ -60,10 +59,10 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
       async (request, reply) => {
         const user = currentUser(request);
         const { file, fields } = await receiveUpload(request, storage);
-        if (!file) throw fileError('FILE_REQUIRED');
+        if (!file) throw new AppError('FILE_REQUIRED');
         try {
           const name = (fields.name ?? '').trim() || file.fileName.replace(/\.[^.]+$/, '');
-          if (name.length > 120) throw badRequest('LIST_NAME_TOO_LONG', 'O nome da lista pode ter até 120 caracteres.');
+          if (name.length > 120) throw new AppError('LIST_NAME_TOO_LONG');
           const mapping = parseMapping(fields.mapping);
           const created = await lists.create({ userId: user.id, name, file, mapping });
           return reply.status(201).send(created);
@@ -87,7 +86,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
       async (request) => {
         currentUser(request);
         const { file, fields } = await receiveUpload(request, storage);
-        if (!file) throw fileError('FILE_REQUIRED');
+        if (!file) throw new AppError('FILE_REQUIRED');
         return lists.preview(file, { sampleOnly: fields.partial === 'true' });
       },
     );

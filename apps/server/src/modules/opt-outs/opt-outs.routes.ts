@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
-import { receiveUpload, uploadError } from '../../platform/http/upload.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
+import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { OptOutsService } from './opt-outs.service.ts';
 
@@ -83,7 +84,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
       async (request) => {
         const user = currentUser(request);
         const { file } = await receiveUpload(request, storage);
-        if (!file) throw uploadError('FILE_REQUIRED');
+        if (!file) throw new AppError('FILE_REQUIRED');
         return optOuts.upload(user.id, file);
       },
     );

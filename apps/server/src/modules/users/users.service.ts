@@ -1,7 +1,7 @@
 import { CENTAVOS_PER_REAL, PRICE_SCALE, type PriceTableKey, type PublicUser, type SignupPayload } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { LiveSession } from '../auth/index.ts';
 import type { NewUser, UsersRepository } from './users.repository.ts';
@@ -15,13 +15,6 @@ export type SignupInput = Omit<SignupPayload, 'priceTable'> & {
   mobilePhone: string;
   priceTable?: Partial<Record<PriceTableKey, number>>;
 };
-
-export const USERS_MESSAGES = {
-  emailTaken: 'Este e-mail já está cadastrado. Entre com ele ou use outro e-mail.',
-  priceTableNotAllowed: 'A tabela de preços é definida pela equipe Ecoa: envie todos os valores como 0.',
-  userNotFound: 'Usuário não encontrado.',
-  signInFirst: 'Faça login para continuar.',
-} as const;
 
 export type UsersServiceDeps = {
   db: Database;
@@ -69,7 +62,7 @@ export function createUsersService(deps: UsersServiceDeps) {
 
   async function getPublicUser(userId: string): Promise<PublicUser> {
     const row = await repo.findById(userId);
-    if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
+    if (!row) throw new AppError('USER_NOT_FOUND');
     return toPublicUser(row, await moneyOf(userId), deps.publicUrl);
   }
 
@@ -81,9 +74,9 @@ export function createUsersService(deps: UsersServiceDeps) {
      * this is the guard's check and the read in one statement (the screen every page loads).
      */
     async getMe(token: string | undefined): Promise<PublicUser> {
-      if (!token) throw unauthorized(USERS_MESSAGES.signInFirst);
+      if (!token) throw new AppError('UNAUTHORIZED', undefined, { why: 'signIn' });
       const me = await deps.authenticateWith(token, repo.findMe);
-      if (!me) throw unauthorized();
+      if (!me) throw new AppError('UNAUTHORIZED');
       return toPublicUser(me.user, me.moneyCentavos ?? 0, deps.publicUrl);
     },
 
@@ -92,7 +85,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       const prices = input.priceTable ?? {};
       // Prices are set by the Ecoa team; a self-service price would let anyone buy credits cheap.
       if (Object.values(prices).some((v) => v !== undefined && v !== 0)) {
-        throw badRequest('PRICE_TABLE_NOT_ALLOWED', USERS_MESSAGES.priceTableNotAllowed);
+        throw new AppError('PRICE_TABLE_NOT_ALLOWED');
       }
       await deps.allowSignup?.(meta);
       const utm = Object.fromEntries(
@@ -119,7 +112,7 @@ export function createUsersService(deps: UsersServiceDeps) {
         await deps.onUserCreated?.(row, tx);
         return row;
       });
-      if (!created) throw conflict('EMAIL_ALREADY_REGISTERED', USERS_MESSAGES.emailTaken);
+      if (!created) throw new AppError('EMAIL_ALREADY_REGISTERED');
       log.info({ userId: created.id, utm: created.signupUtm ?? undefined }, 'account created');
       return toPublicUser(created, await moneyOf(created.id), deps.publicUrl);
     },
@@ -154,7 +147,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       }
       // Another process created it between our read and insert: promote that one.
       const raced = await repo.findByEmail(normalised);
-      if (!raced) throw new AppError('ADMIN_BOOTSTRAP_FAILED', 500, 'Could not create the ADMIN_EMAIL account.');
+      if (!raced) throw new AppError('ADMIN_BOOTSTRAP_FAILED');
       return (await repo.promoteToAdmin(raced.id))!;
     },
 
@@ -162,7 +155,7 @@ export function createUsersService(deps: UsersServiceDeps) {
     async deactivate(userId: string): Promise<void> {
       await db.transaction(async (tx) => {
         const row = await repo.setActive(userId, false, tx);
-        if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
+        if (!row) throw new AppError('USER_NOT_FOUND');
         await deps.endAllSessions(userId, tx);
       });
       log.info({ userId }, 'account deactivated; sessions ended');
@@ -175,7 +168,7 @@ export function createUsersService(deps: UsersServiceDeps) {
 
     async reactivate(userId: string): Promise<void> {
       const row = await repo.setActive(userId, true);
-      if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
+      if (!row) throw new AppError('USER_NOT_FOUND');
     },
   };
 }

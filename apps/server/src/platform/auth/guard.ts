@@ -18,7 +18,7 @@
  */
 import type { AccessLevel, Language } from '@ecoa/shared';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { forbidden, unauthorized } from '../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 
 /** The signed-in user of a request, as the session check found it. */
 export type AuthUser = {
@@ -62,9 +62,9 @@ export function readToken(header: string | string[] | undefined): string | undef
 export function createAuthGuard(deps: { sessions: SessionVerifier }): AuthGuard {
   async function signedIn(request: FastifyRequest): Promise<AuthUser> {
     const token = readToken(request.headers.authorization);
-    if (!token) throw unauthorized('Faça login para continuar.');
+    if (!token) throw new AppError('UNAUTHORIZED', undefined, { why: 'signIn' });
     const user = await deps.sessions.authenticate(token);
-    if (!user) throw unauthorized();
+    if (!user) throw new AppError('UNAUTHORIZED');
     request.user = user;
     return user;
   }
@@ -73,13 +73,13 @@ export function createAuthGuard(deps: { sessions: SessionVerifier }): AuthGuard 
   };
   const requireAdmin: onRequestAsyncHookHandler = async (request) => {
     const user = await signedIn(request);
-    if (user.accessLevel !== 'ADMINISTRATOR') throw forbidden('Acesso restrito a administradores.');
+    if (user.accessLevel !== 'ADMINISTRATOR') throw new AppError('FORBIDDEN');
   };
   return { requireUser, requireAdmin };
 }
 
 /** The guarded request's user; throws 401 if the route forgot its guard (a bug, never a leak). */
 export function currentUser(request: FastifyRequest): AuthUser {
-  if (!request.user) throw unauthorized();
+  if (!request.user) throw new AppError('UNAUTHORIZED');
   return request.user;
 }

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { sanitizeText } from '@ecoa/shared';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
-import { findDisallowedText, textInvalidCharacters } from './input-guard.ts';
+import { findDisallowedText } from './input-guard.ts';
 
 /**
  * Where an upload's file is streamed: `UploadStorage` (`DATA_DIR/uploads/`, spreadsheets) or a
@@ -26,19 +26,6 @@ export type UploadedFile = { path: string; size: number; fileName: string };
 export type UploadedForm = { file: UploadedFile | undefined; fields: Record<string, string> };
 
 /**
- * The two ways an upload itself is refused (the file's contents are the feature's to judge). The
- * codes are stable (the web app translates them); the messages are the Portuguese the API answers with.
- */
-export const UPLOAD_ERRORS = {
-  FILE_TOO_LARGE: 'O arquivo passa do limite de 100 MB.',
-  FILE_REQUIRED: 'Envie um arquivo CSV ou XLSX no campo "file".',
-} as const;
-
-export function uploadError(code: keyof typeof UPLOAD_ERRORS): AppError {
-  return new AppError(code, code === 'FILE_TOO_LARGE' ? 413 : 400, UPLOAD_ERRORS[code]);
-}
-
-/**
  * Reads a multipart form: the `file` part is streamed to `storage` (never held in memory), text
  * fields are collected whatever their order and refused if they carry control characters (ADR
  * 007). Over the scope's file limit → 413 FILE_TOO_LARGE (100 MB for spreadsheets). Used by every
@@ -50,8 +37,8 @@ export async function receiveUpload(
   storage: UploadSink,
   refusals: UploadRefusals = {},
 ): Promise<UploadedForm> {
-  const required = refusals.required ?? (() => uploadError('FILE_REQUIRED'));
-  const tooLarge = refusals.tooLarge ?? (() => uploadError('FILE_TOO_LARGE'));
+  const required = refusals.required ?? (() => new AppError('FILE_REQUIRED'));
+  const tooLarge = refusals.tooLarge ?? (() => new AppError('FILE_TOO_LARGE'));
   if (!request.isMultipart()) throw required();
   const fields: Record<string, string> = {};
   let file: UploadedFile | undefined;
@@ -68,7 +55,7 @@ export async function receiveUpload(
         if (part.file.truncated) throw tooLarge();
       } else if (typeof part.value === 'string') {
         const found = findDisallowedText(part.value, part.fieldname);
-        if (found) throw textInvalidCharacters(found.field, found.character);
+        if (found) throw new AppError('TEXT_INVALID_CHARACTERS', found);
         fields[part.fieldname] = part.value;
       }
     }

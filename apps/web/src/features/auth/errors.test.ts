@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/api';
 import { loginError, requestCodeError, translateApiError, translateValidation } from './errors';
 
-const KNOWN = new Set(['errors.codes.RATE_LIMITED', 'errors.codes.CODE_EXPIRED', 'errors.codes.MAIL_FAILED']);
+const KNOWN = new Set([
+  'errors.codes.RATE_LIMITED',
+  'errors.codes.CODE_EXPIRED',
+  'errors.codes.MAIL_FAILED',
+  'errors.codes.VALIDATION_FAILED',
+]);
 // A stand-in for i18next: returns the key, or '' for a defaultValue lookup of an unknown key.
 const t = ((key: string, options?: { defaultValue?: string; minutes?: number }) => {
   if (options && 'defaultValue' in options && !KNOWN.has(key)) return options.defaultValue;
@@ -12,9 +17,11 @@ const t = ((key: string, options?: { defaultValue?: string; minutes?: number }) 
 
 describe('auth error messages (spec section 8)', () => {
   it('a deactivated account shows "Esta conta não está ativa." (translated)', () => {
-    expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'ACCOUNT_DISABLED'))).toBe(
+    expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'USER_DEACTIVATED'))).toBe(
       'errors.accountInactive',
     );
+    // Known by its code, never by its words.
+    expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'FORBIDDEN'))).toBe('errors.invalidEmail');
   });
 
   it('an unknown e-mail or any other failure shows the invalid-email message', () => {
@@ -49,8 +56,16 @@ describe('auth error messages (spec section 8)', () => {
 
   it('the shared schema messages are translated by key', () => {
     expect(translateValidation(t, '* CNPJ deve conter 14 dígitos')).toBe('validation.cnpjLength');
+    expect(
+      translateApiError(
+        t,
+        new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED', { messageKey: 'cnpjInvalid' }),
+        'x',
+      ),
+    ).toBe('validation.cnpjInvalid');
+    // The server names the rule by its key; its Portuguese words are never read.
     expect(translateApiError(t, new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED'), 'x')).toBe(
-      'validation.cnpjInvalid',
+      'errors.codes.VALIDATION_FAILED',
     );
     // A library's default (zod's English) is never shown as it is.
     expect(translateValidation(t, 'Invalid input')).toBe('validation.invalid');

@@ -1,4 +1,4 @@
-import { notFound } from '../../../platform/errors/app-error.ts';
+import { AppError } from '../../../platform/errors/app-error.ts';
 import type { PaymentProvider } from './provider.ts';
 
 /**
@@ -12,7 +12,7 @@ export const noCardPayments: PaymentProvider = {
     throw new Error('card payments are not configured on this server');
   },
   async parseWebhook() {
-    throw notFound('NOT_FOUND', 'Stripe não está configurado.');
+    throw new AppError('NOT_FOUND', undefined, { what: 'stripe' });
   },
   async paymentIdOfExternalPayment() {
     return null;

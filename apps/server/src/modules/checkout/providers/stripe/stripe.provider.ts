@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { badRequest } from '../../../../platform/errors/app-error.ts';
+import { AppError } from '../../../../platform/errors/app-error.ts';
 import type { CheckoutSessionFacts, PaymentEvent, PaymentProvider } from '../provider.ts';
 
 export type StripeConfig = { secretKey: string; webhookSecret: string | undefined; apiBase: string | undefined };
@@ -99,7 +99,7 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
       return { id: session.id, url: session.url };
     },
     async parseWebhook(rawBody, signature) {
-      if (!signature) throw badRequest('INVALID_SIGNATURE', 'Assinatura ausente.');
+      if (!signature) throw new AppError('INVALID_SIGNATURE', undefined, { missing: true });
       if (!config.webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is not set');
       const stripe = await stripeClient();
       return paymentEventOf(stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret));

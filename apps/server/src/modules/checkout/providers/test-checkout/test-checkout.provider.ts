@@ -1,4 +1,4 @@
-import { notFound } from '../../../../platform/errors/app-error.ts';
+import { AppError } from '../../../../platform/errors/app-error.ts';
 import type { PaymentProvider } from '../provider.ts';
 
 /** The test checkout's payments are told apart by their external ids: `test_<payment id>`. */
@@ -23,7 +23,7 @@ export function createTestCheckoutProvider(publicUrl: string): PaymentProvider {
       return { id: testCheckoutIds.session(paymentId), url: `${publicUrl}/api/checkout/test/${paymentId}` };
     },
     async parseWebhook() {
-      throw notFound('NOT_FOUND', 'Stripe não está configurado.');
+      throw new AppError('NOT_FOUND', undefined, { what: 'stripe' });
     },
     async paymentIdOfExternalPayment() {
       return null;
