@@ -16,7 +16,6 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import {
   IconDots,
@@ -32,6 +31,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { openTextPrompt } from '../../ui/TextPrompt';
+import { usePhone } from '../../ui/usePhone';
 import { notify } from '../auth/notify';
 import { AudioPlayer } from './AudioPlayer';
 import { audiosApi } from './audiosApi';
@@ -230,7 +230,7 @@ export function AudiosPage() {
   const [uploading, setUploading] = useState(false);
   const [page, setPage] = useState(1);
   const [playing, setPlaying] = useState<string | null>(null);
-  const phone = useMediaQuery('(max-width: 48em)');
+  const phone = usePhone();
   const query = useQuery({
     queryKey: ['audios', page],
     queryFn: () => audiosApi.list(page, PAGE_SIZE),

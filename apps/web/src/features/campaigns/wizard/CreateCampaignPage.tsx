@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
 import { LoadErrorAlert } from '../../../ui/LoadErrorAlert';
+import { usePhone } from '../../../ui/usePhone';
 import { refreshMoney } from '../../credits/money';
 import { listsApi } from '../../lists/listsApi';
 import { CAMPAIGNS_KEY, campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaignsApi';
@@ -37,6 +38,7 @@ import { wizardErrorText } from './problemText';
 import { RecipientsStep } from './RecipientsStep';
 import { ReviewStep } from './ReviewStep';
 import { ScheduleStep } from './ScheduleStep';
+import { StepCount } from './StepCount';
 
 const MOBILE_ONLY = new Set<Channel>(['sms_short', 'sms_flash', 'whatsapp', 'rcs']);
 const WHEN_STEP = 3;
@@ -58,6 +60,7 @@ export function CreateCampaignPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
+  const phone = usePhone();
   const draftId = params.get('rascunho');
   const [step, setStep] = useState(0);
   const [draft, setDraft] = useState<WizardDraft>(emptyDraft);
@@ -175,7 +178,15 @@ export function CreateCampaignPage() {
     <Stack gap="lg" data-testid="campaign-wizard">
       <Title order={2}>{t('nav.createCampaign')}</Title>
       <Card withBorder radius="lg" padding="lg">
-        <Stepper active={step} onStepClick={(s) => draftId && setStep(s)} allowNextStepsSelect={false} size="sm">
+        {/* A phone has no room for five steps in a row: "Etapa 3 de 5" instead, the content unchanged. */}
+        {phone && <StepCount step={step} />}
+        <Stepper
+          active={step}
+          onStepClick={(s) => draftId && setStep(s)}
+          allowNextStepsSelect={false}
+          size="sm"
+          styles={phone ? { steps: { display: 'none' } } : undefined}
+        >
           <Stepper.Step label={t('campaignWizard.steps.channel')}>
             <Stack>
               <TextInput
