@@ -21,6 +21,16 @@ export function sharedMessageText(t: TFunction, message: string | undefined): st
   return key ? t(`validation.${key}`) : undefined;
 }
 
+/**
+ * A form field's message in the user's language: the shared zod schemas carry the spec's
+ * Portuguese messages, each translated under `validation.<key>`; any other (a library's English
+ * default) is the translated generic "invalid value", never shown as it is.
+ */
+export function translateValidation(t: TFunction, message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  return sharedMessageText(t, message) ?? t('validation.invalid');
+}
+
 /** The translation of a code (`errors.codes.<CODE>`), with `details` as its parameters; '' when none. */
 export function codeText(t: TFunction, code: string | undefined, details?: unknown): string {
   if (!code) return '';

@@ -5,9 +5,9 @@ import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateApiError } from '../auth/errors';
-import { notify } from '../auth/notify';
-import { useSession } from '../auth/SessionProvider';
+import { errorText } from '../../platform/errors';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
 import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
 import { enrichmentPermission, hasEnrichment, PRICE_FIELDS } from './format';
 
@@ -70,7 +70,7 @@ export function UserForm({ user }: { user: AdminUser }) {
       await queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
       if (isSelf) await session.refreshUser();
     },
-    onError: (err) => notify.error(translateApiError(t, err, 'adminUsers.drawer.saveError')),
+    onError: (err) => notify.error(errorText(err, t, 'adminUsers.drawer.saveError')),
   });
 
   const submit = () => {

@@ -6,10 +6,10 @@ import { renderWithApp } from '../credits/testing';
 import { UsersPage } from './UsersPage';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));
-vi.mock('../auth/notify', () => ({ notify: toast }));
+vi.mock('../../platform/notify', () => ({ notify: toast }));
 // The signed-in administrator as the screen knows them: an id the server does not know, so the
 // screen lets them edit their own row and the server's own refusal shows (CANNOT_DEMOTE_SELF).
-vi.mock('../auth/SessionProvider', () => ({
+vi.mock('../../platform/SessionProvider', () => ({
   useSession: () => ({ user: { id: 'admin-1' }, refreshUser: vi.fn() }),
 }));
 

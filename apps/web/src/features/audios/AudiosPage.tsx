@@ -30,9 +30,9 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { openTextPrompt } from '../../ui/TextPrompt';
-import { notify } from '../auth/notify';
 import { AudioPlayer } from './AudioPlayer';
 import { audiosApi } from './audiosApi';
 import { audioErrorText } from './errors';

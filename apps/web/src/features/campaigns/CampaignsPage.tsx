@@ -2,7 +2,7 @@ import { Button, Group, Stack, Title } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../auth/SessionProvider';
+import { useSession } from '../../platform/SessionProvider';
 import { ChannelsHealthPanel } from '../channels/ChannelsHealthPanel';
 import { TestSendDialog } from '../channels/TestSendDialog';
 import { CampaignsBrowser } from './CampaignsBrowser';

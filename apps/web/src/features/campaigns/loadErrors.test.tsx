@@ -9,7 +9,7 @@ import { CampaignsBrowser } from './CampaignsBrowser';
 import { CampaignTimelineChart } from './CampaignTimelineChart';
 
 // The signed-in frame the dashboard reads its greeting and buy button from (not an API module).
-vi.mock('../auth/SessionProvider', () => ({
+vi.mock('../../platform/SessionProvider', () => ({
   useSession: () => ({ user: { id: 'u-1', name: 'Ana', balance: { money: 0 } }, refreshUser: vi.fn() }),
 }));
 vi.mock('../credits/CreditsProvider', () => ({ useCredits: () => ({ openBuyCredits: vi.fn() }) }));

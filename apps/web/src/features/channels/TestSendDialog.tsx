@@ -4,8 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
+import { errorText } from '../../platform/errors';
 import { useSubmissionKey } from '../../platform/idempotency';
-import { translateApiError } from '../auth/errors';
 import { creditsApi, DASHBOARD_BALANCE_KEY } from '../credits/creditsApi';
 import { PROFILE_QUERY_KEY, settingsApi } from '../settings/settingsApi';
 import { channelsApi } from './channelsApi';
@@ -223,7 +223,7 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
                 <Alert color="red" variant="light" data-testid="test-send-error">
                   {isApiError(send.error) && send.error.code === 'INSUFFICIENT_BALANCE'
                     ? t('channels.testSend.noCredits', { type: t(`credits.types.${type}`) })
-                    : translateApiError(t, send.error, 'channels.testSend.failed')}
+                    : errorText(send.error, t, 'channels.testSend.failed')}
                 </Alert>
               )}
               <Group justify="flex-end">

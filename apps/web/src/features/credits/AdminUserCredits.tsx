@@ -27,7 +27,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
 import { useSubmissionKey } from '../../platform/idempotency';
-import { notify } from '../auth/notify';
+import { notify } from '../../platform/notify';
 import { adminCreditsApi, adminUserMoneyKey } from './creditsApi';
 import { formatMoney, LedgerTable, PaymentsTable } from './MoneyTables';
 

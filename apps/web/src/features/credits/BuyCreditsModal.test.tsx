@@ -13,7 +13,7 @@ const session = {
   },
   refreshUser: vi.fn(),
 };
-vi.mock('../auth/SessionProvider', () => ({ useSession: () => session }));
+vi.mock('../../platform/SessionProvider', () => ({ useSession: () => session }));
 
 type Payment = { id: string; status: string; amount: number };
 /** The user's payments on the real server, newest first. */

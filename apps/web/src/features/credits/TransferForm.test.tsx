@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ledgerOf, recordPix, setPrices } from '../../../test/money-setup';
 import { realApi, useRealApi } from '../../../test/real-api';
-import { SessionProvider } from '../auth/SessionProvider';
+import { SessionProvider } from '../../platform/SessionProvider';
 import { TransferForm } from './TransferForm';
 import { renderWithApp } from './testing';
 

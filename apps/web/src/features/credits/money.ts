@@ -1,5 +1,5 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
-import { useSession } from '../auth/SessionProvider';
+import { useSession } from '../../platform/SessionProvider';
 import { creditsApi, DASHBOARD_BALANCE_KEY, LEDGER_KEY, PAYMENTS_KEY } from './creditsApi';
 
 /**

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { notify } from '../auth/notify';
+import { notify } from '../../platform/notify';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 

@@ -36,9 +36,9 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
-import { notify } from '../auth/notify';
 import { linkErrorText } from './errors';
 import { LinkFormModal } from './LinkFormModal';
 import { LinkQrModal } from './LinkQrModal';

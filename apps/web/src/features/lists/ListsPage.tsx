@@ -31,9 +31,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { openTextPrompt } from '../../ui/TextPrompt';
-import { notify } from '../auth/notify';
 import { ContactsModal } from './ContactsModal';
 import { listErrorText } from './errors';
 import { ImportListModal } from './ImportListModal';

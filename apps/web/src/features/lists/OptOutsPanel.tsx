@@ -18,8 +18,8 @@ import { IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { notify } from '../auth/notify';
 import { listErrorText } from './errors';
 import { optOutsApi } from './listsApi';
 

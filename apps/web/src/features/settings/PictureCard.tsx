@@ -5,9 +5,9 @@ import { IconPhoto, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateApiError } from '../auth/errors';
-import { notify } from '../auth/notify';
-import { useSession } from '../auth/SessionProvider';
+import { errorText } from '../../platform/errors';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
 import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
 
 const ACCEPT = PROFILE_IMAGE_ACCEPT.join(',');
@@ -48,12 +48,12 @@ export function PictureCard({ profile }: { profile: AccountProfile }) {
   const upload = useMutation({
     mutationFn: (chosen: File) => settingsApi.uploadPicture(chosen),
     onSuccess: (updated) => done(updated, t('settings.picture.saved')),
-    onError: (err) => notify.error(translateApiError(t, err, 'settings.picture.failed')),
+    onError: (err) => notify.error(errorText(err, t, 'settings.picture.failed')),
   });
   const remove = useMutation({
     mutationFn: () => settingsApi.removePicture(),
     onSuccess: (updated) => done(updated, t('settings.picture.removed')),
-    onError: (err) => notify.error(translateApiError(t, err, 'settings.picture.failed')),
+    onError: (err) => notify.error(errorText(err, t, 'settings.picture.failed')),
   });
 
   const choose = (chosen: File | null) => {

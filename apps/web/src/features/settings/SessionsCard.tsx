@@ -12,11 +12,11 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '../../platform/errors';
 import { intlLocale } from '../../platform/i18n';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { translateApiError } from '../auth/errors';
-import { notify } from '../auth/notify';
-import { useSession } from '../auth/SessionProvider';
 import { SESSIONS_QUERY_KEY, settingsApi } from './settingsApi';
 
 const DEVICE_ICONS = {
@@ -117,14 +117,14 @@ export function SessionsCard() {
       await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
     },
     onError: (err) => {
-      notify.error(translateApiError(t, err, 'settings.sessions.failed'));
+      notify.error(errorText(err, t, 'settings.sessions.failed'));
       void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
     },
   });
   const endAll = useMutation({
     mutationFn: () => settingsApi.endAllSessions(),
     onSuccess: () => signOut(),
-    onError: (err) => notify.error(translateApiError(t, err, 'settings.sessions.failed')),
+    onError: (err) => notify.error(errorText(err, t, 'settings.sessions.failed')),
   });
 
   const confirmEnd = (session: SessionInfo) => {

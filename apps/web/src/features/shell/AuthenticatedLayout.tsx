@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useSession } from '../auth/SessionProvider';
+import { useSession } from '../../platform/SessionProvider';
 import { useCredits } from '../credits/CreditsProvider';
 import { useAccountBalance } from '../credits/money';
 import { canOpen } from './navigation';

@@ -7,7 +7,7 @@ import { renderWithApp } from '../../credits/testing';
 import { CreateCampaignPage } from './CreateCampaignPage';
 import { toSaoPauloLocal } from './draft';
 
-vi.mock('../../auth/SessionProvider', () => ({ useSession: () => ({ refreshUser: vi.fn() }) }));
+vi.mock('../../../platform/SessionProvider', () => ({ useSession: () => ({ refreshUser: vi.fn() }) }));
 vi.mock('../../credits/CreditsProvider', () => ({ useCredits: () => ({ openBuyCredits: vi.fn() }) }));
 
 type Sent = { method: string; path: string; body: unknown };

@@ -9,9 +9,8 @@ import {
   useMemo,
   useSyncExternalStore,
 } from 'react';
-import { isApiError, sessionToken } from '../../platform/api';
-import { i18n } from '../../platform/i18n';
-import { authApi } from './authApi';
+import { api, isApiError, sessionToken } from './api';
+import { i18n } from './i18n';
 import { notify } from './notify';
 
 export const ME_QUERY_KEY = ['me'] as const;
@@ -29,6 +28,12 @@ export interface Session {
   refreshUser: () => Promise<PublicUser | null>;
 }
 
+/** The session's own calls (spec section 7); signing in is the sign-in flow's (`features/auth`). */
+const sessionApi = {
+  me: () => api.get<PublicUser>('/api/me'),
+  logout: () => api.post<unknown>('/api/auth/logout'),
+};
+
 const SessionContext = createContext<Session | null>(null);
 
 /** Waits before each new try when the server could not be reached at all. */
@@ -42,13 +47,13 @@ const NO_ANSWER_RETRY_MS = [500, 1500, 3000];
 async function fetchMeThroughBlips(): Promise<PublicUser> {
   for (const wait of NO_ANSWER_RETRY_MS) {
     try {
-      return await authApi.me();
+      return await sessionApi.me();
     } catch (err) {
       if (!isApiError(err) || err.status !== 0) throw err;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
-  return authApi.me();
+  return sessionApi.me();
 }
 
 /**
@@ -98,7 +103,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
-      if (sessionToken.get()) await authApi.logout();
+      if (sessionToken.get()) await sessionApi.logout();
     } catch {
       // the token is forgotten here whatever the server says
     }
