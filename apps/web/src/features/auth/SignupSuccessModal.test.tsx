@@ -2,8 +2,8 @@ import { PUBLIC_CONFIG_PATH } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiServer, serveApi } from '../../../test/api-server';
+import { renderWithApp } from '../../../test/render';
 import { PUBLIC_CONFIG_KEY } from '../../platform/support';
-import { renderWithApp } from '../credits/testing';
 import { SignupSuccessModal } from './SignupSuccessModal';
 
 describe('SignupSuccessModal', () => {

@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
+import { renderWithApp } from '../../../test/render';
 import { PUBLIC_CONFIG_KEY } from '../../platform/support';
 import { BuyCreditsModal } from './BuyCreditsModal';
-import { renderWithApp } from './testing';
 
 const session = {
   user: {

@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithApp } from '../../../test/render';
 import { AdminUserCredits } from './AdminUserCredits';
 import { TransferForm } from './TransferForm';
-import { renderWithApp } from './testing';
 
 const session = {
   user: {

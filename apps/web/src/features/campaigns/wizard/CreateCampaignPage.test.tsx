@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../../test/real-api';
-import { renderWithApp } from '../../credits/testing';
+import { renderWithApp } from '../../../../test/render';
 import { CreateCampaignPage } from './CreateCampaignPage';
 import { toSaoPauloLocal } from './draft';
 
