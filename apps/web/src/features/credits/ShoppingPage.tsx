@@ -1,8 +1,9 @@
 import { CREDIT_TYPES } from '@ecoa/shared';
-import { Button, Card, Group, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../ui/PageHeader';
 import { BalanceCard } from './BalanceCard';
 import { useCredits } from './CreditsProvider';
 import { creditsApi, LEDGER_KEY, PAYMENTS_KEY } from './creditsApi';
@@ -34,12 +35,14 @@ export function ShoppingPage() {
 
   return (
     <Stack gap="lg" data-testid="shopping-page">
-      <Group justify="space-between">
-        <Title order={2}>{t('credits.shoppingTitle')}</Title>
-        <Button onClick={() => openBuyCredits('buy')} data-testid="shopping-buy">
-          {t('credits.buyCredits')}
-        </Button>
-      </Group>
+      <PageHeader
+        title={t('credits.shoppingTitle')}
+        actions={
+          <Button onClick={() => openBuyCredits('buy')} data-testid="shopping-buy">
+            {t('credits.buyCredits')}
+          </Button>
+        }
+      />
       <BalanceCard money={money} onBuy={() => openBuyCredits('buy')} />
 
       <Card withBorder radius="lg" padding="lg">

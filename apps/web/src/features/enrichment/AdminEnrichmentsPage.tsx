@@ -1,9 +1,10 @@
-import { Group, Pagination, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Group, Pagination, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { PageHeader } from '../../ui/PageHeader';
 import { CnpjBaseCard } from './CnpjBaseCard';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
@@ -29,12 +30,7 @@ export function AdminEnrichmentsPage() {
   const items = list.data?.items ?? [];
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2}>{t('nav.enrichmentPerUser')}</Title>
-        <Text c="dimmed" size="sm">
-          {t('enrichment.admin.subtitle')}
-        </Text>
-      </div>
+      <PageHeader title={t('nav.enrichmentPerUser')} subtitle={t('enrichment.admin.subtitle')} />
       <CnpjBaseCard />
       <Group align="end">
         <UserFilter

@@ -22,6 +22,7 @@ import { Link, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { PageHeader } from '../../ui/PageHeader';
 import { CreateListModal } from './CreateListModal';
 import { EnrichmentResultsTable } from './EnrichmentResultsTable';
 import { enrichmentApi } from './enrichmentApi';
@@ -75,37 +76,39 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
           {t(admin ? 'nav.enrichmentPerUser' : 'nav.enrichment')}
         </Group>
       </Anchor>
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2}>{e.name}</Title>
-          <Text c="dimmed" size="sm">
+      <PageHeader
+        title={e.name}
+        subtitle={
+          <>
             {e.baseMonth ? t('enrichment.baseMonth', { month: monthName(e.baseMonth, i18n.language) }) : null}
             {e.onlyActive ? ` · ${t('enrichment.onlyActiveShort')}` : ''}
-          </Text>
-        </div>
-        {!admin && (
-          <Group gap="sm">
-            <Button
-              variant="default"
-              leftSection={<IconDownload size={16} />}
-              disabled={!ready}
-              loading={download.isPending}
-              onClick={() => download.mutate(e)}
-              data-testid="enrichment-export"
-            >
-              {t('enrichment.export')}
-            </Button>
-            <Button
-              leftSection={<IconListDetails size={16} />}
-              disabled={!ready || e.withPhone === 0}
-              onClick={() => setMakingList(true)}
-              data-testid="enrichment-to-list"
-            >
-              {t('enrichment.toList.button')}
-            </Button>
-          </Group>
-        )}
-      </Group>
+          </>
+        }
+        actions={
+          !admin && (
+            <Group gap="sm">
+              <Button
+                variant="default"
+                leftSection={<IconDownload size={16} />}
+                disabled={!ready}
+                loading={download.isPending}
+                onClick={() => download.mutate(e)}
+                data-testid="enrichment-export"
+              >
+                {t('enrichment.export')}
+              </Button>
+              <Button
+                leftSection={<IconListDetails size={16} />}
+                disabled={!ready || e.withPhone === 0}
+                onClick={() => setMakingList(true)}
+                data-testid="enrichment-to-list"
+              >
+                {t('enrichment.toList.button')}
+              </Button>
+            </Group>
+          )
+        }
+      />
       {e.status === 'processing' && (
         <Stack gap={4}>
           <Text size="sm">{t('enrichment.processing')}</Text>

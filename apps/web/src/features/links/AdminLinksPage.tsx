@@ -1,10 +1,11 @@
-import { Pagination, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Pagination, Paper, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { PageHeader } from '../../ui/PageHeader';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { AdminRotatingLinks } from './AdminRotatingLinks';
 import { AdminTrackedLinks } from './AdminTrackedLinks';
@@ -44,12 +45,7 @@ export function AdminLinksPage() {
 
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2}>{t('adminLinks.title')}</Title>
-        <Text c="dimmed" size="sm">
-          {t('adminLinks.subtitle')}
-        </Text>
-      </div>
+      <PageHeader title={t('adminLinks.title')} subtitle={t('adminLinks.subtitle')} />
       <Tabs
         value={kind}
         keepMounted={false}

@@ -4,7 +4,6 @@ import {
   Anchor,
   Badge,
   Button,
-  Center,
   Group,
   Menu,
   Pagination,
@@ -14,10 +13,8 @@ import {
   Table,
   Tabs,
   Text,
-  Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import {
   IconAddressBook,
   IconDots,
@@ -32,8 +29,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
+import { openConfirmDialog } from '../../ui/ConfirmDialog';
+import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { openTextPrompt } from '../../ui/TextPrompt';
+import { PageHeader } from '../../ui/PageHeader';
+import { openRenameDialog } from '../../ui/RenameDialog';
 import { ContactsModal } from './ContactsModal';
 import { listErrorText } from './errors';
 import { ImportListModal } from './ImportListModal';
@@ -109,15 +109,13 @@ function ListRow({ list, onView }: { list: ContactList; onView: (list: ContactLi
   };
 
   const rename = () =>
-    openTextPrompt({
+    openRenameDialog({
       title: t('lists.rename.title'),
-      initial: list.name,
+      name: list.name,
       maxLength: 120,
       confirmLabel: t('lists.rename.confirm'),
       cancelLabel: t('lists.cancel'),
-      inputTestId: 'rename-input',
-      confirmTestId: 'confirm-rename',
-      submit: async (value) => {
+      rename: async (value) => {
         await listsApi.rename(list.id, value);
         await refresh();
       },
@@ -125,11 +123,12 @@ function ListRow({ list, onView }: { list: ContactList; onView: (list: ContactLi
     });
 
   const remove = () =>
-    modals.openConfirmModal({
+    openConfirmDialog({
       title: t(list.status === 'importing' ? 'lists.delete.cancelTitle' : 'lists.delete.title'),
-      children: <Text size="sm">{t('lists.delete.body', { name: list.name })}</Text>,
-      labels: { confirm: t('lists.delete.confirm'), cancel: t('lists.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' } as never,
+      body: t('lists.delete.body', { name: list.name }),
+      confirmLabel: t('lists.delete.confirm'),
+      cancelLabel: t('lists.cancel'),
+      confirmTestId: 'confirm-delete',
       onConfirm: async () => {
         try {
           await listsApi.remove(list.id);
@@ -258,18 +257,16 @@ function ListsTable({ onImport }: { onImport: () => void }) {
   }
   if (data && data.total === 0) {
     return (
-      <Center py={60}>
-        <Stack align="center" gap="xs" maw={460} ta="center">
-          <IconUsersGroup size={48} stroke={1.3} />
-          <Text fw={600}>{t('lists.empty.title')}</Text>
-          <Text size="sm" c="dimmed">
-            {t('lists.empty.body')}
-          </Text>
-          <Button leftSection={<IconPlus size={16} />} onClick={onImport} mt="sm">
+      <EmptyState
+        icon={<IconUsersGroup size={28} />}
+        title={t('lists.empty.title')}
+        body={t('lists.empty.body')}
+        action={
+          <Button leftSection={<IconPlus size={16} />} onClick={onImport}>
             {t('lists.importButton')}
           </Button>
-        </Stack>
-      </Center>
+        }
+      />
     );
   }
   return (
@@ -319,14 +316,16 @@ export function ListsPage() {
   });
   return (
     <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={2}>{t('nav.lists')}</Title>
-        {tab === 'lists' && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setImporting(true)} data-testid="import-open">
-            {t('lists.importButton')}
-          </Button>
-        )}
-      </Group>
+      <PageHeader
+        title={t('nav.lists')}
+        actions={
+          tab === 'lists' && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setImporting(true)} data-testid="import-open">
+              {t('lists.importButton')}
+            </Button>
+          )
+        }
+      />
       <Tabs value={tab} onChange={setTab}>
         <Tabs.List>
           <Tabs.Tab value="lists">{t('lists.tabs.lists')}</Tabs.Tab>

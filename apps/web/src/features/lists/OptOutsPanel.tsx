@@ -13,12 +13,12 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
+import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { listErrorText } from './errors';
 import { optOutsApi } from './listsApi';
@@ -85,12 +85,13 @@ export function OptOutsPanel() {
 
   // The person asked not to be contacted: taking the number out is confirmed first.
   const confirmRemove = (phone: string) =>
-    modals.openConfirmModal({
+    openConfirmDialog({
       title: t('optOuts.removeTitle'),
-      children: <Text size="sm">{t('optOuts.removeBody', { phone: formatBrazilianPhone(phone) })}</Text>,
-      labels: { confirm: t('optOuts.removeConfirm'), cancel: t('optOuts.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-opt-out-remove' } as never,
-      onConfirm: () => void remove(phone),
+      body: t('optOuts.removeBody', { phone: formatBrazilianPhone(phone) }),
+      confirmLabel: t('optOuts.removeConfirm'),
+      cancelLabel: t('optOuts.cancel'),
+      confirmTestId: 'confirm-opt-out-remove',
+      onConfirm: () => remove(phone),
     });
 
   const remove = async (phone: string) => {

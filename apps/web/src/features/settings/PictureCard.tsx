@@ -1,6 +1,5 @@
 import { type AccountProfile, PROFILE_IMAGE_ACCEPT, PROFILE_IMAGE_MAX_BYTES } from '@ecoa/shared';
 import { Avatar, Button, Card, FileButton, Group, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconPhoto, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -8,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../platform/errors';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
+import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
 
 const ACCEPT = PROFILE_IMAGE_ACCEPT.join(',');
@@ -71,12 +71,13 @@ export function PictureCard({ profile }: { profile: AccountProfile }) {
   };
 
   const confirmRemove = () =>
-    modals.openConfirmModal({
+    openConfirmDialog({
       centered: true,
       title: t('settings.picture.removeTitle'),
-      children: <Text size="sm">{t('settings.picture.removeQuestion')}</Text>,
-      labels: { confirm: t('settings.picture.remove'), cancel: t('settings.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'picture-remove-confirm' } as Record<string, unknown>,
+      body: t('settings.picture.removeQuestion'),
+      confirmLabel: t('settings.picture.remove'),
+      cancelLabel: t('settings.cancel'),
+      confirmTestId: 'picture-remove-confirm',
       onConfirm: () => remove.mutate(),
     });
 

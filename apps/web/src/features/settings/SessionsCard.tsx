@@ -1,6 +1,5 @@
 import type { SessionInfo } from '@ecoa/shared';
 import { Badge, Button, Card, Group, Loader, Paper, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import {
   IconDeviceDesktop,
   IconDeviceMobile,
@@ -16,6 +15,7 @@ import { errorText } from '../../platform/errors';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
+import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { SESSIONS_QUERY_KEY, settingsApi } from './settingsApi';
 
@@ -132,23 +132,25 @@ export function SessionsCard() {
       endOne.mutate(session);
       return;
     }
-    modals.openConfirmModal({
+    openConfirmDialog({
       centered: true,
       title: t('settings.sessions.endThis'),
-      children: <Text size="sm">{t('settings.sessions.endThisQuestion')}</Text>,
-      labels: { confirm: t('settings.sessions.endThisConfirm'), cancel: t('settings.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'session-end-confirm' } as Record<string, unknown>,
+      body: t('settings.sessions.endThisQuestion'),
+      confirmLabel: t('settings.sessions.endThisConfirm'),
+      cancelLabel: t('settings.cancel'),
+      confirmTestId: 'session-end-confirm',
       onConfirm: () => endOne.mutate(session),
     });
   };
 
   const confirmEndAll = () =>
-    modals.openConfirmModal({
+    openConfirmDialog({
       centered: true,
       title: t('settings.sessions.endAll'),
-      children: <Text size="sm">{t('settings.sessions.endAllQuestion')}</Text>,
-      labels: { confirm: t('settings.sessions.endAllConfirm'), cancel: t('settings.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'sessions-end-all-confirm' } as Record<string, unknown>,
+      body: t('settings.sessions.endAllQuestion'),
+      confirmLabel: t('settings.sessions.endAllConfirm'),
+      cancelLabel: t('settings.cancel'),
+      confirmTestId: 'sessions-end-all-confirm',
       onConfirm: () => endAll.mutate(),
     });
 
