@@ -12,8 +12,7 @@ import {
 import { api, isApiError, sessionToken } from './api';
 import { i18n } from './i18n';
 import { notify } from './notify';
-
-export const ME_QUERY_KEY = ['me'] as const;
+import { platformKeys } from './queryKeys';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'anonymous';
 
@@ -67,10 +66,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const token = useSyncExternalStore(sessionToken.subscribe, sessionToken.get, () => null);
 
   const me = useQuery({
-    queryKey: ME_QUERY_KEY,
+    queryKey: platformKeys.me,
     queryFn: async () => {
       // No user yet: this is the session's first load (a stored token, or one from another tab).
-      const firstLoad = queryClient.getQueryData(ME_QUERY_KEY) === undefined;
+      const firstLoad = queryClient.getQueryData(platformKeys.me) === undefined;
       try {
         return await fetchMeThroughBlips();
       } catch (err) {
@@ -95,7 +94,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     (response: LoginResponse) => {
-      queryClient.setQueryData(ME_QUERY_KEY, response.user);
+      queryClient.setQueryData(platformKeys.me, response.user);
       sessionToken.set(response.accessToken);
     },
     [queryClient],

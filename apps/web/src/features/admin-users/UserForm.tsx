@@ -8,8 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../platform/errors';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
-import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
+import { adminUsersApi } from './adminUsersApi';
 import { enrichmentPermission, hasEnrichment, PRICE_FIELDS } from './format';
+import { adminUsersKeys } from './queryKeys';
 
 type Prices = Record<keyof PriceTable, number | ''>;
 
@@ -67,7 +68,7 @@ export function UserForm({ user }: { user: AdminUser }) {
     mutationFn: (body: AdminUserPatch) => adminUsersApi.update(user.id, body),
     onSuccess: async () => {
       notify.success(t('adminUsers.drawer.saved'));
-      await queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
+      await queryClient.invalidateQueries({ queryKey: adminUsersKeys.all });
       if (isSelf) await session.refreshUser();
     },
     onError: (err) => notify.error(errorText(err, t, 'adminUsers.drawer.saveError')),

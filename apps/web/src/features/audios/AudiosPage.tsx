@@ -36,6 +36,7 @@ import { AudioPlayer } from './AudioPlayer';
 import { audiosApi } from './audiosApi';
 import { audioErrorText } from './errors';
 import { formatBytes, formatDuration } from './format';
+import { audiosKeys } from './queryKeys';
 import { UploadAudioModal } from './UploadAudioModal';
 import { useLocale } from './useLocale';
 
@@ -51,7 +52,7 @@ type RowProps = { audio: Audio; playing: boolean; onPlay: (id: string | null) =>
 function AudioMenu({ audio, playing, onPlay }: RowProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['audios'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: audiosKeys.all });
 
   const rename = () =>
     openRenameDialog({
@@ -207,7 +208,7 @@ export function AudiosPage() {
   const [playing, setPlaying] = useState<string | null>(null);
   const phone = useMediaQuery('(max-width: 48em)');
   const query = useQuery({
-    queryKey: ['audios', page],
+    queryKey: audiosKeys.page(page),
     queryFn: () => audiosApi.list(page, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
@@ -286,7 +287,7 @@ export function AudiosPage() {
             t('audios.upload.done', { name: audio.name, duration: formatDuration(audio.durationSeconds) }),
           );
           setPage(1);
-          await queryClient.invalidateQueries({ queryKey: ['audios'] });
+          await queryClient.invalidateQueries({ queryKey: audiosKeys.all });
         }}
       />
     </Stack>

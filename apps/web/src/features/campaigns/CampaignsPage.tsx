@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../platform/SessionProvider';
 import { PageHeader } from '../../ui/PageHeader';
-import { ChannelsHealthPanel } from '../channels/ChannelsHealthPanel';
-import { TestSendDialog } from '../channels/TestSendDialog';
+import { ChannelsHealthPanel, TestSendDialog } from '../channels';
 import { CampaignsBrowser } from './CampaignsBrowser';
 
 /** `/campanhas`: the user's campaigns, live; a test send on any channel; the carriers' health for administrators. */

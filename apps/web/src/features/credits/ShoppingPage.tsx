@@ -6,9 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../ui/PageHeader';
 import { BalanceCard } from './BalanceCard';
 import { useCredits } from './CreditsProvider';
-import { creditsApi, LEDGER_KEY, PAYMENTS_KEY } from './creditsApi';
+import { creditsApi } from './creditsApi';
 import { LedgerTable, PaymentsTable } from './MoneyTables';
 import { useAccountBalance } from './money';
+import { creditsKeys } from './queryKeys';
 import { TransferForm } from './TransferForm';
 
 const PAGE_SIZE = 10;
@@ -24,11 +25,11 @@ export function ShoppingPage() {
   const [ledgerPage, setLedgerPage] = useState(1);
   const { balance, money } = useAccountBalance();
   const payments = useQuery({
-    queryKey: [...PAYMENTS_KEY, paymentsPage],
+    queryKey: creditsKeys.paymentsPage(paymentsPage),
     queryFn: () => creditsApi.payments(paymentsPage, PAGE_SIZE),
   });
   const ledger = useQuery({
-    queryKey: [...LEDGER_KEY, ledgerPage],
+    queryKey: creditsKeys.ledgerPage(ledgerPage),
     queryFn: () => creditsApi.ledger(ledgerPage, PAGE_SIZE),
   });
   const pages = (total = 0) => Math.max(1, Math.ceil(total / PAGE_SIZE));

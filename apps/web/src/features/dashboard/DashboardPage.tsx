@@ -10,12 +10,9 @@ import { Link } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { useSession } from '../../platform/SessionProvider';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { CampaignsTable } from '../campaigns/CampaignsTable';
-import { campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaigns/campaignsApi';
-import { campaignsPollInterval, summaryPollFacts } from '../campaigns/pollInterval';
-import { BalanceCard } from '../credits/BalanceCard';
-import { useCredits } from '../credits/CreditsProvider';
-import { refreshMoney, useAccountBalance } from '../credits/money';
+import { CampaignsTable, campaignsApi, campaignsPollInterval, summaryPollFacts } from '../campaigns';
+import { campaignsKeys } from '../campaigns/queryKeys';
+import { BalanceCard, refreshMoney, useAccountBalance, useCredits } from '../credits';
 
 const CHANNEL_COLORS: Record<string, string> = {
   sms_short: 'blue.6',
@@ -37,7 +34,7 @@ export function DashboardPage() {
   const { balance, money } = useAccountBalance();
   const queryClient = useQueryClient();
   const summary = useQuery({
-    queryKey: DASHBOARD_SUMMARY_KEY,
+    queryKey: campaignsKeys.dashboardSummary,
     queryFn: campaignsApi.dashboard,
     // At the pace of the liveliest campaign shown (pollInterval.ts); still when none can move.
     refetchInterval: (q) => pollInterval(q.state.data),

@@ -8,6 +8,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { CnpjBaseCard } from './CnpjBaseCard';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
+import { enrichmentKeys } from './queryKeys';
 import { UserFilter } from './UserFilter';
 
 /** A `YYYY-MM-DD` date input as the start of that day in São Paulo (UTC−3 all year). */
@@ -23,7 +24,7 @@ export function AdminEnrichmentsPage() {
   const [to, setTo] = useState('');
   const [page, setPage] = useState(1);
   const list = useQuery({
-    queryKey: ['admin-enrichments', userId, from, to, page],
+    queryKey: enrichmentKeys.admin(userId, from, to, page),
     queryFn: () => enrichmentApi.adminList({ page, userId: userId ?? undefined, from: dayStart(from), to: dayEnd(to) }),
     placeholderData: keepPreviousData,
   });

@@ -8,6 +8,7 @@ import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 import { monthName } from './format';
+import { enrichmentKeys } from './queryKeys';
 
 /** The CNPJ base (administrators): its month and size, the last import, a refresh from a server folder. */
 export function CnpjBaseCard() {
@@ -16,7 +17,7 @@ export function CnpjBaseCard() {
   const [folder, setFolder] = useState('');
   const [starting, setStarting] = useState(false);
   const base = useQuery({
-    queryKey: ['cnpj-base'],
+    queryKey: enrichmentKeys.cnpjBase,
     queryFn: enrichmentApi.cnpjBase,
     refetchInterval: (q) => (q.state.data?.lastImport?.status === 'running' ? 2000 : false),
   });
@@ -30,7 +31,7 @@ export function CnpjBaseCard() {
     try {
       await enrichmentApi.cnpjBaseImport(folder.trim());
       notify.success(t('enrichment.base.started'));
-      await queryClient.invalidateQueries({ queryKey: ['cnpj-base'] });
+      await queryClient.invalidateQueries({ queryKey: enrichmentKeys.cnpjBase });
     } catch (err) {
       notify.error(enrichmentErrorText(t, err));
     } finally {

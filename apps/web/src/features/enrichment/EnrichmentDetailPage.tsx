@@ -28,6 +28,7 @@ import { EnrichmentResultsTable } from './EnrichmentResultsTable';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 import { monthName } from './format';
+import { enrichmentKeys } from './queryKeys';
 
 const FIGURES = ['total', 'valid', 'invalid', 'duplicates', 'found', 'withPhone', 'notFound'] as const;
 
@@ -41,7 +42,7 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
   const { id = '' } = useParams();
   const [makingList, setMakingList] = useState(false);
   const enrichment = useQuery({
-    queryKey: ['enrichment', id, admin],
+    queryKey: enrichmentKeys.detail(id, admin),
     queryFn: () => enrichmentApi.get(id, admin),
     refetchInterval: (q) => (q.state.data?.status === 'processing' ? 1000 : false),
   });

@@ -7,11 +7,12 @@ import { useNavigate } from 'react-router';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
-import { refreshMoney } from '../credits/money';
+import { refreshMoney } from '../credits';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
 import { monthName } from './format';
 import { NewEnrichmentModal } from './NewEnrichmentModal';
+import { enrichmentKeys } from './queryKeys';
 
 /** `/listas-enriquecidas`: the user's enrichments, a new one, the base's month. */
 export function EnrichmentPage() {
@@ -20,9 +21,9 @@ export function EnrichmentPage() {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const base = useQuery({ queryKey: ['enrichment-base'], queryFn: enrichmentApi.base });
+  const base = useQuery({ queryKey: enrichmentKeys.base, queryFn: enrichmentApi.base });
   const list = useQuery({
-    queryKey: ['enrichments', page],
+    queryKey: enrichmentKeys.page(page),
     queryFn: () => enrichmentApi.list(page),
     placeholderData: keepPreviousData,
     // Live while one is still being looked up.
@@ -78,7 +79,7 @@ export function EnrichmentPage() {
           onClose={() => setCreating(false)}
           onCreated={(id) => {
             setCreating(false);
-            void queryClient.invalidateQueries({ queryKey: ['enrichments'] });
+            void queryClient.invalidateQueries({ queryKey: enrichmentKeys.all });
             // Its credits are reserved at once.
             void refreshMoney(queryClient);
             void navigate(`/listas-enriquecidas/${id}`);

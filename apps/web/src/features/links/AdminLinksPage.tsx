@@ -10,6 +10,7 @@ import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { AdminRotatingLinks } from './AdminRotatingLinks';
 import { AdminTrackedLinks } from './AdminTrackedLinks';
 import { linksApi } from './linksApi';
+import { linksKeys } from './queryKeys';
 
 type Kind = 'rotating' | 'tracked';
 const PAGE_SIZE = 20;
@@ -28,19 +29,19 @@ export function AdminLinksPage() {
   const [searched] = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const rotating = useQuery({
-    queryKey: ['admin-links', 'rotating', searched, page],
+    queryKey: linksKeys.adminPage('rotating', searched, page),
     queryFn: () => linksApi.adminList(searched, page),
     placeholderData: keepPreviousData,
     enabled: kind === 'rotating',
   });
   const tracked = useQuery({
-    queryKey: ['admin-links', 'tracked', searched, page],
+    queryKey: linksKeys.adminPage('tracked', searched, page),
     queryFn: () => linksApi.adminTracked(searched, page),
     placeholderData: keepPreviousData,
     enabled: kind === 'tracked',
   });
   const current = kind === 'rotating' ? rotating : tracked;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin-links'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: linksKeys.admin });
   const total = current.data?.total ?? 0;
 
   return (

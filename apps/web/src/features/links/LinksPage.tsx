@@ -43,6 +43,7 @@ import { LinkFormModal } from './LinkFormModal';
 import { LinkQrModal } from './LinkQrModal';
 import { LinkStatsModal } from './LinkStatsModal';
 import { linksApi } from './linksApi';
+import { linksKeys } from './queryKeys';
 
 function StatusBadge({ link }: { link: RotatingLink }) {
   const { t } = useTranslation();
@@ -73,11 +74,11 @@ export function LinksPage() {
   const [viewing, setViewing] = useState<RotatingLink | null>(null);
   const [showingQr, setShowingQr] = useState<RotatingLink | null>(null);
   const links = useQuery({
-    queryKey: ['links', searched, page],
+    queryKey: linksKeys.search(searched, page),
     queryFn: () => linksApi.list(searched, page),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['links'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: linksKeys.all });
   const publicBase = `${window.location.origin}/l/`;
 
   const act = async (work: () => Promise<unknown>, done: string) => {

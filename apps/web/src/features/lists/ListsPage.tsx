@@ -39,6 +39,7 @@ import { listErrorText } from './errors';
 import { ImportListModal } from './ImportListModal';
 import { listsApi } from './listsApi';
 import { OptOutsPanel } from './OptOutsPanel';
+import { listsKeys } from './queryKeys';
 
 const PAGE_SIZE = 20;
 
@@ -97,7 +98,7 @@ function ListRow({ list, onView }: { list: ContactList; onView: (list: ContactLi
   const fmt = useNumber();
   const locale = useLocale();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['lists'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: listsKeys.all });
   const ready = list.status === 'ready';
 
   const download = async (kind: 'valid' | 'invalid') => {
@@ -238,7 +239,7 @@ function ListsTable({ onImport }: { onImport: () => void }) {
   const [page, setPage] = useState(1);
   const [viewing, setViewing] = useState<ContactList | null>(null);
   const query = useQuery({
-    queryKey: ['lists', page],
+    queryKey: listsKeys.page(page),
     queryFn: () => listsApi.list(page, PAGE_SIZE),
     placeholderData: keepPreviousData,
     // Progress survives a reload because it lives on the server: poll while anything imports.
@@ -312,7 +313,7 @@ export function ListsPage() {
   const [importing, setImporting] = useState(false);
   const [tab, setTab] = useState<string | null>('lists');
   const created = useMutation({
-    mutationFn: async () => queryClient.invalidateQueries({ queryKey: ['lists'] }),
+    mutationFn: async () => queryClient.invalidateQueries({ queryKey: listsKeys.all }),
   });
   return (
     <Stack gap="lg">

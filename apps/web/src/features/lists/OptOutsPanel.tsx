@@ -22,6 +22,7 @@ import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { listErrorText } from './errors';
 import { optOutsApi } from './listsApi';
+import { listsKeys, optOutsKeys } from './queryKeys';
 
 const PAGE_SIZE = 20;
 
@@ -37,15 +38,15 @@ export function OptOutsPanel() {
   const [busy, setBusy] = useState(false);
   const [inputError, setInputError] = useState<string | null>(null);
   const query = useQuery({
-    queryKey: ['opt-outs', debounced, page],
+    queryKey: optOutsKeys.search(debounced, page),
     queryFn: () => optOutsApi.list(debounced, page, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
 
   const report = (s: OptOutSummary) => {
     notify.success(t('optOuts.summary', { added: s.added, already: s.alreadyOptedOut, invalid: s.invalid }));
-    void queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
-    void queryClient.invalidateQueries({ queryKey: ['lists'] });
+    void queryClient.invalidateQueries({ queryKey: optOutsKeys.all });
+    void queryClient.invalidateQueries({ queryKey: listsKeys.all });
   };
 
   const add = async () => {
@@ -97,8 +98,8 @@ export function OptOutsPanel() {
   const remove = async (phone: string) => {
     try {
       await optOutsApi.remove(phone);
-      void queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
-      void queryClient.invalidateQueries({ queryKey: ['lists'] });
+      void queryClient.invalidateQueries({ queryKey: optOutsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: listsKeys.all });
     } catch (err) {
       notify.error(listErrorText(t, err));
     }

@@ -8,7 +8,8 @@ import { errorText } from '../../platform/errors';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
-import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
+import { settingsKeys } from './queryKeys';
+import { settingsApi } from './settingsApi';
 
 const ACCEPT = PROFILE_IMAGE_ACCEPT.join(',');
 
@@ -39,7 +40,7 @@ export function PictureCard({ profile }: { profile: AccountProfile }) {
   const preview = usePreview(file);
 
   const done = async (updated: AccountProfile, message: string) => {
-    queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
+    queryClient.setQueryData(settingsKeys.profile, updated);
     setFile(null);
     notify.success(message);
     await refreshUser();

@@ -12,7 +12,8 @@ import { applyMask, CNPJ_MASK } from '../../platform/masks';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
 import { MobilePhoneField } from '../../ui/MaskedFields';
-import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
+import { settingsKeys } from './queryKeys';
+import { settingsApi } from './settingsApi';
 
 type FormValues = z.input<typeof profileSchema>;
 type FormOutput = z.output<typeof profileSchema>;
@@ -45,7 +46,7 @@ export function ProfileCard({ profile }: { profile: AccountProfile }) {
   const save = useMutation({
     mutationFn: (values: ProfileInput) => settingsApi.updateProfile(values),
     onSuccess: async (updated) => {
-      queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
+      queryClient.setQueryData(settingsKeys.profile, updated);
       notify.success(t('settings.profile.saved'));
       await refreshUser();
     },

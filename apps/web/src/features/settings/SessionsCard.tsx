@@ -17,7 +17,8 @@ import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { SESSIONS_QUERY_KEY, settingsApi } from './settingsApi';
+import { settingsKeys } from './queryKeys';
+import { settingsApi } from './settingsApi';
 
 const DEVICE_ICONS = {
   desktop: IconDeviceDesktop,
@@ -104,7 +105,7 @@ export function SessionsCard() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { signOut } = useSession();
-  const sessions = useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: settingsApi.sessions });
+  const sessions = useQuery({ queryKey: settingsKeys.sessions, queryFn: settingsApi.sessions });
 
   const endOne = useMutation({
     mutationFn: (session: SessionInfo) => settingsApi.endSession(session.id),
@@ -114,11 +115,11 @@ export function SessionsCard() {
         return;
       }
       notify.success(t('settings.sessions.ended'));
-      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.sessions });
     },
     onError: (err) => {
       notify.error(errorText(err, t, 'settings.sessions.failed'));
-      void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.sessions });
     },
   });
   const endAll = useMutation({

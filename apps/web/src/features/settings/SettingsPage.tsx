@@ -5,13 +5,14 @@ import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { PictureCard } from './PictureCard';
 import { ProfileCard } from './ProfileCard';
+import { settingsKeys } from './queryKeys';
 import { SessionsCard } from './SessionsCard';
-import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
+import { settingsApi } from './settingsApi';
 
 /** `/configuracoes`: the signed-in user's own account — profile, picture and sessions. */
 export function SettingsPage() {
   const { t } = useTranslation();
-  const profile = useQuery({ queryKey: PROFILE_QUERY_KEY, queryFn: settingsApi.profile });
+  const profile = useQuery({ queryKey: settingsKeys.profile, queryFn: settingsApi.profile });
 
   return (
     <Stack gap="lg" data-testid="settings-page">
