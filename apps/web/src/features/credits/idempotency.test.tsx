@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '../../../test/render';
-import { AdminUserCredits } from './AdminUserCredits';
+import { AdminUserCredits } from '../admin-users/AdminUserCredits';
 import { TransferForm } from './TransferForm';
 
 const session = {

@@ -28,9 +28,8 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
 import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
-import { adminCreditsApi } from './creditsApi';
-import { formatMoney, LedgerTable, PaymentsTable } from './MoneyTables';
-import { creditsKeys } from './queryKeys';
+import { adminCreditsApi, formatMoney, LedgerTable, PaymentsTable } from '../credits';
+import { creditsKeys } from '../credits/queryKeys';
 
 const PAGE_SIZE = 10;
 
