@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';
+import { notify } from '../platform/notify';
 
 export type ConfirmDialogOptions = {
   title?: ReactNode;
@@ -32,5 +33,33 @@ export function openConfirmDialog(o: ConfirmDialogOptions): void {
     confirmProps: { color: 'red', ...confirmElement },
     cancelProps: cancelElement,
     onConfirm: () => void o.onConfirm(),
+  });
+}
+
+export type DeleteDialogOptions = Pick<ConfirmDialogOptions, 'title' | 'body' | 'confirmLabel' | 'cancelLabel'> & {
+  /** Deletes the item (and whatever must stop with it). */
+  remove: () => Promise<unknown>;
+  /** The toast once it is gone. */
+  doneText: string;
+  /** The refusal in the user's language, as an error toast. */
+  errorText: (err: unknown) => string;
+  /** After the toast: the page's list read again. */
+  refresh: () => Promise<unknown>;
+};
+
+/** Deleting one of the user's things (a list, an audio, a link): asked first, then said done or why not. */
+export function openDeleteDialog(o: DeleteDialogOptions): void {
+  openConfirmDialog({
+    ...o,
+    confirmTestId: 'confirm-delete',
+    onConfirm: async () => {
+      try {
+        await o.remove();
+        notify.success(o.doneText);
+        await o.refresh();
+      } catch (err) {
+        notify.error(o.errorText(err));
+      }
+    },
   });
 }

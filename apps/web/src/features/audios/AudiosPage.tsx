@@ -27,7 +27,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
-import { openConfirmDialog } from '../../ui/ConfirmDialog';
+import { openDeleteDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
@@ -70,22 +70,18 @@ function AudioMenu({ audio, playing, onPlay }: RowProps) {
     });
 
   const remove = () =>
-    openConfirmDialog({
+    openDeleteDialog({
       title: t('audios.delete.title'),
       body: t('audios.delete.body', { name: audio.name }),
       confirmLabel: t('audios.delete.confirm'),
       cancelLabel: t('audios.cancel'),
-      confirmTestId: 'confirm-delete',
-      onConfirm: async () => {
-        try {
-          await audiosApi.remove(audio.id);
-          if (playing) onPlay(null);
-          notify.success(t('audios.delete.done'));
-          await refresh();
-        } catch (err) {
-          notify.error(audioErrorText(t, err));
-        }
+      remove: async () => {
+        await audiosApi.remove(audio.id);
+        if (playing) onPlay(null);
       },
+      doneText: t('audios.delete.done'),
+      errorText: (err) => audioErrorText(t, err),
+      refresh,
     });
 
   return (

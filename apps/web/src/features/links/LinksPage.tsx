@@ -33,7 +33,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
-import { openConfirmDialog } from '../../ui/ConfirmDialog';
+import { openDeleteDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
@@ -91,13 +91,15 @@ export function LinksPage() {
     }
   };
   const remove = (link: RotatingLink) =>
-    openConfirmDialog({
+    openDeleteDialog({
       title: t('links.delete.title'),
       body: t('links.delete.body', { name: link.name }),
       confirmLabel: t('links.delete.confirm'),
       cancelLabel: t('links.cancel'),
-      confirmTestId: 'confirm-delete',
-      onConfirm: () => act(() => linksApi.remove(link.id), t('links.delete.done')),
+      remove: () => linksApi.remove(link.id),
+      doneText: t('links.delete.done'),
+      errorText: (err) => linkErrorText(t, err),
+      refresh,
     });
 
   const items = links.data?.items ?? [];

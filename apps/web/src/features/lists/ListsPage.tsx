@@ -29,7 +29,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
-import { openConfirmDialog } from '../../ui/ConfirmDialog';
+import { openDeleteDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
@@ -124,21 +124,15 @@ function ListRow({ list, onView }: { list: ContactList; onView: (list: ContactLi
     });
 
   const remove = () =>
-    openConfirmDialog({
+    openDeleteDialog({
       title: t(list.status === 'importing' ? 'lists.delete.cancelTitle' : 'lists.delete.title'),
       body: t('lists.delete.body', { name: list.name }),
       confirmLabel: t('lists.delete.confirm'),
       cancelLabel: t('lists.cancel'),
-      confirmTestId: 'confirm-delete',
-      onConfirm: async () => {
-        try {
-          await listsApi.remove(list.id);
-          notify.success(t('lists.delete.done'));
-          await refresh();
-        } catch (err) {
-          notify.error(listErrorText(t, err));
-        }
-      },
+      remove: () => listsApi.remove(list.id),
+      doneText: t('lists.delete.done'),
+      errorText: (err) => listErrorText(t, err),
+      refresh,
     });
 
   const counts = (n: number) => (ready ? fmt(n) : '—');
