@@ -1,7 +1,7 @@
 import { CREDIT_TYPES } from '@ecoa/shared';
 import { Button, Card, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../ui/PageHeader';
 import { BalanceCard } from './BalanceCard';
@@ -13,6 +13,26 @@ import { creditsKeys } from './queryKeys';
 import { TransferForm } from './TransferForm';
 
 const PAGE_SIZE = 10;
+
+/** A card of one of the user's money tables, with its pages when there is more than one. */
+function PagedCard(props: {
+  title: string;
+  total: number | undefined;
+  page: number;
+  onPage: (page: number) => void;
+  children: ReactNode;
+}) {
+  const pages = Math.max(1, Math.ceil((props.total ?? 0) / PAGE_SIZE));
+  return (
+    <Card withBorder radius="lg" padding="lg">
+      <Title order={4} mb="md">
+        {props.title}
+      </Title>
+      {props.children}
+      {pages > 1 && <Pagination mt="md" total={pages} value={props.page} onChange={props.onPage} />}
+    </Card>
+  );
+}
 
 /**
  * Shopping (`/shopping`): the balance card, balances per credit type, the transfer form, the
@@ -32,7 +52,6 @@ export function ShoppingPage() {
     queryKey: creditsKeys.ledgerPage(ledgerPage),
     queryFn: () => creditsApi.ledger(ledgerPage, PAGE_SIZE),
   });
-  const pages = (total = 0) => Math.max(1, Math.ceil(total / PAGE_SIZE));
 
   return (
     <Stack gap="lg" data-testid="shopping-page">
@@ -79,25 +98,18 @@ export function ShoppingPage() {
         <TransferForm />
       </Card>
 
-      <Card withBorder radius="lg" padding="lg">
-        <Title order={4} mb="md">
-          {t('credits.payments')}
-        </Title>
+      <PagedCard
+        title={t('credits.payments')}
+        total={payments.data?.total}
+        page={paymentsPage}
+        onPage={setPaymentsPage}
+      >
         <PaymentsTable items={payments.data?.items} />
-        {pages(payments.data?.total) > 1 && (
-          <Pagination mt="md" total={pages(payments.data?.total)} value={paymentsPage} onChange={setPaymentsPage} />
-        )}
-      </Card>
+      </PagedCard>
 
-      <Card withBorder radius="lg" padding="lg">
-        <Title order={4} mb="md">
-          {t('credits.history')}
-        </Title>
+      <PagedCard title={t('credits.history')} total={ledger.data?.total} page={ledgerPage} onPage={setLedgerPage}>
         <LedgerTable items={ledger.data?.items} />
-        {pages(ledger.data?.total) > 1 && (
-          <Pagination mt="md" total={pages(ledger.data?.total)} value={ledgerPage} onChange={setLedgerPage} />
-        )}
-      </Card>
+      </PagedCard>
     </Stack>
   );
 }
