@@ -12,10 +12,10 @@ const modules = '^apps/server/src/modules/';
 /**
  * Tests may reach a module's insides (a repository to seed rows, a schema to read them back): they
  * test the module, they are not another module depending on it. So `*.test.ts`, the test helpers
- * (`*.test-support.ts`, and the `*.test-helpers.ts` not yet renamed to it) and `apps/server/test/`
+ * (`*.test-support.ts`) and `apps/server/test/`
  * are exempt from the index rule (and only from that one).
  */
-const tests = '\\.(test|test-support|test-helpers)\\.ts$|^apps/server/test/';
+const tests = '\\.(test|test-support)\\.ts$|^apps/server/test/';
 
 module.exports = {
   forbidden: [

@@ -21,7 +21,7 @@ const config = {
     'apps/server/src/modules/channels/message-status.ts',
     'apps/server/src/modules/ledger/*.ts',
     '!apps/server/src/modules/ledger/*.test.ts',
-    '!apps/server/src/modules/ledger/ledger.test-helpers.ts',
+    '!apps/server/src/modules/ledger/ledger.test-support.ts',
     'apps/server/src/modules/campaigns/campaigns.lifecycle.ts',
     'apps/server/src/modules/campaigns/campaigns.dispatcher.ts',
     'apps/server/src/modules/campaigns/campaigns.supervisor.ts',

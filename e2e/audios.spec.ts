@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { mp3File, wavFile } from '../apps/server/test/audio-builder';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { mp3File, wavFile } from '../apps/server/test/audio-builder.test-support';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { snap, switchLanguage, toggleTheme } from './screens.test-support';
 
-/** Audio files written in code (apps/server/test/audio-builder.ts) into a temporary folder. */
+/** Audio files written in code (apps/server/test/audio-builder.test-support.ts) into a temporary folder. */
 function audioFile(name: string, bytes: Buffer): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecoa-e2e-audio-'));
   const file = path.join(dir, name);

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { snap, switchLanguage, toggleTheme } from './screens.test-support';
 
 /** The spec's sidebar (section 2) by test id, in its order. */
 const EVERYONE = ['dashboard', 'lists', 'campaigns', 'audios', 'rotatingLink', 'shopping'];

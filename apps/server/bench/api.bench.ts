@@ -18,8 +18,8 @@ import { readToken } from '../src/platform/auth/guard.ts';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { startServer } from '../src/server.ts';
-import { bearer, makeAdmin, signUpAndSignIn } from '../test/factories.ts';
-import { fixtureWebRoot, freePort } from '../test/helpers.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../test/factories.test-support.ts';
+import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
 import { httpLoad } from './load.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 

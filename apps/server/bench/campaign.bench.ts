@@ -13,8 +13,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { startServer } from '../src/server.ts';
-import { makeAdmin, signUpAndSignIn } from '../test/factories.ts';
-import { fixtureWebRoot } from '../test/helpers.ts';
+import { makeAdmin, signUpAndSignIn } from '../test/factories.test-support.ts';
+import { fixtureWebRoot } from '../test/server.test-support.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 import { bareLoop, postgresCpuMs, processCpuMs, SMPP_BENCH_CREDENTIALS, startSmscProcess } from './smpp.bench.ts';
 

@@ -15,8 +15,8 @@ import { loadConfig } from '../src/platform/config/config.ts';
 import { pgArray } from '../src/platform/db/array-literal.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { startServer } from '../src/server.ts';
-import { bearer, makeAdmin, signUpAndSignIn } from '../test/factories.ts';
-import { fixtureWebRoot } from '../test/helpers.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../test/factories.test-support.ts';
+import { fixtureWebRoot } from '../test/server.test-support.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 
 const CNPJS = 100_000;

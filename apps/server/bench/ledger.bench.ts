@@ -19,7 +19,7 @@
 import crypto from 'node:crypto';
 import { createLedgerRepository } from '../src/modules/ledger/ledger.repository.ts';
 import { createLedgerService, type LedgerService } from '../src/modules/ledger/ledger.service.ts';
-import { insertTestUser } from '../src/modules/ledger/ledger.test-helpers.ts';
+import { insertTestUser } from '../src/modules/ledger/ledger.test-support.ts';
 import { transferStatement } from '../src/modules/ledger/ledger.transfers.repository.ts';
 import type { DbHandle } from '../src/platform/db/client.ts';
 import type { BenchContext, BenchFigures } from './run.ts';

@@ -13,8 +13,8 @@ import Fastify from 'fastify';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { startServer } from '../src/server.ts';
-import { signUpAndSignIn } from '../test/factories.ts';
-import { fixtureWebRoot, freePort } from '../test/helpers.ts';
+import { signUpAndSignIn } from '../test/factories.test-support.ts';
+import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
 import { httpLoad } from './load.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 

@@ -14,7 +14,7 @@ import { openSpreadsheet } from '../src/modules/lists/parser/source.ts';
 import { loadConfig } from '../src/platform/config/config.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { startServer } from '../src/server.ts';
-import { bearer, signUpAndSignIn } from '../test/factories.ts';
+import { bearer, signUpAndSignIn } from '../test/factories.test-support.ts';
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   kind: string;

@@ -16,8 +16,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sheetXml, xlsxBuffer } from '../test/xlsx-builder.ts';
-import { sharedStringsBomb } from '../test/zip-writer.ts';
+import { sheetXml, xlsxBuffer } from '../test/xlsx-builder.test-support.ts';
+import { sharedStringsBomb } from '../test/zip-writer.test-support.ts';
 import { runChild } from './lists-import.bench.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 import { generateXlsx } from './xlsx-file.ts';

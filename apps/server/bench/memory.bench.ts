@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../test/helpers.ts';
+import { freePort } from '../test/server.test-support.ts';
 import { generateCsv } from './lists-import.bench.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { OutboundMessage } from '../src/modules/channels/provider.ts';
-import { serveWebhooks } from '../src/modules/channels/providers/http-kit/webhook-server.ts';
+import { serveWebhooks } from '../src/modules/channels/providers/http-kit/webhook-server.test-support.ts';
 import { createWhatsAppProvider } from '../src/modules/channels/providers/whatsapp/whatsapp.provider.ts';
 import { startWhatsAppSimulator } from '../src/modules/channels/providers/whatsapp/whatsapp.simulator.ts';
 import { WHATSAPP_WEBHOOK_PATH } from '../src/modules/channels/providers/whatsapp/whatsapp.webhook.ts';

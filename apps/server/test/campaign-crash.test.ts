@@ -6,10 +6,10 @@ import {
   type SmscSimulator,
   startSmscSimulator,
 } from '../src/modules/channels/providers/smpp/simulator/smsc-simulator.ts';
-import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.ts';
-import { dbKind, isolatedDatabaseUrl, tempDir } from './helpers.ts';
-import { killed, spawnEcoa, startEcoaServer, waitUntil } from './processes.ts';
-import { remoteServer } from './remote-server.ts';
+import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.test-support.ts';
+import { killed, spawnEcoa, startEcoaServer, waitUntil } from './processes.test-support.ts';
+import { remoteServer } from './remote-server.test-support.ts';
+import { dbKind, isolatedDatabaseUrl, tempDir } from './server.test-support.ts';
 
 /**
  * The guarantee at the heart of Ecoa: whatever kills a process mid-campaign (SIGKILL here),

@@ -15,12 +15,12 @@ import {
   sleep,
   startCarriers,
   type Tracked,
-} from './chaos-rig.ts';
-import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.ts';
-import { dbKind, freePort, isolatedDatabaseUrl, tempDir } from './helpers.ts';
-import { moneyProblems } from './money-invariants.ts';
-import { killed, startEcoaServer } from './processes.ts';
-import { remoteServer } from './remote-server.ts';
+} from './chaos.test-support.ts';
+import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.test-support.ts';
+import { moneyProblems } from './money-invariants.test-support.ts';
+import { killed, startEcoaServer } from './processes.test-support.ts';
+import { remoteServer } from './remote-server.test-support.ts';
+import { dbKind, freePort, isolatedDatabaseUrl, tempDir } from './server.test-support.ts';
 
 /**
  * Chaos: campaigns on every channel while the test pauses, resumes and cancels them (as their
@@ -28,7 +28,7 @@ import { remoteServer } from './remote-server.ts';
  * After each round: nothing reached a carrier later than one window after a pause or cancel was
  * answered, nobody received anything twice, paused and ended campaigns hold no claimed rows and
  * their credits add up; at the end every campaign has ended, another user's scheduled campaign
- * ran, and the database's money adds up (chaos-rig.ts, moneyProblems).
+ * ran, and the database's money adds up (chaos.test-support.ts, moneyProblems).
  * Replay a failure with the seed it printed: CHAOS_SEED=… npx vitest run apps/server/test/chaos.test.ts
  */
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 1e9));

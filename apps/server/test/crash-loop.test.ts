@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dbKind, TEST_DATABASE_URL, tempDir } from './helpers.ts';
+import { dbKind, TEST_DATABASE_URL, tempDir } from './server.test-support.ts';
 
 type Run = { code: number | null; signal: NodeJS.Signals | null; lines: Record<string, unknown>[] };
 

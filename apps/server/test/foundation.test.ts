@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../src/platform/db/migrate.ts';
 import type { RunningServer } from '../src/server.ts';
-import { createTestServer, dbKind } from './helpers.ts';
+import { createTestServer, dbKind } from './server.test-support.ts';
 
 describe(`the HTTP foundation (${dbKind})`, () => {
   let server: RunningServer;

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from './factories.ts';
-import { dbKind, isolatedDatabaseUrl, tempDir } from './helpers.ts';
-import { killed, startEcoaServer } from './processes.ts';
-import { remoteServer } from './remote-server.ts';
+import { bearer, signUpAndSignIn } from './factories.test-support.ts';
+import { killed, startEcoaServer } from './processes.test-support.ts';
+import { remoteServer } from './remote-server.test-support.ts';
+import { dbKind, isolatedDatabaseUrl, tempDir } from './server.test-support.ts';
 
 /**
  * A rotating link served by two Ecoa processes on one PostgreSQL database: clicks arriving at

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pgliteLockFile } from '../src/platform/db/pglite-lock.ts';
-import { dbKind, freePort, tempDir } from './helpers.ts';
 import {
   ChildExited,
   type EcoaServer,
@@ -13,7 +12,8 @@ import {
   spawnEcoa,
   startEcoaServer,
   waitUntil,
-} from './processes.ts';
+} from './processes.test-support.ts';
+import { dbKind, freePort, tempDir } from './server.test-support.ts';
 
 /**
  * `npm start` on the embedded database, stopped the hard way (ADR 016). The shell stays the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WHATSAPP_WEBHOOK_PATH } from '../src/modules/channels/providers/whatsapp/whatsapp.webhook.ts';
 import { createLogger, redactUrl } from '../src/platform/logger.ts';
-import { createTestServer } from './helpers.ts';
+import { createTestServer } from './server.test-support.ts';
 
 describe('the request log', () => {
   it('keeps audio play tokens and the WhatsApp verify token out of its lines', async () => {

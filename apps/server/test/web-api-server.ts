@@ -2,8 +2,8 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDb } from '../src/platform/db/client.ts';
 import { startServer } from '../src/server.ts';
-import { makeAdmin, signUpAndSignIn } from './factories.ts';
-import { fixtureWebRoot, listeningTestConfig, silentLogger } from './helpers.ts';
+import { makeAdmin, signUpAndSignIn } from './factories.test-support.ts';
+import { fixtureWebRoot, listeningTestConfig, silentLogger } from './server.test-support.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

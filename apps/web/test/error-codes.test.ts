@@ -6,7 +6,7 @@ import { serverErrorCodes } from './server-error-codes';
 
 const LOCALES = { pt, en, cn } as const;
 
-describe('every error code the server can send has a translation (issue 21)', () => {
+describe('every error code the server can send has a translation', () => {
   const codes = serverErrorCodes();
 
   it('finds the codes, also those built from constants and catalogues', () => {

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { wavFile } from '../../server/test/audio-builder';
-import { multipart } from '../../server/test/multipart';
+import { wavFile } from '../../server/test/audio-builder.test-support';
+import { multipart } from '../../server/test/multipart.test-support';
 import { VoiceFields } from '../src/features/channels/VoiceFields';
 import { realApi, useRealApi } from './real-api';
 import { renderWithApp } from './render';
@@ -26,7 +26,7 @@ async function uploadAudio(name: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-describe("the voice fields' audio picker (issue 21)", () => {
+describe("the voice fields' audio picker", () => {
   it('searches the server for the typed name (once per pause) and offers what it finds', async () => {
     const run = Date.now().toString(36);
     await uploadAudio(`Recado ${run} alfa`);

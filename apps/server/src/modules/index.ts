@@ -45,7 +45,7 @@ import { createMessageCounts } from './channels/message-counts.ts';
 import type { ProviderRegistry } from './channels/providers/registry.ts';
 import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
-import { createStripeGateway } from './checkout/checkout.stripe.ts';
+import { choosePaymentProvider } from './checkout/providers/index.ts';
 import { type CnpjBaseModule, createCnpjBase } from './cnpj-base/cnpj-base.module.ts';
 import { createDashboardRepository } from './dashboard/dashboard.repository.ts';
 import { registerDashboardRoutes } from './dashboard/dashboard.routes.ts';
@@ -96,7 +96,7 @@ export type ComposedModules = {
   clock: Clock;
   mailer: Mailer;
   auth: AuthService;
-  /** `guard.requireUser` / `guard.requireAdmin`: the preHandlers every module's routes use. */
+  /** `guard.requireUser` / `guard.requireAdmin`: the `onRequest` hooks every guarded route names. */
   guard: AuthGuard;
   users: UsersService;
   account: AccountService;
@@ -122,7 +122,7 @@ export type ComposedModules = {
 
 /**
  * The composition root: builds each feature's service from its explicit dependencies,
- * declares its job queues, and returns the routes to mount. The server and the worker
+ * registers its job workers, and returns the routes to mount. The server and the worker
  * both call it, so a job defined here runs in either process.
  */
 export function composeModules(deps: ModuleDeps): ComposedModules {
@@ -140,8 +140,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // for a local trial or CHECKOUT_TEST_MODE, else none (config.cardPayments).
   const checkout = createCheckoutService({
     ledger,
-    gateway: config.stripe ? createStripeGateway(config.stripe) : null,
-    testCheckout: config.cardPayments === 'test',
+    provider: choosePaymentProvider(config),
     publicUrl: config.publicUrl,
     logger,
   });

@@ -7,10 +7,16 @@ import { type ChannelProvider, ProviderError } from '../../src/modules/channels/
 import { listen } from '../../src/modules/channels/providers/http-kit/simulator-kit.ts';
 import { createRcsProvider } from '../../src/modules/channels/providers/rcs/rcs.provider.ts';
 import { createWhatsAppProvider } from '../../src/modules/channels/providers/whatsapp/whatsapp.provider.ts';
-import { tempDir } from '../helpers.ts';
-import { httpStatus, RCS_AGENT_ID, rcsAnswerBytes, tokenAnswerBytes, whatsappAnswerBytes } from './carriers.ts';
-import { type FuzzOutcome, fuzz } from './harness.ts';
-import { mutated, randomBytes } from './mutations.ts';
+import { tempDir } from '../server.test-support.ts';
+import {
+  httpStatus,
+  RCS_AGENT_ID,
+  rcsAnswerBytes,
+  tokenAnswerBytes,
+  whatsappAnswerBytes,
+} from './carriers.test-support.ts';
+import { type FuzzOutcome, fuzz } from './harness.test-support.ts';
+import { mutated, randomBytes } from './mutations.test-support.ts';
 
 const BUDGET = {
   runs: 400,

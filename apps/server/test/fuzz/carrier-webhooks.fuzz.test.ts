@@ -2,14 +2,22 @@ import { firstDisallowedCharacter } from '@ecoa/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelProvider, ProviderEvent } from '../../src/modules/channels/provider.ts';
-import { serveWebhooks, type WebhookServer } from '../../src/modules/channels/providers/http-kit/webhook-server.ts';
+import {
+  serveWebhooks,
+  type WebhookServer,
+} from '../../src/modules/channels/providers/http-kit/webhook-server.test-support.ts';
 import { createRcsProvider } from '../../src/modules/channels/providers/rcs/rcs.provider.ts';
 import { signRcsData } from '../../src/modules/channels/providers/rcs/rcs.wire.ts';
 import { createWhatsAppProvider } from '../../src/modules/channels/providers/whatsapp/whatsapp.provider.ts';
 import { signWhatsAppBody } from '../../src/modules/channels/providers/whatsapp/whatsapp.wire.ts';
-import { RCS_AGENT_ID, rbmPayloadBytes, WHATSAPP_PHONE_NUMBER_ID, whatsappNotificationBytes } from './carriers.ts';
-import { type FuzzOutcome, fuzz } from './harness.ts';
-import { mutated, randomBytes } from './mutations.ts';
+import {
+  RCS_AGENT_ID,
+  rbmPayloadBytes,
+  WHATSAPP_PHONE_NUMBER_ID,
+  whatsappNotificationBytes,
+} from './carriers.test-support.ts';
+import { type FuzzOutcome, fuzz } from './harness.test-support.ts';
+import { mutated, randomBytes } from './mutations.test-support.ts';
 
 const BUDGET = {
   runs: 400,

@@ -7,10 +7,10 @@ import { writeCnpjSample } from '../../src/modules/cnpj-base/cnpj-base.sample.ts
 import { systemClock } from '../../src/platform/clock/clock.ts';
 import { AppError } from '../../src/platform/errors/app-error.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { callAs, userAndAdmin } from '../access.ts';
-import { createTestServer, dbKind, tempDir } from '../helpers.ts';
-import { type CnpjFolder, cnpjFolders } from './cnpj-files.ts';
-import { type FuzzOutcome, fuzz } from './harness.ts';
+import { callAs, userAndAdmin } from '../access.test-support.ts';
+import { createTestServer, dbKind, tempDir } from '../server.test-support.ts';
+import { type CnpjFolder, cnpjFolders } from './cnpj-files.test-support.ts';
+import { type FuzzOutcome, fuzz } from './harness.test-support.ts';
 
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
 /** How an import of a bad folder ends: the folder has nothing usable, or one of its files cannot be read. */

@@ -2,12 +2,19 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_ERRORS } from '../../src/modules/lists/parser/errors.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { bearer, makeAdmin, signUpAndSignIn } from '../factories.ts';
-import { createTestServer, dbKind } from '../helpers.ts';
-import { multipart } from '../multipart.ts';
-import { baseCnpjs, type CnpjSheet, cnpjSheet, expectedCounts, sheetCsv, sheetXlsx } from './cnpj-sheets.ts';
-import { type FuzzOutcome, fuzz } from './harness.ts';
-import { mutated, randomBytes } from './mutations.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../factories.test-support.ts';
+import { multipart } from '../multipart.test-support.ts';
+import { createTestServer, dbKind } from '../server.test-support.ts';
+import {
+  baseCnpjs,
+  type CnpjSheet,
+  cnpjSheet,
+  expectedCounts,
+  sheetCsv,
+  sheetXlsx,
+} from './cnpj-sheets.test-support.ts';
+import { type FuzzOutcome, fuzz } from './harness.test-support.ts';
+import { mutated, randomBytes } from './mutations.test-support.ts';
 
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
 /** The enrichment's own refusals, and the lists' reader's file errors (its spreadsheets go through it). */

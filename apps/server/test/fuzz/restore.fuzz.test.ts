@@ -7,10 +7,10 @@ import type { Config } from '../../src/platform/config/config.ts';
 import { openDb } from '../../src/platform/db/client.ts';
 import { runMigrations } from '../../src/platform/db/migrate.ts';
 import { AppError } from '../../src/platform/errors/app-error.ts';
-import { dbKind, tempDir, testConfig } from '../helpers.ts';
-import { zipBuffer } from '../zip-writer.ts';
-import { backupInputs, rawEntries } from './backups.ts';
-import { type FuzzOutcome, fuzz } from './harness.ts';
+import { dbKind, tempDir, testConfig } from '../server.test-support.ts';
+import { zipBuffer } from '../zip-writer.test-support.ts';
+import { backupInputs, rawEntries } from './backups.test-support.ts';
+import { type FuzzOutcome, fuzz } from './harness.test-support.ts';
 
 const BUDGET = {
   runs: 400,

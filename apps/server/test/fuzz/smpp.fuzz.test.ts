@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderEvent } from '../../src/modules/channels/provider.ts';
 import { encodePdu } from '../../src/modules/channels/providers/smpp/pdu.ts';
 import { SmppProvider } from '../../src/modules/channels/providers/smpp/smpp.provider.ts';
-import { fuzz } from './harness.ts';
-import { mutated, randomBytes } from './mutations.ts';
-import { bodyMutated, HostileSmsc, SMPP_REFUSAL_CODES, smscBytes } from './smpp.ts';
+import { fuzz } from './harness.test-support.ts';
+import { mutated, randomBytes } from './mutations.test-support.ts';
+import { bodyMutated, HostileSmsc, SMPP_REFUSAL_CODES, smscBytes } from './smpp.test-support.ts';
 
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
 
-/** The SMPP adapter's bind, fed hostile PDUs and receipt texts by a raw TCP "SMSC" (issue 10). */
+/** The SMPP adapter's bind, fed hostile PDUs and receipt texts by a raw TCP "SMSC". */
 describe('fuzzing the SMPP adapter', () => {
   const smsc = new HostileSmsc();
   let provider: SmppProvider;

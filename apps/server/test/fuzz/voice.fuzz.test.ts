@@ -7,18 +7,22 @@ import { encodeCallScript } from '../../src/modules/channels/providers/voice/cal
 import { readTwiml } from '../../src/modules/channels/providers/voice/simulator/twiml-reader.ts';
 import { twilioSignature } from '../../src/modules/channels/providers/voice/twilio-signature.ts';
 import { createVoiceProvider } from '../../src/modules/channels/providers/voice/voice.provider.ts';
+import {
+  startVoiceRig,
+  torpedo,
+  type VoiceRig,
+} from '../../src/modules/channels/providers/voice/voice.test-support.ts';
 import { callWebhookUrl, VOICE_WEBHOOK_ERRORS } from '../../src/modules/channels/providers/voice/voice.webhooks.ts';
-import { startVoiceRig, torpedo, type VoiceRig } from '../../src/modules/channels/providers/voice/voice-test-setup.ts';
-import { type FuzzOutcome, fuzz } from './harness.ts';
-import { mutated, randomBytes } from './mutations.ts';
-import { API_STATUSES, apiAnswers, gatherForms, scriptJson, statusForms } from './voice.ts';
+import { type FuzzOutcome, fuzz } from './harness.test-support.ts';
+import { mutated, randomBytes } from './mutations.test-support.ts';
+import { API_STATUSES, apiAnswers, gatherForms, scriptJson, statusForms } from './voice.test-support.ts';
 
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
 const MENU = encodeCallScript({ prompt: { tts: 'Tecle 1' }, menu: { options: ['1', '2'], timeoutSeconds: 5 } });
 /** The refusals a carrier's request may get; an event the listener could not take is not one (it takes all). */
 const WEBHOOK_CODES = Object.keys(VOICE_WEBHOOK_ERRORS).filter((code) => code !== 'VOICE_EVENT_NOT_RECORDED');
 
-/** Every reader of the carrier's input (issue 10): the webhooks' forms and URLs, the API's answers. */
+/** Every reader of the carrier's input: the webhooks' forms and URLs, the API's answers. */
 describe('fuzzing the voice provider', () => {
   let rig: VoiceRig;
   let token: string;

@@ -16,7 +16,7 @@ import {
   waitForMessage,
 } from '../../src/modules/channels/channels.test-support.ts';
 import type { RunningServer } from '../../src/server.ts';
-import { createTestServer, testConfig } from '../helpers.ts';
+import { createTestServer, testConfig } from '../server.test-support.ts';
 
 const FIRST_ID = Date.now() * 256 + randomInt(256);
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'net-smpp-smsc.pl');

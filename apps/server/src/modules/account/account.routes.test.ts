@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, readLoginCode, signUpAndSignIn, uniqueIp } from '../../../test/factories.ts';
-import { createTestServer, dbKind, tempDir, testConfig } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { bearer, readLoginCode, signUpAndSignIn, uniqueIp } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { createTestServer, dbKind, tempDir, testConfig } from '../../../test/server.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 

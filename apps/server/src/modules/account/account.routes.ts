@@ -1,6 +1,6 @@
 import { accountProfileSchema, PROFILE_IMAGE_MAX_BYTES, profileUpdateSchema, sessionInfoSchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
@@ -49,8 +49,6 @@ export async function registerAccountRoutes(
   deps: { account: AccountService; guard: AuthGuard },
 ): Promise<void> {
   const { account, guard } = deps;
-  // Checked before the body is read or validated: no session, no parsing.
-  const requireUser = guard.requireUser as unknown as onRequestAsyncHookHandler;
   const tags = ['account'];
   const security = [{ bearer: [] }];
 
@@ -64,7 +62,7 @@ export async function registerAccountRoutes(
     r.get(
       '/api/v1/me/profile',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: { tags, security, summary: 'The signed-in user’s profile', response: { 200: accountProfileSchema } },
       },
       async (request) => account.getProfile(currentUser(request).id),
@@ -73,7 +71,7 @@ export async function registerAccountRoutes(
     r.patch(
       '/api/v1/me/profile',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -88,7 +86,7 @@ export async function registerAccountRoutes(
     r.put(
       '/api/v1/me/avatar',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -106,7 +104,7 @@ export async function registerAccountRoutes(
     r.delete(
       '/api/v1/me/avatar',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: { tags, security, summary: 'Remove the profile picture', response: { 200: accountProfileSchema } },
       },
       async (request) => account.removePicture(currentUser(request).id),
@@ -139,7 +137,7 @@ export async function registerAccountRoutes(
     r.get(
       '/api/v1/me/sessions',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -156,7 +154,7 @@ export async function registerAccountRoutes(
     r.delete(
       '/api/v1/me/sessions/:id',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -174,7 +172,7 @@ export async function registerAccountRoutes(
     r.delete(
       '/api/v1/me/sessions',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,

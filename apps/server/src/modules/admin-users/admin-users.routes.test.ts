@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { cnpjCheckDigits } from '@ecoa/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callAs, expectAdminOnly } from '../../../test/access.ts';
+import { callAs, expectAdminOnly } from '../../../test/access.test-support.ts';
 import {
   bearer,
   makeAdmin,
@@ -11,8 +11,8 @@ import {
   uniqueIp,
   validAlphanumericCnpj,
   validCnpj,
-} from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
+} from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { users } from '../users/users.schema.ts';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.ts';
+import { tempDir } from '../../../test/server.test-support.ts';
 import { createAudioStorage } from './audio-storage.ts';
 
 describe('audio storage', () => {

@@ -1,5 +1,6 @@
 import { AUDIO_CODECS, AUDIO_FORMATS } from '@ecoa/shared';
-import { index, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, smallint, text } from 'drizzle-orm/pg-core';
+import { ownedBy, randomId, timestamps } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 
 /**
@@ -10,10 +11,8 @@ import { users } from '../users/index.ts';
 export const audios = pgTable(
   'audios',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: randomId(),
+    userId: ownedBy(users, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     format: text('format', { enum: AUDIO_FORMATS }).notNull(),
     codec: text('codec', { enum: AUDIO_CODECS }).notNull(),
@@ -24,8 +23,7 @@ export const audios = pgTable(
     channels: smallint('channels').notNull(),
     /** `<32 random hex>.<format>` in `DATA_DIR/audios/`. */
     storageName: text('storage_name').notNull().unique(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index('audios_user_created_idx').on(t.userId, t.createdAt)],
 );

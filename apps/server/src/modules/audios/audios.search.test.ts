@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wavFile } from '../../../test/audio-builder.ts';
-import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { wavFile } from '../../../test/audio-builder.test-support.ts';
+import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 /** Issue 21: the pickers find any audio or list by name, not only the newest 100. */

@@ -9,8 +9,8 @@ import {
   signupPayload,
   uniqueEmail,
   uniqueIp,
-} from '../../../test/factories.ts';
-import { createTestServer, dbKind, testConfig } from '../../../test/helpers.ts';
+} from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { createAuthRepository } from './auth.repository.ts';

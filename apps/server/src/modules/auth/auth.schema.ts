@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ownedBy, randomId, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 
 /**
@@ -10,20 +11,18 @@ import { users } from '../users/index.ts';
 export const loginCodes = pgTable(
   'login_codes',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: randomId(),
+    userId: ownedBy(users, { onDelete: 'cascade' }),
     codeHash: text('code_hash').notNull(),
     /** 'request' or 'resend'. */
     reason: text('reason', { enum: ['request', 'resend'] }).notNull(),
     /** Attempts made against this code, right or wrong; the fifth wrong one voids it. */
     attempts: integer('attempts').notNull().default(0),
     requestedIp: text('requested_ip'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    consumedAt: timestamp('consumed_at', { withTimezone: true }),
-    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    consumedAt: timestamptz('consumed_at'),
+    voidedAt: timestamptz('voided_at'),
   },
   (t) => [
     uniqueIndex('login_codes_one_live_per_user').on(t.userId).where(sql`consumed_at is null and voided_at is null`),
@@ -39,18 +38,16 @@ export const loginCodes = pgTable(
 export const sessions = pgTable(
   'sessions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: randomId(),
+    userId: ownedBy(users, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     remainLogin: boolean('remain_login').notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamptz('created_at').notNull(),
+    lastSeenAt: timestamptz('last_seen_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    revokedAt: timestamptz('revoked_at'),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
@@ -72,7 +69,7 @@ export const authAttempts = pgTable(
     kind: text('kind').notNull(),
     /** The e-mail (lower case) or the IP address. */
     subject: text('subject').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [
     index('auth_attempts_lookup_idx').on(t.kind, t.subject, t.createdAt),

@@ -1,8 +1,8 @@
 import type { Channel, CreateCampaignRequest } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wavFile } from '../../../test/audio-builder.ts';
-import { bearer } from '../../../test/factories.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { wavFile } from '../../../test/audio-builder.test-support.ts';
+import { bearer } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';

@@ -23,10 +23,10 @@ import type { ChannelProvider, InflightBatch, ProviderRegistry, StatusEvent } fr
 import type { LedgerService } from '../ledger/index.ts';
 import type { OptOutsService } from '../opt-outs/index.ts';
 import { createHandOver, sleepUnlessStopped } from './campaigns.handover.ts';
+import { dispatchQueue } from './campaigns.jobs.ts';
 import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
 import type { CampaignsRepository, ClaimedRecipient } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
-import { DISPATCH_QUEUE } from './campaigns.service-deps.ts';
 import { createSettler, type Outcome, type RecipientStore } from './campaigns.settle.ts';
 import { createPacers } from './rate-pacer.ts';
 
@@ -235,7 +235,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         return;
       }
       if (signal.aborted) {
-        if (slice.aborted && !crew.stop.signal.aborted) await deps.jobs.send(DISPATCH_QUEUE, { campaignId });
+        if (slice.aborted && !crew.stop.signal.aborted) await deps.jobs.send(dispatchQueue, { campaignId });
         return;
       }
       if (!isInWindow(row.window, clock.now())) return;

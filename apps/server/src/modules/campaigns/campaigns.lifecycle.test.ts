@@ -2,7 +2,7 @@ import { analyzeSms } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { api, importList, mobile, startCampaignsServer, waitForDispatchJobsDone } from './campaigns.test-support.ts';
 
 describe('campaigns: create, estimate, start, dispatch, settle', () => {
   let server: RunningServer;
@@ -132,7 +132,9 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
     await c.waitFor(id, (x) => x.counts.delivered >= 5);
     await c.move(id, 'pause');
     const paused = await c.waitFor(id, (x) => x.status === 'PAUSED' && x.counts.submitting === 0);
-    await new Promise((r) => setTimeout(r, 400));
+    // Every dispatcher the campaign had has stopped, and a supervisor pass ran: nothing took it up again.
+    await waitForDispatchJobsDone(server, id);
+    await server.modules.supervisor.pass();
     const still = await c.get(id);
     expect(still.counts.queued).toBe(paused.counts.queued);
     expect(still.counts.queued).toBeGreaterThan(0);

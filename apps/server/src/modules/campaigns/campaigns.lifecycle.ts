@@ -9,9 +9,10 @@ import type { Tx } from '../../platform/db/client.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
 import { snapshotAudience } from './campaigns.audience.ts';
 import type { ContentProblem } from './campaigns.content.ts';
+import { dispatchQueue } from './campaigns.jobs.ts';
 import { scheduleForStart } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
-import { type CampaignsServiceDeps, DISPATCH_QUEUE } from './campaigns.service-deps.ts';
+import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
 
 type LifecycleDeps = CampaignsServiceDeps & { problemsOf: (row: CampaignRow) => Promise<ContentProblem[]> };
 
@@ -35,7 +36,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
   /** Queues the dispatch jobs of a campaign that is (now) RUNNING: in `tx` when given, so they exist if it commits. */
   async function queueDispatch(campaignId: string, tx?: Tx): Promise<void> {
     const jobs = await deps.parallelism();
-    for (let i = 0; i < jobs; i++) await deps.jobs.send(DISPATCH_QUEUE, { campaignId }, tx ? { tx } : {});
+    for (let i = 0; i < jobs; i++) await deps.jobs.send(dispatchQueue, { campaignId }, tx ? { tx } : {});
   }
 
   /** Credits back to available for `parts` not sent, mirrored on the campaign. */
@@ -174,7 +175,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         if (!scheduled) await queueDispatch(id, tx);
         return updated!;
       });
-      deps.jobs.wake(DISPATCH_QUEUE);
+      deps.jobs.wake(dispatchQueue);
       logger.info(
         { campaignId: id, recipients: started.total, credits: started.creditsReserved, status: started.status },
         'campaign started',
@@ -208,7 +209,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         if (!scheduled) await queueDispatch(id, tx);
         return updated;
       });
-      deps.jobs.wake(DISPATCH_QUEUE);
+      deps.jobs.wake(dispatchQueue);
       return resumed;
     },
 
@@ -244,7 +245,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         return updated;
       });
       if (started) {
-        deps.jobs.wake(DISPATCH_QUEUE);
+        deps.jobs.wake(dispatchQueue);
         logger.info({ campaignId: row.id, scheduledAt: row.scheduledAt }, 'scheduled campaign started');
       }
     },

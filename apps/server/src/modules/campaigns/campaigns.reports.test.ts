@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';

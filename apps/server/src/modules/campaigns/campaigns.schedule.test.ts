@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { api, importList, mobile, startCampaignsServer, waitForDispatchJobsDone } from './campaigns.test-support.ts';
 
 /**
  * A Monday at 08:00 in São Paulo (UTC−3, no daylight saving), before the default window opens at
@@ -45,8 +45,9 @@ describe('schedules and the sending window (injected clock)', () => {
     });
     const started = await c.move(id, 'start');
     expect(started).toMatchObject({ status: 'RUNNING', waitingWindow: true });
+    // A supervisor pass ran and the dispatchers the start queued ran and ended: each saw the window closed.
     await server.modules.supervisor.pass();
-    await new Promise((r) => setTimeout(r, 500));
+    await waitForDispatchJobsDone(server, id);
     expect((await c.get(id)).counts).toMatchObject({ queued: 2, submitting: 0, delivered: 0 });
 
     clock.set(saoPaulo(0, '09:00'));
@@ -109,7 +110,7 @@ describe('schedules and the sending window (injected clock)', () => {
   });
 });
 
-describe('a scheduled start needs a future date (issue 21)', () => {
+describe('a scheduled start needs a future date', () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
   beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { CAMPAIGN_STATUSES, type CampaignContent, CHANNELS, CREDIT_TYPES, type SendingWindow } from '@ecoa/shared';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { ownedBy, randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 
 /** What the start left out of a campaign's recipients, and why. */
@@ -14,10 +15,8 @@ export type CampaignExclusions = { optedOut: number; duplicates: number; landlin
 export const campaigns = pgTable(
   'campaigns',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: randomId(),
+    userId: ownedBy(users),
     name: text('name').notNull(),
     channel: text('channel', { enum: CHANNELS }).notNull(),
     status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('DRAFT'),
@@ -38,15 +37,14 @@ export const campaigns = pgTable(
     /** Consecutive carrier failures (not the recipient's fault): too many pause the campaign. */
     providerFailures: integer('provider_failures').notNull().default(0),
     /** The last time a dispatcher worked on it: a RUNNING campaign nobody beats for is picked up again. */
-    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    heartbeatAt: timestamptz('heartbeat_at'),
     /** An administrator turned its tracked links off (abuse): they lead to the friendly page. */
-    linksDisabledAt: timestamp('links_disabled_at', { withTimezone: true }),
+    linksDisabledAt: timestamptz('links_disabled_at'),
     linksDisabledReason: text('links_disabled_reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ...timestamps(),
+    scheduledAt: timestamptz('scheduled_at'),
+    startedAt: timestamptz('started_at'),
+    finishedAt: timestamptz('finished_at'),
   },
   (t) => [
     index('campaigns_user_created_idx').on(t.userId, t.createdAt),
@@ -62,7 +60,7 @@ export type CampaignRow = typeof campaigns.$inferSelect;
  */
 export const dispatchWorkers = pgTable('dispatch_workers', {
   id: uuid('id').primaryKey(),
-  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull(),
-  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  heartbeatAt: timestamptz('heartbeat_at').notNull(),
+  startedAt: timestamptz('started_at').notNull(),
   pid: integer('pid').notNull(),
 });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, isolatedDatabaseUrl, listeningTestConfig, openTestDb } from '../../../test/helpers.ts';
+import {
+  createTestServer,
+  isolatedDatabaseUrl,
+  listeningTestConfig,
+  openTestDb,
+} from '../../../test/server.test-support.ts';
 import { type DbHandle, openDb } from '../../platform/db/client.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
@@ -7,7 +12,7 @@ import type { SimulatorOverrides } from '../channels/providers/index.ts';
 import { api, importList, mobile } from './campaigns.test-support.ts';
 
 /**
- * A server stopping (SIGTERM → server.close()) mid-campaign (issue 20, points 3 and 4.5): it
+ * A server stopping (SIGTERM → server.close()) mid-campaign: it
  * returns within seconds, not after whole batches; what was claimed and never handed to the
  * carrier is `queued` again, never charged as `unknown`; the next start sends each of them once.
  */

@@ -1,6 +1,6 @@
 /**
- * What the campaigns service is built from, and the dispatch queue's name: apart from the service
- * so the lifecycle, the dispatcher and the jobs read them without importing the service (no cycle).
+ * What the campaigns service is built from: apart from the service so the lifecycle and the
+ * dispatcher read it without importing the service (no cycle).
  */
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, Tx } from '../../platform/db/client.ts';
@@ -10,8 +10,6 @@ import type { AuditChanges } from '../audit/index.ts';
 import type { ProviderRegistry } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
-
-export const DISPATCH_QUEUE = 'campaigns.dispatch';
 
 export type CampaignsServiceDeps = {
   db: Database;

@@ -1,8 +1,14 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureWebRoot, isolatedDatabaseUrl, openTestDb, silentLogger, testConfig } from '../../../test/helpers.ts';
-import { HANDED_OVER, moneyProblems } from '../../../test/money-invariants.ts';
+import { HANDED_OVER, moneyProblems } from '../../../test/money-invariants.test-support.ts';
+import {
+  fixtureWebRoot,
+  isolatedDatabaseUrl,
+  openTestDb,
+  silentLogger,
+  testConfig,
+} from '../../../test/server.test-support.ts';
 import { buildApp } from '../../app.ts';
 import { type DbHandle, openDb } from '../../platform/db/client.ts';
 import { runMigrations } from '../../platform/db/migrate.ts';
@@ -20,7 +26,7 @@ import { api, importList, mobile } from './campaigns.test-support.ts';
  * The settle rules as a property: whatever order submit results (sent, failed, maybe-sent,
  * try-later), receipts (before or after their submit is stored), cut-offs (the supervisor settling
  * a dead worker's rows, or a live batch it believes dead) and a cancel come in, the credits end
- * as the rows' final states say (money-invariants.ts): reserved = used + released + what is still
+ * as the rows' final states say (money-invariants.test-support.ts): reserved = used + released + what is still
  * queued, used = the parts handed to the carrier, released = the parts never handed over, and the
  * ledger's entries sum to the balances.
  *

@@ -1,16 +1,16 @@
 import { analyzeSms } from '@ecoa/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wavFile } from '../../../test/audio-builder.ts';
-import { bearer } from '../../../test/factories.ts';
-import { dbKind } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { wavFile } from '../../../test/audio-builder.test-support.ts';
+import { bearer } from '../../../test/factories.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
 
 /**
- * Credits under slow carriers, crashes and broken campaigns (issue 20, points 4.1, 4.6, 4.8):
+ * Credits under slow carriers, crashes and broken campaigns:
  * a recipient's credits move once, when it leaves `submitting`, whoever moves it; one
  * campaign's failure never stops the others; what never reached the carrier is never charged.
  */

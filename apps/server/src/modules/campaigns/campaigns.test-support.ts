@@ -4,13 +4,15 @@
  */
 import type { Campaign, CampaignEstimate, CreateCampaignRequest } from '@ecoa/shared';
 import { expect } from 'vitest';
-import { bearer } from '../../../test/factories.ts';
-import { createTestServer, listeningTestConfig } from '../../../test/helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
+import { waitForListImported } from '../../../test/lists.test-support.ts';
+import { multipart } from '../../../test/multipart.test-support.ts';
+import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import type { SimulatorOverrides } from '../channels/providers/index.ts';
+import { dispatchQueue } from './campaigns.jobs.ts';
 
 /**
  * A listening server with the carriers' simulators, on a database of its own (on PostgreSQL
@@ -54,30 +56,44 @@ export async function importList(
     { name: 'name', value: name },
     { name: 'file', filename: 'lista.csv', content: Buffer.from(lines.join('\n'), 'utf8') },
   ]);
-  const res = await server.app.inject({
+  const res = await injectAs(server, token, {
     method: 'POST',
     url: '/api/v1/lists',
     payload: form.payload,
-    headers: { ...bearer(token), ...form.headers },
+    headers: form.headers,
   });
   expect(res.statusCode, res.body).toBe(201);
   const id = res.json().id as string;
   // Imports queue behind each other (the chaos test sends five at once) on a loaded machine.
-  const deadline = Date.now() + 90_000;
+  const list = await waitForListImported(server, token, id, 90_000);
+  if (list.status !== 'ready') throw new Error(`list not ready: ${JSON.stringify(list)}`);
+  return id;
+}
+
+/**
+ * Resolves once every `campaigns.dispatch` job queued for the campaign has ended (none waiting,
+ * retrying or running): each dispatcher they started had its chance to send and stopped. A test
+ * that checks something did not happen (nothing sent outside the window, nothing after a pause)
+ * checks it after this, not after a guessed pause.
+ */
+export async function waitForDispatchJobsDone(server: RunningServer, campaignId: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const list = (
-      await server.app.inject({ method: 'GET', url: `/api/v1/lists/${id}`, headers: bearer(token) })
-    ).json();
-    if (list.status === 'ready') return id;
-    if (list.status !== 'importing' || Date.now() > deadline)
-      throw new Error(`list not ready: ${JSON.stringify(list)}`);
-    await new Promise((r) => setTimeout(r, 50));
+    const { rows } = await server.db.executeSql(
+      `select count(*)::int as total, (count(*) filter (where state in ('created', 'retry', 'active')))::int as open
+         from pgboss.job where name = $1 and data->>'campaignId' = $2`,
+      [dispatchQueue.name, campaignId],
+    );
+    const { total, open } = rows[0] as { total: number; open: number };
+    if (total > 0 && open === 0) return;
+    if (Date.now() > deadline) throw new Error(`campaign ${campaignId}: ${open} of ${total} dispatch jobs still open`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 export function api(server: RunningServer, token: string) {
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-    server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    injectAs(server, token, { method, url, ...(payload ? { payload } : {}) });
   return {
     call,
     async create(body: CreateCampaignRequest): Promise<string> {

@@ -1,6 +1,7 @@
 import { analyzeSms } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
+import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
 import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
@@ -165,7 +166,7 @@ describe('campaigns: tracked links', () => {
     const admin = await signUpAndSignIn(server);
     await makeAdmin(server, admin.user.id);
     const as = (token: string, method: 'GET' | 'PATCH', url: string, payload?: object) =>
-      server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+      injectAs(server, token, { method, url, ...(payload ? { payload } : {}) });
     expect((await as(user.token, 'GET', '/api/v1/admin/links/tracked')).statusCode).toBe(403);
     const listed = await as(
       admin.token,

@@ -1,7 +1,7 @@
 import type { Channel } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind, listeningTestConfig } from '../../../test/helpers.ts';
+import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { createChannelsRepository } from './channels.repository.ts';
 import { startIntegrationEndpoint, WELL_BEHAVED } from './channels.test-support.ts';

@@ -10,10 +10,10 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ownedBy, randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 import type { OutboundContent } from './provider.ts';
 
@@ -24,10 +24,8 @@ import type { OutboundContent } from './provider.ts';
 export const messages = pgTable(
   'messages',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: randomId(),
+    userId: ownedBy(users),
     channel: text('channel', { enum: CHANNELS }).notNull(),
     /** E.164. */
     toPhone: text('to_phone').notNull(),
@@ -49,10 +47,9 @@ export const messages = pgTable(
     clientKey: text('client_key'),
     /** A campaign recipient's tracked link code (`PUBLIC_URL/l/_<code>`), when its text has `{link}`. */
     shortCode: text('short_code'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    submittedAt: timestamp('submitted_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ...timestamps(),
+    submittedAt: timestamptz('submitted_at'),
+    finishedAt: timestamptz('finished_at'),
   },
   (t) => [
     index('messages_user_created_idx').on(t.userId, t.createdAt),
@@ -80,7 +77,7 @@ export const messageEvents = pgTable(
     reason: text('reason'),
     /** Call duration, digits pressed. */
     detail: jsonb('detail').$type<{ durationSeconds?: number; digits?: string }>(),
-    at: timestamp('at', { withTimezone: true }).notNull(),
+    at: timestamptz('at').notNull(),
   },
   (t) => [index('message_events_message_idx').on(t.messageId, t.at)],
 );
@@ -119,7 +116,7 @@ export const earlyReceipts = pgTable(
     providerMessageId: text('provider_message_id').notNull(),
     /** The StatusEvent, as received (dates as ISO strings). */
     event: jsonb('event').notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    receivedAt: timestamptz('received_at').notNull().defaultNow(),
   },
   (t) => [
     index('early_receipts_id_idx').on(t.provider, t.providerMessageId),
@@ -146,14 +143,14 @@ export const messageStatusCounts = pgTable('message_status_counts', {
 export const inboundMessages = pgTable(
   'inbound_messages',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: randomId(),
     userId: uuid('user_id').references(() => users.id),
     provider: text('provider').notNull(),
     fromPhone: text('from_phone').notNull(),
     text: text('text').notNull(),
     /** The text was an opt-out word and the sender joined the account's opt-outs. */
     optedOut: boolean('opted_out').notNull().default(false),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamptz('received_at').notNull(),
   },
   (t) => [index('inbound_user_received_idx').on(t.userId, t.receivedAt)],
 );

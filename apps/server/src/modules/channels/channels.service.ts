@@ -16,6 +16,7 @@ import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { OptOutsService } from '../opt-outs/index.ts';
+import { uraAnswerQueue } from './channels.jobs.ts';
 import type { ChannelsRepository } from './channels.repository.ts';
 import { createInflightSubmits } from './inflight-submits.ts';
 import { createInterruptedTestSends } from './interrupted-test-sends.ts';
@@ -32,10 +33,6 @@ import {
 } from './provider.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { createReceiptBatcher } from './receipt-batcher.ts';
-
-export const URA_ANSWER_QUEUE = 'channels.ura-answer';
-export const SETTLE_INTERRUPTED_QUEUE = 'channels.settle-interrupted';
-export const CHANNELS_HOUSEKEEPING_QUEUE = 'channels.housekeeping';
 
 export type ChannelsServiceDeps = {
   db: Database;
@@ -137,7 +134,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   /** Extra work a receipt brings: a URA digit goes to the customer's integration URL (a job, retried). */
   async function afterReceipt(event: StatusEvent, messageId: string | undefined): Promise<void> {
     if (!messageId || event.detail?.digits === undefined) return;
-    await deps.jobs.send(URA_ANSWER_QUEUE, { messageId, digits: event.detail.digits });
+    await deps.jobs.send(uraAnswerQueue, { messageId, digits: event.detail.digits });
   }
 
   async function onInbound(event: InboundEvent): Promise<void> {

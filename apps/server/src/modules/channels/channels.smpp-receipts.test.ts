@@ -6,7 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, testConfig } from '../../../test/helpers.ts';
+import { createTestServer, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { type ChannelsUser, testSend, userWithCredits, waitForMessage } from './channels.test-support.ts';
 import { RawSmsc, rawDeliverSm, receiptText, TLV, tlv } from './providers/smpp/raw-smsc.test-support.ts';

@@ -7,8 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Message } from '@ecoa/shared';
 import { expect } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, listeningTestConfig } from '../../../test/helpers.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import type { SimulatorOverrides } from './providers/index.ts';
 

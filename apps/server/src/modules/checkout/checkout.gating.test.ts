@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind, testConfig } from '../../../test/helpers.ts';
+import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { checkoutCall, expectReconciled, money, payments, returnUrls } from './checkout.test-helpers.ts';
+import { checkoutCall, expectReconciled, money, payments, returnUrls } from './checkout.test-support.ts';
 
 const PRODUCTION_URL = 'https://app.ecoa.example';
 const form = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer } from '../../../test/factories.ts';
-import { dbKind } from '../../../test/helpers.ts';
+import { bearer } from '../../../test/factories.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import { users } from '../users/users.schema.ts';
-import { expectReconciled, money, payments, type StripeHarness, startStripeHarness } from './checkout.test-helpers.ts';
+import { expectReconciled, money, payments, type StripeHarness, startStripeHarness } from './checkout.test-support.ts';
 
 describe(`card refunds through the Stripe webhook (${dbKind})`, () => {
   let h: StripeHarness;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
+import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import {
   checkoutCall,
@@ -11,7 +11,7 @@ import {
   returnUrls,
   type StripeHarness,
   startStripeHarness,
-} from './checkout.test-helpers.ts';
+} from './checkout.test-support.ts';
 
 describe(`checkout without Stripe: the built-in test checkout (${dbKind})`, () => {
   let server: RunningServer;

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.ts';
+import { tempDir } from '../../../test/server.test-support.ts';
 import { findCnpjFiles, readCnpjRows } from './cnpj-base.files.ts';
 import { parseDecimalComma, toCity, toCompany, toEstablishment } from './cnpj-base.rows.ts';
 

@@ -1,8 +1,8 @@
 /** `/api/v1/admin/cnpj-base` through the real server: state, import job, bad folder, access. */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callAs, userAndAdmin } from '../../../test/access.ts';
-import { createTestServer, dbKind, tempDir } from '../../../test/helpers.ts';
+import { callAs, userAndAdmin } from '../../../test/access.test-support.ts';
+import { createTestServer, dbKind, tempDir } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { writeCnpjSample } from './cnpj-base.sample.ts';
 

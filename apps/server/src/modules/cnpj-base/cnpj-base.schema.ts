@@ -4,7 +4,8 @@
  * readers always see a whole base. `cnpj_base` is the one row describing the live base;
  * `cnpj_base_imports` the history and progress of imports.
  */
-import { integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { integer, pgTable, smallint, text } from 'drizzle-orm/pg-core';
+import { randomId, timestamptz } from '../../platform/db/columns.ts';
 
 /** Empresas: one row per CNPJ básico (the first 8 characters), the legal name. */
 export const cnpjCompanies = pgTable('cnpj_companies', {
@@ -35,14 +36,14 @@ export const cnpjBase = pgTable('cnpj_base', {
   referenceMonth: text('reference_month').notNull(),
   establishments: integer('establishments').notNull(),
   companies: integer('companies').notNull(),
-  importedAt: timestamp('imported_at', { withTimezone: true }).notNull(),
+  importedAt: timestamptz('imported_at').notNull(),
 });
 
 export const CNPJ_IMPORT_STATUSES = ['running', 'done', 'failed'] as const;
 
 /** Each import: where from, how far (rows, file), how it ended. */
 export const cnpjBaseImports = pgTable('cnpj_base_imports', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: randomId(),
   folder: text('folder').notNull(),
   referenceMonth: text('reference_month').notNull(),
   status: text('status', { enum: CNPJ_IMPORT_STATUSES }).notNull().default('running'),
@@ -50,6 +51,6 @@ export const cnpjBaseImports = pgTable('cnpj_base_imports', {
   file: text('file'),
   rows: integer('rows').notNull().default(0),
   error: text('error'),
-  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
-  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  startedAt: timestamptz('started_at').notNull().defaultNow(),
+  finishedAt: timestamptz('finished_at'),
 });

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, isolatedDatabaseUrl, openTestDb, tempDir } from '../../../test/helpers.ts';
+import { dbKind, isolatedDatabaseUrl, openTestDb, tempDir } from '../../../test/server.test-support.ts';
 import { systemClock } from '../../platform/clock/clock.ts';
 import { type DbHandle, openDb } from '../../platform/db/client.ts';
 import { createCnpjImporter } from './cnpj-base.importer.ts';

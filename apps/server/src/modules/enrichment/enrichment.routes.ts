@@ -10,7 +10,7 @@ import {
   MAX_UPLOAD_BYTES,
 } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
@@ -55,13 +55,13 @@ export async function registerEnrichmentRoutes(
     await scope.register(multipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
     });
-    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['enrichment'];
 
     r.post(
       '/api/v1/enrichments',
       {
+        onRequest: guard.requireUser,
         // 200,000 masked CNPJs as JSON are about 4 MB (the API's other JSON bodies stay at 1 MB).
         bodyLimit: 10 * 1024 * 1024,
         schema: {
@@ -101,13 +101,17 @@ export async function registerEnrichmentRoutes(
 
     r.get(
       '/api/v1/enrichments',
-      { schema: { tags, security, querystring: pageQuery, response: { 200: enrichmentListSchema, ...errors } } },
+      {
+        onRequest: guard.requireUser,
+        schema: { tags, security, querystring: pageQuery, response: { 200: enrichmentListSchema, ...errors } },
+      },
       async (request) => enrichment.list(currentUser(request), request.query.page, request.query.pageSize),
     );
 
     r.get(
       '/api/v1/enrichments/base',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -120,13 +124,17 @@ export async function registerEnrichmentRoutes(
 
     r.get(
       '/api/v1/enrichments/:id',
-      { schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } } },
+      {
+        onRequest: guard.requireUser,
+        schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } },
+      },
       async (request) => enrichment.get(currentUser(request), request.params.id),
     );
 
     r.get(
       '/api/v1/enrichments/:id/results',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -140,7 +148,10 @@ export async function registerEnrichmentRoutes(
 
     r.get(
       '/api/v1/enrichments/:id/export',
-      { schema: { tags, security, params: idParams, summary: 'The result as CSV (formula-safe)' } },
+      {
+        onRequest: guard.requireUser,
+        schema: { tags, security, params: idParams, summary: 'The result as CSV (formula-safe)' },
+      },
       async (request, reply) => {
         const { enrichment: row, pages } = await enrichment.exportSource(currentUser(request), request.params.id);
         async function* lines(): AsyncGenerator<string> {
@@ -181,6 +192,7 @@ export async function registerEnrichmentRoutes(
     r.post(
       '/api/v1/enrichments/:id/list',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,

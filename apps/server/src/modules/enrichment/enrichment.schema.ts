@@ -4,27 +4,15 @@
  * the base had for it; invalid inputs are kept (capped) with their reason.
  */
 import { ENRICHMENT_STATUSES, type EnrichmentInvalid, type EnrichmentPhone } from '@ecoa/shared';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { ownedBy, randomId, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 
 export const enrichments = pgTable(
   'enrichments',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: randomId(),
+    userId: ownedBy(users, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     status: text('status', { enum: ENRICHMENT_STATUSES }).notNull().default('processing'),
     onlyActive: boolean('only_active').notNull().default(false),
@@ -47,8 +35,8 @@ export const enrichments = pgTable(
     /** The CNPJ base's reference month the lookup used. */
     baseMonth: text('base_month'),
     error: text('error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    finishedAt: timestamptz('finished_at'),
   },
   (t) => [index('enrichments_user_created_idx').on(t.userId, t.createdAt)],
 );

@@ -22,10 +22,10 @@ import type { LedgerService } from '../ledger/index.ts';
 import type { DirectContact } from '../lists/index.ts';
 import { toEnrichmentDto, toResult } from './enrichment.dto.ts';
 import { type CheckedCnpjs, checkCnpjs, cnpjsFromFile } from './enrichment.input.ts';
+import { enrichmentLookupQueue } from './enrichment.jobs.ts';
 import type { BaseRow, EnrichmentRepository, ItemFill } from './enrichment.repository.ts';
 import type { EnrichmentRow } from './enrichment.schema.ts';
 
-export const ENRICHMENT_QUEUE = 'enrichment.lookup';
 /** CNPJs looked up per statement. */
 const LOOKUP_BATCH = 5_000;
 const reference = (id: string) => ({ type: 'enrichment', id });
@@ -119,11 +119,11 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
         tx,
       });
       await repo.insertItems(tx, created, checked.cnpjs);
-      if (!(await jobs.send(ENRICHMENT_QUEUE, { enrichmentId: created }, { singletonKey: created, tx })))
+      if (!(await jobs.send(enrichmentLookupQueue, { enrichmentId: created }, { singletonKey: created, tx })))
         throw new Error('the enrichment job was not queued');
       return created;
     });
-    jobs.wake(ENRICHMENT_QUEUE);
+    jobs.wake(enrichmentLookupQueue);
     return { id };
   }
 

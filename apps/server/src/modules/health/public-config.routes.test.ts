@@ -1,6 +1,6 @@
 import { PUBLIC_CONFIG_PATH, publicConfigSchema } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
-import { createTestServer, dbKind, testConfig } from '../../../test/helpers.ts';
+import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
 
 describe(`GET ${PUBLIC_CONFIG_PATH} (${dbKind})`, () => {
   it('serves SUPPORT_WHATSAPP as the server was started with it, to anyone, in the shared shape', async () => {

@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, openTestDb } from '../../../test/helpers.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
-import { createLedgerRepository } from './ledger.repository.ts';
-import { createLedgerService, type LedgerService } from './ledger.service.ts';
-import { insertTestUser } from './ledger.test-helpers.ts';
+import type { LedgerService } from './ledger.service.ts';
+import { insertTestUser, openLedgerTestDb } from './ledger.test-support.ts';
 
 let handle: DbHandle;
 let ledger: LedgerService;
 
 beforeAll(async () => {
-  handle = await openTestDb();
-  ledger = createLedgerService({ repo: createLedgerRepository(handle.db), clock: { now: () => new Date() } });
+  ({ handle, ledger } = await openLedgerTestDb());
 });
-afterAll(async () => {
-  await handle?.close();
-});
+afterAll(() => handle?.close());
 
 async function expectReconciled(userId: string) {
   expect((await ledger.reconcile(userId)).mismatches).toEqual([]);

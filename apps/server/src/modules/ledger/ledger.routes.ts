@@ -96,10 +96,6 @@ const paymentsPageSchema = pageSchema(paymentSchema);
 export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { ledger, guard } = deps;
-  // onRequest, not preHandler: the session is checked before the body is validated, so an
-  // anonymous call always answers 401 (the web app signs out on it), never a validation 400.
-  const userOnly = { onRequest: guard.requireUser };
-  const adminOnly = { onRequest: guard.requireAdmin };
   const security = [{ bearer: [] }];
   const adminErrors = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
@@ -116,7 +112,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.get(
     '/api/v1/dashboard/balance',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'Money (reais) and every credit type (available and reserved) of the signed-in user',
@@ -130,7 +126,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.post(
     '/api/v1/credits/transfer',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'Turn money into credits at the user’s unit price (atomic)',
@@ -162,7 +158,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.get(
     '/api/v1/ledger',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'The signed-in user’s ledger, newest first',
@@ -177,7 +173,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.get(
     '/api/v1/payments',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'The signed-in user’s payments, newest first',
@@ -192,7 +188,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.get(
     '/api/v1/payments/:id',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'Where one of the signed-in user’s payments stands (another user’s: 404)',
@@ -214,7 +210,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.get(
     '/api/v1/admin/users/:id/balance',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'A user’s balances (same shape as the dashboard balance)',
@@ -232,7 +228,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.get(
     '/api/v1/admin/users/:id/ledger',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'A user’s ledger, newest first',
@@ -251,7 +247,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.get(
     '/api/v1/admin/users/:id/payments',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'A user’s payments, newest first',
@@ -270,7 +266,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.post(
     '/api/v1/admin/users/:id/payments',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'Record a MANUAL or PIX payment (amount in reais); credited at once',
@@ -307,7 +303,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.post(
     '/api/v1/admin/users/:id/adjustments',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'Adjust one balance with a reason (signed; reais for BALANCE, units otherwise)',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
+import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 /** The ledger service's guards and its reconciliation, on the real database. */

@@ -1,17 +1,7 @@
 import { CREDIT_TYPES, LEDGER_ENTRY_KINDS, PAYMENT_METHODS, PAYMENT_PROVIDERS, PAYMENT_STATUSES } from '@ecoa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import {
-  bigint,
-  check,
-  index,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ownedBy, randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 
 /** `column IN ('A', 'B', …)` for a CHECK constraint over one of our enumerations. */
@@ -28,13 +18,11 @@ function oneOf(column: SQL, values: readonly string[]): SQL {
 export const creditBalances = pgTable(
   'credit_balances',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: ownedBy(users),
     type: text('type', { enum: CREDIT_TYPES }).notNull(),
     available: bigint('available', { mode: 'number' }).notNull().default(0),
     reserved: bigint('reserved', { mode: 'number' }).notNull().default(0),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.type] }),
@@ -55,9 +43,7 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    userId: ownedBy(users),
     type: text('type', { enum: CREDIT_TYPES }).notNull(),
     kind: text('kind', { enum: LEDGER_ENTRY_KINDS }).notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
@@ -73,7 +59,7 @@ export const ledgerEntries = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** Details of the operation (a transfer's unit price and cost, a payment's provider ids…). */
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('ledger_entries_user_idempotency_key').on(t.userId, t.idempotencyKey),
@@ -92,10 +78,8 @@ export const ledgerEntries = pgTable(
 export const payments = pgTable(
   'payments',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: randomId(),
+    userId: ownedBy(users),
     amountCentavos: bigint('amount_centavos', { mode: 'number' }).notNull(),
     method: text('method', { enum: PAYMENT_METHODS }).notNull(),
     provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
@@ -114,9 +98,8 @@ export const payments = pgTable(
     refundShortfallCentavos: bigint('refund_shortfall_centavos', { mode: 'number' }).notNull().default(0),
     /** Anything else worth keeping (e.g. a refused event's reason). */
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    completedAt: timestamp('completed_at', { withTimezone: true }),
+    ...timestamps(),
+    completedAt: timestamptz('completed_at'),
   },
   (t) => [
     index('payments_user_created_idx').on(t.userId, t.createdAt),

@@ -1,23 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, openTestDb } from '../../../test/helpers.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { users } from '../users/users.schema.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
 import { createLedgerService, type LedgerService } from './ledger.service.ts';
-import { insertTestUser, type TestPrices } from './ledger.test-helpers.ts';
+import { insertTestUser, openLedgerTestDb, type TestPrices } from './ledger.test-support.ts';
 
 let handle: DbHandle;
 let ledger: LedgerService;
 
 beforeAll(async () => {
-  handle = await openTestDb();
-  ledger = createLedgerService({ repo: createLedgerRepository(handle.db), clock: { now: () => new Date() } });
+  ({ handle, ledger } = await openLedgerTestDb());
 });
-afterAll(async () => {
-  await handle?.close();
-});
+afterAll(() => handle?.close());
 
 const newUser = (prices: TestPrices = {}) => insertTestUser(handle.db, prices);
 

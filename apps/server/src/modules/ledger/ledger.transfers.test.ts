@@ -2,12 +2,11 @@ import crypto from 'node:crypto';
 import { costCentavos } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, openTestDb } from '../../../test/helpers.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
-import { createLedgerRepository } from './ledger.repository.ts';
-import { createLedgerService, type LedgerService } from './ledger.service.ts';
-import { insertTestUser, type TestPrices } from './ledger.test-helpers.ts';
+import type { LedgerService } from './ledger.service.ts';
+import { insertTestUser, openLedgerTestDb, type TestPrices } from './ledger.test-support.ts';
 
 /**
  * The transfer is one SQL statement (ledger.transfers.repository.ts) that computes the cost
@@ -18,12 +17,9 @@ let handle: DbHandle;
 let ledger: LedgerService;
 
 beforeAll(async () => {
-  handle = await openTestDb();
-  ledger = createLedgerService({ repo: createLedgerRepository(handle.db), clock: { now: () => new Date() } });
+  ({ handle, ledger } = await openLedgerTestDb());
 });
-afterAll(async () => {
-  await handle?.close();
-});
+afterAll(() => handle?.close());
 
 async function userWithMoney(centavos: number, prices: TestPrices) {
   const user = await insertTestUser(handle.db, prices);

@@ -1,17 +1,7 @@
 import { LINK_MODES, LINK_STATUSES, type LinkFallback, type LinkPixels, type TargetHours } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ownedBy, randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 
 /**
@@ -23,10 +13,8 @@ import { users } from '../users/index.ts';
 export const rotatingLinks = pgTable(
   'rotating_links',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: randomId(),
+    userId: ownedBy(users),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
     mode: text('mode', { enum: LINK_MODES }).notNull(),
@@ -36,11 +24,10 @@ export const rotatingLinks = pgTable(
     pixels: jsonb('pixels').$type<LinkPixels>(),
     turnSequence: text('turn_sequence').notNull(),
     /** An administrator switched it off (abuse): the hop shows the friendly page. */
-    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    disabledAt: timestamptz('disabled_at'),
     disabledReason: text('disabled_reason'),
-    deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamptz('deleted_at'),
+    ...timestamps(),
   },
   (t) => [
     // A deleted link gives its address back.
@@ -53,7 +40,7 @@ export const rotatingLinks = pgTable(
 export const linkTargets = pgTable(
   'link_targets',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: randomId(),
     linkId: uuid('link_id')
       .notNull()
       .references(() => rotatingLinks.id),
@@ -67,7 +54,7 @@ export const linkTargets = pgTable(
     weight: integer('weight').notNull().default(1),
     active: boolean('active').notNull().default(true),
     hours: jsonb('hours').$type<TargetHours>(),
-    removedAt: timestamp('removed_at', { withTimezone: true }),
+    removedAt: timestamptz('removed_at'),
   },
   (t) => [index('link_targets_link_idx').on(t.linkId, t.position)],
 );
@@ -87,7 +74,7 @@ export const linkClicks = pgTable(
     campaignId: uuid('campaign_id'),
     /** Null: no target was available (the fallback or the friendly page). */
     targetId: uuid('target_id'),
-    at: timestamp('at', { withTimezone: true }).notNull(),
+    at: timestamptz('at').notNull(),
     referrer: text('referrer'),
     utmSource: text('utm_source'),
     utmMedium: text('utm_medium'),

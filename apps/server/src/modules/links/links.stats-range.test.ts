@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 /**

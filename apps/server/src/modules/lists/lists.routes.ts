@@ -1,9 +1,9 @@
 import { type ColumnMapping, columnMappingSchema, contactListSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../platform/auth/guard.ts';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { badRequest } from '../../platform/errors/app-error.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
@@ -33,7 +33,7 @@ function parseMapping(raw: string | undefined): ColumnMapping | undefined {
 export type ListsRoutesDeps = {
   lists: ListsService;
   storage: UploadStorage;
-  guard: { requireUser: preHandlerAsyncHookHandler };
+  guard: AuthGuard;
 };
 
 export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoutesDeps): Promise<void> {
@@ -43,14 +43,13 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     await scope.register(multipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
     });
-    // Every route here needs a signed-in user, checked before the body is read or validated.
-    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['lists'];
 
     r.post(
       '/api/v1/lists',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Upload a CSV/XLSX (multipart: file, name, optional mapping JSON) and start its import',
@@ -78,6 +77,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.post(
       '/api/v1/lists/preview',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'The mapping step: first rows, columns and the detected mapping of a file (or its beginning)',
@@ -95,6 +95,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'The user’s lists, newest first (`q`: names containing it)',
@@ -118,6 +119,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists/:id',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'A list: status, import progress, counts',
@@ -131,6 +133,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.patch(
       '/api/v1/lists/:id',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Rename a list',
@@ -144,7 +147,10 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
 
     r.delete(
       '/api/v1/lists/:id',
-      { schema: { tags, summary: 'Delete a list (cancels a running import)', params: idParams } },
+      {
+        onRequest: guard.requireUser,
+        schema: { tags, summary: 'Delete a list (cancels a running import)', params: idParams },
+      },
       async (request, reply) => {
         await lists.remove(currentUser(request).id, request.params.id);
         return reply.status(204).send();
@@ -154,6 +160,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists/:id/contacts',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'The list’s valid contacts, by phone',
@@ -171,6 +178,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists/:id/export',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Download the valid contacts or the invalid rows (with the reason) as CSV',

@@ -9,10 +9,10 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ownedBy, randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 
 /**
@@ -22,10 +22,8 @@ import { users } from '../users/index.ts';
 export const contactLists = pgTable(
   'contact_lists',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: randomId(),
+    userId: ownedBy(users, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     status: text('status', { enum: LIST_STATUSES }).notNull().default('importing'),
     /** 0..100, from the bytes of the file read so far. */
@@ -53,9 +51,8 @@ export const contactLists = pgTable(
     sourceHeaders: jsonb('source_headers').$type<string[]>(),
     /** Keys of the custom fields, usable as campaign variables `{key}`. */
     fieldKeys: text('field_keys').array().notNull().default(sql`'{}'::text[]`),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ...timestamps(),
+    finishedAt: timestamptz('finished_at'),
   },
   (t) => [index('contact_lists_user_created_idx').on(t.userId, t.createdAt)],
 );

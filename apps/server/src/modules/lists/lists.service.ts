@@ -14,13 +14,12 @@ import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { GiveUpReason, Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ImportCancelled, importErrorOf, importListFile, RAGGED_ROW } from './lists.import.ts';
+import { listImportQueue } from './lists.jobs.ts';
 import type { ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
 import { fileError } from './parser/errors.ts';
 import { columnCountOf, describeColumns, detectHeader, detectMapping, validateMapping } from './parser/mapping.ts';
 import { readSpreadsheetSample } from './parser/sample.ts';
-
-export const IMPORT_QUEUE = 'lists.import';
 
 export type ListsServiceDeps = {
   repo: ListsRepository;
@@ -133,12 +132,12 @@ export function createListsService(deps: ListsServiceDeps) {
             mapping,
           },
           async (tx, listId) => {
-            if (!(await jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx }))) {
+            if (!(await jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx }))) {
               throw new Error('the import job was not queued');
             }
           },
         );
-        jobs.wake(IMPORT_QUEUE);
+        jobs.wake(listImportQueue);
         return { id };
       } catch (err) {
         await storage.remove(input.file.path);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, dbKind, listeningTestConfig } from '../../../test/helpers.ts';
+import { createTestServer, dbKind, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { type ChannelsUser, sendAndWait, userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
 

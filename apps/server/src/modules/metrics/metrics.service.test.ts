@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, isolatedDatabaseUrl, openTestDb, silentLogger } from '../../../test/helpers.ts';
+import { dbKind, isolatedDatabaseUrl, openTestDb, silentLogger } from '../../../test/server.test-support.ts';
 import { type DbHandle, openDb } from '../../platform/db/client.ts';
 import { createHttpMetrics } from '../../platform/metrics/http-metrics.ts';
 import { createProcessMetrics } from '../../platform/metrics/process-metrics.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, testConfig } from '../../../test/helpers.ts';
+import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';

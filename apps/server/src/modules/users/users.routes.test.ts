@@ -8,8 +8,8 @@ import {
   signupPayload,
   uniqueEmail,
   uniqueIp,
-} from '../../../test/factories.ts';
-import { createTestServer, dbKind, testConfig } from '../../../test/helpers.ts';
+} from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 describe(`company sign-up and /api/me (${dbKind})`, () => {

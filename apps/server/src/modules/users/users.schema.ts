@@ -1,6 +1,7 @@
 import type { PriceTableKey } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 
 /**
  * A company account. Unit prices are integers in ten-thousandths of a real (4 decimal
@@ -9,7 +10,7 @@ import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, u
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: randomId(),
     email: text('email').notNull(),
     /** Company name (the spec's `name`, also sent as `fantasyName`). */
     name: text('name').notNull(),
@@ -26,7 +27,7 @@ export const users = pgTable(
       .notNull()
       .default('pt'),
     profileImagePath: text('profile_image_path'),
-    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    termsAcceptedAt: timestamptz('terms_accepted_at'),
     priceSmsShort: bigint('price_sms_short', { mode: 'number' }).notNull().default(0),
     priceSmsFlash: bigint('price_sms_flash', { mode: 'number' }).notNull().default(0),
     priceWhatsapp: bigint('price_whatsapp', { mode: 'number' }).notNull().default(0),
@@ -38,8 +39,7 @@ export const users = pgTable(
     permissionsEnriched: text('permissions_enriched').array().notNull().default(sql`'{}'::text[]`),
     /** utm_* marketing fields read from the sign-up page URL. */
     signupUtm: jsonb('signup_utm').$type<Record<string, string>>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.ts';
+import { tempDir } from '../../../test/server.test-support.ts';
 import { openZip } from './zip.ts';
 import { createZipFile } from './zip-writer.ts';
 

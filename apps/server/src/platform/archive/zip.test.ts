@@ -2,8 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.ts';
-import { deflateRaw, sharedStringsBomb, type TestZipEntry, zipBuffer, zipParts } from '../../../test/zip-writer.ts';
+import { tempDir } from '../../../test/server.test-support.ts';
+import {
+  deflateRaw,
+  sharedStringsBomb,
+  type TestZipEntry,
+  zipBuffer,
+  zipParts,
+} from '../../../test/zip-writer.test-support.ts';
 import { openZip, ZipFormatError, ZipLimitError, type ZipLimits } from './zip.ts';
 
 const dir = tempDir('ecoa-zip-');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.ts';
+import { tempDir } from '../../../test/server.test-support.ts';
 import { hashLoginCode, loadAuthSecret, newLoginCode, newSessionToken, sameDigest } from './crypto.ts';
 
 describe('auth crypto', () => {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.ts';
+import { tempDir } from '../../../test/server.test-support.ts';
 import { openDb } from './client.ts';
 import { acquirePgliteLock, pgliteLockFile, pgliteLockFiles } from './pglite-lock.ts';
 import { currentProcessIdentity, formatIdentity } from './process-identity.ts';

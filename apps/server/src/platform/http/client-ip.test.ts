@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLoginCode, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, testConfig } from '../../../test/helpers.ts';
+import { readLoginCode, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 /**

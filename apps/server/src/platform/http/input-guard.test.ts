@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn, signupPayload, uniqueIp } from '../../../test/factories.ts';
-import { createTestServer, dbKind } from '../../../test/helpers.ts';
+import { bearer, signUpAndSignIn, signupPayload, uniqueIp } from '../../../test/factories.test-support.ts';
+import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { findDisallowedText } from './input-guard.ts';
 

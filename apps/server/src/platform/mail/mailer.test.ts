@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../test/helpers.ts';
+import { tempDir } from '../../../test/server.test-support.ts';
 import { createMailer, outboxDir } from './mailer.ts';
 
 function capturingLogger() {

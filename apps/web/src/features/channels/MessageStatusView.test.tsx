@@ -56,7 +56,7 @@ describe('MessageStatusView', () => {
     expect(error.textContent).toContain('Não foi possível carregar o status da mensagem.');
     expect(screen.queryByTestId('message-status-loading')).toBeNull();
     expect(screen.queryByTestId('message-status-spinner')).toBeNull();
-    // No more reads while it stands failed (it used to ask again every second for ever).
+    // No more reads while it stands failed: a failed read is not retried every second for ever.
     const after = reads;
     await sleep(3_500);
     expect(reads).toBe(after);

@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("an administrator's disable-with-reason dialog (issue 21)", () => {
+describe("an administrator's disable-with-reason dialog", () => {
   it('a failed disable keeps the typed reason and says why in the dialog; a retry disables the link', async () => {
     const slug = `motivo-${Date.now().toString(36)}`;
     const created = await serverCall<{ id: string }>(realApi().userToken, 'POST', '/api/v1/rotating-links', {

@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("the links page's search (issue 21)", () => {
+describe("the links page's search", () => {
   it('asks the server once per pause in typing, not once per key', async () => {
     const slug = `teclas-${Date.now().toString(36)}`;
     const created = await serverCall(realApi().userToken, 'POST', '/api/v1/rotating-links', {

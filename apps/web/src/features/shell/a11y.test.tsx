@@ -20,7 +20,7 @@ const admin: ShellUser = {
 const label = (key: string) =>
   key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], pt);
 
-describe('accessibility (issue 21)', () => {
+describe('accessibility', () => {
   it("the collapsed sidebar's entries and Logout keep their names", async () => {
     await renderWithApp(<Sidebar user={admin} collapsed onNavigate={() => {}} onLogout={() => {}} />);
     const nav = screen.getByRole('navigation', { name: pt.shell.navigation });

@@ -2,8 +2,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mp3File, mp3Frame, mp3Seconds, oggFile, oggPage, wavFile } from '../../../../test/audio-builder.ts';
-import { tempDir } from '../../../../test/helpers.ts';
+import {
+  mp3File,
+  mp3Frame,
+  mp3Seconds,
+  oggFile,
+  oggPage,
+  wavFile,
+} from '../../../../test/audio-builder.test-support.ts';
+import { tempDir } from '../../../../test/server.test-support.ts';
 import { type AudioInfo, AudioProbeError, bufferSource, openFileSource, probeAudio } from './index.ts';
 
 const probe = (bytes: Buffer) => probeAudio(bufferSource(bytes));

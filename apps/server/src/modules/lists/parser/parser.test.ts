@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../../test/helpers.ts';
+import { tempDir } from '../../../../test/server.test-support.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { CsvParser, detectDelimiter } from '../../../platform/text/csv.ts';
 import { detectHeader, detectMapping, slugifyHeader, validateMapping } from './mapping.ts';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../../../test/helpers.ts';
+import { tempDir } from '../../../../test/server.test-support.ts';
 import {
   inlineRow,
   sharedStringsXml,
@@ -11,8 +11,8 @@ import {
   type TestXlsx,
   xlsxBuffer,
   xmlEscape,
-} from '../../../../test/xlsx-builder.ts';
-import { repeatedDeflate, sharedStringsBomb } from '../../../../test/zip-writer.ts';
+} from '../../../../test/xlsx-builder.test-support.ts';
+import { repeatedDeflate, sharedStringsBomb } from '../../../../test/zip-writer.test-support.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { excelDate, isDateFormat, readXlsxRows, readXlsxSample, SharedStrings, type XlsxLimits } from './xlsx.ts';
 

@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('the tracked link picker (issue 21)', () => {
+describe('the tracked link picker', () => {
   it('finds a link past the newest 100 by searching the server, one request per pause in typing', async () => {
     const run = Date.now().toString(36);
     // 101 links: the first one created is the 101st newest, out of any first page of 100.

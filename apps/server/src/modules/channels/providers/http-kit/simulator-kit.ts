@@ -65,13 +65,14 @@ export async function listen(
   };
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
+/** A request's whole body, refused (and the request destroyed) past `maxBytes`. */
+export function readBody(req: http.IncomingMessage, maxBytes = MAX_REQUEST_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) {
+      if (size > maxBytes) {
         reject(new Error('request too large'));
         req.destroy();
         return;
@@ -231,8 +232,13 @@ export function fractionOf(key: string): number {
   return crypto.createHash('sha256').update(key).digest().readUInt32BE(0) / 2 ** 32;
 }
 
-/** Picks from weights by a fraction in [0, 1). */
-export function pickWeighted<K extends string>(weights: Record<K, number>, fraction: number): K {
+/**
+ * Picks from weights by a fraction in [0, 1): every simulator's draw of a fate. The first entry
+ * when none weighs anything; undefined only for an empty table.
+ */
+export function pickWeighted<K extends string>(weights: Record<K, number>, fraction: number): K;
+export function pickWeighted<K extends string>(weights: Partial<Record<K, number>>, fraction: number): K | undefined;
+export function pickWeighted<K extends string>(weights: Partial<Record<K, number>>, fraction: number): K | undefined {
   const entries = Object.entries(weights) as [K, number][];
   const total = entries.reduce((sum, [, w]) => sum + Math.max(0, w), 0);
   let point = fraction * total;
@@ -240,7 +246,7 @@ export function pickWeighted<K extends string>(weights: Record<K, number>, fract
     point -= Math.max(0, weight);
     if (point < 0) return key;
   }
-  return entries[0]![0];
+  return entries[0]?.[0];
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type OutboundMessage, ProviderError, type StatusEvent } from '../../provider.ts';
-import { type RcsRig, startRcsRig } from './rcs.rig.ts';
+import { closedAfterEach } from '../http-kit/carrier-rig.test-support.ts';
+import { type RcsRig, startRcsRig } from './rcs.test-support.ts';
 
-const rigs: RcsRig[] = [];
-async function rig(...args: Parameters<typeof startRcsRig>) {
-  const started = await startRcsRig(...args);
-  rigs.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((r) => r.close()));
-});
+const rig = closedAfterEach(startRcsRig);
 
 function text(to: string, body = 'Sua fatura vence amanhã'): OutboundMessage {
   return {

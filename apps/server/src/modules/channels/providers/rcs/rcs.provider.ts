@@ -8,21 +8,22 @@ import { type Clock, systemClock } from '../../../../platform/clock/clock.ts';
 import type { ProvidersConfig } from '../../../../platform/config/config.ts';
 import {
   type ChannelProvider,
-  type EventListener,
+  type OutboundContent,
   type OutboundMessage,
   ProviderError,
-  type SubmitOptions,
   type SubmitResult,
 } from '../../provider.ts';
+import { carrierProvider } from '../http-kit/carrier-provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
-import { httpExchange, TransportError } from '../http-kit/http-client.ts';
-import { SendPacer, waitOrStopped } from '../http-kit/pacer.ts';
+import { httpExchange, type TransportError } from '../http-kit/http-client.ts';
+import { SendPacer } from '../http-kit/pacer.ts';
 import { interpretRcsAnswer } from './rcs.answer.ts';
 import { ServiceAccountTokens } from './rcs.token.ts';
 import { rcsWebhookRoutes } from './rcs.webhook.ts';
 import { agentMessage, RBM_SCOPE } from './rcs.wire.ts';
 
 export type RcsConfig = NonNullable<ProvidersConfig['rcs']>;
+type RcsContent = Extract<OutboundContent, { kind: 'rcs' }>;
 
 export const RCS_PROVIDER = 'rcs';
 /**
@@ -53,10 +54,8 @@ export function createRcsProvider(options: RcsProviderOptions): ChannelProvider 
     timeoutMs,
     onAccountError: (message) => health.error(message),
   });
-  let listener: EventListener | undefined;
-  let closed = false;
 
-  async function submit(message: OutboundMessage, options: SubmitOptions = {}): Promise<SubmitResult> {
+  function check(message: OutboundMessage): RcsContent {
     const content = message.content;
     if (content.kind !== 'rcs') {
       throw new ProviderError('RCS_CONTENT_UNSUPPORTED', `RCS sends texts and cards, not ${content.kind}`);
@@ -68,68 +67,56 @@ export function createRcsProvider(options: RcsProviderOptions): ChannelProvider 
     if (!/^\+[1-9]\d{7,14}$/.test(message.to)) {
       throw new ProviderError('RCS_NUMBER_INVALID', 'the recipient is not an E.164 number');
     }
-    if (closed) throw new ProviderError('RCS_CLOSED', 'the RCS provider is closed', { retryable: true });
-    await waitOrStopped(pacer, options.signal, RCS_PROVIDER);
-    health.started();
-    try {
-      const url =
-        `${config.apiUrl}/v1/phones/${message.to}/agentMessages` +
-        `?messageId=${encodeURIComponent(message.id)}&agentId=${encodeURIComponent(config.agentId)}`;
-      const body = JSON.stringify(agentMessage(content));
-      // A revoked or expired token gets one fresh token and one more try (same messageId: safe).
-      for (let attempt = 1; ; attempt++) {
-        const token = await tokens.token();
-        const answer = await httpExchange({
-          method: 'POST',
-          url,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body,
-          timeoutMs,
-          maxAnswerBytes: 256 * 1024,
-        });
-        health.reached();
-        if (answer.status === 401 && attempt === 1) {
-          tokens.invalidate(token);
-          continue;
-        }
-        const meaning = interpretRcsAnswer(answer.status, answer.body);
-        if (meaning.ok) return { providerMessageIds: [message.id] };
-        if (meaning.account) health.error(`${meaning.error.reason}: ${meaning.error.message}`);
-        throw meaning.error;
+    return content;
+  }
+
+  async function send(message: OutboundMessage, content: RcsContent): Promise<SubmitResult> {
+    const url =
+      `${config.apiUrl}/v1/phones/${message.to}/agentMessages` +
+      `?messageId=${encodeURIComponent(message.id)}&agentId=${encodeURIComponent(config.agentId)}`;
+    const body = JSON.stringify(agentMessage(content));
+    // A revoked or expired token gets one fresh token and one more try (same messageId: safe).
+    for (let attempt = 1; ; attempt++) {
+      const token = await tokens.token();
+      const answer = await httpExchange({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+        timeoutMs,
+        maxAnswerBytes: 256 * 1024,
+      });
+      health.reached();
+      if (answer.status === 401 && attempt === 1) {
+        tokens.invalidate(token);
+        continue;
       }
-    } catch (err) {
-      if (err instanceof TransportError) {
-        if (!err.maybeSent) health.unreachable(`RBM is unreachable (${err.code})`);
-        else health.error(`no answer from RBM (${err.code})`);
-        // Idempotent by messageId: even a send that may have been taken is retried safely.
-        throw new ProviderError(
-          err.maybeSent ? 'RCS_NO_ANSWER' : 'RCS_UNREACHABLE',
-          `RBM did not answer (${err.code})`,
-          { retryable: true },
-        );
-      }
-      throw err;
-    } finally {
-      health.finished();
+      const meaning = interpretRcsAnswer(answer.status, answer.body);
+      if (meaning.ok) return { providerMessageIds: [message.id] };
+      if (meaning.account) health.error(`${meaning.error.reason}: ${meaning.error.message}`);
+      throw meaning.error;
     }
   }
 
-  return {
+  function transportFailure(err: TransportError): ProviderError {
+    if (!err.maybeSent) health.unreachable(`RBM is unreachable (${err.code})`);
+    else health.error(`no answer from RBM (${err.code})`);
+    // Idempotent by messageId: even a send that may have been taken is retried safely.
+    return new ProviderError(err.maybeSent ? 'RCS_NO_ANSWER' : 'RCS_UNREACHABLE', `RBM did not answer (${err.code})`, {
+      retryable: true,
+    });
+  }
+
+  return carrierProvider({
     name: RCS_PROVIDER,
     channels: ['rcs'],
-    submit,
-    onEvent(fn) {
-      listener = fn;
-    },
-    webhooks: rcsWebhookRoutes({
-      provider: RCS_PROVIDER,
-      agentId: config.agentId,
-      clientToken: config.webhookToken,
-      listener: () => (closed ? undefined : listener),
-    }),
-    health: () => health.snapshot(),
-    async close() {
-      closed = true;
-    },
-  };
+    pacer,
+    health,
+    check,
+    closedError: () => new ProviderError('RCS_CLOSED', 'the RCS provider is closed', { retryable: true }),
+    send,
+    transportFailure,
+    webhooks: (listener) =>
+      rcsWebhookRoutes({ provider: RCS_PROVIDER, agentId: config.agentId, clientToken: config.webhookToken, listener }),
+  });
 }

@@ -3,7 +3,7 @@
  * (checked by the schema below).
  */
 import { z } from 'zod';
-import type { DestinationCount } from '../http-kit/simulator-kit.ts';
+import { callbackBehaviour, type SendCounters } from '../http-kit/simulator-tally.ts';
 
 const outcome = z.union([
   z.enum(['delivered', 'read', 'not_capable']),
@@ -23,13 +23,8 @@ export const rcsSimulatorRuntimeOptions = z.strictObject({
   numberOutcomes: z.record(z.string().regex(/^\+\d{8,15}$/), outcome),
   /** Between the answer and the first event, and between events. */
   eventDelayMs: z.number().int().min(0).max(600_000),
-  /** Every event posted twice. */
-  duplicates: z.boolean(),
-  /** READ posted before DELIVERED. */
-  outOfOrder: z.boolean(),
-  callbackRetries: z.number().int().min(0).max(10),
-  /** Signs events with this token instead of the client token (a misconfigured webhook). */
-  webhookSecret: z.string().min(1).nullable(),
+  /** Events doubled, READ posted before DELIVERED, retried, or signed with another token than the client token. */
+  ...callbackBehaviour,
   /** How long the access tokens it issues live. */
   tokenLifetimeSeconds: z.number().int().min(1).max(86_400),
 });
@@ -66,19 +61,9 @@ export const RCS_SIMULATOR_DEFAULTS: RcsSimulatorOptions = {
   tokenLifetimeSeconds: 3599,
 };
 
-export type RcsSimulatorCounters = {
-  /** Every call to agentMessages.create. */
-  requests: number;
-  /** Messages taken (new messageIds). */
-  accepted: number;
-  /** Refused calls by HTTP status (`404` not RCS-capable, `409` a repeated messageId, `429` over the quota…). */
-  rejected: Record<string, number>;
-  /** Calls repeating a messageId already taken, or the same content to the same number. */
-  duplicates: number;
-  destinations: Record<string, DestinationCount>;
+/** Refusals are counted by HTTP status (`404` not RCS-capable, `409` a repeated messageId, `429` over the quota…). */
+export type RcsSimulatorCounters = SendCounters & {
   /** Calls to the token endpoint, and the tokens it gave. */
   tokenRequests: number;
   tokensIssued: number;
-  callbacks: { delivered: number; failed: number; lastFailureStatus: number | null };
-  inbound: number;
 };

@@ -1,23 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RcsRig, startRcsRig } from './rcs.rig.ts';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach, simulatorControl } from '../http-kit/carrier-rig.test-support.ts';
+import { type RcsRig, startRcsRig } from './rcs.test-support.ts';
 
-const rigs: RcsRig[] = [];
-async function rig(...args: Parameters<typeof startRcsRig>) {
-  const started = await startRcsRig(...args);
-  rigs.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((r) => r.close()));
-});
+const rig = closedAfterEach(startRcsRig);
 
-const control = (r: RcsRig, path: string, body?: unknown) =>
-  fetch(`${r.simulator.url}/__simulator/${path}`, {
-    method: path === 'counters' ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(path === 'counters' ? {} : { body: JSON.stringify(body ?? {}) }),
-  });
+const control = (r: RcsRig, path: string, body?: unknown) => simulatorControl(r.simulator.url, path, body);
 
 describe('RCS simulator: the RBM fake refuses what RBM refuses', () => {
   it('without a token from its token endpoint: 401 UNAUTHENTICATED', async () => {

@@ -11,8 +11,6 @@ import { z } from 'zod';
 import {
   controlRoute,
   DeliveryQueue,
-  type DestinationCount,
-  deliverWebhook,
   fractionOf,
   listen,
   pickWeighted,
@@ -21,6 +19,13 @@ import {
   sleep,
   TokenBucket,
 } from '../http-kit/simulator-kit.ts';
+import {
+  emptySendCounters,
+  initialRuntimeOptions,
+  postCallback,
+  SendTally,
+  scheduleCallbacks,
+} from '../http-kit/simulator-tally.ts';
 import { RCS_DEFAULT_MESSAGES_PER_SECOND, type RcsConfig } from './rcs.provider.ts';
 import { FakeGoogleOAuth, TOKEN_PATH } from './rcs.simulator-oauth.ts';
 import {
@@ -65,61 +70,34 @@ const STATUS_TEXT: Record<number, string> = {
 
 export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> = {}): Promise<RcsSimulator> {
   const fixed = { ...RCS_SIMULATOR_DEFAULTS, ...overrides };
-  let options: RcsSimulatorRuntimeOptions = rcsSimulatorRuntimeOptions.parse(
-    Object.fromEntries(Object.keys(rcsSimulatorRuntimeOptions.shape).map((k) => [k, fixed[k as keyof typeof fixed]])),
-  );
+  let options: RcsSimulatorRuntimeOptions = initialRuntimeOptions(rcsSimulatorRuntimeOptions, fixed);
   const bucket = new TokenBucket(options.throughputPerSecond);
   const deliveries = new DeliveryQueue();
-  let counters = emptyCounters();
+  const tally = new SendTally(emptyCounters);
   let takenIds = new Set<string>();
-  let seenContent = new Set<string>();
   let oauth: FakeGoogleOAuth | undefined;
 
-  const destination = (to: string): DestinationCount =>
-    (counters.destinations[to] ??= { received: 0, accepted: 0, duplicates: 0 });
-
   function refuse(status: number, message: string, name = STATUS_TEXT[status] ?? 'INTERNAL'): SimResponse {
-    counters.rejected[status] = (counters.rejected[status] ?? 0) + 1;
+    tally.refused(status);
     return { status, body: googleError(status, name, message) };
   }
 
-  async function post(payload: object): Promise<{ delivered: boolean; status: number }> {
-    if (!options.callbackUrl) return { delivered: false, status: 0 };
+  function post(payload: object): Promise<{ delivered: boolean; status: number }> {
     const { body, signature } = rbmDelivery(options.webhookSecret ?? fixed.webhookToken, fixed.agentId, payload);
-    const result = await deliverWebhook(
-      options.callbackUrl,
-      body,
-      { 'x-goog-signature': signature },
-      options.callbackRetries,
-      200,
-    );
-    if (result.ok) counters.callbacks.delivered++;
-    else {
-      counters.callbacks.failed++;
-      counters.callbacks.lastFailureStatus = result.status;
-    }
-    return { delivered: result.ok, status: result.status };
+    return postCallback(options, body, { 'x-goog-signature': signature }, tally.counters.callbacks);
   }
 
   function scheduleEvents(phone: string, messageId: string, fate: 'delivered' | 'read'): void {
     const types: RbmEventType[] = fate === 'read' ? ['DELIVERED', 'READ'] : ['DELIVERED'];
     const now = Date.now();
-    let events = types.map((type, i) =>
+    const events = types.map((type, i) =>
       userEvent({ agentId: fixed.agentId, phone, messageId, type, at: new Date(now + i * 1000) }),
     );
-    if (options.outOfOrder) events = events.reverse();
-    if (options.duplicates) events = events.flatMap((e) => [e, e]);
-    const delay = options.eventDelayMs;
-    deliveries.schedule(delay, async () => {
-      for (const [i, event] of events.entries()) {
-        if (i > 0 && delay > 0) await sleep(delay);
-        await post(event);
-      }
-    });
+    scheduleCallbacks(deliveries, events, { ...options, delayMs: options.eventDelayMs }, post);
   }
 
   async function createMessage(request: SimRequest, rawPhone: string): Promise<SimResponse> {
-    counters.requests++;
+    tally.counters.requests++;
     if (options.latencyMs > 0) await sleep(options.latencyMs);
     if (!oauth?.authorised(request.headers.authorization)) {
       return refuse(401, 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
@@ -138,25 +116,17 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
         err instanceof z.ZodError ? `Invalid AgentMessage: ${z.prettifyError(err)}` : 'Invalid JSON payload received.',
       );
     }
-    const counts = destination(phone);
-    counts.received++;
+    tally.destination(phone).received++;
     if (!bucket.take()) return refuse(429, 'Quota exceeded for quota metric agent messages per second');
     if (takenIds.has(messageId)) {
-      counts.duplicates++;
-      counters.duplicates++;
+      tally.repeated(phone);
       return refuse(409, `Message with ID ${messageId} already exists`);
     }
     const fate: RcsOutcome = options.numberOutcomes[phone] ?? pickFate(phone);
     if (fate === 'not_capable') return refuse(404, 'Requested entity was not found.');
     if (typeof fate === 'object') return refuse(fate.httpError, 'Simulated error', fate.status);
     takenIds.add(messageId);
-    const contentKey = `${phone}\u0000${crypto.createHash('sha256').update(JSON.stringify(message)).digest('base64')}`;
-    if (seenContent.has(contentKey)) {
-      counts.duplicates++;
-      counters.duplicates++;
-    } else seenContent.add(contentKey);
-    counts.accepted++;
-    counters.accepted++;
+    tally.accepted(phone, message);
     scheduleEvents(phone, messageId, fate);
     return {
       status: 200,
@@ -170,11 +140,10 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
   }
 
   const handle = {
-    counters: () => structuredClone(counters),
+    counters: () => tally.snapshot(),
     reset() {
-      counters = emptyCounters();
+      tally.reset();
       takenIds = new Set();
-      seenContent = new Set();
     },
     setOptions(patch: Partial<RcsSimulatorRuntimeOptions>) {
       options = rcsSimulatorRuntimeOptions.parse({ ...options, ...patch });
@@ -182,7 +151,7 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
     },
     revokeTokens: () => oauth?.revokeAll(),
     async sendInbound(input: { from: string; text: string }) {
-      counters.inbound++;
+      tally.counters.inbound++;
       const payload = userMessage({ agentId: fixed.agentId, phone: input.from, text: input.text, at: new Date() });
       let result = { delivered: false, status: 0 };
       await deliveries.run(async () => {
@@ -221,9 +190,9 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
       });
       if (control) return control;
       if (request.method === 'POST' && request.path === TOKEN_PATH) {
-        counters.tokenRequests++;
+        tally.counters.tokenRequests++;
         const answer = oauth!.grant(request.body, options.tokenLifetimeSeconds);
-        if (answer.status === 200) counters.tokensIssued++;
+        if (answer.status === 200) tally.counters.tokensIssued++;
         return answer;
       }
       const route = /^\/v1\/phones\/([^/]+)\/agentMessages$/.exec(request.path);
@@ -261,15 +230,5 @@ function safeDecode(value: string): string | undefined {
 }
 
 function emptyCounters(): RcsSimulatorCounters {
-  return {
-    requests: 0,
-    accepted: 0,
-    rejected: {},
-    duplicates: 0,
-    destinations: {},
-    tokenRequests: 0,
-    tokensIssued: 0,
-    callbacks: { delivered: 0, failed: 0, lastFailureStatus: null },
-    inbound: 0,
-  };
+  return { ...emptySendCounters(), tokenRequests: 0, tokensIssued: 0 };
 }

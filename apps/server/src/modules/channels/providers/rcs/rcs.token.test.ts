@@ -1,32 +1,21 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../../../platform/clock/clock.ts';
-import { type OutboundMessage, ProviderError } from '../../provider.ts';
+import { ProviderError } from '../../provider.ts';
+import { closedAfterEach } from '../http-kit/carrier-rig.test-support.ts';
 import { listen } from '../http-kit/simulator-kit.ts';
 import { createRcsProvider } from './rcs.provider.ts';
-import { type RcsRig, startRcsRig } from './rcs.rig.ts';
+import { type RcsRig, rcsText, startRcsRig } from './rcs.test-support.ts';
 
-const rigs: RcsRig[] = [];
-async function rig(...args: Parameters<typeof startRcsRig>) {
-  const started = await startRcsRig(...args);
-  rigs.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((r) => r.close()));
-});
+const rig = closedAfterEach(startRcsRig);
 
-const text = (to: string): OutboundMessage => ({
-  id: randomUUID(),
-  channel: 'rcs',
-  to,
-  content: { kind: 'rcs', text: 'Olá' },
-});
 const sendMany = (r: RcsRig, n: number, prefix: string) =>
-  Promise.all(Array.from({ length: n }, (_, i) => r.provider.submit(text(`${prefix}${String(i).padStart(2, '0')}`))));
+  Promise.all(
+    Array.from({ length: n }, (_, i) => r.provider.submit(rcsText(`${prefix}${String(i).padStart(2, '0')}`))),
+  );
 
 async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
   const error = await promise.then(
@@ -55,20 +44,20 @@ describe('RCS service account tokens (JWT bearer grant against the simulator’s
   it('a token near its expiry is replaced before it is used', async () => {
     const clock = createManualClock();
     const r = await rig({ tokenLifetimeSeconds: 400, outcomeMix: { delivered: 1, read: 0, notCapable: 0 } }, { clock });
-    await r.provider.submit(text('+5511999992001'));
+    await r.provider.submit(rcsText('+5511999992001'));
     clock.advance(150_000);
-    await r.provider.submit(text('+5511999992002'));
+    await r.provider.submit(rcsText('+5511999992002'));
     expect(r.simulator.counters().tokenRequests).toBe(1);
     clock.advance(100_000);
-    await r.provider.submit(text('+5511999992003'));
+    await r.provider.submit(rcsText('+5511999992003'));
     expect(r.simulator.counters().tokenRequests).toBe(2);
   });
 
   it('a revoked token is replaced once and the send goes through (same messageId, sent once)', async () => {
     const r = await rig({ outcomeMix: { delivered: 1, read: 0, notCapable: 0 } });
-    await r.provider.submit(text('+5511999992004'));
+    await r.provider.submit(rcsText('+5511999992004'));
     r.simulator.revokeTokens();
-    await r.provider.submit(text('+5511999992005'));
+    await r.provider.submit(rcsText('+5511999992005'));
     expect(r.simulator.counters()).toMatchObject({ tokenRequests: 2, accepted: 2, rejected: { 401: 1 } });
   });
 
@@ -78,7 +67,7 @@ describe('RCS service account tokens (JWT bearer grant against the simulator’s
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     const forged = tempKeyFile({ ...real, private_key: stranger.export({ type: 'pkcs8', format: 'pem' }).toString() });
     const provider = createRcsProvider({ config: { ...r.simulator.config, serviceAccountFile: forged }, mode: 'real' });
-    const error = await rejection(provider.submit(text('+5511999992006')));
+    const error = await rejection(provider.submit(rcsText('+5511999992006')));
     expect(error).toMatchObject({ reason: 'RCS_CREDENTIALS_INVALID', options: {} });
     expect(error.message).toContain('invalid_grant');
     expect(provider.health().lastError?.message).toContain('RCS_CREDENTIALS_INVALID');
@@ -100,7 +89,7 @@ describe('RCS service account tokens (JWT bearer grant against the simulator’s
     ],
   ])('%s is RCS_CREDENTIALS_INVALID before any request', async (_, file) => {
     const r = await rig({}, { config: { serviceAccountFile: file } });
-    expect(await rejection(r.provider.submit(text('+5511999992007')))).toMatchObject({
+    expect(await rejection(r.provider.submit(rcsText('+5511999992007')))).toMatchObject({
       reason: 'RCS_CREDENTIALS_INVALID',
       options: {},
     });
@@ -115,7 +104,7 @@ describe('RCS service account tokens (JWT bearer grant against the simulator’s
     const real = JSON.parse(fs.readFileSync(r.simulator.config.serviceAccountFile, 'utf8'));
     const file = tempKeyFile({ ...real, token_uri: `${down.url}/token` });
     const other = await rig({}, { config: { serviceAccountFile: file } });
-    expect(await rejection(other.provider.submit(text('+5511999992008')))).toMatchObject({
+    expect(await rejection(other.provider.submit(rcsText('+5511999992008')))).toMatchObject({
       reason: 'RCS_TOKEN_UNAVAILABLE',
       options: { retryable: true },
     });
@@ -125,7 +114,7 @@ describe('RCS service account tokens (JWT bearer grant against the simulator’s
     const down = await listen(async () => ({ status: 200 }), { host: '127.0.0.1', port: 0 });
     await down.close();
     const r = await rig({}, { config: { apiUrl: down.url } });
-    expect(await rejection(r.provider.submit(text('+5511999992009')))).toMatchObject({
+    expect(await rejection(r.provider.submit(rcsText('+5511999992009')))).toMatchObject({
       reason: 'RCS_UNREACHABLE',
       options: { retryable: true },
     });

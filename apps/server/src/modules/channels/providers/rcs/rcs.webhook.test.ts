@@ -1,25 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { OutboundMessage, StatusEvent } from '../../provider.ts';
-import { type RcsRig, startRcsRig } from './rcs.rig.ts';
+import { describe, expect, it } from 'vitest';
+import type { StatusEvent } from '../../provider.ts';
+import { closedAfterEach } from '../http-kit/carrier-rig.test-support.ts';
+import { type RcsRig, rcsText, startRcsRig } from './rcs.test-support.ts';
 import { rbmDelivery, signRcsData, userEvent, userMessage } from './rcs.wire.ts';
 
-const rigs: RcsRig[] = [];
-async function rig(...args: Parameters<typeof startRcsRig>) {
-  const started = await startRcsRig(...args);
-  rigs.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((r) => r.close()));
-});
-
-const text = (to: string): OutboundMessage => ({
-  id: randomUUID(),
-  channel: 'rcs',
-  to,
-  content: { kind: 'rcs', text: 'Olá' },
-});
+const rig = closedAfterEach(startRcsRig);
 
 function post(r: RcsRig, body: string, headers: Record<string, string> = {}) {
   return fetch(r.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
@@ -98,7 +84,7 @@ describe('RCS webhook: signatures (base64 HMAC-SHA512 of the decoded data, keyed
 
   it('end to end: events signed with the wrong token are refused, nothing is emitted', async () => {
     const r = await rig({ webhookSecret: 'an-old-token', numberOutcomes: { '+5511999993002': 'read' } });
-    await r.provider.submit(text('+5511999993002'));
+    await r.provider.submit(rcsText('+5511999993002'));
     await r.simulator.idle();
     expect(r.simulator.counters().callbacks).toEqual({ delivered: 0, failed: 2, lastFailureStatus: 401 });
     expect(r.events).toEqual([]);
@@ -118,7 +104,7 @@ describe('RCS webhook: signatures (base64 HMAC-SHA512 of the decoded data, keyed
 describe('RCS webhook: events as received', () => {
   it('passes duplicated events on, each one', async () => {
     const r = await rig({ duplicates: true, numberOutcomes: { '+5511999993003': 'read' } });
-    const message = text('+5511999993003');
+    const message = rcsText('+5511999993003');
     await r.provider.submit(message);
     await r.simulator.idle();
     expect(statusesOf(r, message.id)).toEqual(['delivered', 'delivered', 'read', 'read']);
@@ -126,7 +112,7 @@ describe('RCS webhook: events as received', () => {
 
   it('passes READ before DELIVERED on in arrival order, each with its own time', async () => {
     const r = await rig({ outOfOrder: true, numberOutcomes: { '+5511999993004': 'read' } });
-    const message = text('+5511999993004');
+    const message = rcsText('+5511999993004');
     await r.provider.submit(message);
     await r.simulator.idle();
     expect(statusesOf(r, message.id)).toEqual(['read', 'delivered']);

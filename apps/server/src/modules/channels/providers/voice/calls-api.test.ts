@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../provider.ts';
 import { startVoiceSimulator } from './simulator/voice-simulator.ts';
 import { createVoiceProvider } from './voice.provider.ts';
-import { FAST_CALLS, startVoiceRig, torpedo, uniquePhone, type VoiceRig } from './voice-test-setup.ts';
+import { FAST_CALLS, startVoiceRig, torpedo, uniquePhone, type VoiceRig } from './voice.test-support.ts';
 
 type Expected = { reason: string; retryable?: boolean; sentUnknown?: boolean };
 

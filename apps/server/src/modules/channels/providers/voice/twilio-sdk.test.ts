@@ -13,8 +13,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeCallScript } from './call-script.ts';
 import { createCall } from './calls-api.ts';
 import { twilioSignature } from './twilio-signature.ts';
+import { startVoiceRig, type VoiceRig } from './voice.test-support.ts';
 import { callWebhookUrl } from './voice.webhooks.ts';
-import { startVoiceRig, type VoiceRig } from './voice-test-setup.ts';
 
 const CALL_SID = `CA${'cd'.repeat(16)}`;
 const MENU = encodeCallScript({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError, type StatusEvent } from '../../provider.ts';
 import { CALL_PHRASES } from './twiml.ts';
 import { createVoiceProvider } from './voice.provider.ts';
-import { startVoiceRig, torpedo, uniquePhone, ura, type VoiceRig } from './voice-test-setup.ts';
+import { startVoiceRig, torpedo, uniquePhone, ura, type VoiceRig } from './voice.test-support.ts';
 
 /** The voice adapter against its simulator over real HTTP: calls placed, played and reported. */
 describe('voice provider (torpedo and URA) against the calls simulator', () => {

@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type OutboundMessage, ProviderError } from '../../provider.ts';
+import { closedAfterEach } from '../http-kit/carrier-rig.test-support.ts';
 import { listen } from '../http-kit/simulator-kit.ts';
 import { createWhatsAppProvider } from './whatsapp.provider.ts';
-import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.rig.ts';
+import { startWhatsAppRig } from './whatsapp.test-support.ts';
 
-const rigs: WhatsAppRig[] = [];
-async function rig(...args: Parameters<typeof startWhatsAppRig>) {
-  const started = await startWhatsAppRig(...args);
-  rigs.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((r) => r.close()));
-});
+const rig = closedAfterEach(startWhatsAppRig);
 
 function message(to: string, params = ['Ana', 'R$ 10,00']): OutboundMessage {
   return {

@@ -7,15 +7,15 @@ import { type Clock, systemClock } from '../../../../platform/clock/clock.ts';
 import type { ProvidersConfig } from '../../../../platform/config/config.ts';
 import {
   type ChannelProvider,
-  type EventListener,
   type OutboundMessage,
   ProviderError,
-  type SubmitOptions,
   type SubmitResult,
+  type WhatsAppTemplate,
 } from '../../provider.ts';
+import { carrierProvider } from '../http-kit/carrier-provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
-import { httpExchange, TransportError } from '../http-kit/http-client.ts';
-import { SendPacer, waitOrStopped } from '../http-kit/pacer.ts';
+import { httpExchange, type TransportError } from '../http-kit/http-client.ts';
+import { SendPacer } from '../http-kit/pacer.ts';
 import { interpretSendAnswer } from './whatsapp.answer.ts';
 import { whatsappWebhookRoutes } from './whatsapp.webhook.ts';
 import { templateRequest } from './whatsapp.wire.ts';
@@ -44,40 +44,31 @@ export function createWhatsAppProvider(options: WhatsAppProviderOptions): Channe
   const health = new HealthTracker(WHATSAPP_PROVIDER, options.mode, pacer, options.clock ?? systemClock);
   const timeoutMs = options.timeoutMs ?? 15_000;
   const endpoint = `${config.apiUrl}/${config.apiVersion}/${config.phoneNumberId}/messages`;
-  let listener: EventListener | undefined;
-  let closed = false;
 
-  async function submit(message: OutboundMessage, options: SubmitOptions = {}): Promise<SubmitResult> {
+  function check(message: OutboundMessage): WhatsAppTemplate {
     if (message.content.kind !== 'whatsapp') {
       throw new ProviderError('WHATSAPP_CONTENT_UNSUPPORTED', `WhatsApp sends templates, not ${message.content.kind}`);
     }
     if (!/^\+[1-9]\d{7,14}$/.test(message.to)) {
       throw new ProviderError('WHATSAPP_NUMBER_INVALID', 'the recipient is not an E.164 number');
     }
-    if (closed) throw new ProviderError('WHATSAPP_CLOSED', 'the WhatsApp provider is closed', { retryable: true });
-    await waitOrStopped(pacer, options.signal, WHATSAPP_PROVIDER);
-    if (closed) throw new ProviderError('WHATSAPP_CLOSED', 'the WhatsApp provider is closed', { retryable: true });
-    health.started();
-    try {
-      const answer = await httpExchange({
-        method: 'POST',
-        url: endpoint,
-        headers: { authorization: `Bearer ${config.accessToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify(templateRequest(message.to.slice(1), message.content.template)),
-        timeoutMs,
-        maxAnswerBytes: MAX_ANSWER_BYTES,
-      });
-      health.reached();
-      const meaning = interpretSendAnswer(answer.status, answer.body);
-      if (meaning.ok) return { providerMessageIds: [meaning.wamid] };
-      if (meaning.account) health.error(`${meaning.error.reason}: ${meaning.error.message}`);
-      throw meaning.error;
-    } catch (err) {
-      if (err instanceof TransportError) throw transportFailure(err);
-      throw err;
-    } finally {
-      health.finished();
-    }
+    return message.content.template;
+  }
+
+  async function send(message: OutboundMessage, template: WhatsAppTemplate): Promise<SubmitResult> {
+    const answer = await httpExchange({
+      method: 'POST',
+      url: endpoint,
+      headers: { authorization: `Bearer ${config.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(templateRequest(message.to.slice(1), template)),
+      timeoutMs,
+      maxAnswerBytes: MAX_ANSWER_BYTES,
+    });
+    health.reached();
+    const meaning = interpretSendAnswer(answer.status, answer.body);
+    if (meaning.ok) return { providerMessageIds: [meaning.wamid] };
+    if (meaning.account) health.error(`${meaning.error.reason}: ${meaning.error.message}`);
+    throw meaning.error;
   }
 
   function transportFailure(err: TransportError): ProviderError {
@@ -93,23 +84,22 @@ export function createWhatsAppProvider(options: WhatsAppProviderOptions): Channe
     });
   }
 
-  return {
+  return carrierProvider({
     name: WHATSAPP_PROVIDER,
     channels: ['whatsapp'],
-    submit,
-    onEvent(fn) {
-      listener = fn;
-    },
-    webhooks: whatsappWebhookRoutes({
-      provider: WHATSAPP_PROVIDER,
-      appSecret: config.appSecret,
-      verifyToken: config.verifyToken,
-      phoneNumberId: config.phoneNumberId,
-      listener: () => (closed ? undefined : listener),
-    }),
-    health: () => health.snapshot(),
-    async close() {
-      closed = true;
-    },
-  };
+    pacer,
+    health,
+    check,
+    closedError: () => new ProviderError('WHATSAPP_CLOSED', 'the WhatsApp provider is closed', { retryable: true }),
+    send,
+    transportFailure,
+    webhooks: (listener) =>
+      whatsappWebhookRoutes({
+        provider: WHATSAPP_PROVIDER,
+        appSecret: config.appSecret,
+        verifyToken: config.verifyToken,
+        phoneNumberId: config.phoneNumberId,
+        listener,
+      }),
+  });
 }

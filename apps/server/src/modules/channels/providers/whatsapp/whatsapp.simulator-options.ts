@@ -4,7 +4,7 @@
  * same options over `POST /__simulator/options` (checked by the schema below).
  */
 import { z } from 'zod';
-import type { DestinationCount } from '../http-kit/simulator-kit.ts';
+import { callbackBehaviour, type SendCounters } from '../http-kit/simulator-tally.ts';
 
 const outcome = z.union([
   z.enum(['delivered', 'read', 'not_on_whatsapp', 'reengagement']),
@@ -31,14 +31,8 @@ export const whatsappSimulatorRuntimeOptions = z.strictObject({
   numberOutcomes: z.record(z.string().regex(/^\+\d{8,15}$/), outcome),
   /** Between the answer and the first status webhook, and between status webhooks. */
   statusDelayMs: z.number().int().min(0).max(600_000),
-  /** Every status webhook posted twice. */
-  duplicates: z.boolean(),
-  /** A message's status webhooks posted last first (read, delivered, sent). */
-  outOfOrder: z.boolean(),
-  /** Deliveries retried on a 5xx or no answer (Meta retries for days; the simulator briefly). */
-  callbackRetries: z.number().int().min(0).max(10),
-  /** Signs webhooks with this secret instead of the app secret (a misconfigured app). */
-  webhookSecret: z.string().min(1).nullable(),
+  /** Status webhooks doubled, posted last first (read, delivered, sent), retried, or signed with another secret than the app secret. */
+  ...callbackBehaviour,
   /** Approved templates and their body parameter counts; null: any name is approved. */
   knownTemplates: z.record(z.string(), z.number().int().min(0)).nullable(),
 });
@@ -75,17 +69,5 @@ export const WHATSAPP_SIMULATOR_DEFAULTS: WhatsAppSimulatorOptions = {
   knownTemplates: null,
 };
 
-export type WhatsAppSimulatorCounters = {
-  /** Every call to the messages endpoint. */
-  requests: number;
-  /** Messages taken (a wamid given). */
-  accepted: number;
-  /** Refused calls by Graph error code (`130429` above the throughput, `190` a bad token, …). */
-  rejected: Record<string, number>;
-  /** Messages taken that repeat the same template and parameters to the same number. */
-  duplicates: number;
-  destinations: Record<string, DestinationCount>;
-  /** Webhook posts: taken (2xx) or not (after the retries). */
-  callbacks: { delivered: number; failed: number; lastFailureStatus: number | null };
-  inbound: number;
-};
+/** Refusals are counted by Graph error code (`130429` above the throughput, `190` a bad token, …). */
+export type WhatsAppSimulatorCounters = SendCounters;

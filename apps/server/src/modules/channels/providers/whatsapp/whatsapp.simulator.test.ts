@@ -1,24 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.rig.ts';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach, simulatorControl } from '../http-kit/carrier-rig.test-support.ts';
+import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.test-support.ts';
 import { templateRequest } from './whatsapp.wire.ts';
 
-const rigs: WhatsAppRig[] = [];
-async function rig(...args: Parameters<typeof startWhatsAppRig>) {
-  const started = await startWhatsAppRig(...args);
-  rigs.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((r) => r.close()));
-});
+const rig = closedAfterEach(startWhatsAppRig);
 
-const control = (r: WhatsAppRig, path: string, body?: unknown) =>
-  fetch(`${r.simulator.url}/__simulator/${path}`, {
-    method: body === undefined && path === 'counters' ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined && path === 'counters' ? {} : { body: JSON.stringify(body ?? {}) }),
-  });
+const control = (r: WhatsAppRig, path: string, body?: unknown) => simulatorControl(r.simulator.url, path, body);
 
 describe('WhatsApp simulator: the Graph API fake refuses what Meta refuses', () => {
   const send = (

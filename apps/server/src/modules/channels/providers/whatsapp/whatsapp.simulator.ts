@@ -9,8 +9,6 @@ import { z } from 'zod';
 import {
   controlRoute,
   DeliveryQueue,
-  type DestinationCount,
-  deliverWebhook,
   fractionOf,
   listen,
   pickWeighted,
@@ -19,6 +17,13 @@ import {
   sleep,
   TokenBucket,
 } from '../http-kit/simulator-kit.ts';
+import {
+  emptySendCounters,
+  initialRuntimeOptions,
+  postCallback,
+  SendTally,
+  scheduleCallbacks,
+} from '../http-kit/simulator-tally.ts';
 import { WHATSAPP_DEFAULT_MESSAGES_PER_SECOND, type WhatsAppConfig } from './whatsapp.provider.ts';
 import {
   WHATSAPP_SIMULATOR_DEFAULTS,
@@ -73,43 +78,20 @@ export async function startWhatsAppSimulator(
   overrides: Partial<WhatsAppSimulatorOptions> = {},
 ): Promise<WhatsAppSimulator> {
   const fixed = { ...WHATSAPP_SIMULATOR_DEFAULTS, ...overrides };
-  let options: WhatsAppSimulatorRuntimeOptions = whatsappSimulatorRuntimeOptions.parse(
-    Object.fromEntries(
-      Object.keys(whatsappSimulatorRuntimeOptions.shape).map((k) => [k, fixed[k as keyof typeof fixed]]),
-    ),
-  );
+  let options: WhatsAppSimulatorRuntimeOptions = initialRuntimeOptions(whatsappSimulatorRuntimeOptions, fixed);
   const bucket = new TokenBucket(options.throughputPerSecond);
   const deliveries = new DeliveryQueue();
-  let counters = emptyCounters();
-  let seenContent = new Set<string>();
-
-  function destination(to: string): DestinationCount {
-    counters.destinations[to] ??= { received: 0, accepted: 0, duplicates: 0 };
-    return counters.destinations[to];
-  }
+  const tally = new SendTally(emptySendCounters);
 
   function refuse(code: number, message: string, details?: string, subcode?: number): SimResponse {
-    counters.rejected[code] = (counters.rejected[code] ?? 0) + 1;
+    tally.refused(code);
     return { status: httpStatusOf(code), body: graphError(code, message, details, subcode) };
   }
 
-  async function postWebhook(document: object): Promise<{ delivered: boolean; status: number }> {
-    if (!options.callbackUrl) return { delivered: false, status: 0 };
+  function postWebhook(document: object): Promise<{ delivered: boolean; status: number }> {
     const body = JSON.stringify(document);
     const signature = signWhatsAppBody(options.webhookSecret ?? fixed.appSecret, body);
-    const result = await deliverWebhook(
-      options.callbackUrl,
-      body,
-      { 'x-hub-signature-256': signature },
-      options.callbackRetries,
-      200,
-    );
-    if (result.ok) counters.callbacks.delivered++;
-    else {
-      counters.callbacks.failed++;
-      counters.callbacks.lastFailureStatus = result.status;
-    }
-    return { delivered: result.ok, status: result.status };
+    return postCallback(options, body, { 'x-hub-signature-256': signature }, tally.counters.callbacks);
   }
 
   function scheduleStatuses(wamid: string, recipient: string, fate: Exclude<WhatsAppOutcome, object>): void {
@@ -121,22 +103,14 @@ export async function startWhatsAppSimulator(
           : [{ status: 'failed', error: FAILURES[fate] }];
     const now = Math.floor(Date.now() / 1000);
     // Each status carries the time it happened, whatever order it is posted in.
-    let posts = steps.map((step, i) =>
+    const posts = steps.map((step, i) =>
       statusNotification({ phoneNumberId: fixed.phoneNumberId, wamid, recipient, timestamp: now + i, ...step }),
     );
-    if (options.outOfOrder) posts = posts.reverse();
-    if (options.duplicates) posts = posts.flatMap((post) => [post, post]);
-    const delay = options.statusDelayMs;
-    deliveries.schedule(delay, async () => {
-      for (const [i, post] of posts.entries()) {
-        if (i > 0 && delay > 0) await sleep(delay);
-        await postWebhook(post);
-      }
-    });
+    scheduleCallbacks(deliveries, posts, { ...options, delayMs: options.statusDelayMs }, postWebhook);
   }
 
   async function sendMessage(request: SimRequest, version: string, phoneNumberId: string): Promise<SimResponse> {
-    counters.requests++;
+    tally.counters.requests++;
     if (options.latencyMs > 0) await sleep(options.latencyMs);
     if (request.headers.authorization !== `Bearer ${fixed.accessToken}`) {
       return refuse(190, 'Invalid OAuth access token - Cannot parse access token');
@@ -152,8 +126,7 @@ export async function startWhatsAppSimulator(
       return refuse(100, 'Invalid parameter', details);
     }
     const to = `+${parsed.to.replace(/^\+/, '')}`;
-    const counts = destination(to);
-    counts.received++;
+    tally.destination(to).received++;
     if (!bucket.take()) return refuse(130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
     const fate = options.numberOutcomes[to] ?? pickFate(to);
     if (typeof fate === 'object')
@@ -170,13 +143,7 @@ export async function startWhatsAppSimulator(
     if (known && known[parsed.template.name] !== params) {
       return refuse(132000, 'Number of parameters does not match the expected number of params');
     }
-    const contentKey = `${to}\u0000${crypto.createHash('sha256').update(JSON.stringify(parsed.template)).digest('base64')}`;
-    if (seenContent.has(contentKey)) {
-      counts.duplicates++;
-      counters.duplicates++;
-    } else seenContent.add(contentKey);
-    counts.accepted++;
-    counters.accepted++;
+    tally.accepted(to, parsed.template);
     const wamid = newWamid();
     scheduleStatuses(wamid, to.slice(1), fate);
     return {
@@ -195,17 +162,14 @@ export async function startWhatsAppSimulator(
   }
 
   const handle = {
-    counters: () => structuredClone(counters),
-    reset() {
-      counters = emptyCounters();
-      seenContent = new Set();
-    },
+    counters: () => tally.snapshot(),
+    reset: () => tally.reset(),
     setOptions(patch: Partial<WhatsAppSimulatorRuntimeOptions>) {
       options = whatsappSimulatorRuntimeOptions.parse({ ...options, ...patch });
       if ('throughputPerSecond' in patch) bucket.setRate(options.throughputPerSecond);
     },
     async sendInbound(input: { from: string; text: string }) {
-      counters.inbound++;
+      tally.counters.inbound++;
       const from = input.from.replace(/^\+/, '');
       const document = textMessageNotification({
         phoneNumberId: fixed.phoneNumberId,
@@ -272,17 +236,5 @@ export async function startWhatsAppSimulator(
       await deliveries.close();
       await server.close();
     },
-  };
-}
-
-function emptyCounters(): WhatsAppSimulatorCounters {
-  return {
-    requests: 0,
-    accepted: 0,
-    rejected: {},
-    duplicates: 0,
-    destinations: {},
-    callbacks: { delivered: 0, failed: 0, lastFailureStatus: null },
-    inbound: 0,
   };
 }

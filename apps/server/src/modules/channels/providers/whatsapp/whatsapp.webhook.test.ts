@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OutboundMessage, StatusEvent } from '../../provider.ts';
-import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.rig.ts';
+import { closedAfterEach } from '../http-kit/carrier-rig.test-support.ts';
+import { startWhatsAppRig, type WhatsAppRig } from './whatsapp.test-support.ts';
 import { signWhatsAppBody, statusNotification, textMessageNotification } from './whatsapp.wire.ts';
 
-const rigs: WhatsAppRig[] = [];
-async function rig(...args: Parameters<typeof startWhatsAppRig>) {
-  const started = await startWhatsAppRig(...args);
-  rigs.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(rigs.splice(0).map((r) => r.close()));
-});
+const rig = closedAfterEach(startWhatsAppRig);
 
 const message = (to: string): OutboundMessage => ({
   id: randomUUID(),

@@ -11,6 +11,7 @@
  *   POST /__simulator/drop          cuts every bind now
  */
 import http from 'node:http';
+import { readBody } from '../../http-kit/simulator-kit.ts';
 import type { SmscCounters } from './ledger.ts';
 import type { MoRequest } from './mo.ts';
 import type { SmscSimulatorOptions } from './options.ts';
@@ -29,29 +30,9 @@ export type ControlApi = { port: number; close(): Promise<void> };
 
 const MAX_BODY_BYTES = 64 * 1024;
 
-function readJson(req: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve(text ? JSON.parse(text) : {});
-      } catch (err) {
-        reject(err);
-      }
-    });
-    req.on('error', reject);
-  });
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const text = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
+  return text ? JSON.parse(text) : {};
 }
 
 function isMoRequest(body: unknown): body is MoRequest {

@@ -1,4 +1,6 @@
 /** What the SMSC simulator can be told to do (defaults: a well-behaved carrier). */
+import { pickWeighted } from '../../http-kit/simulator-kit.ts';
+
 export type ReceiptOutcome = 'delivered' | 'undelivered' | 'expired' | 'rejected';
 export type IdStyle = 'decimal' | 'hex-lower' | 'hex-upper';
 
@@ -107,15 +109,9 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** A receipt's outcome drawn by its weights; delivered when none weighs anything. */
 export function pickOutcome(weights: Record<ReceiptOutcome, number>, random: number): ReceiptOutcome {
-  const entries = Object.entries(weights) as [ReceiptOutcome, number][];
-  const total = entries.reduce((sum, [, w]) => sum + Math.max(0, w), 0);
-  let point = random * total;
-  for (const [outcome, weight] of entries) {
-    point -= Math.max(0, weight);
-    if (point < 0) return outcome;
-  }
-  return 'delivered';
+  return Object.values(weights).some((weight) => weight > 0) ? pickWeighted(weights, random) : 'delivered';
 }
 
 export function formatId(value: bigint, style: IdStyle): string {

@@ -64,17 +64,3 @@ export const VOICE_SIMULATOR_DEFAULTS: VoiceSimulatorOptions = {
   keys: { '1': 60, '2': 25, '': 15 },
   destinations: {},
 };
-
-/** One entry of `table`, drawn with the given weights (the first one when all weigh 0). */
-export function pickWeighted<K extends string>(table: Partial<Record<K, number>>, random: () => number): K | undefined {
-  const entries = Object.entries(table) as [K, number][];
-  const total = entries.reduce((sum, [, weight]) => sum + weight, 0);
-  if (entries.length === 0) return undefined;
-  if (total <= 0) return entries[0]![0];
-  let roll = random() * total;
-  for (const [key, weight] of entries) {
-    roll -= weight;
-    if (roll < 0) return key;
-  }
-  return entries[entries.length - 1]![0];
-}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAST_CALLS } from '../voice-test-setup.ts';
+import { FAST_CALLS } from '../voice.test-support.ts';
 import { startVoiceSimulator, type VoiceSimulator, type VoiceSimulatorCounters } from './voice-simulator.ts';
 
 /** The simulator as a carrier sees it: the calls API and its HTTP control API. */

@@ -11,11 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
+import { pickWeighted } from '../../http-kit/simulator-kit.ts';
 import { parseForm } from '../twilio-signature.ts';
 import { type DestinationCounters, type PlacedCall, playCall } from './call-player.ts';
 import {
   type CallOutcome,
-  pickWeighted,
   VOICE_SIMULATOR_DEFAULTS,
   type VoiceSimulatorOptions,
   voiceSimulatorOptionsSchema,
@@ -146,11 +146,12 @@ export async function startVoiceSimulator(given: Partial<VoiceSimulatorOptions> 
       counters.calls++;
       totals.calls++;
       if (counters.calls > 1) totals.duplicates++;
-      const drawn: CallOutcome = script?.outcome ?? pickWeighted(options.outcomes, Math.random) ?? 'answered';
+      const drawn: CallOutcome = script?.outcome ?? pickWeighted(options.outcomes, Math.random()) ?? 'answered';
       // The caller stops waiting after `Timeout` seconds of ringing (Twilio's default: 60).
       const timeout = /^\d{1,3}$/.test(field('Timeout') ?? '') ? Number(field('Timeout')) : 60;
       const outcome = drawn === 'answered' && options.ringMs > timeout * 1000 ? 'no-answer' : drawn;
-      const keys = script?.keys !== undefined ? script.keys.split('') : [pickWeighted(options.keys, Math.random) ?? ''];
+      const keys =
+        script?.keys !== undefined ? script.keys.split('') : [pickWeighted(options.keys, Math.random()) ?? ''];
       const call: PlacedCall = {
         sid,
         accountSid: options.accountSid,

@@ -13,7 +13,7 @@ import {
   PduFramer,
   readHeader,
 } from '../../src/modules/channels/providers/smpp/pdu.ts';
-import type { FuzzOutcome } from './harness.ts';
+import type { FuzzOutcome } from './harness.test-support.ts';
 
 const PROBE_SEQUENCE_BASE = 0x7a000000;
 

@@ -1,7 +1,7 @@
 /** Ecoa as separate processes, for the tests that kill one or run several on one database. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from './helpers.ts';
+import { freePort } from './server.test-support.ts';
 
 /** How much of a child's output we keep, to explain a process that died. */
 const STDERR_TAIL = 4_000;

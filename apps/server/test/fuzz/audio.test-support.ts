@@ -8,8 +8,8 @@
  *   table, their CRCs correct.
  */
 import fc from 'fast-check';
-import { mp3File, mp3Frame, oggFile, oggPage, wavFile } from '../audio-builder.ts';
-import { mutated } from './mutations.ts';
+import { mp3File, mp3Frame, oggFile, oggPage, wavFile } from '../audio-builder.test-support.ts';
+import { mutated } from './mutations.test-support.ts';
 
 const validFiles: Buffer[] = [
   wavFile({ seconds: 0.3 }),

@@ -8,7 +8,7 @@
  */
 import { cnpjCheckDigits } from '@ecoa/shared';
 import fc from 'fast-check';
-import { inlineRow, sheetXml, xlsxBuffer } from '../xlsx-builder.ts';
+import { inlineRow, sheetXml, xlsxBuffer } from '../xlsx-builder.test-support.ts';
 
 /** A CNPJ cell: its text, and the 14 canonical characters a reader must find in it (null: not a CNPJ). */
 export type CnpjCell = { text: string; cnpj: string | null; number?: number };

@@ -1,6 +1,6 @@
 /** Campaign set-up the campaign and link specs share: a list imported through the API, the wizard's window. */
 import { expect, type Page } from '@playwright/test';
-import { signInAsAdmin } from './auth-helpers';
+import { signInAsAdmin } from './auth.test-support';
 
 /** A random São Paulo mobile number (9 + 8 digits). */
 const phone = () => `119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;

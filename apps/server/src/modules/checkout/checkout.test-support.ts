@@ -1,8 +1,8 @@
 import http from 'node:http';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.ts';
-import { createTestServer, testConfig } from '../../../test/helpers.ts';
+import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { createTestServer, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 export type Json = Record<string, unknown>;

@@ -12,8 +12,8 @@ import {
   establishment,
   SAMPLE_CITIES,
 } from '../../src/modules/cnpj-base/cnpj-base.sample-data.ts';
-import { repeatedDeflate, zipBuffer } from '../zip-writer.ts';
-import { mutated, randomBytes } from './mutations.ts';
+import { repeatedDeflate, zipBuffer } from '../zip-writer.test-support.ts';
+import { mutated, randomBytes } from './mutations.test-support.ts';
 
 /** A folder's files: name → bytes. */
 export type CnpjFolder = Record<string, Buffer>;

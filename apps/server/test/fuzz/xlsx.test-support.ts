@@ -6,9 +6,16 @@
  * bomb).
  */
 import fc from 'fast-check';
-import { columnName, sharedStringsXml, sheetXml, stylesXml, xlsxBuffer, xmlEscape } from '../xlsx-builder.ts';
-import { repeatedDeflate, sharedStringsBomb } from '../zip-writer.ts';
-import { mutated } from './mutations.ts';
+import {
+  columnName,
+  sharedStringsXml,
+  sheetXml,
+  stylesXml,
+  xlsxBuffer,
+  xmlEscape,
+} from '../xlsx-builder.test-support.ts';
+import { repeatedDeflate, sharedStringsBomb } from '../zip-writer.test-support.ts';
+import { mutated } from './mutations.test-support.ts';
 
 type Cell =
   | { t: 's' | 'inlineStr' | 'str'; text: string }

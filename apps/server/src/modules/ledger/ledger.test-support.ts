@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
-import type { Database } from '../../platform/db/client.ts';
+import { openTestDb } from '../../../test/server.test-support.ts';
+import type { Database, DbHandle } from '../../platform/db/client.ts';
 import { type PriceColumn, type UserRow, users } from '../users/users.schema.ts';
+import { createLedgerRepository } from './ledger.repository.ts';
+import { createLedgerService, type LedgerService } from './ledger.service.ts';
 
 /** Unit prices in ten-thousandths of a real, keyed like the users table columns. */
 export type TestPrices = Partial<Pick<UserRow, PriceColumn>>;
@@ -26,4 +29,11 @@ export async function insertTestUser(
     })
     .returning();
   return user!;
+}
+
+/** A test file's own database and the ledger service over it, on the system clock. */
+export async function openLedgerTestDb(): Promise<{ handle: DbHandle; ledger: LedgerService }> {
+  const handle = await openTestDb();
+  const ledger = createLedgerService({ repo: createLedgerRepository(handle.db), clock: { now: () => new Date() } });
+  return { handle, ledger };
 }

@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { openZip } from '../../src/platform/archive/zip.ts';
-import { type TestZipEntry, zipBuffer } from '../zip-writer.ts';
-import { mutated, randomBytes } from './mutations.ts';
+import { type TestZipEntry, zipBuffer } from '../zip-writer.test-support.ts';
+import { mutated, randomBytes } from './mutations.test-support.ts';
 
 type RawEntry = Required<Pick<TestZipEntry, 'name' | 'method' | 'compressed' | 'crc32' | 'size'>>;
 

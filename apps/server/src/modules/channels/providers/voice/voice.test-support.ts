@@ -1,12 +1,12 @@
 /**
  * For tests: the real voice adapter, the real simulator as its carrier, and a real webhook
- * server between them (webhook-test-app.ts). Events the adapter reports are collected in order.
+ * server between them (webhook-app.test-support.ts). Events the adapter reports are collected in order.
  */
 import type { ChannelProvider, OutboundMessage, ProviderEvent, StatusEvent, VoicePrompt } from '../../provider.ts';
 import type { VoiceSimulatorOptions } from './simulator/simulator-options.ts';
 import { startVoiceSimulator, type VoiceSimulator } from './simulator/voice-simulator.ts';
 import { createVoiceProvider, type VoiceProviderOptions } from './voice.provider.ts';
-import { startWebhookTestApp, type WebhookTestApp } from './webhook-test-app.ts';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.test-support.ts';
 
 export type VoiceRig = {
   simulator: VoiceSimulator;

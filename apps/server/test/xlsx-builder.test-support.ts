@@ -2,7 +2,7 @@
  * Builds XLSX files for tests from their XML parts (through the test ZIP writer), so a test can
  * write exactly the markup it is about: sparse cells, every cell type, hostile XML, bombs.
  */
-import { type TestZipEntry, type TestZipOptions, zipBuffer } from './zip-writer.ts';
+import { type TestZipEntry, type TestZipOptions, zipBuffer } from './zip-writer.test-support.ts';
 
 const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';

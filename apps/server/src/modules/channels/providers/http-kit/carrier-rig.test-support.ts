@@ -1,0 +1,83 @@
+/**
+ * An HTTP carrier's adapter wired to its simulator over real HTTP, as the tests and the fuzz
+ * suite use it: the simulator, the provider pointed at it, the provider's webhook routes served
+ * on loopback (the simulator's callback URL), and every event the provider emitted. Each
+ * carrier's rig (`rcs.test-support.ts`, `whatsapp.test-support.ts`) only starts its own two.
+ */
+import { afterEach } from 'vitest';
+import type { ChannelProvider, ProviderEvent } from '../../provider.ts';
+import { serveWebhooks, type WebhookServer } from './webhook-server.test-support.ts';
+
+export type CarrierRig<Simulator> = {
+  simulator: Simulator;
+  provider: ChannelProvider;
+  webhooks: WebhookServer;
+  /** The webhook URL the simulator posts to. */
+  webhookUrl: string;
+  events: ProviderEvent[];
+  close(): Promise<void>;
+};
+
+type RigSimulator = { setOptions(patch: { callbackUrl: string }): void; close(): Promise<void> };
+
+/** The provider's config as a rig takes it: any field may be overridden, the rest is the simulator's. */
+export type RigProviderOptions<Options extends { config: object }> = Partial<Omit<Options, 'config'>> & {
+  config?: Partial<Options['config']>;
+};
+
+/**
+ * Serves `provider`'s webhooks, records its events, and points the simulator's callbacks at
+ * `webhookPath` unless the test chose its own callback URL.
+ */
+export async function wireCarrierRig<Simulator extends RigSimulator>(parts: {
+  simulator: Simulator;
+  provider: ChannelProvider;
+  webhookPath: string;
+  callbackUrlChosen: boolean;
+}): Promise<CarrierRig<Simulator>> {
+  const { simulator, provider } = parts;
+  const events: ProviderEvent[] = [];
+  provider.onEvent(async (event) => {
+    events.push(event);
+  });
+  const webhooks = await serveWebhooks(provider.name, provider.webhooks);
+  const webhookUrl = `${webhooks.baseUrl}${parts.webhookPath}`;
+  if (!parts.callbackUrlChosen) simulator.setOptions({ callbackUrl: webhookUrl });
+  return {
+    simulator,
+    provider,
+    webhooks,
+    webhookUrl,
+    events,
+    async close() {
+      await simulator.close();
+      await provider.close();
+      await webhooks.close();
+    },
+  };
+}
+
+/** `start`, remembering what it started: each is closed after every test of the file. */
+export function closedAfterEach<Args extends unknown[], Started extends { close(): Promise<void> }>(
+  start: (...args: Args) => Promise<Started>,
+): (...args: Args) => Promise<Started> {
+  const started: Started[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.close()));
+  });
+  return async (...args) => {
+    const one = await start(...args);
+    started.push(one);
+    return one;
+  };
+}
+
+/** A call to a simulator's `/__simulator/*` control API: `counters` is read with GET, the rest POSTed. */
+export function simulatorControl(simulatorUrl: string, path: string, body?: unknown): Promise<Response> {
+  const read = body === undefined && path === 'counters';
+  return fetch(`${simulatorUrl}/__simulator/${path}`, {
+    method: read ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(read ? {} : { body: JSON.stringify(body ?? {}) }),
+  });
+}
