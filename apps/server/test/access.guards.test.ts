@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server.ts';
 import { callAs, type RouteCall, registeredRoutes } from './access.test-support.ts';
-import { createTestServer, dbKind } from './server.test-support.ts';
 import { multipart } from './multipart.test-support.ts';
+import { createTestServer, dbKind } from './server.test-support.ts';
 
 let server: RunningServer;
 
