@@ -1,4 +1,4 @@
-import { errorTranslationKey, MESSAGES } from '@ecoa/shared';
+import { errorTranslationKey, MESSAGES, validationKeyOf } from '@ecoa/shared';
 import type { TFunction } from 'i18next';
 import { isApiError } from './api';
 
@@ -17,6 +17,17 @@ import { isApiError } from './api';
  */
 export function validationText(t: TFunction, key: string | undefined): string {
   return key && Object.hasOwn(MESSAGES, key) ? t(`validation.${key}`) : '';
+}
+
+/**
+ * A form field's message in the user's language: the shared zod schemas build their issues from
+ * the shared validation messages, whose key (`validationKeyOf`) is translated under
+ * `validation.<key>`; any other (a library's English default) is the translated generic
+ * "invalid value", never shown as it is.
+ */
+export function translateValidation(t: TFunction, message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  return validationText(t, validationKeyOf(message)) || t('validation.invalid');
 }
 
 /** The translation of a code (`errors.codes.<CODE>`), with `details` as its parameters; '' when none. */

@@ -1,7 +1,8 @@
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/api';
-import { loginError, requestCodeError, translateApiError, translateValidation } from './errors';
+import { errorText, translateValidation } from '../../platform/errors';
+import { loginError, requestCodeError } from './errors';
 
 const KNOWN = new Set([
   'errors.codes.RATE_LIMITED',
@@ -47,24 +48,20 @@ describe('auth error messages (spec section 8)', () => {
   });
 
   it("sign-up failures show their code's translation, else the default, never the server's own words", () => {
-    expect(translateApiError(t, new ApiError(409, 'E-mail já cadastrado.', 'X'), 'errors.signupFailed')).toBe(
+    expect(errorText(new ApiError(409, 'E-mail já cadastrado.', 'X'), t, 'errors.signupFailed')).toBe(
       'errors.signupFailed',
     );
-    expect(translateApiError(t, new ApiError(500, ''), 'errors.signupFailed')).toBe('errors.signupFailed');
-    expect(translateApiError(t, new Error('boom'), 'errors.signupFailed')).toBe('errors.signupFailed');
+    expect(errorText(new ApiError(500, ''), t, 'errors.signupFailed')).toBe('errors.signupFailed');
+    expect(errorText(new Error('boom'), t, 'errors.signupFailed')).toBe('errors.signupFailed');
   });
 
   it('the shared schema messages are translated by key', () => {
     expect(translateValidation(t, '* CNPJ deve conter 14 dígitos')).toBe('validation.cnpjLength');
     expect(
-      translateApiError(
-        t,
-        new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED', { messageKey: 'cnpjInvalid' }),
-        'x',
-      ),
+      errorText(new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED', { messageKey: 'cnpjInvalid' }), t, 'x'),
     ).toBe('validation.cnpjInvalid');
     // The server names the rule by its key; its Portuguese words are never read.
-    expect(translateApiError(t, new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED'), 'x')).toBe(
+    expect(errorText(new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED'), t, 'x')).toBe(
       'errors.codes.VALIDATION_FAILED',
     );
     // A library's default (zod's English) is never shown as it is.
@@ -85,7 +82,7 @@ describe("an error's details are its translation's parameters", () => {
     for (const lng of ['pt', 'en', 'cn']) {
       const i18n = i18next.createInstance();
       await i18n.init({ lng, resources, interpolation: { escapeValue: false } });
-      const text = translateApiError(i18n.t, err, 'links.errors.UNKNOWN');
+      const text = errorText(err, i18n.t, 'links.errors.UNKNOWN');
       expect(text).toContain('92');
       expect(text).not.toContain('{{');
       expect(text).toBe(i18n.t('errors.codes.PERIOD_TOO_LONG', { maxDays: 92 }));

@@ -1,23 +1,6 @@
-import { validationKeyOf } from '@ecoa/shared';
 import type { TFunction } from 'i18next';
 import { isApiError } from '../../platform/api';
-import { errorText, validationText } from '../../platform/errors';
-
-/**
- * A form field's message in the user's language: the shared zod schemas build their issues from
- * the shared validation messages, whose key (`validationKeyOf`) is translated under
- * `validation.<key>`; any other (a library's English default) is the translated generic
- * "invalid value", never shown as it is.
- */
-export function translateValidation(t: TFunction, message: string | undefined): string | undefined {
-  if (!message) return undefined;
-  return validationText(t, validationKeyOf(message)) || t('validation.invalid');
-}
-
-/** An API error in the user's language, through the one catalogue (`platform/errors.ts`). */
-export function translateApiError(t: TFunction, err: unknown, fallbackKey: string): string {
-  return errorText(err, t, fallbackKey);
-}
+import { errorText } from '../../platform/errors';
 
 /**
  * Code request failure (spec section 8): a deactivated account (the server's USER_DEACTIVATED,

@@ -2,7 +2,6 @@ import type { ContactList } from '@ecoa/shared';
 import {
   ActionIcon,
   Button,
-  Center,
   Group,
   Menu,
   Pagination,
@@ -11,10 +10,8 @@ import {
   Table,
   Tabs,
   Text,
-  Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import {
   IconAddressBook,
   IconDots,
@@ -27,10 +24,14 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../platform/i18n';
+import { notify } from '../../platform/notify';
+import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { openTextPrompt } from '../../ui/TextPrompt';
+import { PageHeader } from '../../ui/PageHeader';
+import { openRenameDialog } from '../../ui/RenameDialog';
 import { usePhone } from '../../ui/usePhone';
-import { notify } from '../auth/notify';
 import { ContactsModal } from './ContactsModal';
 import { listErrorText } from './errors';
 import { ImportListModal } from './ImportListModal';
@@ -38,6 +39,7 @@ import { ListCard } from './ListCard';
 import { ListName, ListStatus, useListNumber } from './listParts';
 import { listsApi } from './listsApi';
 import { OptOutsPanel } from './OptOutsPanel';
+import { listsKeys } from './queryKeys';
 
 const PAGE_SIZE = 20;
 
@@ -45,7 +47,7 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
   const { t } = useTranslation();
   const fmt = useListNumber();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['lists'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: listsKeys.all });
   const ready = list.status === 'ready';
 
   const download = async (kind: 'valid' | 'invalid') => {
@@ -57,15 +59,13 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
   };
 
   const rename = () =>
-    openTextPrompt({
+    openRenameDialog({
       title: t('lists.rename.title'),
-      initial: list.name,
+      name: list.name,
       maxLength: 120,
       confirmLabel: t('lists.rename.confirm'),
       cancelLabel: t('lists.cancel'),
-      inputTestId: 'rename-input',
-      confirmTestId: 'confirm-rename',
-      submit: async (value) => {
+      rename: async (value) => {
         await listsApi.rename(list.id, value);
         await refresh();
       },
@@ -73,20 +73,15 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
     });
 
   const remove = () =>
-    modals.openConfirmModal({
+    openDeleteDialog({
       title: t(list.status === 'importing' ? 'lists.delete.cancelTitle' : 'lists.delete.title'),
-      children: <Text size="sm">{t('lists.delete.body', { name: list.name })}</Text>,
-      labels: { confirm: t('lists.delete.confirm'), cancel: t('lists.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' } as never,
-      onConfirm: async () => {
-        try {
-          await listsApi.remove(list.id);
-          notify.success(t('lists.delete.done'));
-          await refresh();
-        } catch (err) {
-          notify.error(listErrorText(t, err));
-        }
-      },
+      body: t('lists.delete.body', { name: list.name }),
+      confirmLabel: t('lists.delete.confirm'),
+      cancelLabel: t('lists.cancel'),
+      remove: () => listsApi.remove(list.id),
+      doneText: t('lists.delete.done'),
+      errorText: (err) => listErrorText(t, err),
+      refresh,
     });
 
   const counts = (n: number) => (ready ? fmt(n) : '—');
@@ -179,7 +174,7 @@ function ListsTable({ onImport }: { onImport: () => void }) {
   const [viewing, setViewing] = useState<ContactList | null>(null);
   const phone = usePhone();
   const query = useQuery({
-    queryKey: ['lists', page],
+    queryKey: listsKeys.page(page),
     queryFn: () => listsApi.list(page, PAGE_SIZE),
     placeholderData: keepPreviousData,
     // Progress survives a reload because it lives on the server: poll while anything imports.
@@ -198,18 +193,16 @@ function ListsTable({ onImport }: { onImport: () => void }) {
   }
   if (data && data.total === 0) {
     return (
-      <Center py={60}>
-        <Stack align="center" gap="xs" maw={460} ta="center">
-          <IconUsersGroup size={48} stroke={1.3} />
-          <Text fw={600}>{t('lists.empty.title')}</Text>
-          <Text size="sm" c="dimmed">
-            {t('lists.empty.body')}
-          </Text>
-          <Button leftSection={<IconPlus size={16} />} onClick={onImport} mt="sm">
+      <EmptyState
+        icon={<IconUsersGroup size={28} />}
+        title={t('lists.empty.title')}
+        body={t('lists.empty.body')}
+        action={
+          <Button leftSection={<IconPlus size={16} />} onClick={onImport}>
             {t('lists.importButton')}
           </Button>
-        </Stack>
-      </Center>
+        }
+      />
     );
   }
   return (
@@ -263,18 +256,20 @@ export function ListsPage() {
   const [importing, setImporting] = useState(false);
   const [tab, setTab] = useState<string | null>('lists');
   const created = useMutation({
-    mutationFn: async () => queryClient.invalidateQueries({ queryKey: ['lists'] }),
+    mutationFn: async () => queryClient.invalidateQueries({ queryKey: listsKeys.all }),
   });
   return (
     <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={2}>{t('nav.lists')}</Title>
-        {tab === 'lists' && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setImporting(true)} data-testid="import-open">
-            {t('lists.importButton')}
-          </Button>
-        )}
-      </Group>
+      <PageHeader
+        title={t('nav.lists')}
+        actions={
+          tab === 'lists' && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setImporting(true)} data-testid="import-open">
+              {t('lists.importButton')}
+            </Button>
+          )
+        }
+      />
       <Tabs value={tab} onChange={setTab}>
         <Tabs.List>
           <Tabs.Tab value="lists">{t('lists.tabs.lists')}</Tabs.Tab>

@@ -3,10 +3,10 @@ import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, useRealApi } from '../../../test/real-api';
-import { SessionProvider } from '../auth/SessionProvider';
+import { renderWithApp } from '../../../test/render';
+import { SessionProvider } from '../../platform/SessionProvider';
 import { CreditsProvider } from '../credits/CreditsProvider';
-import { DASHBOARD_BALANCE_KEY } from '../credits/creditsApi';
-import { renderWithApp } from '../credits/testing';
+import { creditsKeys } from '../credits/queryKeys';
 import { AdminLinksPage } from '../links/AdminLinksPage';
 import { AuthenticatedLayout } from './AuthenticatedLayout';
 
@@ -60,7 +60,7 @@ describe('the signed-in frame (real server)', () => {
     });
     const { queryClient } = await renderFrame('/listas');
     await screen.findByTestId('plain-page');
-    await waitFor(() => expect(queryClient.getQueryState(DASHBOARD_BALANCE_KEY)?.status).toBe('success'));
+    await waitFor(() => expect(queryClient.getQueryState(creditsKeys.balance)?.status).toBe('success'));
     expect(balanceReads).toEqual(['/api/v1/dashboard/balance']);
   });
 });

@@ -20,10 +20,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
 import { LoadErrorAlert } from '../../../ui/LoadErrorAlert';
+import { refreshMoney } from '../../credits';
+import { listsApi } from '../../lists';
+import { listsKeys } from '../../lists/queryKeys';
+import { campaignsApi } from '../campaignsApi';
+import { campaignsKeys } from '../queryKeys';
 import { usePhone } from '../../../ui/usePhone';
-import { refreshMoney } from '../../credits/money';
-import { listsApi } from '../../lists/listsApi';
-import { CAMPAIGNS_KEY, campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaignsApi';
 import { ContentStep } from './ContentStep';
 import {
   emptyDraft,
@@ -78,7 +80,7 @@ export function CreateCampaignPage() {
   const createdHere = useRef<string | null>(null);
   const needsLoad = Boolean(draftId) && loadedFor !== draftId && createdHere.current !== draftId;
   const existing = useQuery({
-    queryKey: ['campaign-draft', draftId],
+    queryKey: campaignsKeys.draft(draftId),
     queryFn: () => campaignsApi.get(draftId!),
     enabled: needsLoad,
     // Never from the cache: another tab or a colleague may have changed it since.
@@ -92,9 +94,9 @@ export function CreateCampaignPage() {
     setLoadedFor(existing.data.id);
     setStep(0);
   }, [needsLoad, existing.data, existing.isFetchedAfterMount, existing.isFetching]);
-  const lists = useQuery({ queryKey: ['lists', 'wizard'], queryFn: () => listsApi.list(1, 100) });
+  const lists = useQuery({ queryKey: listsKeys.wizard, queryFn: () => listsApi.list(1, 100) });
   const estimate = useQuery({
-    queryKey: ['campaign-estimate', draftId, saved],
+    queryKey: campaignsKeys.estimate(draftId, saved),
     queryFn: () => campaignsApi.estimate(draftId!),
     enabled: Boolean(draftId) && step >= 1,
   });
@@ -130,8 +132,8 @@ export function CreateCampaignPage() {
     },
     onError: (err) => showScheduleRefusal(scheduleRefusal(err)),
     onSuccess: (campaign) => {
-      void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.dashboardSummary });
       void refreshMoney(queryClient);
       void navigate(`/campanhas/${campaign.id}`);
     },

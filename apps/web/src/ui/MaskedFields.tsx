@@ -1,8 +1,8 @@
 import { type Control, type FieldPathByValue, type FieldValues, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { translateValidation } from './errors';
+import { translateValidation } from '../platform/errors';
+import { CNPJ_MASK, type MaskSpec, MOBILE_PHONE_MASK } from '../platform/masks';
 import { MaskedInput } from './MaskedInput';
-import { CNPJ_MASK, type MaskSpec, MOBILE_PHONE_MASK } from './masks';
 
 type MaskedFieldProps<T extends FieldValues, TOutput> = {
   control: Control<T, unknown, TOutput>;

@@ -9,12 +9,10 @@ import {
   useMemo,
   useSyncExternalStore,
 } from 'react';
-import { isApiError, sessionToken } from '../../platform/api';
-import { i18n } from '../../platform/i18n';
-import { authApi } from './authApi';
+import { api, isApiError, sessionToken } from './api';
+import { i18n } from './i18n';
 import { notify } from './notify';
-
-export const ME_QUERY_KEY = ['me'] as const;
+import { platformKeys } from './queryKeys';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'anonymous';
 
@@ -29,6 +27,12 @@ export interface Session {
   refreshUser: () => Promise<PublicUser | null>;
 }
 
+/** The session's own calls (spec section 7); signing in is the sign-in flow's (`features/auth`). */
+const sessionApi = {
+  me: () => api.get<PublicUser>('/api/me'),
+  logout: () => api.post<unknown>('/api/auth/logout'),
+};
+
 const SessionContext = createContext<Session | null>(null);
 
 /** Waits before each new try when the server could not be reached at all. */
@@ -42,13 +46,13 @@ const NO_ANSWER_RETRY_MS = [500, 1500, 3000];
 async function fetchMeThroughBlips(): Promise<PublicUser> {
   for (const wait of NO_ANSWER_RETRY_MS) {
     try {
-      return await authApi.me();
+      return await sessionApi.me();
     } catch (err) {
       if (!isApiError(err) || err.status !== 0) throw err;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
-  return authApi.me();
+  return sessionApi.me();
 }
 
 /**
@@ -62,10 +66,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const token = useSyncExternalStore(sessionToken.subscribe, sessionToken.get, () => null);
 
   const me = useQuery({
-    queryKey: ME_QUERY_KEY,
+    queryKey: platformKeys.me,
     queryFn: async () => {
       // No user yet: this is the session's first load (a stored token, or one from another tab).
-      const firstLoad = queryClient.getQueryData(ME_QUERY_KEY) === undefined;
+      const firstLoad = queryClient.getQueryData(platformKeys.me) === undefined;
       try {
         return await fetchMeThroughBlips();
       } catch (err) {
@@ -90,7 +94,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     (response: LoginResponse) => {
-      queryClient.setQueryData(ME_QUERY_KEY, response.user);
+      queryClient.setQueryData(platformKeys.me, response.user);
       sessionToken.set(response.accessToken);
     },
     [queryClient],
@@ -98,7 +102,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
-      if (sessionToken.get()) await authApi.logout();
+      if (sessionToken.get()) await sessionApi.logout();
     } catch {
       // the token is forgotten here whatever the server says
     }

@@ -2,7 +2,7 @@ import { LANGUAGES, type Language } from '@ecoa/shared';
 import { ActionIcon, Combobox, Select, Tooltip, useCombobox } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage } from '../../platform/i18n';
+import { changeLanguage } from '../platform/i18n';
 
 /** Language names are shown in their own language, so anyone can find theirs. */
 const LANGUAGE_NAMES: Record<Language, string> = { pt: 'Português', en: 'English', cn: '简体中文' };

@@ -2,8 +2,16 @@ import { MantineProvider } from '@mantine/core';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  applyMask,
+  CNPJ_MASK,
+  type MaskSpec,
+  MOBILE_PHONE_MASK,
+  SPEC_MASKS,
+  toImaskPattern,
+  unmask,
+} from '../platform/masks';
 import { MaskedInput } from './MaskedInput';
-import { applyMask, CNPJ_MASK, type MaskSpec, MOBILE_PHONE_MASK, SPEC_MASKS, toImaskPattern, unmask } from './masks';
 
 describe('the spec masks', () => {
   it('keeps the spec notation: the phone all digit slots, the CNPJ letters allowed but in its check digits', () => {

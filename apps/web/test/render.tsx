@@ -5,7 +5,7 @@ import i18next from 'i18next';
 import type { ReactNode } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import pt from '../../../public/locales/pt.json';
+import pt from '../public/locales/pt.json';
 
 /** Records the router's current path and search into `into.current`. */
 function LocationProbe({ into }: { into: { current: string } }) {

@@ -1,6 +1,6 @@
 import { InputBase, type InputBaseProps } from '@mantine/core';
 import { IMaskInput } from 'react-imask';
-import type { MaskSpec } from './masks';
+import type { MaskSpec } from '../platform/masks';
 
 type MaskedInputProps = InputBaseProps & {
   mask: MaskSpec;

@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api';
+import { renderWithApp } from '../../../test/render';
 import { AdminUserCredits } from './AdminUserCredits';
-import { renderWithApp } from './testing';
 
 type Page<T> = { items: T[] };
 type Balance = { money: number; credits: Record<string, { available: number; reserved: number }> };

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sessionToken } from '../../platform/api';
+import { sessionToken } from './api';
 import { SessionProvider, useSession } from './SessionProvider';
 
 vi.mock('./notify', () => ({ notify: { error: vi.fn(), success: vi.fn(), info: vi.fn() } }));

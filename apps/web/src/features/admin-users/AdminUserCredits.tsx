@@ -27,9 +27,9 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
 import { useSubmissionKey } from '../../platform/idempotency';
-import { notify } from '../auth/notify';
-import { adminCreditsApi, adminUserMoneyKey } from './creditsApi';
-import { formatMoney, LedgerTable, PaymentsTable } from './MoneyTables';
+import { notify } from '../../platform/notify';
+import { adminCreditsApi, formatMoney, LedgerTable, PaymentsTable } from '../credits';
+import { creditsKeys } from '../credits/queryKeys';
 
 const PAGE_SIZE = 10;
 
@@ -40,19 +40,21 @@ const PAGE_SIZE = 10;
 export function AdminUserCredits({ userId, onMoneyChanged }: { userId: string; onMoneyChanged?: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const key = adminUserMoneyKey(userId);
   const [paymentsPage, setPaymentsPage] = useState(1);
   const [ledgerPage, setLedgerPage] = useState(1);
-  const balance = useQuery({ queryKey: [...key, 'balance'], queryFn: () => adminCreditsApi.balance(userId) });
+  const balance = useQuery({
+    queryKey: creditsKeys.adminUserBalance(userId),
+    queryFn: () => adminCreditsApi.balance(userId),
+  });
   const payments = useQuery({
-    queryKey: [...key, 'payments', paymentsPage],
+    queryKey: creditsKeys.adminUserPayments(userId, paymentsPage),
     queryFn: () => adminCreditsApi.payments(userId, paymentsPage, PAGE_SIZE),
   });
   const ledger = useQuery({
-    queryKey: [...key, 'ledger', ledgerPage],
+    queryKey: creditsKeys.adminUserLedger(userId, ledgerPage),
     queryFn: () => adminCreditsApi.ledger(userId, ledgerPage, PAGE_SIZE),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: creditsKeys.adminUserMoney(userId) });
   const pages = (total = 0) => Math.max(1, Math.ceil(total / PAGE_SIZE));
 
   const paymentForm = useForm<AdminPaymentInput>({
