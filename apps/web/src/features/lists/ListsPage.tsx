@@ -1,17 +1,5 @@
 import type { ContactList } from '@ecoa/shared';
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Menu,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Pagination, Paper, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
 import {
   IconAddressBook,
   IconDots,
@@ -24,7 +12,6 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { openDeleteDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';

@@ -20,12 +20,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
 import { LoadErrorAlert } from '../../../ui/LoadErrorAlert';
+import { usePhone } from '../../../ui/usePhone';
 import { refreshMoney } from '../../credits';
 import { listsApi } from '../../lists';
 import { listsKeys } from '../../lists/queryKeys';
 import { campaignsApi } from '../campaignsApi';
 import { campaignsKeys } from '../queryKeys';
-import { usePhone } from '../../../ui/usePhone';
 import { ContentStep } from './ContentStep';
 import {
   emptyDraft,
