@@ -1,11 +1,10 @@
 import { Alert, Button, Center, Group, Pagination, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconDatabaseSearch, IconPlus } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { refreshMoney } from '../credits/money';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
 import { monthName } from './format';
@@ -15,7 +14,6 @@ import { NewEnrichmentModal } from './NewEnrichmentModal';
 export function EnrichmentPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const base = useQuery({ queryKey: ['enrichment-base'], queryFn: enrichmentApi.base });
@@ -81,9 +79,6 @@ export function EnrichmentPage() {
           onClose={() => setCreating(false)}
           onCreated={(id) => {
             setCreating(false);
-            void queryClient.invalidateQueries({ queryKey: ['enrichments'] });
-            // Its credits are reserved at once.
-            void refreshMoney(queryClient);
             void navigate(`/listas-enriquecidas/${id}`);
           }}
         />
