@@ -36,9 +36,12 @@ function killedNow(child: ChildProcess): Promise<void> {
   });
 }
 
-/** A process that has exited and that its parent (a `sleep`, which never waits) leaves a zombie. */
+/**
+ * A process that has exited and that its parent (a `sleep`, which never waits) leaves a zombie. The
+ * child outlives the shell's `exec` by a moment: one that ended first could be reaped by the shell.
+ */
 async function zombie(): Promise<number> {
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(parent);
   const pid = Number(
     await new Promise<string>((resolve) => parent.stdout!.once('data', (c: Buffer) => resolve(`${c}`))),
