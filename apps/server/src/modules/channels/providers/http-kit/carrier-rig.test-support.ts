@@ -4,8 +4,8 @@
  * on loopback (the simulator's callback URL), and every event the provider emitted. Each
  * carrier's rig (`rcs.test-support.ts`, `whatsapp.test-support.ts`) only starts its own two.
  */
-import { afterEach } from 'vitest';
-import type { ChannelProvider, ProviderEvent } from '../../provider.ts';
+import { afterEach, expect } from 'vitest';
+import { type ChannelProvider, ProviderError, type ProviderEvent } from '../../provider.ts';
 import { serveWebhooks, type WebhookServer } from './webhook-server.test-support.ts';
 
 export type CarrierRig<Simulator> = {
@@ -80,4 +80,14 @@ export function simulatorControl(simulatorUrl: string, path: string, body?: unkn
     headers: { 'content-type': 'application/json' },
     ...(read ? {} : { body: JSON.stringify(body ?? {}) }),
   });
+}
+
+/** The ProviderError a send was refused with (the test fails when it resolved or threw anything else). */
+export async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
 }
