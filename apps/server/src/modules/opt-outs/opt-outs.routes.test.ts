@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
@@ -11,12 +12,7 @@ const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirna
 
 describe(`opt-outs API (${dbKind})`, () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(createTestServer, (opened) => (server = opened));
 
   const call = (t: string, options: InjectOptions) =>
     server.app.inject({ ...options, headers: { ...bearer(t), ...(options.headers ?? {}) } });
