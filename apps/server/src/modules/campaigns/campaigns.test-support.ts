@@ -4,12 +4,13 @@
  */
 import type { Campaign, CampaignEstimate, CreateCampaignRequest } from '@ecoa/shared';
 import { expect } from 'vitest';
+import { wavFile } from '../../../test/audio-builder.test-support.ts';
 import { bearer } from '../../../test/factories.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
-import { WELL_BEHAVED } from '../channels/channels.test-support.ts';
+import { userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import type { SimulatorOverrides } from '../channels/providers/index.ts';
 
 /**
@@ -119,4 +120,36 @@ export function api(server: RunningServer, token: string) {
       }
     },
   };
+}
+
+/** `count` fresh mobiles, the rows of a list whose recipients are all alike. */
+export function freshMobiles(count: number): { phone: string }[] {
+  return Array.from({ length: count }, () => ({ phone: mobile() }));
+}
+
+/** A short SMS campaign's body: its name, one list, and a text ('Oi' where the text is not the point). */
+export function smsCampaign(name: string, list: string, text = 'Oi'): CreateCampaignRequest {
+  return { name, channel: 'sms_short', listIds: [list], content: { text } };
+}
+
+/** A user with `count` of each paid credit type, and the campaigns API as that user. */
+export async function campaignsUser(server: RunningServer, count: number) {
+  const user = await userWithCredits(server, count);
+  return { user, api: api(server, user.token) };
+}
+
+/** A one-second WAV uploaded through the real route as the user with `token`: its id. */
+export async function uploadAudio(server: RunningServer, token: string): Promise<string> {
+  const form = multipart([
+    { name: 'name', value: 'Aviso' },
+    { name: 'file', filename: 'aviso.wav', content: wavFile({ seconds: 1 }) },
+  ]);
+  const uploaded = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/audios',
+    payload: form.payload,
+    headers: { ...bearer(token), ...form.headers },
+  });
+  expect(uploaded.statusCode, uploaded.body).toBe(201);
+  return uploaded.json().id as string;
 }
