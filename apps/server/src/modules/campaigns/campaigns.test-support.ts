@@ -51,18 +51,10 @@ export async function importList(
     ['telefone', 'nome', ...extra].join(';'),
     ...rows.map((r) => [r.phone, r.name ?? '', ...extra.map((k) => r[k] ?? '')].join(';')),
   ];
-  const form = multipart([
+  const id = await postCreated(server, token, '/api/v1/lists', [
     { name: 'name', value: name },
     { name: 'file', filename: 'lista.csv', content: Buffer.from(lines.join('\n'), 'utf8') },
   ]);
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/lists',
-    payload: form.payload,
-    headers: { ...bearer(token), ...form.headers },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const id = res.json().id as string;
   // Imports queue behind each other (the chaos test sends five at once) on a loaded machine.
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -139,17 +131,27 @@ export async function campaignsUser(server: RunningServer, count: number) {
 }
 
 /** A one-second WAV uploaded through the real route as the user with `token`: its id. */
-export async function uploadAudio(server: RunningServer, token: string): Promise<string> {
-  const form = multipart([
+export function uploadAudio(server: RunningServer, token: string): Promise<string> {
+  return postCreated(server, token, '/api/v1/audios', [
     { name: 'name', value: 'Aviso' },
     { name: 'file', filename: 'aviso.wav', content: wavFile({ seconds: 1 }) },
   ]);
-  const uploaded = await server.app.inject({
+}
+
+/** A multipart form POSTed through the real route as the user with `token`; 201 expected: the new id. */
+async function postCreated(
+  server: RunningServer,
+  token: string,
+  url: string,
+  parts: Parameters<typeof multipart>[0],
+): Promise<string> {
+  const form = multipart(parts);
+  const res = await server.app.inject({
     method: 'POST',
-    url: '/api/v1/audios',
+    url,
     payload: form.payload,
     headers: { ...bearer(token), ...form.headers },
   });
-  expect(uploaded.statusCode, uploaded.body).toBe(201);
-  return uploaded.json().id as string;
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as string;
 }
