@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { STORAGE_KEYS } from '@ecoa/shared';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { createAccount, signInAs, signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { importList } from './campaign-helpers';
+import { createAccount, signInAs, signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { importList } from './campaigns.test-support';
 
 /**
  * Issue 14, accessibility: axe-core's WCAG 2.0/2.1 A and AA rules find nothing on any screen, in

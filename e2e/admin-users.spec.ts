@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { createAccount, signInAs, signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { createAccount, signInAs, signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { snap, switchLanguage, toggleTheme } from './screens.test-support';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 

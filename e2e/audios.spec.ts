@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { mp3File, wavFile } from '../apps/server/test/audio-builder.test-support';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { snap, switchLanguage, toggleTheme } from './screens.test-support';
 
 /** Audio files written in code (apps/server/test/audio-builder.test-support.ts) into a temporary folder. */
 function audioFile(name: string, bytes: Buffer): string {

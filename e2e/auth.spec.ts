@@ -11,8 +11,8 @@ import {
   uniqueEmail,
   useOwnNetwork,
   waitForCode,
-} from './auth-helpers';
-import { snap } from './support';
+} from './auth.test-support';
+import { snap } from './screens.test-support';
 
 const TOKEN_KEY = '@legacy:token';
 

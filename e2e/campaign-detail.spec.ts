@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { importList } from './campaign-helpers';
-import { closeOnboarding, inEveryLook, snap } from './support';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { importList } from './campaigns.test-support';
+import { closeOnboarding, inEveryLook, snap } from './screens.test-support';
 
 /** Issue 22: the campaign page's rough edges (the failure reasons as a table). */
 

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { importList, openWindowAllDay } from './campaign-helpers';
-import { inEveryLook, snap } from './support';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { importList, openWindowAllDay } from './campaigns.test-support';
+import { inEveryLook, snap } from './screens.test-support';
 
 /**
  * Issue 21 in the browser: "Agendar campanha" never sends at once (an empty or past date is

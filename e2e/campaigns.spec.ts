@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { giveCredits, importList, openWindowAllDay } from './campaign-helpers';
-import { inEveryLook, snap } from './support';
+import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { giveCredits, importList, openWindowAllDay } from './campaigns.test-support';
+import { inEveryLook, snap } from './screens.test-support';
 
 /**
  * Issue 11 in the browser: a list imported, an SMS campaign built through the wizard, watched to

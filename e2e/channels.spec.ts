@@ -1,8 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import { wavFile } from '../apps/server/test/audio-builder.test-support';
-import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { giveCredits } from './campaign-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { giveCredits } from './campaigns.test-support';
+import { snap, switchLanguage, toggleTheme } from './screens.test-support';
 
 /**
  * Issue 10's promise, in the browser: from a fresh server (carriers simulated in-process), a user

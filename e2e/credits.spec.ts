@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap } from './support';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { snap } from './screens.test-support';
 
 test.beforeEach(async ({ page, context }) => {
   await useOwnNetwork(context);

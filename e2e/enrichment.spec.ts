@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { writeCnpjSample } from '../apps/server/src/modules/cnpj-base/cnpj-base.sample';
-import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { closeOnboarding, inEveryLook, snap } from './support';
+import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { closeOnboarding, inEveryLook, snap } from './screens.test-support';
 
 /**
  * Issue 13 in the browser: an administrator loads a CNPJ base (a synthetic one in the official

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap, toggleTheme } from './support';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { snap, toggleTheme } from './screens.test-support';
 
 test.beforeEach(async ({ page, context }) => {
   await useOwnNetwork(context);

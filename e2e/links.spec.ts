@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { inEveryLook, snap } from './support';
+import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { inEveryLook, snap } from './screens.test-support';
 
 /**
  * Issue 12 in the browser: a rotating link created through the form with two page targets (the

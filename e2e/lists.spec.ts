@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap, toggleTheme } from './support';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { snap, toggleTheme } from './screens.test-support';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../apps/server/src/modules/lists/fixtures');
 

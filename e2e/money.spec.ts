@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { importList, openWindowAllDay } from './campaign-helpers';
-import { inEveryLook, snap } from './support';
+import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { importList, openWindowAllDay } from './campaigns.test-support';
+import { inEveryLook, snap } from './screens.test-support';
 
 /**
  * Issue 21, money: the figures follow the server without a reload — a card paid in another tab,

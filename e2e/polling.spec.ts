@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { importList } from './campaign-helpers';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { importList } from './campaigns.test-support';
 
 /**
  * Issue 21: an idle page polls only what can still move. Each page is left open and its `/api/`

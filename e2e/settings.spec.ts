@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { mailsTo, signInWithApi, useOwnNetwork, waitForCode } from './auth-helpers';
-import { closeOnboarding, snap, switchLanguage, toggleTheme } from './support';
+import { mailsTo, signInWithApi, useOwnNetwork, waitForCode } from './auth.test-support';
+import { closeOnboarding, snap, switchLanguage, toggleTheme } from './screens.test-support';
 
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
-import { inEveryLook, snap } from './support';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
+import { inEveryLook, snap } from './screens.test-support';
 
 /**
  * Issue 22, the shell's spec points still off (spec section 2 and its constants): the language

@@ -1,8 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { snap, switchLanguage, toggleTheme } from './support';
+import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { snap, switchLanguage, toggleTheme } from './screens.test-support';
 
-/** The spec's sidebar (section 2) by test id, in its order. */
+/** The spec's sidebar (section 2) by test id, in its order; administrators also reach /links. */
 const EVERYONE = ['dashboard', 'lists', 'campaigns', 'audios', 'rotatingLink', 'shopping'];
 const ADMIN = [
   'dashboard',
@@ -14,6 +14,7 @@ const ADMIN = [
   'shopping',
   'campaignsPerUser',
   'enrichmentPerUser',
+  'linksPerUser',
   'users',
 ];
 
@@ -118,7 +119,7 @@ test.describe('desktop (1280px)', () => {
     await expect(page).toHaveURL('/campanhas-por-usuario');
     expect(await sidebarEntries(page)).toEqual(ADMIN);
     await expect(page.getByTestId('nav-campaignsPerUser')).toHaveAttribute('aria-current', 'page');
-    await page.goto('/links');
+    await page.getByTestId('nav-linksPerUser').click();
     await expect(page).toHaveURL('/links');
     await snap(page, 'shell-admin-desktop-pt-light');
   });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth-helpers';
-import { importList, openWindowAllDay } from './campaign-helpers';
-import { inEveryLook, snap } from './support';
+import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support';
+import { importList, openWindowAllDay } from './campaigns.test-support';
+import { inEveryLook, snap } from './screens.test-support';
 
 /**
  * Issue 12's tracked links in the browser: "insert link" in the wizard's SMS text puts a

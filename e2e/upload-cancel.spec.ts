@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { signInWithApi, useOwnNetwork } from './auth-helpers';
+import { signInWithApi, useOwnNetwork } from './auth.test-support';
 
 /**
  * Issue 21: an upload in progress can be canceled. The list import's upload is slowed down to

@@ -10,7 +10,7 @@ const inPackages = (names: string) => new RegExp(`[\\\\/]node_modules[\\\\/](${n
  * confetti; these groups then keep the number of files small:
  * - `vendor`: the libraries the sign-in screens need (changes rarely, cached long);
  * - the entry (`index`): the app code of the sign-in screens, in one file with nothing split off;
- * - `forms`: the phone/CNPJ masks (imask), for sign-up, settings and the admin drawer only;
+ * - `forms`: the phone/CNPJ masks (imask, platform/masks.ts, ui/Masked*), for sign-up, settings and the admin drawer only;
  * - `validation`: zod and the sign-in/sign-up schemas, so sign-up and the login form's rules
  *   (fetched when the visitor types) do not need `signed-in`; the sign-in screen has no zod;
  * - `simple-grid`: the one layout component sign-up shares with the signed-in pages (1 KB), so
@@ -27,7 +27,8 @@ const codeSplitting = {
     { name: 'simple-grid', test: /[\\/]@mantine[\\/]core[\\/].*[\\/]SimpleGrid[\\/]/, priority: 3 },
     {
       name: 'forms',
-      test: (id: string) => inPackages('imask|react-imask').test(id) || /[\\/]features[\\/]auth[\\/]mask/i.test(id),
+      test: (id: string) =>
+        inPackages('imask|react-imask').test(id) || /[\\/](platform[\\/]masks|ui[\\/]Masked)/.test(id),
       priority: 2,
     },
     {

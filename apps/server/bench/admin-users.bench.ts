@@ -40,8 +40,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const ledger = createLedgerService({ repo: createLedgerRepository(db), clock: { now: () => new Date() } });
   const service = createAdminUsersService({
     db,
-    repo: createAdminUsersRepository(),
-    audit: createAuditRepository(),
+    repo: createAdminUsersRepository(db),
+    audit: createAuditRepository(db),
     logger: createLogger('silent'),
     endAllSessions: async () => 0,
     // The same wiring as modules/index.ts: the page's balances in one query.

@@ -48,7 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerInputGuard(app);
-  await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
+  await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl, gtmContainerId: deps.config.gtmContainerId });
   await registerApiDocs(app);
 
   let ready = false;
@@ -59,7 +59,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  registerPublicConfigRoutes(app, { supportWhatsapp: deps.config.supportWhatsapp });
+  registerPublicConfigRoutes(app, {
+    supportWhatsapp: deps.config.supportWhatsapp,
+    ...(deps.config.gtmContainerId ? { gtmContainerId: deps.config.gtmContainerId } : {}),
+  });
   registerLocales(app, deps.localesDir ?? WEB_LOCALES_DIR);
   await registerSpa(app, { webRoot: deps.webRoot ?? WEB_ROOT });
 

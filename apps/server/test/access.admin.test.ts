@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importList } from '../src/modules/campaigns/campaigns.test-support.ts';
 import type { RunningServer } from '../src/server.ts';
-import { expectAdminOnly, type RouteCall, userAndAdmin } from './access.test-support.ts';
+import { expectAdminOnly, type RouteCall, registeredRoutes, userAndAdmin } from './access.test-support.ts';
 import { signUpAndSignIn } from './factories.test-support.ts';
 import { createTestServer, dbKind } from './server.test-support.ts';
 
@@ -21,22 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-/** Every registered `METHOD /path` (HEAD left out), read from Fastify's route tree (4 columns a level). */
-function registeredRoutes(): string[] {
-  const routes: string[] = [];
-  const parents: string[] = [];
-  for (const line of server.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│├└─\s]*)(\S+) \(([^)]+)\)$/.exec(line);
-    if (!match) continue;
-    const depth = Math.round(match[1]!.length / 4) - 1;
-    parents.length = depth;
-    const path = `${parents.join('')}${match[2]}`;
-    parents.push(match[2]!);
-    for (const method of match[3]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path}`);
-  }
-  return routes;
-}
 
 describe(`access control (${dbKind})`, () => {
   it('every administrator endpoint: 401 anonymous, 403 regular user, allowed for an administrator', async () => {
@@ -137,7 +121,7 @@ describe(`access control (${dbKind})`, () => {
         url: `/api/v1/admin/campaigns/${campaign}/cancel`,
       },
     ];
-    const all = registeredRoutes();
+    const all = registeredRoutes(server);
     expect(all).toContain('DELETE /api/v1/lists/:id'); // the route tree is read right
     const adminRoutes = all.filter((r) => r.includes(' /api/v1/admin/'));
     expect(routes.map((r) => r.pattern).sort()).toEqual([...adminRoutes].sort());

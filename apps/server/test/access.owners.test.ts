@@ -9,6 +9,7 @@ import type { RunningServer } from '../src/server.ts';
 import { callAs, expectOwnerOnly, rowsOf, userAndAdmin } from './access.test-support.ts';
 import { wavFile } from './audio-builder.test-support.ts';
 import { signIn, signUpAndSignIn } from './factories.test-support.ts';
+import { waitForListImported } from './lists.test-support.ts';
 import { multipart } from './multipart.test-support.ts';
 import { createTestServer, dbKind } from './server.test-support.ts';
 
@@ -174,13 +175,7 @@ describe(`access control: owners (${dbKind})`, () => {
     );
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
-    const deadline = Date.now() + 25_000;
-    while (
-      (await callAs(server, { method: 'GET', url: `/api/v1/lists/${id}` }, owner.token)).json().status === 'importing'
-    ) {
-      if (Date.now() > deadline) throw new Error('list still importing');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitForListImported(server, owner.token, id);
 
     const secrets = ['Lista Secreta', 'Cliente Secreto', '5511987650001', id];
     const state = rowsOf(

@@ -15,7 +15,8 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { RunningServer } from '../src/server.ts';
-import { bearer, makeAdmin, signUpAndSignIn } from './factories.test-support.ts';
+import { makeAdmin, signUpAndSignIn } from './factories.test-support.ts';
+import { injectAs } from './http.test-support.ts';
 
 export type RouteCall = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -26,11 +27,11 @@ export type RouteCall = {
 };
 
 export function callAs(server: RunningServer, route: RouteCall, token?: string): Promise<LightMyRequestResponse> {
-  return server.app.inject({
+  return injectAs(server, token, {
     method: route.method,
     url: route.url,
     ...(route.payload !== undefined ? { payload: route.payload as InjectOptions['payload'] } : {}),
-    headers: { ...(route.headers ?? {}), ...(token ? bearer(token) : {}) },
+    ...(route.headers ? { headers: route.headers } : {}),
   });
 }
 
@@ -119,4 +120,20 @@ export async function expectOwnerOnly(
 /** The rows `sql` selects, as the database has them now: a `state` for `expectOwnerOnly`. */
 export function rowsOf(server: RunningServer, sql: string, params: unknown[]): () => Promise<unknown[]> {
   return async () => (await server.db.executeSql(sql, params)).rows;
+}
+
+/** Every registered `METHOD /path` (HEAD left out), read from Fastify's route tree (4 columns a level). */
+export function registeredRoutes(server: RunningServer): string[] {
+  const routes: string[] = [];
+  const parents: string[] = [];
+  for (const line of server.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│├└─\s]*)(\S+) \(([^)]+)\)$/.exec(line);
+    if (!match) continue;
+    const depth = Math.round(match[1]!.length / 4) - 1;
+    parents.length = depth;
+    const path = `${parents.join('')}${match[2]}`;
+    parents.push(match[2]!);
+    for (const method of match[3]!.split(', ')) if (method !== 'HEAD') routes.push(`${method} ${path}`);
+  }
+  return routes;
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DbHandle, openDb } from '../src/platform/db/client.ts';
 import { MIGRATIONS_DIR, runMigrations } from '../src/platform/db/migrate.ts';
-import { createJobs } from '../src/platform/jobs/jobs.ts';
+import { createJobs, defineQueue } from '../src/platform/jobs/jobs.ts';
 import {
   createTestServer,
   dbKind,
@@ -102,14 +102,13 @@ describe(`database and jobs (${dbKind})`, () => {
     const db = await openTestDb();
     await runMigrations(db);
     const jobs = createJobs(db, silentLogger);
-    const queue = `test-echo-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    const queue = defineQueue<{ value: number }>(`test-echo-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
     const seen: { value: number }[] = [];
     let done!: () => void;
     const finished = new Promise<void>((resolve) => {
       done = resolve;
     });
-    jobs.define<{ value: number }>({
-      name: queue,
+    jobs.work(queue, {
       handler: async (data) => {
         seen.push(data);
         if (seen.length === 3) done();
@@ -127,14 +126,13 @@ describe(`database and jobs (${dbKind})`, () => {
     const db = await openTestDb();
     await runMigrations(db);
     const jobs = createJobs(db, silentLogger);
-    const queue = `test-slow-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    const queue = defineQueue<object>(`test-slow-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
     let started!: () => void;
     const isRunning = new Promise<void>((resolve) => {
       started = resolve;
     });
     let finishedAt = 0;
-    jobs.define({
-      name: queue,
+    jobs.work(queue, {
       handler: async () => {
         started();
         await new Promise((r) => setTimeout(r, 800));
@@ -158,17 +156,17 @@ describe(`database and jobs (${dbKind})`, () => {
     async () => {
       const db = await openTestDb();
       await runMigrations(db);
-      const queue = `test-orphan-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const queue = defineQueue<{ n: number }>(`test-orphan-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, {
+        expireInSeconds: 15 * 60,
+        retryDelaySeconds: 1,
+      });
       // The "crashed" process: its handler never ends, as if the process died mid-job.
       const crashed = createJobs(db, silentLogger);
       let started!: () => void;
       const isRunning = new Promise<void>((resolve) => {
         started = resolve;
       });
-      crashed.define({
-        name: queue,
-        expireInSeconds: 15 * 60,
-        retryDelaySeconds: 1,
+      crashed.work(queue, {
         handler: () => {
           started();
           return new Promise<void>(() => {});
@@ -177,7 +175,7 @@ describe(`database and jobs (${dbKind})`, () => {
       await crashed.start({ work: true });
       const id = await crashed.send(queue, { n: 1 });
       await isRunning;
-      await crashed.boss.offWork(queue); // the dead process polls no more
+      await crashed.boss.offWork(queue.name); // the dead process polls no more
 
       // The next start on the same database works the job again at once.
       const restarted = createJobs(db, silentLogger);
@@ -185,7 +183,7 @@ describe(`database and jobs (${dbKind})`, () => {
       const again = new Promise<string>((resolve) => {
         workedAgain = resolve;
       });
-      restarted.define({ name: queue, retryDelaySeconds: 1, handler: async (_data, job) => workedAgain(job.id) });
+      restarted.work(queue, { handler: async (_data, job) => workedAgain(job.id) });
       const before = Date.now();
       await restarted.start({ work: true });
       expect(await again).toBe(id);

@@ -9,6 +9,7 @@ import { establishment } from '../src/modules/cnpj-base/cnpj-base.sample-data.ts
 import { openDb } from '../src/platform/db/client.ts';
 import { CsvParser } from '../src/platform/text/csv.ts';
 import { bearer, signIn, signUpAndSignIn, uniqueEmail } from './factories.test-support.ts';
+import { injectAs } from './http.test-support.ts';
 import { killed, startEcoaServer, waitUntil } from './processes.test-support.ts';
 import { remoteServer } from './remote-server.test-support.ts';
 import { dbKind, isolatedDatabaseUrl, tempDir } from './server.test-support.ts';
@@ -61,12 +62,7 @@ describe(`an enrichment across a SIGKILL (${dbKind})`, () => {
     const admin = await signIn(server, env.ADMIN_EMAIL!);
     const { token, user } = await signUpAndSignIn(server);
     const call = async (method: string, url: string, payload?: unknown, as = token) => {
-      const res = await server.app.inject({
-        method: method as 'GET',
-        url,
-        payload: payload as object,
-        headers: bearer(as),
-      });
+      const res = await injectAs(server, as, { method: method as 'GET', url, payload: payload as object });
       expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
       return res.json();
     };

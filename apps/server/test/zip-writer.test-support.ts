@@ -234,7 +234,7 @@ export function repeatedDeflate(
 }
 
 /**
- * The zip bomb of issue 9 as a shared strings part: `<sst>` holding one short string repeated
+ * A zip bomb as a shared strings part: `<sst>` holding one short string repeated
  * (`repeat` × ~1 MiB inflated; 2,000 → ~2.1 GB from ~5 MB).
  */
 export function sharedStringsBomb(repeat: number, options: { crc?: boolean } = {}) {

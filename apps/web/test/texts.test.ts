@@ -19,7 +19,7 @@ function sources(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-describe('texts (issue 21)', () => {
+describe('texts', () => {
   for (const [language, texts] of Object.entries(LOCALES)) {
     it(`${language}: the rotating link has one name, the spec menu's, wherever it names the feature`, () => {
       const menu = texts.nav.rotatingLink;

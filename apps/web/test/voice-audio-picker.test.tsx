@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { wavFile } from '../../server/test/audio-builder.test-support';
 import { multipart } from '../../server/test/multipart.test-support';
 import { VoiceFields } from '../src/features/channels/VoiceFields';
-import { renderWithApp } from '../src/features/credits/testing';
 import { realApi, useRealApi } from './real-api';
+import { renderWithApp } from './render';
 
 afterEach(() => {
   cleanup();
@@ -26,7 +26,7 @@ async function uploadAudio(name: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-describe("the voice fields' audio picker (issue 21)", () => {
+describe("the voice fields' audio picker", () => {
   it('searches the server for the typed name (once per pause) and offers what it finds', async () => {
     const run = Date.now().toString(36);
     await uploadAudio(`Recado ${run} alfa`);

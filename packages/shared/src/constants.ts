@@ -33,6 +33,13 @@ export const BREAKPOINT_DRAWER_PX = 768;
 export const BREAKPOINT_SIDEBAR_ITEMS_PX = 1024;
 export const BREAKPOINT_LOGIN_SMALL_PX = 600;
 
+/**
+ * Google Tag Manager: a container id as GTM writes it (`GTM-` and upper-case letters and digits),
+ * the only host its script comes from, and nothing else (the CSP allows exactly that host).
+ */
+export const GTM_CONTAINER_ID_PATTERN = /^GTM-[A-Z0-9]{4,12}$/;
+export const GTM_ORIGIN = 'https://www.googletagmanager.com';
+
 export const LANGUAGES = ['pt', 'en', 'cn'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'pt';

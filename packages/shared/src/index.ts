@@ -1,6 +1,7 @@
 export * from './campaigns/index.ts';
 export * from './constants.ts';
 export * from './enums.ts';
+export * from './errors/index.ts';
 export * from './messages.ts';
 export * from './money.ts';
 export * from './phones/index.ts';

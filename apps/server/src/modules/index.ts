@@ -42,10 +42,11 @@ import { registerChannelsRoutes } from './channels/channels.routes.ts';
 import { type ChannelsService, createChannelsService } from './channels/channels.service.ts';
 import { registerProviderWebhooks } from './channels/channels.webhooks.ts';
 import { createMessageCounts } from './channels/message-counts.ts';
+import { createMessagesPerDay } from './channels/messages-per-day.ts';
 import type { ProviderRegistry } from './channels/providers/registry.ts';
 import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
 import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
-import { createStripeGateway } from './checkout/checkout.stripe.ts';
+import { choosePaymentProvider } from './checkout/providers/index.ts';
 import { type CnpjBaseModule, createCnpjBase } from './cnpj-base/cnpj-base.module.ts';
 import { createDashboardRepository } from './dashboard/dashboard.repository.ts';
 import { registerDashboardRoutes } from './dashboard/dashboard.routes.ts';
@@ -66,7 +67,7 @@ import { registerLinksRoutes } from './links/links.routes.ts';
 import { createLinksService, type LinksService } from './links/links.service.ts';
 import { createTrackedLinksRepository } from './links/links.tracked.repository.ts';
 import { createTrackedLinksAdmin } from './links/links.tracked-admin.ts';
-import { createListFromContacts } from './lists/lists.direct.repository.ts';
+import { createDirectListsRepository } from './lists/lists.direct.repository.ts';
 import { defineListsJobs } from './lists/lists.jobs.ts';
 import { createListsRepository } from './lists/lists.repository.ts';
 import { registerListsRoutes } from './lists/lists.routes.ts';
@@ -96,7 +97,7 @@ export type ComposedModules = {
   clock: Clock;
   mailer: Mailer;
   auth: AuthService;
-  /** `guard.requireUser` / `guard.requireAdmin`: the preHandlers every module's routes use. */
+  /** `guard.requireUser` / `guard.requireAdmin`: the `onRequest` hooks every guarded route names. */
   guard: AuthGuard;
   users: UsersService;
   account: AccountService;
@@ -122,7 +123,7 @@ export type ComposedModules = {
 
 /**
  * The composition root: builds each feature's service from its explicit dependencies,
- * declares its job queues, and returns the routes to mount. The server and the worker
+ * registers its job workers, and returns the routes to mount. The server and the worker
  * both call it, so a job defined here runs in either process.
  */
 export function composeModules(deps: ModuleDeps): ComposedModules {
@@ -140,32 +141,30 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // for a local trial or CHECKOUT_TEST_MODE, else none (config.cardPayments).
   const checkout = createCheckoutService({
     ledger,
-    gateway: config.stripe ? createStripeGateway(config.stripe) : null,
-    testCheckout: config.cardPayments === 'test',
+    provider: choosePaymentProvider(config),
     publicUrl: config.publicUrl,
     logger,
   });
 
   // users ⇄ auth: sign-in returns the user's public shape; deactivation ends the sessions.
-  const authRepo = createAuthRepository();
+  const authRepo = createAuthRepository(db);
   let auth: AuthService | undefined;
   const users = createUsersService({
     db,
-    repo: createUsersRepository(),
+    repo: createUsersRepository(db),
     clock,
     logger,
     publicUrl: config.publicUrl,
     getMoneyBalanceCentavos: ledger.getMoneyBalanceCentavos,
     // In the sign-up transaction: the account and its welcome bonus exist together or not at all.
-    onUserCreated: async (tx, user) => {
+    onUserCreated: async (user, tx) => {
       await ledger.grantWelcomeBonus(user.id, { tx });
     },
-    endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
+    endAllSessions: (userId, tx) => auth!.endAllSessions(userId, tx),
     allowSignup: (meta) => auth!.allowSignup(meta),
     authenticateWith: (token, lookup) => auth!.authenticateWith(token, lookup),
   });
   auth = createAuthService({
-    db,
     repo: authRepo,
     mailer,
     clock,
@@ -176,8 +175,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const guard = createAuthGuard({ sessions: auth });
   // The user's own settings: profile, picture (DATA_DIR/avatars), sessions (the auth module's).
   const account = createAccountService({
-    db,
-    repo: createAccountRepository(),
+    repo: createAccountRepository(db),
     images: createProfileImages({ maxPixels: MAX_IMAGE_PIXELS }),
     avatars: createAvatarStorage(config.dataDir),
     sessions: auth,
@@ -185,13 +183,15 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     logger,
   });
 
+  // Administrators' actions on users, campaigns and links, each in the transaction of the change.
+  const auditRepo = createAuditRepository(db);
   // User administration: every change is audited; deactivation ends the user's sessions at once.
   const adminUsers = createAdminUsersService({
     db,
-    repo: createAdminUsersRepository(),
-    audit: createAuditRepository(),
+    repo: createAdminUsersRepository(db),
+    audit: auditRepo,
     logger,
-    endAllSessions: (handle, userId) => auth!.endAllSessions(handle, userId),
+    endAllSessions: (userId, tx) => auth!.endAllSessions(userId, tx),
     // A page's balances in one query.
     moneyBalances: ledger.getMoneyBalancesCentavos,
   });
@@ -203,17 +203,13 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const optOuts = createOptOutsService({ repo: createOptOutsRepository(deps.db), storage });
 
   // Enrichment: CNPJs looked up in the CNPJ base, paid per hit; results become contact lists.
-  const enrichmentUsers = createUsersRepository();
   const enrichment = createEnrichmentService({
     db,
     repo: createEnrichmentRepository(db),
     ledger,
     jobs: deps.jobs,
-    // The spec's rule: administrators, or users whose permissions.enriched contains 'all'.
-    canEnrich: async (user) =>
-      user.accessLevel === 'ADMINISTRATOR' ||
-      ((await enrichmentUsers.findById(db, user.id))?.permissionsEnriched.includes('all') ?? false),
-    createList: (input) => createListFromContacts(db, input),
+    enrichmentPermissions: users.enrichmentPermissions,
+    createList: createDirectListsRepository(db).createFromContacts,
     clock,
   });
   defineEnrichmentJobs(deps.jobs, enrichment);
@@ -257,8 +253,17 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // Rotating links' storage (campaigns check a tracked `{link}` against it).
   const linksRepo = createLinksRepository(db);
 
+  // Rotating links: the owner's links and stats, the public hop, clicks written in the background.
+  const liveLinks = createLinkCache({ load: (slug) => linksRepo.findLive(slug) });
+  const links = createLinksService({
+    db,
+    repo: linksRepo,
+    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'link' }, tx),
+    publicUrl: config.publicUrl,
+    forget: liveLinks.forget,
+    clock,
+  });
   // Campaigns: drafts, the start's snapshot and reservation, the dispatchers, the supervisor.
-  const auditRepo = createAuditRepository();
   const workerId = randomUUID();
   // A batch's outcomes, written set-based by the channels module.
   const store = {
@@ -269,24 +274,19 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   let supervisor: CampaignSupervisor | undefined;
   // The dispatcher is made after the service it calls; the service's pause and cancel reach it through this.
   let haltDispatch: (campaignId: string) => void = () => {};
-  const audiosRepo = createAudiosRepository(db);
   const campaigns = createCampaignsService({
     db,
     repo: campaignsRepo,
     ledger,
     providers: deps.providers,
-    audioExists: (userId, audioId) =>
-      audios.get(userId, audioId).then(
-        () => true,
-        () => false,
-      ),
+    audioExists: audios.exists,
     jobs: deps.jobs,
-    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'campaign' }),
-    rotatingLinkExists: async (userId, linkId) => (await linksRepo.findOwned(userId, linkId)) !== undefined,
+    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'campaign' }, tx),
+    rotatingLinkExists: links.exists,
     publicUrl: config.publicUrl,
-    parallelism: async () => Math.max(4, supervisor?.liveWorkers() ?? 1),
+    liveWorkers: () => supervisor?.liveWorkers() ?? 1,
     halt: (campaignId) => haltDispatch(campaignId),
-    lockAudio: (tx, userId, audioId) => audiosRepo.lockShared(tx, userId, audioId),
+    lockAudio: audios.lockShared,
     clock,
     logger,
   });
@@ -334,23 +334,14 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     repo: createDashboardRepository(db),
     campaigns: reportsRepo,
     ledger,
+    messagesPerDay: createMessagesPerDay(db).since,
     clock,
   });
 
-  // Rotating links: the owner's links and stats, the public hop, clicks written in the background.
-  const liveLinks = createLinkCache({ load: (slug) => linksRepo.findLive(slug) });
-  const links = createLinksService({
-    db,
-    repo: linksRepo,
-    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'link' }),
-    publicUrl: config.publicUrl,
-    forget: liveLinks.forget,
-    clock,
-  });
   const trackedAdmin = createTrackedLinksAdmin({
     db,
     repo: createTrackedLinksRepository(db),
-    audit: (tx, entry) => auditRepo.record(tx, { ...entry, subjectType: 'campaign' }),
+    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'campaign' }, tx),
     clock,
   });
   const linkClicks = createClickRecorder({ insert: (clicks) => linksRepo.insertClicks(clicks), logger });

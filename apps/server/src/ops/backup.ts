@@ -19,7 +19,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createZipFile } from '../platform/archive/zip-writer.ts';
 import type { Config } from '../platform/config/config.ts';
-import { type DataDirEntry, openExistingPglite, opsRefusal, pgliteLockNames, walkDataDir } from './data-dir.ts';
+import { AppError } from '../platform/errors/app-error.ts';
+import { type DataDirEntry, openExistingPglite, pgliteLockNames, walkDataDir } from './data-dir.ts';
 import { type DbFacts, pgliteQuery, readDbFacts } from './db-facts.ts';
 
 export const BACKUP_FORMAT = 'ecoa-backup';
@@ -48,13 +49,13 @@ export async function createBackup(options: { config: Config; file: string; now?
   const { config } = options;
   const started = performance.now();
   if (config.databaseUrl) {
-    throw opsRefusal(
-      'BACKUP_POSTGRES',
-      'backup: DATABASE_URL is set, so the data lives in PostgreSQL: back it up with `pg_dump -Fc` (see the README, "Backups and moving to PostgreSQL") and keep DATA_DIR\'s folders beside it.',
-    );
+    throw new AppError('BACKUP_POSTGRES', undefined, {
+      text: 'backup: DATABASE_URL is set, so the data lives in PostgreSQL: back it up with `pg_dump -Fc` (see the README, "Backups and moving to PostgreSQL") and keep DATA_DIR\'s folders beside it.',
+    });
   }
   const file = path.resolve(options.file);
-  if (fs.existsSync(file)) throw opsRefusal('BACKUP_EXISTS', `backup: ${file} already exists; choose a new file name.`);
+  if (fs.existsSync(file))
+    throw new AppError('BACKUP_EXISTS', undefined, { text: `backup: ${file} already exists; choose a new file name.` });
   const partial = `${file}.partial`;
 
   const handle = await openExistingPglite(config, 'backup');

@@ -12,10 +12,6 @@ import { pgliteLockFiles } from '../platform/db/pglite-lock.ts';
 import { AppError } from '../platform/errors/app-error.ts';
 import { pgliteDir } from '../server.ts';
 
-export function opsRefusal(code: string, message: string): AppError {
-  return new AppError(code, 409, message);
-}
-
 export function hasPgliteDatabase(config: Config): boolean {
   return fs.existsSync(path.join(pgliteDir(config), 'PG_VERSION'));
 }
@@ -26,21 +22,20 @@ export function hasPgliteDatabase(config: Config): boolean {
  */
 export async function openExistingPglite(config: Config, command: string): Promise<DbHandle> {
   if (!hasPgliteDatabase(config)) {
-    throw opsRefusal(
-      'NO_PGLITE_DATABASE',
-      `${command}: there is no PGlite database in ${pgliteDir(config)} (DATA_DIR=${config.dataDir}).`,
-    );
+    throw new AppError('NO_PGLITE_DATABASE', undefined, {
+      text: `${command}: there is no PGlite database in ${pgliteDir(config)} (DATA_DIR=${config.dataDir}).`,
+    });
   }
   try {
     return await openDb({ pgliteDir: pgliteDir(config) });
   } catch (err) {
     if (err instanceof AppError && err.code === 'PGLITE_IN_USE') {
       const { pid } = err.details as { pid: number | undefined };
-      throw opsRefusal(
-        'PGLITE_IN_USE',
-        `${command}: the database in ${config.dataDir} is in use by ${pid === undefined ? 'another process' : `process ${pid}`} (the server?). Stop it first: ` +
+      throw new AppError('PGLITE_IN_USE', undefined, {
+        text:
+          `${command}: the database in ${config.dataDir} is in use by ${pid === undefined ? 'another process' : `process ${pid}`} (the server?). Stop it first: ` +
           'PGlite belongs to the one process that opened it, so no other process can read a consistent copy while it runs.',
-      );
+      });
     }
     throw err;
   }

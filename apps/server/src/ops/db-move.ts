@@ -12,7 +12,8 @@
 import type { Config } from '../platform/config/config.ts';
 import { type DbHandle, openDb } from '../platform/db/client.ts';
 import { runMigrations } from '../platform/db/migrate.ts';
-import { openExistingPglite, opsRefusal } from './data-dir.ts';
+import { AppError } from '../platform/errors/app-error.ts';
+import { openExistingPglite } from './data-dir.ts';
 import {
   compareFacts,
   type DbFacts,
@@ -44,13 +45,14 @@ export async function moveToPostgres(options: {
   const progress = options.onProgress ?? (() => {});
   const started = performance.now();
   if (config.databaseUrl) {
-    throw opsRefusal(
-      'DB_MOVE_ALREADY_POSTGRES',
-      'db:move: DATABASE_URL is already set, so this deployment runs on PostgreSQL; db:move copies the PGlite in DATA_DIR. Unset DATABASE_URL to run it.',
-    );
+    throw new AppError('DB_MOVE_ALREADY_POSTGRES', undefined, {
+      text: 'db:move: DATABASE_URL is already set, so this deployment runs on PostgreSQL; db:move copies the PGlite in DATA_DIR. Unset DATABASE_URL to run it.',
+    });
   }
   if (!/^postgres(ql)?:\/\/[^/]/.test(targetUrl)) {
-    throw opsRefusal('DB_MOVE_BAD_URL', 'db:move: the target must be a postgres:// or postgresql:// URL.');
+    throw new AppError('DB_MOVE_BAD_URL', undefined, {
+      text: 'db:move: the target must be a postgres:// or postgresql:// URL.',
+    });
   }
 
   const source = await openExistingPglite(config, 'db:move');
@@ -61,7 +63,9 @@ export async function moveToPostgres(options: {
     // The server would do this at its next start anyway; it makes both sides the same schema.
     await runMigrations(source);
     target = await openDb({ databaseUrl: targetUrl, poolSize: 2 }).catch((err: Error) => {
-      throw opsRefusal('DB_MOVE_UNREACHABLE', `db:move: cannot connect to the target database: ${err.message}`);
+      throw new AppError('DB_MOVE_UNREACHABLE', undefined, {
+        text: `db:move: cannot connect to the target database: ${err.message}`,
+      });
     });
     const pool = target.pool!;
     await assertTargetEmpty(async (text, values) => (await pool.query(text, values)).rows);
@@ -102,7 +106,9 @@ export async function moveToPostgres(options: {
           problems.unshift(`migrations: ${facts.migrations} on PGlite, ${copied.migrations} on PostgreSQL`);
         }
         if (problems.length > 0) {
-          throw opsRefusal('DB_MOVE_MISMATCH', `db:move: the copy differs, nothing was kept: ${problems.join('; ')}`);
+          throw new AppError('DB_MOVE_MISMATCH', undefined, {
+            text: `db:move: the copy differs, nothing was kept: ${problems.join('; ')}`,
+          });
         }
         await client.query('commit');
         const seconds = (performance.now() - started) / 1000;
@@ -134,9 +140,8 @@ async function assertTargetEmpty(query: Query): Promise<void> {
     if (rows[0]?.filled) filled.push('pgboss.job');
   }
   if (filled.length > 0) {
-    throw opsRefusal(
-      'DB_MOVE_TARGET_NOT_EMPTY',
-      `db:move: the target database is not empty (${filled.slice(0, 6).join(', ')}${filled.length > 6 ? ', …' : ''} hold rows); move into a new, empty database.`,
-    );
+    throw new AppError('DB_MOVE_TARGET_NOT_EMPTY', undefined, {
+      text: `db:move: the target database is not empty (${filled.slice(0, 6).join(', ')}${filled.length > 6 ? ', …' : ''} hold rows); move into a new, empty database.`,
+    });
   }
 }

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../test/factories.test-support.ts';
 import { createTestServer, TEST_DATABASE_URL, tempDir, testConfig } from '../../test/server.test-support.ts';
-import { createListFromContacts } from '../modules/lists/lists.direct.repository.ts';
+import { createDirectListsRepository } from '../modules/lists/lists.direct.repository.ts';
 import { createZipFile } from '../platform/archive/zip-writer.ts';
 import type { Config } from '../platform/config/config.ts';
 import { openDb } from '../platform/db/client.ts';
@@ -83,7 +83,7 @@ async function seed(server: RunningServer): Promise<Seeded> {
     name: `Contato ${i} "aspas"\ttab\\barra`,
     fields: { cidade: 'São Paulo\nSP' },
   }));
-  const listId = await createListFromContacts(server.db.db, {
+  const listId = await createDirectListsRepository(server.db.db).createFromContacts({
     userId: customer.user.id,
     name: 'Clientes',
     fileName: 'clientes.csv',

@@ -10,7 +10,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import { opsRefusal } from './data-dir.ts';
+import { AppError } from '../platform/errors/app-error.ts';
 import { type Query, schemaExists } from './db-facts.ts';
 import { copyTable } from './table-copy.ts';
 
@@ -27,10 +27,9 @@ export async function preparePgBossSchema(source: Query, target: pg.ClientBase):
   if (await schemaExists(targetQuery, SCHEMA)) {
     const [jobs] = await targetQuery('select count(*)::int as n from pgboss.job');
     if (Number(jobs?.n) > 0) {
-      throw opsRefusal(
-        'DB_MOVE_TARGET_NOT_EMPTY',
-        `db:move: the target database already holds ${jobs?.n} pg-boss jobs.`,
-      );
+      throw new AppError('DB_MOVE_TARGET_NOT_EMPTY', undefined, {
+        text: `db:move: the target database already holds ${jobs?.n} pg-boss jobs.`,
+      });
     }
     await target.query(`drop schema ${SCHEMA} cascade`);
   }
@@ -38,11 +37,11 @@ export async function preparePgBossSchema(source: Query, target: pg.ClientBase):
   const [sourceVersion] = await source('select version from pgboss.version');
   const [targetVersion] = await targetQuery('select version from pgboss.version');
   if (Number(sourceVersion?.version) !== Number(targetVersion?.version)) {
-    throw opsRefusal(
-      'DB_MOVE_PGBOSS_VERSION',
-      `db:move: the PGlite's job tables are pg-boss schema version ${sourceVersion?.version}, this Ecoa's are ${targetVersion?.version}. ` +
+    throw new AppError('DB_MOVE_PGBOSS_VERSION', undefined, {
+      text:
+        `db:move: the PGlite's job tables are pg-boss schema version ${sourceVersion?.version}, this Ecoa's are ${targetVersion?.version}. ` +
         'Start the server once on DATA_DIR (it upgrades them), stop it, and run db:move again.',
-    );
+    });
   }
   return true;
 }

@@ -13,9 +13,9 @@ import { openZip, type ZipArchive, ZipFormatError, ZipLimitError } from '../plat
 import type { Config } from '../platform/config/config.ts';
 import { openDb } from '../platform/db/client.ts';
 import { runMigrations } from '../platform/db/migrate.ts';
+import { AppError } from '../platform/errors/app-error.ts';
 import { pgliteDir } from '../server.ts';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupManifest, DATA_PREFIX, MANIFEST_ENTRY } from './backup.ts';
-import { opsRefusal } from './data-dir.ts';
 import { compareFacts, ledgerTotals, migrationCount, pgliteQuery, readDbFacts } from './db-facts.ts';
 
 /** Our own archives: the limits of zip.ts guard against hostile uploads, not against a big database. */
@@ -41,14 +41,14 @@ export async function restoreBackup(options: { config: Config; file: string }): 
   const { config } = options;
   const started = performance.now();
   if (config.databaseUrl) {
-    throw opsRefusal(
-      'RESTORE_POSTGRES',
-      'restore: DATABASE_URL is set. A backup restores into an embedded PGlite in DATA_DIR; unset DATABASE_URL, restore, then `npm run db:move` it to PostgreSQL (or use `pg_restore` for a pg_dump).',
-    );
+    throw new AppError('RESTORE_POSTGRES', undefined, {
+      text: 'restore: DATABASE_URL is set. A backup restores into an embedded PGlite in DATA_DIR; unset DATABASE_URL, restore, then `npm run db:move` it to PostgreSQL (or use `pg_restore` for a pg_dump).',
+    });
   }
   assertEmptyDataDir(config.dataDir);
   const file = path.resolve(options.file);
-  if (!fs.existsSync(file)) throw opsRefusal('BACKUP_NOT_FOUND', `restore: ${file} does not exist.`);
+  if (!fs.existsSync(file))
+    throw new AppError('BACKUP_NOT_FOUND', undefined, { text: `restore: ${file} does not exist.` });
   const zip = await damagedAs(file, () => openZip(file, BACKUP_ZIP_LIMITS));
   const manifest = await readManifest(zip);
   const targets = entryTargets(zip);
@@ -96,11 +96,15 @@ export async function restoreBackup(options: { config: Config; file: string }): 
 /** The unpacked database, opened where it was unpacked: checked against the manifest, then migrated. */
 async function checkAndMigrate(dir: string, manifest: BackupManifest) {
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
-    throw opsRefusal('BACKUP_INVALID', 'restore: the backup holds no database (no data/pglite/PG_VERSION).');
+    throw new AppError('BACKUP_INVALID', undefined, {
+      text: 'restore: the backup holds no database (no data/pglite/PG_VERSION).',
+    });
   }
   // The files passed their CRCs: a database that does not open or read is missing some of them.
   const unreadable = (err: unknown) =>
-    opsRefusal('BACKUP_INVALID', `restore: the backup's database cannot be opened or read: ${(err as Error).message}`);
+    new AppError('BACKUP_INVALID', undefined, {
+      text: `restore: the backup's database cannot be opened or read: ${(err as Error).message}`,
+    });
   const handle = await openDb({ pgliteDir: dir }).catch((err: unknown) => {
     throw unreadable(err);
   });
@@ -114,10 +118,9 @@ async function checkAndMigrate(dir: string, manifest: BackupManifest) {
       problems.unshift(`migrations: ${manifest.migrations} expected, ${restored.migrations} found`);
     }
     if (problems.length > 0) {
-      throw opsRefusal(
-        'RESTORE_MISMATCH',
-        `restore: the restored database does not match the backup's manifest, so nothing was restored: ${problems.join('; ')}`,
-      );
+      throw new AppError('RESTORE_MISMATCH', undefined, {
+        text: `restore: the restored database does not match the backup's manifest, so nothing was restored: ${problems.join('; ')}`,
+      });
     }
     await runMigrations(handle);
     // Migrations may add tables or reshape rows, but never move money.
@@ -126,7 +129,9 @@ async function checkAndMigrate(dir: string, manifest: BackupManifest) {
       { tables: {}, ledger: await ledgerTotals(query) },
     );
     if (ledgerProblems.length > 0) {
-      throw opsRefusal('RESTORE_MISMATCH', `restore: the ledger changed while migrating: ${ledgerProblems.join('; ')}`);
+      throw new AppError('RESTORE_MISMATCH', undefined, {
+        text: `restore: the ledger changed while migrating: ${ledgerProblems.join('; ')}`,
+      });
     }
     return { migrationsBefore: restored.migrations, migrationsAfter: await migrationCount(query) };
   } finally {
@@ -140,7 +145,9 @@ async function damagedAs<T>(file: string, read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (err) {
     if (err instanceof ZipFormatError || err instanceof ZipLimitError) {
-      throw opsRefusal('BACKUP_INVALID', `restore: ${file} is damaged or not a backup (${err.message}).`);
+      throw new AppError('BACKUP_INVALID', undefined, {
+        text: `restore: ${file} is damaged or not a backup (${err.message}).`,
+      });
     }
     throw err;
   }
@@ -150,35 +157,37 @@ async function damagedAs<T>(file: string, read: () => Promise<T>): Promise<T> {
 function assertEmptyDataDir(dataDir: string): void {
   if (!fs.existsSync(dataDir)) return;
   if (!fs.statSync(dataDir).isDirectory())
-    throw opsRefusal('RESTORE_NOT_EMPTY', `restore: DATA_DIR ${dataDir} is a file.`);
+    throw new AppError('RESTORE_NOT_EMPTY', undefined, { text: `restore: DATA_DIR ${dataDir} is a file.` });
   const present = fs.readdirSync(dataDir);
   if (present.length > 0) {
-    throw opsRefusal(
-      'RESTORE_NOT_EMPTY',
-      `restore: DATA_DIR ${dataDir} is not empty (${present.slice(0, 5).join(', ')}${present.length > 5 ? ', …' : ''}); restore only goes into an empty DATA_DIR, so nothing is overwritten.`,
-    );
+    throw new AppError('RESTORE_NOT_EMPTY', undefined, {
+      text: `restore: DATA_DIR ${dataDir} is not empty (${present.slice(0, 5).join(', ')}${present.length > 5 ? ', …' : ''}); restore only goes into an empty DATA_DIR, so nothing is overwritten.`,
+    });
   }
 }
 
-const invalid = (why: string) => opsRefusal('BACKUP_INVALID', `restore: not a valid Ecoa backup (${why}).`);
+const invalid = (why: string) =>
+  new AppError('BACKUP_INVALID', undefined, { text: `restore: not a valid Ecoa backup (${why}).` });
 
 async function readManifest(zip: ZipArchive): Promise<BackupManifest> {
   const entry = zip.find(MANIFEST_ENTRY);
-  if (!entry) throw opsRefusal('BACKUP_INVALID', `restore: not an Ecoa backup (no ${MANIFEST_ENTRY}).`);
+  if (!entry)
+    throw new AppError('BACKUP_INVALID', undefined, { text: `restore: not an Ecoa backup (no ${MANIFEST_ENTRY}).` });
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse((await zip.readEntry(entry, { maxBytes: 16 * 1024 * 1024 })).toString('utf8'));
   } catch {
-    throw opsRefusal('BACKUP_INVALID', `restore: the backup's ${MANIFEST_ENTRY} is not valid JSON.`);
+    throw new AppError('BACKUP_INVALID', undefined, {
+      text: `restore: the backup's ${MANIFEST_ENTRY} is not valid JSON.`,
+    });
   }
   if (manifest?.format !== BACKUP_FORMAT || typeof manifest.formatVersion !== 'number') {
-    throw opsRefusal('BACKUP_INVALID', 'restore: not an Ecoa backup (unknown manifest format).');
+    throw new AppError('BACKUP_INVALID', undefined, { text: 'restore: not an Ecoa backup (unknown manifest format).' });
   }
   if (manifest.formatVersion > BACKUP_FORMAT_VERSION) {
-    throw opsRefusal(
-      'BACKUP_TOO_NEW',
-      `restore: this backup's format is version ${manifest.formatVersion}, this Ecoa reads up to ${BACKUP_FORMAT_VERSION}: restore it with a newer Ecoa.`,
-    );
+    throw new AppError('BACKUP_TOO_NEW', undefined, {
+      text: `restore: this backup's format is version ${manifest.formatVersion}, this Ecoa reads up to ${BACKUP_FORMAT_VERSION}: restore it with a newer Ecoa.`,
+    });
   }
   const isRecord = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -216,7 +225,9 @@ function safeRelativePath(name: string): string {
   const relative = name.startsWith(DATA_PREFIX) ? name.slice(DATA_PREFIX.length).replace(/\/$/, '') : undefined;
   const parts = relative?.split('/') ?? [];
   if (!relative || parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0'))) {
-    throw opsRefusal('BACKUP_INVALID', `restore: the backup holds an unexpected entry ${JSON.stringify(name)}.`);
+    throw new AppError('BACKUP_INVALID', undefined, {
+      text: `restore: the backup holds an unexpected entry ${JSON.stringify(name)}.`,
+    });
   }
   return relative;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILE_ERRORS } from '../../src/modules/lists/parser/errors.ts';
+import { FILE_ERROR_CODES } from '../../src/modules/lists/parser/errors.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { bearer, makeAdmin, signUpAndSignIn } from '../factories.test-support.ts';
 import { multipart } from '../multipart.test-support.ts';
@@ -19,7 +19,7 @@ import { mutated, randomBytes } from './mutations.test-support.ts';
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
 /** The enrichment's own refusals, and the lists' reader's file errors (its spreadsheets go through it). */
 const CODES = [
-  ...Object.keys(FILE_ERRORS),
+  ...FILE_ERROR_CODES,
   'NO_CNPJ_COLUMN',
   'NO_VALID_CNPJ',
   'ENRICHMENT_TOO_LARGE',

@@ -9,7 +9,7 @@ import { bodyMutated, HostileSmsc, SMPP_REFUSAL_CODES, smscBytes } from './smpp.
 
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
 
-/** The SMPP adapter's bind, fed hostile PDUs and receipt texts by a raw TCP "SMSC" (issue 10). */
+/** The SMPP adapter's bind, fed hostile PDUs and receipt texts by a raw TCP "SMSC". */
 describe('fuzzing the SMPP adapter', () => {
   const smsc = new HostileSmsc();
   let provider: SmppProvider;

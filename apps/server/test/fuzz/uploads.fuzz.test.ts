@@ -2,9 +2,11 @@ import { AUDIO_ERROR_CODES } from '@ecoa/shared';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILE_ERRORS } from '../../src/modules/lists/parser/errors.ts';
+import { FILE_ERROR_CODES } from '../../src/modules/lists/parser/errors.ts';
 import type { RunningServer } from '../../src/server.ts';
 import { bearer, signUpAndSignIn } from '../factories.test-support.ts';
+import { injectAs } from '../http.test-support.ts';
+import { waitForListImported } from '../lists.test-support.ts';
 import { multipart } from '../multipart.test-support.ts';
 import { createTestServer, dbKind } from '../server.test-support.ts';
 import { audioBytes } from './audio.test-support.ts';
@@ -15,9 +17,9 @@ import { xlsxBytes } from './xlsx.test-support.ts';
 
 /** Per target: at most this many inputs or this long, whichever comes first. */
 const BUDGET = { runs: 400, timeLimitMs: Number(process.env.FUZZ_SECONDS ?? 20) * 1000, maxRssGrowthMb: 400 };
-const FILE_CODES = Object.keys(FILE_ERRORS);
+const FILE_CODES = FILE_ERROR_CODES;
 
-/** Every upload reader, fed hostile bytes through its real route (issue 9). */
+/** Every upload reader, fed hostile bytes through its real route. */
 describe(`fuzzing the upload readers (${dbKind})`, () => {
   let server: RunningServer;
   let token: string;
@@ -32,7 +34,7 @@ describe(`fuzzing the upload readers (${dbKind})`, () => {
 
   async function send(method: 'POST' | 'PUT', url: string, content: Buffer, filename: string) {
     const form = multipart([{ name: 'file', filename, content }]);
-    return server.app.inject({ method, url, payload: form.payload, headers: { ...form.headers, ...bearer(token) } });
+    return injectAs(server, token, { method, url, payload: form.payload, headers: form.headers });
   }
 
   /** A 4xx with its code is a refusal; anything else (a 5xx, no code) is a code the harness rejects. */
@@ -45,16 +47,10 @@ describe(`fuzzing the upload readers (${dbKind})`, () => {
     const res = await send('POST', '/api/v1/lists', bytes, filename);
     if (res.statusCode !== 201) return refusal(res);
     const id = res.json().id as string;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const list = (
-        await server.app.inject({ method: 'GET', url: `/api/v1/lists/${id}`, headers: bearer(token) })
-      ).json();
-      if (list.status === 'ready') return { accepted: true };
-      if (list.status === 'failed') return { refused: list.errorCode };
-      if (Date.now() > deadline) return { refused: 'STILL_IMPORTING_AFTER_30_S' };
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const list = await waitForListImported(server, token, id, 30_000).catch(() => undefined);
+    if (!list) return { refused: 'STILL_IMPORTING_AFTER_30_S' };
+    if (list.status === 'ready') return { accepted: true };
+    return { refused: list.errorCode ?? `LIST_${list.status}` };
   }
 
   it('list imports: every CSV is imported or refused with a file error code', async () => {

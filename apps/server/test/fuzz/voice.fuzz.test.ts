@@ -22,7 +22,7 @@ const MENU = encodeCallScript({ prompt: { tts: 'Tecle 1' }, menu: { options: ['1
 /** The refusals a carrier's request may get; an event the listener could not take is not one (it takes all). */
 const WEBHOOK_CODES = Object.keys(VOICE_WEBHOOK_ERRORS).filter((code) => code !== 'VOICE_EVENT_NOT_RECORDED');
 
-/** Every reader of the carrier's input (issue 10): the webhooks' forms and URLs, the API's answers. */
+/** Every reader of the carrier's input: the webhooks' forms and URLs, the API's answers. */
 describe('fuzzing the voice provider', () => {
   let rig: VoiceRig;
   let token: string;

@@ -5,7 +5,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { AuthGate } from '../features/auth/AuthGate';
-import { SessionProvider } from '../features/auth/SessionProvider';
+import { SessionProvider } from '../platform/SessionProvider';
 import { LocalizedTheme } from './LocalizedTheme';
 import { queryClient } from './queryClient';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';

@@ -1,5 +1,6 @@
 import { STORAGE_KEYS } from '@ecoa/shared';
 import {
+  Badge,
   type CSSVariablesResolver,
   createTheme,
   localStorageColorSchemeManager,
@@ -22,6 +23,11 @@ export const theme = createTheme({
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Noto Sans CJK SC", sans-serif',
   headings: { fontWeight: '700' },
+  components: {
+    // A status is read whole ("CONCLUÍDA", not "CONCLUÍ…"): a badge never shrinks below its text,
+    // in a row or a cell that is short of room (the row wraps or the cell grows instead).
+    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content' } } }),
+  },
 });
 
 /** The theme choice persists under the spec's colour-mode key, as "light" or "dark". */

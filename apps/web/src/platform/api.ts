@@ -107,6 +107,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     throw new ApiError(0, 'Network error', 'NETWORK_ERROR');
   }
 
+  // Signed out even when the body never arrives.
   if (response.status === 401) sessionToken.set(null);
 
   let text: string;
@@ -117,18 +118,28 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new ApiError(0, 'Network error', 'NETWORK_ERROR');
   }
+  return settleAnswer<T>(response.status, response.statusText, text);
+}
+
+/**
+ * An answer's body read the one way, whatever sent the request (fetch, an upload's XHR, a file
+ * download): a 401 forgets the token; a success is its JSON; a failure is an ApiError with the
+ * server's code and details.
+ */
+export function settleAnswer<T>(status: number, statusText: string, text: string): T {
+  if (status === 401) sessionToken.set(null);
   let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;
   } catch {
     data = undefined;
   }
-  if (!response.ok) {
+  if (status < 200 || status >= 300) {
     const payload = (data ?? {}) as { message?: unknown; code?: unknown; details?: unknown };
-    const message = typeof payload.message === 'string' && payload.message ? payload.message : response.statusText;
+    const message = typeof payload.message === 'string' && payload.message ? payload.message : statusText;
     const details =
       payload.details && typeof payload.details === 'object' ? (payload.details as Record<string, unknown>) : undefined;
-    throw new ApiError(response.status, message, typeof payload.code === 'string' ? payload.code : undefined, details);
+    throw new ApiError(status, message, typeof payload.code === 'string' ? payload.code : undefined, details);
   }
   return data as T;
 }

@@ -30,7 +30,7 @@ async function failure(request: () => Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe('every error the web shows is translated from its code (issue 21)', () => {
+describe('every error the web shows is translated from its code', () => {
   it("en and cn users read the server's refusal in their language, never its Portuguese", async () => {
     useRealApi(realApi().userToken);
     const err = await failure(() => api.patch('/api/v1/lists/00000000-0000-4000-8000-00000000dead', { name: 'x' }));

@@ -1,31 +1,40 @@
-import { MESSAGES } from '@ecoa/shared';
+import { errorTranslationKey, MESSAGES, validationKeyOf } from '@ecoa/shared';
 import type { TFunction } from 'i18next';
 import { isApiError } from './api';
 
 /**
- * The web app's one error catalogue (issue 21): what the user reads for any failure is the
- * translation of `errors.codes.<CODE>` with the error's `details` as its parameters, else a
- * translated generic text by status. The server's own `message` (Portuguese, or a library's
- * English) never reaches the screen. `test/error-codes.test.ts` fails when a code the server can
- * send has no translation in pt, en and cn.
+ * The web app's one error translator: what the user reads for any failure is the translation of
+ * `errors.codes.<CODE>` (the server's catalogue, `ERRORS` in @ecoa/shared) with the error's
+ * `details` as its parameters, else a translated generic text by status. The server's own
+ * `message` (Portuguese, or a library's English) never reaches the screen and is never read:
+ * a validation refusal names its rule in `details.messageKey`. `test/error-codes.test.ts` fails
+ * when a catalogued code has no translation in pt, en and cn.
  */
 
-type MessageKey = keyof typeof MESSAGES;
-const KEY_BY_MESSAGE = new Map<string, MessageKey>(
-  (Object.entries(MESSAGES) as [MessageKey, string][]).map(([key, message]) => [message, key]),
-);
+/**
+ * The translation of one of the spec's validation messages by its key (`validation.<key>`); ''
+ * for any other key (the server's own checks read as the generic invalid-request text).
+ */
+export function validationText(t: TFunction, key: string | undefined): string {
+  return key && Object.hasOwn(MESSAGES, key) ? t(`validation.${key}`) : '';
+}
 
-/** The translation of one of the shared schemas' (spec's Portuguese) messages, if it is one. */
-export function sharedMessageText(t: TFunction, message: string | undefined): string | undefined {
-  const key = message ? KEY_BY_MESSAGE.get(message) : undefined;
-  return key ? t(`validation.${key}`) : undefined;
+/**
+ * A form field's message in the user's language: the shared zod schemas build their issues from
+ * the shared validation messages, whose key (`validationKeyOf`) is translated under
+ * `validation.<key>`; any other (a library's English default) is the translated generic
+ * "invalid value", never shown as it is.
+ */
+export function translateValidation(t: TFunction, message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  return validationText(t, validationKeyOf(message)) || t('validation.invalid');
 }
 
 /** The translation of a code (`errors.codes.<CODE>`), with `details` as its parameters; '' when none. */
 export function codeText(t: TFunction, code: string | undefined, details?: unknown): string {
   if (!code) return '';
   const params = details && typeof details === 'object' ? (details as Record<string, unknown>) : {};
-  return t(`errors.codes.${code}`, { ...params, defaultValue: '' }) || '';
+  return t(errorTranslationKey(code), { ...params, defaultValue: '' }) || '';
 }
 
 const GENERIC = 'errors.generic';
@@ -54,7 +63,10 @@ export function errorText(err: unknown, t: TFunction, fallbackKey = GENERIC): st
       : t('errors.tooManyRequests');
   }
   // A schema's refusal names the field's own rule when it is one of the spec's messages.
-  if (err.code === 'VALIDATION_FAILED') return sharedMessageText(t, err.message) ?? codeText(t, err.code);
+  if (err.code === 'VALIDATION_FAILED') {
+    const key = err.details?.messageKey;
+    return validationText(t, typeof key === 'string' ? key : undefined) || codeText(t, err.code);
+  }
   // INTERNAL is the server's "something broke": no more to say than its status.
   if (err.code === 'INTERNAL') return statusText(t, err.status, fallbackKey);
   return codeText(t, err.code, err.details) || statusText(t, err.status, fallbackKey);

@@ -1,4 +1,4 @@
-import { ApiError, buildUrl, sessionToken } from './api';
+import { ApiError, buildUrl, sessionToken, settleAnswer } from './api';
 
 /** An upload the user canceled (`signal` aborted): not an error to show. */
 export const isAbort = (err: unknown) => (err as Error | undefined)?.name === 'AbortError';
@@ -26,15 +26,11 @@ export function sendForm<T>(
     if (onProgress) xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
     xhr.onerror = () => reject(new ApiError(0, 'Network error', 'NETWORK_ERROR'));
     xhr.onload = () => {
-      if (xhr.status === 401) sessionToken.set(null);
-      let data: { message?: string; code?: string; details?: Record<string, unknown> } | undefined;
       try {
-        data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        data = undefined;
+        resolve(settleAnswer<T>(xhr.status, xhr.statusText, xhr.responseText));
+      } catch (err) {
+        reject(err);
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-      else reject(new ApiError(xhr.status, data?.message || xhr.statusText, data?.code, data?.details));
     };
     xhr.send(form);
   });

@@ -1,6 +1,7 @@
 import { PUBLIC_CONFIG_PATH, type PublicConfig } from '@ecoa/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
+import { platformKeys } from './queryKeys';
 
 /**
  * The support/sales chat contact (spec: the chat-app links; blueprint SUPPORT_WHATSAPP). The
@@ -8,10 +9,9 @@ import { api } from './api';
  * one build of the web app serves every deployment, each with its own number. Every link to the
  * support chat (the green button, the PIX hand-off, the sign-up's "talk to support") comes here.
  */
-export const PUBLIC_CONFIG_KEY = ['public-config'] as const;
 
 export const publicConfigQuery = {
-  queryKey: PUBLIC_CONFIG_KEY,
+  queryKey: platformKeys.publicConfig,
   queryFn: () => api.get<PublicConfig>(PUBLIC_CONFIG_PATH, { auth: 'none' }),
   // It changes only when the server restarts with another setting.
   staleTime: 30 * 60 * 1000,

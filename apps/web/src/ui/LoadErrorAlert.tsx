@@ -1,7 +1,7 @@
 import { Alert, type AlertProps, Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { translateApiError } from '../features/auth/errors';
+import { errorText } from '../platform/errors';
 
 type LoadErrorAlertProps = Omit<AlertProps, 'children' | 'color' | 'variant' | 'icon'> & {
   /** The failed query's error: its translated message is shown, else `fallbackKey`'s text. */
@@ -26,7 +26,7 @@ export function LoadErrorAlert({
   return (
     <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" {...alertProps}>
       <Stack gap="xs" align="flex-start">
-        <Text size="sm">{translateApiError(t, error, fallbackKey)}</Text>
+        <Text size="sm">{errorText(error, t, fallbackKey)}</Text>
         <Button size="xs" variant="light" color="red" onClick={onRetry} data-testid="load-error-retry">
           {t('loadError.retry')}
         </Button>

@@ -38,36 +38,6 @@ export const audioSchema = z.object({
 });
 export type Audio = z.infer<typeof audioSchema>;
 
-/**
- * Every way an audio request can fail, with its status and the Portuguese the API answers with.
- * The web app translates each code (`audios.errors.<CODE>`).
- */
-export const AUDIO_ERRORS = {
-  AUDIO_REQUIRED: { status: 400, message: 'Envie um arquivo de áudio (MP3, WAV ou OGG) no campo "file".' },
-  AUDIO_TOO_LARGE: { status: 413, message: 'O áudio passa do limite de 10 MB.' },
-  AUDIO_TYPE_NOT_ALLOWED: {
-    status: 415,
-    message: 'Formato não aceito: envie um áudio MP3, WAV (PCM) ou OGG (Vorbis ou Opus).',
-  },
-  AUDIO_INVALID: {
-    status: 400,
-    message: 'O arquivo de áudio está corrompido, incompleto ou não tem som. Exporte-o de novo e tente outra vez.',
-  },
-  AUDIO_TOO_LONG: { status: 400, message: 'O áudio pode ter no máximo 3 minutos.' },
-  AUDIO_NAME_REQUIRED: { status: 400, message: 'Dê um nome ao áudio.' },
-  AUDIO_NAME_TOO_LONG: { status: 400, message: 'O nome do áudio pode ter até 120 caracteres.' },
-  AUDIO_NOT_FOUND: { status: 404, message: 'Áudio não encontrado.' },
-  AUDIO_IN_USE: {
-    status: 409,
-    message: 'Este áudio está em uma campanha agendada ou em andamento e não pode ser excluído agora.',
-  },
-  AUDIO_RANGE_NOT_SATISFIABLE: { status: 416, message: 'O trecho pedido está fora do arquivo.' },
-  AUDIO_LINK_INVALID: { status: 401, message: 'Link de áudio inválido.' },
-  AUDIO_LINK_EXPIRED: { status: 401, message: 'Link de áudio expirado.' },
-} as const satisfies Record<string, { status: number; message: string }>;
-export type AudioErrorCode = keyof typeof AUDIO_ERRORS;
-export const AUDIO_ERROR_CODES = Object.keys(AUDIO_ERRORS) as AudioErrorCode[];
-
 /** `PATCH /api/v1/audios/:id`. The name's rules (required, ≤ 120) are the service's, with their codes. */
 export const audioRenameSchema = z.object({ name: z.string().max(10_000) });
 export type AudioRename = z.infer<typeof audioRenameSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MIN_PURCHASE_REAIS } from '../constants.ts';
 import { CREDIT_TYPES, PAYMENT_METHODS, PAYMENT_PROVIDERS, PAYMENT_STATUSES } from '../enums.ts';
+import { VALIDATION_MESSAGES } from '../errors/texts.ts';
 import { reaisToCentavos } from '../money.ts';
 
 /** What moved a balance (one append-only ledger entry each). */
@@ -47,7 +48,7 @@ export const LEDGER_MESSAGES = {
   paidAmountTooLarge: 'Valor pago acima do limite de R$ 1.000.000,00',
   paymentMethod: 'Forma de pagamento inválida',
   reasonRequired: 'Motivo é obrigatório',
-  adjustmentZero: 'O valor do ajuste não pode ser 0',
+  adjustmentZero: VALIDATION_MESSAGES.adjustmentZero,
   adjustmentBalanceDecimals: 'Ajuste de saldo em reais com no máximo duas casas decimais',
   adjustmentUnitsInteger: 'Ajuste de créditos deve ser um número inteiro',
   adjustmentTooLarge: 'Valor do ajuste acima do limite permitido',

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/index.ts';
 
 const profileColumns = {
@@ -24,17 +24,17 @@ export type ProfileRow = {
 
 export type ProfileChanges = Partial<Pick<ProfileRow, 'name' | 'fullName' | 'mobilePhone'>>;
 
-/** SQL of the account settings (the signed-in user's own row). Every method takes the handle to run on. */
-export function createAccountRepository() {
+/** SQL of the account settings (the signed-in user's own row). */
+export function createAccountRepository(db: Database) {
   return {
-    async findProfile(db: DbOrTx, userId: string): Promise<ProfileRow | undefined> {
-      const [row] = await db.select(profileColumns).from(users).where(eq(users.id, userId)).limit(1);
+    async findProfile(userId: string, tx: DbOrTx = db): Promise<ProfileRow | undefined> {
+      const [row] = await tx.select(profileColumns).from(users).where(eq(users.id, userId)).limit(1);
       return row;
     },
 
     /** The company name is also the fantasy name (the web sends both as one at sign-up). */
-    async updateProfile(db: DbOrTx, userId: string, changes: ProfileChanges): Promise<ProfileRow | undefined> {
-      const [row] = await db
+    async updateProfile(userId: string, changes: ProfileChanges, tx: DbOrTx = db): Promise<ProfileRow | undefined> {
+      const [row] = await tx
         .update(users)
         .set({
           ...changes,
@@ -51,11 +51,11 @@ export function createAccountRepository() {
      * written under one row lock, so two uploads racing each learn exactly the file they replaced.
      */
     async swapProfileImage(
-      db: DbOrTx,
       userId: string,
       imagePath: string | null,
+      tx: DbOrTx = db,
     ): Promise<{ previous: string | null } | undefined> {
-      return db.transaction(async (tx) => {
+      return tx.transaction(async (tx) => {
         const [row] = await tx
           .select({ previous: users.profileImagePath })
           .from(users)

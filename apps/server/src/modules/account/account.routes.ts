@@ -1,12 +1,12 @@
 import { accountProfileSchema, PROFILE_IMAGE_MAX_BYTES, profileUpdateSchema, sessionInfoSchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
-import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { ACCOUNT_MESSAGES, type AccountService, imageTooLarge } from './account.service.ts';
+import type { AccountService } from './account.service.ts';
 import { AVATAR_NAME } from './avatar-storage.ts';
 
 /** A picture is cached for a year: its name changes with every upload, so a file never changes. */
@@ -17,7 +17,7 @@ const AVATAR_CACHE = 'public, max-age=31536000, immutable';
  * Other parts are drained and ignored.
  */
 async function receiveImage(request: FastifyRequest): Promise<Buffer | undefined> {
-  if (!request.isMultipart()) throw new AppError('IMAGE_REQUIRED', 400, ACCOUNT_MESSAGES.imageRequired);
+  if (!request.isMultipart()) throw new AppError('IMAGE_REQUIRED');
   let bytes: Buffer | undefined;
   try {
     for await (const part of request.parts()) {
@@ -30,9 +30,9 @@ async function receiveImage(request: FastifyRequest): Promise<Buffer | undefined
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw imageTooLarge();
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('IMAGE_TOO_LARGE', { maxBytes: PROFILE_IMAGE_MAX_BYTES });
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw new AppError('IMAGE_REQUIRED', 400, ACCOUNT_MESSAGES.imageRequired);
+      throw new AppError('IMAGE_REQUIRED');
     }
     throw err;
   }
@@ -49,8 +49,6 @@ export async function registerAccountRoutes(
   deps: { account: AccountService; guard: AuthGuard },
 ): Promise<void> {
   const { account, guard } = deps;
-  // Checked before the body is read or validated: no session, no parsing.
-  const requireUser = guard.requireUser as unknown as onRequestAsyncHookHandler;
   const tags = ['account'];
   const security = [{ bearer: [] }];
 
@@ -64,7 +62,7 @@ export async function registerAccountRoutes(
     r.get(
       '/api/v1/me/profile',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: { tags, security, summary: 'The signed-in user’s profile', response: { 200: accountProfileSchema } },
       },
       async (request) => account.getProfile(currentUser(request).id),
@@ -73,7 +71,7 @@ export async function registerAccountRoutes(
     r.patch(
       '/api/v1/me/profile',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -88,7 +86,7 @@ export async function registerAccountRoutes(
     r.put(
       '/api/v1/me/avatar',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -106,7 +104,7 @@ export async function registerAccountRoutes(
     r.delete(
       '/api/v1/me/avatar',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: { tags, security, summary: 'Remove the profile picture', response: { 200: accountProfileSchema } },
       },
       async (request) => account.removePicture(currentUser(request).id),
@@ -124,7 +122,7 @@ export async function registerAccountRoutes(
       async (request, reply) => {
         const { file } = request.params;
         const bytes = AVATAR_NAME.test(file) ? await account.readPicture(file) : null;
-        if (!bytes) throw notFound('AVATAR_NOT_FOUND', 'Imagem não encontrada.');
+        if (!bytes) throw new AppError('AVATAR_NOT_FOUND');
         return (
           reply
             .type('image/webp')
@@ -139,7 +137,7 @@ export async function registerAccountRoutes(
     r.get(
       '/api/v1/me/sessions',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -156,7 +154,7 @@ export async function registerAccountRoutes(
     r.delete(
       '/api/v1/me/sessions/:id',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -174,7 +172,7 @@ export async function registerAccountRoutes(
     r.delete(
       '/api/v1/me/sessions',
       {
-        onRequest: requireUser,
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,

@@ -5,8 +5,7 @@ import {
   type ProfileUpdate,
   type SessionInfo,
 } from '@ecoa/shared';
-import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { SessionSummary } from '../auth/index.ts';
 import type { AccountRepository, ProfileRow } from './account.repository.ts';
@@ -18,24 +17,14 @@ export const AVATAR_ROUTE_PREFIX = 'api/v1/avatars/';
 /** Decoded size cap: 50 megapixels is more than any phone photo that fits in 2 MB. */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 
-export const ACCOUNT_MESSAGES = {
-  userNotFound: 'Usuário não encontrado.',
-  imageRequired: 'Envie uma imagem no campo "file".',
-  imageTooLarge: 'A imagem deve ter no máximo 2 MB.',
-  imageType: 'Formato de imagem não aceito. Envie PNG, JPEG ou WebP.',
-  imageInvalid: 'Não foi possível ler a imagem. O arquivo pode estar corrompido.',
-  imagePixels: 'A imagem tem dimensões grandes demais (máximo de 50 megapixels).',
-} as const;
-
 /** What the account settings need from the auth module's sessions. */
 export type AccountSessions = {
   listSessions(userId: string, currentSessionId: string): Promise<SessionSummary[]>;
   endSession(userId: string, sessionId: string): Promise<void>;
-  endAllSessions(handle: DbOrTx, userId: string): Promise<number>;
+  endAllSessions(userId: string): Promise<number>;
 };
 
 export type AccountServiceDeps = {
-  db: Database;
   repo: AccountRepository;
   images: ProfileImages;
   avatars: AvatarStorage;
@@ -55,7 +44,7 @@ export function avatarNameOf(imagePath: string | null | undefined): string | nul
  * No HTTP and no SQL here; images go through the image adapter and the avatar storage.
  */
 export function createAccountService(deps: AccountServiceDeps) {
-  const { db, repo, images, avatars, sessions } = deps;
+  const { repo, images, avatars, sessions } = deps;
   const log = deps.logger.child({ module: 'account' });
 
   // The same absolute form as GET /api/me's userProfileImageLink (users.service toPublicUser).
@@ -72,18 +61,18 @@ export function createAccountService(deps: AccountServiceDeps) {
   });
 
   async function swapPicture(userId: string, imagePath: string | null): Promise<void> {
-    const swapped = await repo.swapProfileImage(db, userId, imagePath);
+    const swapped = await repo.swapProfileImage(userId, imagePath);
     if (!swapped) {
       await avatars.remove(avatarNameOf(imagePath));
-      throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+      throw new AppError('USER_NOT_FOUND');
     }
     // Best effort: a file left behind is never linked again (new uploads get new names).
     await avatars.remove(avatarNameOf(swapped.previous)).catch((err) => log.warn({ err }, 'old picture not removed'));
   }
 
   async function getProfile(userId: string): Promise<AccountProfile> {
-    const row = await repo.findProfile(db, userId);
-    if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+    const row = await repo.findProfile(userId);
+    if (!row) throw new AppError('USER_NOT_FOUND');
     return toProfile(row);
   }
 
@@ -93,10 +82,8 @@ export function createAccountService(deps: AccountServiceDeps) {
     /** Full name, company name and mobile phone; input already validated by the shared schema. */
     async updateProfile(userId: string, changes: ProfileUpdate): Promise<AccountProfile> {
       const clean = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      const row = Object.keys(clean).length
-        ? await repo.updateProfile(db, userId, clean)
-        : await repo.findProfile(db, userId);
-      if (!row) throw notFound('USER_NOT_FOUND', ACCOUNT_MESSAGES.userNotFound);
+      const row = Object.keys(clean).length ? await repo.updateProfile(userId, clean) : await repo.findProfile(userId);
+      if (!row) throw new AppError('USER_NOT_FOUND');
       log.info({ userId, fields: Object.keys(clean) }, 'profile updated');
       return toProfile(row);
     },
@@ -106,11 +93,12 @@ export function createAccountService(deps: AccountServiceDeps) {
      * WebP under a new name (so its link changes with every upload); the old file is removed.
      */
     async setPicture(userId: string, bytes: Buffer | undefined): Promise<AccountProfile> {
-      if (!bytes || bytes.length === 0) throw badRequest('IMAGE_REQUIRED', ACCOUNT_MESSAGES.imageRequired);
-      if (bytes.length > PROFILE_IMAGE_MAX_BYTES) throw imageTooLarge();
+      if (!bytes || bytes.length === 0) throw new AppError('IMAGE_REQUIRED');
+      if (bytes.length > PROFILE_IMAGE_MAX_BYTES)
+        throw new AppError('IMAGE_TOO_LARGE', { maxBytes: PROFILE_IMAGE_MAX_BYTES });
       const kind = sniffImage(bytes);
       if (kind !== 'png' && kind !== 'jpeg' && kind !== 'webp') {
-        throw new AppError('IMAGE_TYPE_NOT_ALLOWED', 415, ACCOUNT_MESSAGES.imageType, { detected: kind });
+        throw new AppError('IMAGE_TYPE_NOT_ALLOWED', { detected: kind });
       }
       let webp: Buffer;
       const started = performance.now();
@@ -119,8 +107,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       } catch (err) {
         if (err instanceof ImageDecodeError) {
           throw err.reason === 'too-many-pixels'
-            ? badRequest('IMAGE_DIMENSIONS_TOO_LARGE', ACCOUNT_MESSAGES.imagePixels)
-            : badRequest('IMAGE_INVALID', ACCOUNT_MESSAGES.imageInvalid);
+            ? new AppError('IMAGE_DIMENSIONS_TOO_LARGE')
+            : new AppError('IMAGE_INVALID');
         }
         throw err;
       }
@@ -160,15 +148,11 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     /** "Sign out of all devices": every session, this one included. */
     async endAllSessions(userId: string): Promise<{ ended: number }> {
-      const ended = await sessions.endAllSessions(db, userId);
+      const ended = await sessions.endAllSessions(userId);
       log.info({ userId, ended }, 'signed out of all devices');
       return { ended };
     },
   };
-}
-
-export function imageTooLarge(): AppError {
-  return new AppError('IMAGE_TOO_LARGE', 413, ACCOUNT_MESSAGES.imageTooLarge, { maxBytes: PROFILE_IMAGE_MAX_BYTES });
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;

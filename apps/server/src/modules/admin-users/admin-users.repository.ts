@@ -1,6 +1,6 @@
 import { cnpjChars } from '@ecoa/shared';
 import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.ts';
+import type { Database, DbOrTx, Tx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
 import { type PriceColumn, type UserRow, users } from '../users/index.ts';
 
@@ -32,19 +32,19 @@ const allUsersCount = preparedStatement('admin_users_count', (db, name) =>
 );
 
 /** The administrators' view of the users table: search, read and change accounts. */
-export function createAdminUsersRepository() {
+export function createAdminUsersRepository(db: Database) {
   return {
     /**
      * A page of users, newest first, whose company, full name or e-mail contains `search`
      * (any case), or whose CNPJ contains its digits when it is typed as a CNPJ.
      */
-    async search(db: DbOrTx, params: { search: string; page: number; pageSize: number }) {
+    async search(params: { search: string; page: number; pageSize: number }, tx: DbOrTx = db) {
       const term = params.search.trim();
       const limit = params.pageSize;
       const offset = (params.page - 1) * params.pageSize;
       if (!term) {
-        const rows = await allUsersPage(db).execute({ limit, offset });
-        const [totals] = await allUsersCount(db).execute();
+        const rows = await allUsersPage(tx).execute({ limit, offset });
+        const [totals] = await allUsersCount(tx).execute();
         return { rows, total: Number(totals?.n ?? 0) };
       }
       const p = likePattern(term);
@@ -55,30 +55,30 @@ export function createAdminUsersRepository() {
         ilike(users.email, p),
         ...(chars && CNPJ_LIKE.test(term) ? [ilike(users.cnpj, likePattern(chars))] : []),
       );
-      const rows = await db
+      const rows = await tx
         .select()
         .from(users)
         .where(where)
         .orderBy(desc(users.createdAt), desc(users.id))
         .limit(limit)
         .offset(offset);
-      const [totals] = await db.select({ n: count() }).from(users).where(where);
+      const [totals] = await tx.select({ n: count() }).from(users).where(where);
       return { rows, total: Number(totals?.n ?? 0) };
     },
 
-    async findById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    async findById(id: string, tx: DbOrTx = db): Promise<UserRow | undefined> {
+      const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
     },
 
     /** The row, locked until the transaction ends (so the audit's "before" is the real one). */
-    async lockById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1).for('update');
+    async lockById(id: string, tx: Tx): Promise<UserRow | undefined> {
+      const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1).for('update');
       return row;
     },
 
-    async update(db: DbOrTx, id: string, patch: UserPatch): Promise<UserRow> {
-      const [row] = await db
+    async update(id: string, patch: UserPatch, tx: DbOrTx = db): Promise<UserRow> {
+      const [row] = await tx
         .update(users)
         .set({ ...patch, updatedAt: sql`now()` })
         .where(eq(users.id, id))

@@ -1,43 +1,12 @@
-import {
-  type AdminUser,
-  adminUserDetailSchema,
-  adminUserPatchSchema,
-  adminUserSchema,
-  centavosToReais,
-  PRICE_TABLE_FIELDS,
-  type PriceTableKey,
-  pageSchema,
-  tenThousandthsToReais,
-} from '@ecoa/shared';
+import { adminUserDetailSchema, adminUserPatchSchema, adminUserSchema, pageSchema } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { PRICE_COLUMNS } from '../users/index.ts';
-import type { AdminUsersService, AdminUserView } from './admin-users.service.ts';
+import type { AdminUsersService } from './admin-users.service.ts';
 
 const userParams = z.object({ id: z.uuid('Usuário inválido.') });
-
-function toAdminUser({ row, moneyCentavos }: AdminUserView): AdminUser {
-  return {
-    id: row.id,
-    name: row.name,
-    fullName: row.fullName,
-    email: row.email,
-    cnpj: row.cnpj,
-    mobilePhone: row.mobilePhone,
-    createdAt: row.createdAt.toISOString(),
-    active: row.active,
-    accessLevel: row.accessLevel,
-    isNewUser: row.isNewUser,
-    balance: { money: centavosToReais(moneyCentavos) },
-    priceTable: Object.fromEntries(
-      PRICE_TABLE_FIELDS.map((k) => [k, tenThousandthsToReais(row[PRICE_COLUMNS[k]])]),
-    ) as Record<PriceTableKey, number>,
-    permissions: { enriched: [...row.permissionsEnriched] },
-  };
-}
 
 /** `/api/v1/admin/users`: administrators only (checked before the input is read). */
 export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: AdminUsersService; guard: AuthGuard }) {
@@ -68,7 +37,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: 
     async (request) => {
       const { search, page, pageSize } = request.query;
       const { items, total } = await service.list({ search, page, pageSize });
-      return { items: items.map(toAdminUser), total, page, pageSize };
+      return { items, total, page, pageSize };
     },
   );
 
@@ -88,10 +57,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: 
         },
       },
     },
-    async (request) => {
-      const { history, ...view } = await service.get(request.params.id);
-      return { ...toAdminUser(view), history: history.map((h) => ({ ...h, createdAt: h.createdAt.toISOString() })) };
-    },
+    async (request) => service.get(request.params.id),
   );
 
   r.patch(
@@ -106,6 +72,6 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: 
         response: { 200: adminUserSchema, 400: errorResponse, 404: errorResponse, 409: errorResponse, ...denied },
       },
     },
-    async (request) => toAdminUser(await service.update(currentUser(request).id, request.params.id, request.body)),
+    async (request) => service.update(currentUser(request).id, request.params.id, request.body),
   );
 }

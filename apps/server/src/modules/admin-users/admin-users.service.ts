@@ -1,31 +1,29 @@
-import { type adminUserPatchSchema, PRICE_TABLE_FIELDS, tenThousandthsToReais } from '@ecoa/shared';
+import {
+  type AdminUser,
+  type AdminUserDetail,
+  type adminUserPatchSchema,
+  PRICE_TABLE_FIELDS,
+  tenThousandthsToReais,
+} from '@ecoa/shared';
 import type { z } from 'zod';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { AuditChanges, AuditEntry, AuditRepository } from '../audit/index.ts';
+import type { AuditChanges, AuditRepository } from '../audit/index.ts';
 import { PRICE_COLUMNS, type UserRow } from '../users/index.ts';
+import { toAdminUser, toAdminUserDetail } from './admin-users.mappers.ts';
 import type { AdminUsersRepository, UserPatch } from './admin-users.repository.ts';
-
-export const ADMIN_USERS_MESSAGES = {
-  userNotFound: 'Usuário não encontrado.',
-  cannotDeactivateSelf: 'Você não pode desativar a sua própria conta.',
-  cannotDemoteSelf: 'Você não pode remover o seu próprio acesso de administrador.',
-} as const;
 
 /** The validated PATCH: unit prices already in ten-thousandths of a real (the shared schema converts them exactly). */
 export type AdminUserPatchInput = z.output<typeof adminUserPatchSchema>;
-
-/** A user as administrators see it: the row and its money balance. */
-export type AdminUserView = { row: UserRow; moneyCentavos: number };
 
 export type AdminUsersDeps = {
   db: Database;
   repo: AdminUsersRepository;
   audit: AuditRepository;
   logger: Logger;
-  /** Ends every session of a user and voids their live code, on the given handle (the auth module's). */
-  endAllSessions: (db: DbOrTx, userId: string) => Promise<unknown>;
+  /** Ends every session of a user and voids their live code, in the given transaction (the auth module's). */
+  endAllSessions: (userId: string, tx: DbOrTx) => Promise<unknown>;
   /** Money balances in centavos for some users (the ledger's; a user without one is absent or 0). */
   moneyBalances: (userIds: string[]) => Promise<Map<string, number>>;
 };
@@ -44,9 +42,8 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
   const { db, repo, audit } = deps;
   const log = deps.logger.child({ module: 'admin-users' });
 
-  async function withBalance(row: UserRow): Promise<AdminUserView> {
-    const balances = await deps.moneyBalances([row.id]);
-    return { row, moneyCentavos: balances.get(row.id) ?? 0 };
+  async function moneyOf(row: UserRow): Promise<number> {
+    return (await deps.moneyBalances([row.id])).get(row.id) ?? 0;
   }
 
   /** What `input` changes on `before`: the columns to write and the audit entry, field by field. */
@@ -76,18 +73,16 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
   return {
     /** A page of users (search over company, full name, e-mail, CNPJ) with their money balances. */
     async list(params: { search: string; page: number; pageSize: number }) {
-      const { rows, total } = await repo.search(db, params);
+      const { rows, total } = await repo.search(params);
       const balances = await deps.moneyBalances(rows.map((r) => r.id));
-      const items: AdminUserView[] = rows.map((row) => ({ row, moneyCentavos: balances.get(row.id) ?? 0 }));
-      return { items, total };
+      return { items: rows.map((row) => toAdminUser(row, balances.get(row.id) ?? 0)), total };
     },
 
     /** One user with the history of administrative changes, newest first. */
-    async get(id: string): Promise<AdminUserView & { history: AuditEntry[] }> {
-      const row = await repo.findById(db, id);
-      if (!row) throw notFound('USER_NOT_FOUND', ADMIN_USERS_MESSAGES.userNotFound);
-      const view = await withBalance(row);
-      return { ...view, history: await audit.listFor(db, SUBJECT, id) };
+    async get(id: string): Promise<AdminUserDetail> {
+      const row = await repo.findById(id);
+      if (!row) throw new AppError('USER_NOT_FOUND');
+      return toAdminUserDetail(row, await moneyOf(row), await audit.listFor(SUBJECT, id));
     },
 
     /**
@@ -95,26 +90,26 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
      * themself (the product would lose its last way in). Deactivation ends every session of the
      * user in the same transaction. A change to nothing records nothing.
      */
-    async update(actorId: string, id: string, input: AdminUserPatchInput): Promise<AdminUserView> {
+    async update(actorId: string, id: string, input: AdminUserPatchInput): Promise<AdminUser> {
       if (id === actorId && input.active === false) {
-        throw new AppError('CANNOT_DEACTIVATE_SELF', 409, ADMIN_USERS_MESSAGES.cannotDeactivateSelf);
+        throw new AppError('CANNOT_DEACTIVATE_SELF');
       }
       if (id === actorId && input.accessLevel !== undefined && input.accessLevel !== 'ADMINISTRATOR') {
-        throw new AppError('CANNOT_DEMOTE_SELF', 409, ADMIN_USERS_MESSAGES.cannotDemoteSelf);
+        throw new AppError('CANNOT_DEMOTE_SELF');
       }
       const { row, changes } = await db.transaction(async (tx) => {
-        const before = await repo.lockById(tx, id);
-        if (!before) throw notFound('USER_NOT_FOUND', ADMIN_USERS_MESSAGES.userNotFound);
+        const before = await repo.lockById(id, tx);
+        if (!before) throw new AppError('USER_NOT_FOUND');
         const { patch, changes } = diff(before, input);
         if (Object.keys(changes).length === 0) return { row: before, changes };
-        const after = await repo.update(tx, id, patch);
-        await audit.record(tx, { actorId, subjectType: SUBJECT, subjectId: id, action: 'update', changes });
-        if (before.active && !after.active) await deps.endAllSessions(tx, id);
+        const after = await repo.update(id, patch, tx);
+        await audit.record({ actorId, subjectType: SUBJECT, subjectId: id, action: 'update', changes }, tx);
+        if (before.active && !after.active) await deps.endAllSessions(id, tx);
         return { row: after, changes };
       });
       if (Object.keys(changes).length > 0)
         log.info({ actorId, userId: id, fields: Object.keys(changes) }, 'user changed');
-      return withBalance(row);
+      return toAdminUser(row, await moneyOf(row));
     },
   };
 }

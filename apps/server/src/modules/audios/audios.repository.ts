@@ -59,7 +59,7 @@ export function createAudiosRepository(db: Database) {
      * in its own transaction, so the two cannot cross: one waits for the other.
      */
     /** Locks the user's audio (shared) for the rest of `tx`; false when it does not exist. */
-    async lockShared(tx: Tx, userId: string, id: string): Promise<boolean> {
+    async lockShared(userId: string, id: string, tx: Tx): Promise<boolean> {
       const rows = await tx
         .select({ id: audios.id })
         .from(audios)

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp3File, mp3Seconds, oggFile, wavFile } from '../../../test/audio-builder.test-support.ts';
 import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind, fixtureWebRoot, silentLogger } from '../../../test/server.test-support.ts';
 import { buildApp } from '../../app.ts';
@@ -33,15 +33,12 @@ describe(`audios API (${dbKind})`, () => {
     await server?.close();
   });
 
-  const inject = (t: string | null, options: InjectOptions) =>
-    server.app.inject({ ...options, headers: { ...(t ? bearer(t) : {}), ...(options.headers ?? {}) } });
-
   function upload(t: string, content: Buffer, filename: string, name: string | null = 'Boas-vindas') {
     const form = multipart([
       ...(name === null ? [] : [{ name: 'name', value: name }]),
       { name: 'file', filename, content },
     ]);
-    return inject(t, { method: 'POST', url: '/api/v1/audios', payload: form.payload, headers: form.headers });
+    return injectAs(server, t, { method: 'POST', url: '/api/v1/audios', payload: form.payload, headers: form.headers });
   }
 
   async function uploaded(content: Buffer, filename = 'audio.bin', name = 'Boas-vindas') {
@@ -86,7 +83,7 @@ describe(`audios API (${dbKind})`, () => {
         sizeBytes: c.bytes.length,
       });
       expect(audio.id).toMatch(/^[0-9a-f-]{36}$/);
-      const got = await inject(token, { method: 'GET', url: `/api/v1/audios/${audio.id}` });
+      const got = await injectAs(server, token, { method: 'GET', url: `/api/v1/audios/${audio.id}` });
       expect(got.json()).toEqual(audio);
     }
   });
@@ -96,7 +93,7 @@ describe(`audios API (${dbKind})`, () => {
     expect(wavNamedMp3).toMatchObject({ format: 'wav', durationSeconds: 1 });
     const mp3NamedWav = await uploaded(mp3File({ frames: 50 }), 'mensagem.wav');
     expect(mp3NamedWav).toMatchObject({ format: 'mp3', durationSeconds: 1.8 });
-    const file = await inject(token, { method: 'GET', url: `/api/v1/audios/${wavNamedMp3.id}/file` });
+    const file = await injectAs(server, token, { method: 'GET', url: `/api/v1/audios/${wavNamedMp3.id}/file` });
     expect(file.headers['content-type']).toBe('audio/wav');
   });
 
@@ -123,14 +120,14 @@ describe(`audios API (${dbKind})`, () => {
       expect(res.json().code).toBe(code);
     }
     const noFile = multipart([{ name: 'name', value: 'Sem arquivo' }]);
-    const missing = await inject(token, {
+    const missing = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/audios',
       payload: noFile.payload,
       headers: noFile.headers,
     });
     expect([missing.statusCode, missing.json().code]).toEqual([400, 'AUDIO_REQUIRED']);
-    const json = await inject(token, { method: 'POST', url: '/api/v1/audios', payload: { name: 'x' } });
+    const json = await injectAs(server, token, { method: 'POST', url: '/api/v1/audios', payload: { name: 'x' } });
     expect([json.statusCode, json.json().code]).toEqual([400, 'AUDIO_REQUIRED']);
     expect(filesOnDisk().sort()).toEqual(before);
   });
@@ -167,10 +164,10 @@ describe(`audios API (${dbKind})`, () => {
       const res = await upload(t, wavFile({ seconds: 0.5 }), 'a.wav', name);
       ids.push(res.json().id);
     }
-    const first = await inject(t, { method: 'GET', url: '/api/v1/audios?pageSize=2' });
+    const first = await injectAs(server, t, { method: 'GET', url: '/api/v1/audios?pageSize=2' });
     expect(first.json()).toMatchObject({ total: 3, page: 1, pageSize: 2 });
     expect(first.json().items.map((a: { name: string }) => a.name)).toEqual(['Terceiro', 'Segundo']);
-    const second = await inject(t, { method: 'GET', url: '/api/v1/audios?page=2&pageSize=2' });
+    const second = await injectAs(server, t, { method: 'GET', url: '/api/v1/audios?page=2&pageSize=2' });
     expect(second.json().items.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
   });
 
@@ -178,7 +175,7 @@ describe(`audios API (${dbKind})`, () => {
     const bytes = wavFile({ sampleRate: 16_000, seconds: 1 });
     const { id } = await uploaded(bytes);
     const url = `/api/v1/audios/${id}/file`;
-    const whole = await inject(token, { method: 'GET', url });
+    const whole = await injectAs(server, token, { method: 'GET', url });
     expect(whole.statusCode).toBe(200);
     expect(whole.headers).toMatchObject({
       'content-type': 'audio/wav',
@@ -187,34 +184,38 @@ describe(`audios API (${dbKind})`, () => {
     });
     expect(whole.rawPayload.equals(bytes)).toBe(true);
 
-    const head = await inject(token, { method: 'GET', url, headers: { range: 'bytes=0-99' } });
+    const head = await injectAs(server, token, { method: 'GET', url, headers: { range: 'bytes=0-99' } });
     expect(head.statusCode).toBe(206);
     expect(head.headers['content-range']).toBe(`bytes 0-99/${bytes.length}`);
     expect(head.headers['content-length']).toBe('100');
     expect(head.rawPayload.equals(bytes.subarray(0, 100))).toBe(true);
 
-    const tail = await inject(token, { method: 'GET', url, headers: { range: 'bytes=-10' } });
+    const tail = await injectAs(server, token, { method: 'GET', url, headers: { range: 'bytes=-10' } });
     expect(tail.statusCode).toBe(206);
     expect(tail.rawPayload.equals(bytes.subarray(bytes.length - 10))).toBe(true);
 
-    const middle = await inject(token, { method: 'GET', url, headers: { range: 'bytes=1000-' } });
+    const middle = await injectAs(server, token, { method: 'GET', url, headers: { range: 'bytes=1000-' } });
     expect(middle.headers['content-range']).toBe(`bytes 1000-${bytes.length - 1}/${bytes.length}`);
     expect(middle.rawPayload.equals(bytes.subarray(1000))).toBe(true);
 
-    const past = await inject(token, { method: 'GET', url, headers: { range: `bytes=${bytes.length}-` } });
+    const past = await injectAs(server, token, { method: 'GET', url, headers: { range: `bytes=${bytes.length}-` } });
     expect([past.statusCode, past.json().code]).toEqual([416, 'AUDIO_RANGE_NOT_SATISFIABLE']);
     expect(past.headers['content-range']).toBe(`bytes */${bytes.length}`);
 
-    const stale = await inject(token, { method: 'GET', url, headers: { range: 'bytes=0-9', 'if-range': '"other"' } });
+    const stale = await injectAs(server, token, {
+      method: 'GET',
+      url,
+      headers: { range: 'bytes=0-9', 'if-range': '"other"' },
+    });
     expect(stale.statusCode).toBe(200);
-    const fresh = await inject(token, {
+    const fresh = await injectAs(server, token, {
       method: 'GET',
       url,
       headers: { range: 'bytes=0-9', 'if-range': whole.headers.etag as string },
     });
     expect(fresh.statusCode).toBe(206);
 
-    const onlyHeaders = await inject(token, { method: 'HEAD', url });
+    const onlyHeaders = await injectAs(server, token, { method: 'HEAD', url });
     expect(onlyHeaders.statusCode).toBe(200);
     expect(onlyHeaders.headers['content-length']).toBe(String(bytes.length));
     expect(onlyHeaders.rawPayload.length).toBe(0);
@@ -223,7 +224,7 @@ describe(`audios API (${dbKind})`, () => {
   it('renames with the text rules', async () => {
     const { id } = await uploaded(wavFile({ seconds: 1 }));
     const url = `/api/v1/audios/${id}`;
-    const renamed = await inject(token, { method: 'PATCH', url, payload: { name: '  Promoção de março  ' } });
+    const renamed = await injectAs(server, token, { method: 'PATCH', url, payload: { name: '  Promoção de março  ' } });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json().name).toBe('Promoção de março');
     for (const [name, code] of [
@@ -231,10 +232,10 @@ describe(`audios API (${dbKind})`, () => {
       ['x'.repeat(121), 'AUDIO_NAME_TOO_LONG'],
       ['a\u0007b', 'TEXT_INVALID_CHARACTERS'],
     ]) {
-      const res = await inject(token, { method: 'PATCH', url, payload: { name } });
+      const res = await injectAs(server, token, { method: 'PATCH', url, payload: { name } });
       expect([res.statusCode, res.json().code]).toEqual([400, code]);
     }
-    const unknown = await inject(token, {
+    const unknown = await injectAs(server, token, {
       method: 'PATCH',
       url: '/api/v1/audios/00000000-0000-4000-8000-000000000000',
       payload: { name: 'x' },
@@ -246,11 +247,11 @@ describe(`audios API (${dbKind})`, () => {
     const { id } = await uploaded(mp3File({ frames: 10 }));
     const [row] = await server.db.db.select().from(audiosTable).where(eq(audiosTable.id, id));
     expect(filesOnDisk()).toContain(row!.storageName);
-    const deleted = await inject(token, { method: 'DELETE', url: `/api/v1/audios/${id}` });
+    const deleted = await injectAs(server, token, { method: 'DELETE', url: `/api/v1/audios/${id}` });
     expect(deleted.statusCode).toBe(204);
     expect(filesOnDisk()).not.toContain(row!.storageName);
-    expect((await inject(token, { method: 'GET', url: `/api/v1/audios/${id}` })).statusCode).toBe(404);
-    const again = await inject(token, { method: 'DELETE', url: `/api/v1/audios/${id}` });
+    expect((await injectAs(server, token, { method: 'GET', url: `/api/v1/audios/${id}` })).statusCode).toBe(404);
+    const again = await injectAs(server, token, { method: 'DELETE', url: `/api/v1/audios/${id}` });
     expect([again.statusCode, again.json().code]).toEqual([404, 'AUDIO_NOT_FOUND']);
   });
 
@@ -291,7 +292,9 @@ describe(`audios API (${dbKind})`, () => {
         code: 'AUDIO_IN_USE',
         message: 'Este áudio está em uma campanha agendada ou em andamento e não pode ser excluído agora.',
       });
-      expect((await inject(token, { method: 'GET', url: `/api/v1/audios/${busy.id}/file` })).statusCode).toBe(200);
+      expect((await injectAs(server, token, { method: 'GET', url: `/api/v1/audios/${busy.id}/file` })).statusCode).toBe(
+        200,
+      );
       const allowed = await app.inject({ method: 'DELETE', url: `/api/v1/audios/${free.id}`, headers: bearer(token) });
       expect(allowed.statusCode).toBe(204);
       expect(asked).toEqual([`${userId}:${busy.id}`, `${userId}:${free.id}`]);
@@ -307,13 +310,13 @@ describe(`audios API (${dbKind})`, () => {
       const link = await server.modules.audios.playbackUrl(userId, id);
       expect(link).toMatch(new RegExp(`^${server.config.publicUrl}/api/v1/audios/play/[A-Za-z0-9_-]{50}$`));
       const url = new URL(link).pathname;
-      const res = await inject(null, { method: 'GET', url });
+      const res = await injectAs(server, null, { method: 'GET', url });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('audio/mpeg');
       expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
       expect(res.headers['cache-control']).toBe('public, max-age=3600');
       expect(res.rawPayload.equals(bytes)).toBe(true);
-      const part = await inject(null, { method: 'GET', url, headers: { range: 'bytes=4-7' } });
+      const part = await injectAs(server, null, { method: 'GET', url, headers: { range: 'bytes=4-7' } });
       expect(part.statusCode).toBe(206);
       expect(part.rawPayload.equals(bytes.subarray(4, 8))).toBe(true);
       // Links made within the same 5 minutes are one URL (a carrier caches by URL).
@@ -324,7 +327,7 @@ describe(`audios API (${dbKind})`, () => {
       const { id } = await uploaded(wavFile({ seconds: 1 }));
       const link = await server.modules.audios.playbackUrl(userId, id, 60);
       const tokenPart = link.split('/').pop()!;
-      const play = (t: string) => inject(null, { method: 'GET', url: `/api/v1/audios/play/${t}` });
+      const play = (t: string) => injectAs(server, null, { method: 'GET', url: `/api/v1/audios/play/${t}` });
       for (let i = 0; i < tokenPart.length; i += 7) {
         const flipped = tokenPart.slice(0, i) + (tokenPart[i] === 'A' ? 'B' : 'A') + tokenPart.slice(i + 1);
         const res = await play(flipped);
@@ -346,8 +349,8 @@ describe(`audios API (${dbKind})`, () => {
       expect([expired.statusCode, expired.json().code]).toEqual([401, 'AUDIO_LINK_EXPIRED']);
 
       const fresh = new URL(await server.modules.audios.playbackUrl(userId, id)).pathname;
-      await inject(token, { method: 'DELETE', url: `/api/v1/audios/${id}` });
-      const gone = await inject(null, { method: 'GET', url: fresh });
+      await injectAs(server, token, { method: 'DELETE', url: `/api/v1/audios/${id}` });
+      const gone = await injectAs(server, null, { method: 'GET', url: fresh });
       expect([gone.statusCode, gone.json().code]).toEqual([404, 'AUDIO_NOT_FOUND']);
     });
 

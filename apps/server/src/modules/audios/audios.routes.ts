@@ -1,17 +1,16 @@
 import { Readable } from 'node:stream';
 import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, pageSchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { parseByteRange } from '../../platform/http/byte-range.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { findDisallowedText, textInvalidCharacters } from '../../platform/http/input-guard.ts';
+import { receiveUpload } from '../../platform/http/upload.ts';
 import type { AudioStorage } from './audio-storage.ts';
-import type { AudioFile, AudiosService, UploadedAudio } from './audios.service.ts';
-import { audioError } from './errors.ts';
+import type { AudioFile, AudiosService } from './audios.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const pageQuery = z.object({
@@ -19,42 +18,16 @@ const pageQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-/**
- * The upload form: the `file` part streamed to a temporary file in the audios folder (never
- * held in memory; over 10 MB → 413 AUDIO_TOO_LARGE), text fields collected whatever their order
- * and refused if they carry control characters, like every multipart text field (ADR 007).
- */
-async function receiveAudio(
-  request: FastifyRequest,
-  storage: AudioStorage,
-): Promise<{ file: UploadedAudio | undefined; fields: Record<string, string> }> {
-  if (!request.isMultipart()) throw audioError('AUDIO_REQUIRED');
-  const fields: Record<string, string> = {};
-  let file: UploadedAudio | undefined;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || file) {
-          part.file.resume();
-          continue;
-        }
-        file = await storage.receive(part.file as Readable);
-        if (part.file.truncated) throw audioError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
-      } else if (typeof part.value === 'string') {
-        const found = findDisallowedText(part.value, part.fieldname);
-        if (found) throw textInvalidCharacters(found.field, found.character);
-        fields[part.fieldname] = part.value;
-      }
-    }
-  } catch (err) {
-    await storage.discard(file?.path);
-    if (err instanceof AppError) throw err;
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw audioError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
-    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw audioError('AUDIO_REQUIRED');
-    throw err;
-  }
-  return { file, fields };
+/** The upload form's file goes to the audios folder, refused with the audios' own codes. */
+function audioUpload(request: FastifyRequest, storage: AudioStorage) {
+  return receiveUpload(
+    request,
+    { save: (stream) => storage.receive(stream), remove: (path) => storage.discard(path) },
+    {
+      required: () => new AppError('AUDIO_REQUIRED'),
+      tooLarge: () => new AppError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES }),
+    },
+  );
 }
 
 /**
@@ -76,7 +49,7 @@ async function sendAudio(
   if (range === 'unsatisfiable') {
     await file.close();
     reply.header('content-range', `bytes */${file.size}`);
-    throw audioError('AUDIO_RANGE_NOT_SATISFIABLE');
+    throw new AppError('AUDIO_RANGE_NOT_SATISFIABLE');
   }
   reply
     .type(opened.contentType)
@@ -110,13 +83,12 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     await scope.register(multipart, {
       limits: { fileSize: MAX_AUDIO_BYTES, files: 1, fields: 5, fieldSize: 4 * 1024, parts: 8 },
     });
-    // Every route here needs a signed-in user, checked before the body is read or validated.
-    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
     const r = scope.withTypeProvider<ZodTypeProvider>();
 
     r.post(
       '/api/v1/audios',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -127,8 +99,8 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
       },
       async (request, reply) => {
         const user = currentUser(request);
-        const { file, fields } = await receiveAudio(request, storage);
-        if (!file) throw audioError('AUDIO_REQUIRED');
+        const { file, fields } = await audioUpload(request, storage);
+        if (!file) throw new AppError('AUDIO_REQUIRED');
         const created = await audios.upload({ userId: user.id, name: fields.name, file });
         return reply.status(201).send(created);
       },
@@ -137,6 +109,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.get(
       '/api/v1/audios',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -154,6 +127,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.get(
       '/api/v1/audios/:id',
       {
+        onRequest: guard.requireUser,
         schema: { tags, security, summary: 'An audio', params: idParams, response: { 200: audioSchema } },
       },
       async (request) => audios.get(currentUser(request).id, request.params.id),
@@ -162,6 +136,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.get(
       '/api/v1/audios/:id/file',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -178,6 +153,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.patch(
       '/api/v1/audios/:id',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -193,6 +169,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     r.delete(
       '/api/v1/audios/:id',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,

@@ -8,11 +8,11 @@ import {
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Tx } from '../../platform/db/client.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AudioStorage, StoredAudio } from './audio-storage.ts';
 import type { AudiosRepository } from './audios.repository.ts';
 import type { AudioRow } from './audios.schema.ts';
-import { audioError } from './errors.ts';
 import type { PlaybackTokens } from './playback-token.ts';
 import { type AudioInfo, AudioProbeError, openFileSource, probeAudio } from './probe/index.ts';
 
@@ -66,8 +66,8 @@ function toDto(row: AudioRow): Audio {
 /** The project's text rules for a name: trimmed, required, at most 120 characters. */
 function checkName(raw: string | undefined): string {
   const name = (raw ?? '').trim();
-  if (!name) throw audioError('AUDIO_NAME_REQUIRED');
-  if (name.length > AUDIO_NAME_MAX) throw audioError('AUDIO_NAME_TOO_LONG', { max: AUDIO_NAME_MAX });
+  if (!name) throw new AppError('AUDIO_NAME_REQUIRED');
+  if (name.length > AUDIO_NAME_MAX) throw new AppError('AUDIO_NAME_TOO_LONG', { max: AUDIO_NAME_MAX });
   return name;
 }
 
@@ -76,7 +76,7 @@ async function probeFile(filePath: string): Promise<AudioInfo> {
   try {
     return await probeAudio(source);
   } catch (err) {
-    if (err instanceof AudioProbeError) throw audioError(err.code, { reason: err.reason });
+    if (err instanceof AudioProbeError) throw new AppError(err.code, { reason: err.reason });
     throw err;
   } finally {
     await source.close();
@@ -88,7 +88,7 @@ export function createAudiosService(deps: AudiosServiceDeps) {
 
   async function owned(userId: string, id: string): Promise<AudioRow> {
     const row = await repo.findOwned(userId, id);
-    if (!row) throw audioError('AUDIO_NOT_FOUND');
+    if (!row) throw new AppError('AUDIO_NOT_FOUND');
     return row;
   }
 
@@ -97,7 +97,7 @@ export function createAudiosService(deps: AudiosServiceDeps) {
     if (!file) {
       // Backups must include DATA_DIR/audios: a row without its file is worth an alert.
       logger.error({ audioId: row.id, storageName: row.storageName }, 'an audio file is missing');
-      throw audioError('AUDIO_NOT_FOUND');
+      throw new AppError('AUDIO_NOT_FOUND');
     }
     return { audio: toDto(row), contentType: AUDIO_CONTENT_TYPES[row.format], file };
   }
@@ -111,14 +111,14 @@ export function createAudiosService(deps: AudiosServiceDeps) {
     async upload(input: { userId: string; name: string | undefined; file: UploadedAudio }): Promise<Audio> {
       try {
         const name = checkName(input.name);
-        if (input.file.size > MAX_AUDIO_BYTES) throw audioError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
-        if (input.file.size === 0) throw audioError('AUDIO_INVALID', { reason: 'empty file' });
+        if (input.file.size > MAX_AUDIO_BYTES) throw new AppError('AUDIO_TOO_LARGE', { maxBytes: MAX_AUDIO_BYTES });
+        if (input.file.size === 0) throw new AppError('AUDIO_INVALID', { reason: 'empty file' });
         const info = await probeFile(input.file.path);
         const durationMs = Math.round(info.durationSeconds * 1000);
         // A stream whose samples round to no time at all has nothing to play.
-        if (durationMs < 1) throw audioError('AUDIO_INVALID', { reason: 'shorter than a millisecond' });
+        if (durationMs < 1) throw new AppError('AUDIO_INVALID', { reason: 'shorter than a millisecond' });
         if (!Number.isFinite(durationMs) || durationMs >= MAX_DURATION_MS) {
-          throw audioError('AUDIO_TOO_LONG', {
+          throw new AppError('AUDIO_TOO_LONG', {
             maxSeconds: MAX_AUDIO_SECONDS,
             durationSeconds: Number.isFinite(durationMs) ? durationMs / 1000 : null,
           });
@@ -158,6 +158,17 @@ export function createAudiosService(deps: AudiosServiceDeps) {
       return toDto(await owned(userId, id));
     },
 
+    /** Whether the user has this audio (a voice campaign's check). */
+    async exists(userId: string, id: string): Promise<boolean> {
+      return (await repo.findOwned(userId, id)) !== undefined;
+    },
+
+    /**
+     * Holds the user's audio (shared lock) until `tx` ends; false when it is gone. A campaign's
+     * start takes it, so the start and the audio's delete serialise.
+     */
+    lockShared: (userId: string, id: string, tx: Tx): Promise<boolean> => repo.lockShared(userId, id, tx),
+
     /** The owner's file, opened for the route to stream (whole or by ranges). */
     async openFile(userId: string, id: string): Promise<AudioFile> {
       return openRow(await owned(userId, id));
@@ -166,15 +177,15 @@ export function createAudiosService(deps: AudiosServiceDeps) {
     async rename(userId: string, id: string, name: string): Promise<Audio> {
       const checked = checkName(name);
       const row = await repo.rename(userId, id, checked, clock.now());
-      if (!row) throw audioError('AUDIO_NOT_FOUND');
+      if (!row) throw new AppError('AUDIO_NOT_FOUND');
       return toDto(row);
     },
 
     /** Deletes the audio and its file; 409 AUDIO_IN_USE while a scheduled or running campaign plays it. */
     async remove(userId: string, id: string): Promise<void> {
       const result = await repo.deleteUnlessInUse(userId, id, (tx) => audioInUse(userId, id, tx));
-      if (result === 'not-found') throw audioError('AUDIO_NOT_FOUND');
-      if (result === 'in-use') throw audioError('AUDIO_IN_USE');
+      if (result === 'not-found') throw new AppError('AUDIO_NOT_FOUND');
+      if (result === 'in-use') throw new AppError('AUDIO_IN_USE');
       await storage.remove(result.deleted.storageName);
     },
 
@@ -195,10 +206,10 @@ export function createAudiosService(deps: AudiosServiceDeps) {
       const now = clock.now();
       const verified = tokens.verify(token, now);
       if ('refused' in verified) {
-        throw audioError(verified.refused === 'expired' ? 'AUDIO_LINK_EXPIRED' : 'AUDIO_LINK_INVALID');
+        throw new AppError(verified.refused === 'expired' ? 'AUDIO_LINK_EXPIRED' : 'AUDIO_LINK_INVALID');
       }
       const row = await repo.findById(verified.audioId);
-      if (!row) throw audioError('AUDIO_NOT_FOUND');
+      if (!row) throw new AppError('AUDIO_NOT_FOUND');
       const secondsLeft = Math.floor((verified.expiresAt.getTime() - now.getTime()) / 1000);
       return { ...(await openRow(row)), secondsLeft };
     },

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AUDIO_ERROR_CODES, AUDIO_ERRORS } from '@ecoa/shared';
+import { AUDIO_ERROR_CODES, ERRORS } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { WEB_LOCALES_DIR } from '../../platform/paths.ts';
-import { audioError } from './errors.ts';
 
 describe('audio errors', () => {
   it('every code has its text in the web app’s three languages', () => {
@@ -14,9 +14,9 @@ describe('audio errors', () => {
   });
 
   it('carry their catalogued status and message', () => {
-    expect(audioError('AUDIO_TOO_LARGE')).toMatchObject({ status: 413, message: AUDIO_ERRORS.AUDIO_TOO_LARGE.message });
-    expect(audioError('AUDIO_TYPE_NOT_ALLOWED').status).toBe(415);
-    expect(audioError('AUDIO_IN_USE').status).toBe(409);
-    expect(audioError('AUDIO_LINK_EXPIRED').status).toBe(401);
+    expect(new AppError('AUDIO_TOO_LARGE')).toMatchObject({ status: 413, message: ERRORS.AUDIO_TOO_LARGE.message });
+    expect(new AppError('AUDIO_TYPE_NOT_ALLOWED').status).toBe(415);
+    expect(new AppError('AUDIO_IN_USE').status).toBe(409);
+    expect(new AppError('AUDIO_LINK_EXPIRED').status).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/index.ts';
 import { auditLog } from './audit.schema.ts';
 
@@ -12,17 +12,17 @@ export type AuditEntry = {
   createdAt: Date;
 };
 
-export function createAuditRepository() {
+export function createAuditRepository(db: Database) {
   return {
     async record(
-      db: DbOrTx,
       entry: { actorId: string; subjectType: string; subjectId: string; action: string; changes: AuditChanges },
+      tx: DbOrTx = db,
     ): Promise<void> {
-      await db.insert(auditLog).values(entry);
+      await tx.insert(auditLog).values(entry);
     },
 
-    async listFor(db: DbOrTx, subjectType: string, subjectId: string, limit = 50): Promise<AuditEntry[]> {
-      const rows = await db
+    async listFor(subjectType: string, subjectId: string, limit = 50, tx: DbOrTx = db): Promise<AuditEntry[]> {
+      const rows = await tx
         .select({
           id: auditLog.id,
           action: auditLog.action,

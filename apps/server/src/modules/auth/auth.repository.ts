@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
 import { users } from '../users/index.ts';
 import { authAttempts, loginCodes, sessions } from './auth.schema.ts';
@@ -62,11 +62,11 @@ const liveSessionByTokenHash = preparedStatement('auth_live_session', (db, name)
     .prepare(name),
 );
 
-/** SQL of the auth module. Every method takes the handle to run on (the database or a transaction). */
-export function createAuthRepository() {
+/** SQL of the auth module. */
+export function createAuthRepository(db: Database) {
   return {
-    async findAccountByEmail(db: DbOrTx, email: string): Promise<LoginAccount | undefined> {
-      const [row] = await db
+    async findAccountByEmail(email: string, tx: DbOrTx = db): Promise<LoginAccount | undefined> {
+      const [row] = await tx
         .select(accountColumns)
         .from(users)
         .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
@@ -76,7 +76,6 @@ export function createAuthRepository() {
 
     /** Voids the user's live code (if any) and stores a new one, atomically. */
     async replaceLiveCode(
-      db: DbOrTx,
       input: {
         userId: string;
         codeHash: string;
@@ -85,8 +84,9 @@ export function createAuthRepository() {
         now: Date;
         expiresAt: Date;
       },
+      tx: DbOrTx = db,
     ): Promise<void> {
-      await db.transaction(async (tx) => {
+      await tx.transaction(async (tx) => {
         // Serialises concurrent requests for the same user (one live code per user).
         await tx.execute(sql`select 1 from ${users} where ${users.id} = ${input.userId} for update`);
         await tx
@@ -109,12 +109,12 @@ export function createAuthRepository() {
      * counter first, so concurrent guesses can never make more than `maxAttempts` comparisons.
      */
     async takeCodeAttempt(
-      db: DbOrTx,
       userId: string,
       now: Date,
       maxAttempts: number,
+      tx: DbOrTx = db,
     ): Promise<{ id: string; codeHash: string; attempts: number } | undefined> {
-      const [row] = await db
+      const [row] = await tx
         .update(loginCodes)
         .set({ attempts: sql`${loginCodes.attempts} + 1` })
         .where(
@@ -131,8 +131,8 @@ export function createAuthRepository() {
     },
 
     /** Marks the code used; false if it was consumed or voided meanwhile. */
-    async consumeCode(db: DbOrTx, codeId: string, now: Date): Promise<boolean> {
-      const rows = await db
+    async consumeCode(codeId: string, now: Date, tx: DbOrTx = db): Promise<boolean> {
+      const rows = await tx
         .update(loginCodes)
         .set({ consumedAt: now })
         .where(and(eq(loginCodes.id, codeId), isNull(loginCodes.consumedAt), isNull(loginCodes.voidedAt)))
@@ -140,22 +140,21 @@ export function createAuthRepository() {
       return rows.length === 1;
     },
 
-    async voidCode(db: DbOrTx, codeId: string, now: Date): Promise<void> {
-      await db
+    async voidCode(codeId: string, now: Date, tx: DbOrTx = db): Promise<void> {
+      await tx
         .update(loginCodes)
         .set({ voidedAt: now })
         .where(and(eq(loginCodes.id, codeId), isNull(loginCodes.consumedAt), isNull(loginCodes.voidedAt)));
     },
 
-    async voidLiveCodes(db: DbOrTx, userId: string, now: Date): Promise<void> {
-      await db
+    async voidLiveCodes(userId: string, now: Date, tx: DbOrTx = db): Promise<void> {
+      await tx
         .update(loginCodes)
         .set({ voidedAt: now })
         .where(and(eq(loginCodes.userId, userId), isNull(loginCodes.consumedAt), isNull(loginCodes.voidedAt)));
     },
 
     async createSession(
-      db: DbOrTx,
       input: {
         userId: string;
         tokenHash: string;
@@ -165,8 +164,9 @@ export function createAuthRepository() {
         now: Date;
         expiresAt: Date;
       },
+      tx: DbOrTx = db,
     ): Promise<string> {
-      const [row] = await db
+      const [row] = await tx
         .insert(sessions)
         .values({
           userId: input.userId,
@@ -183,21 +183,21 @@ export function createAuthRepository() {
     },
 
     /** The live session of a token hash, with its account; undefined if unknown, revoked, expired or deactivated. */
-    async findLiveSession(db: DbOrTx, tokenHash: string, now: Date) {
-      const [row] = await liveSessionByTokenHash(db).execute({ tokenHash, now });
+    async findLiveSession(tokenHash: string, now: Date, tx: DbOrTx = db) {
+      const [row] = await liveSessionByTokenHash(tx).execute({ tokenHash, now });
       return row;
     },
 
     /** Records use of a session; `expiresAt` moves only for remain-login sessions. */
-    async touchSession(db: DbOrTx, sessionId: string, now: Date, expiresAt?: Date): Promise<void> {
-      await db
+    async touchSession(sessionId: string, now: Date, expiresAt?: Date, tx: DbOrTx = db): Promise<void> {
+      await tx
         .update(sessions)
         .set(expiresAt ? { lastSeenAt: now, expiresAt } : { lastSeenAt: now })
         .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
     },
 
-    async revokeSessionByTokenHash(db: DbOrTx, tokenHash: string, now: Date): Promise<boolean> {
-      const rows = await db
+    async revokeSessionByTokenHash(tokenHash: string, now: Date, tx: DbOrTx = db): Promise<boolean> {
+      const rows = await tx
         .update(sessions)
         .set({ revokedAt: now })
         .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)))
@@ -206,8 +206,8 @@ export function createAuthRepository() {
     },
 
     /** The user's live sessions (not revoked, not expired), most recently used first. */
-    async listLiveSessions(db: DbOrTx, userId: string, now: Date) {
-      return db
+    async listLiveSessions(userId: string, now: Date, tx: DbOrTx = db) {
+      return tx
         .select({
           id: sessions.id,
           ip: sessions.ip,
@@ -223,8 +223,8 @@ export function createAuthRepository() {
     },
 
     /** Ends one live session of this user; false when it is unknown, someone else's or already over. */
-    async revokeUserSession(db: DbOrTx, userId: string, sessionId: string, now: Date): Promise<boolean> {
-      const rows = await db
+    async revokeUserSession(userId: string, sessionId: string, now: Date, tx: DbOrTx = db): Promise<boolean> {
+      const rows = await tx
         .update(sessions)
         .set({ revokedAt: now })
         .where(
@@ -240,8 +240,8 @@ export function createAuthRepository() {
     },
 
     /** Ends every session of a user; returns how many were live. */
-    async revokeAllSessions(db: DbOrTx, userId: string, now: Date): Promise<number> {
-      const rows = await db
+    async revokeAllSessions(userId: string, now: Date, tx: DbOrTx = db): Promise<number> {
+      const rows = await tx
         .update(sessions)
         .set({ revokedAt: now })
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
@@ -255,16 +255,16 @@ export function createAuthRepository() {
      * make the count-then-insert atomic across processes; a refused request records nothing,
      * so waiting out the window always works.
      */
-    async consumeRateLimits(db: DbOrTx, checks: RateLimitCheck[], now: Date): Promise<RateLimitVerdict> {
+    async consumeRateLimits(checks: RateLimitCheck[], now: Date, tx: DbOrTx = db): Promise<RateLimitVerdict> {
       const keys = [...new Map(checks.map((c) => [`${c.kind} ${c.subject}`, c])).entries()].sort(([a], [b]) =>
         a < b ? -1 : a > b ? 1 : 0,
       );
-      return db.transaction(async (tx) => {
+      return tx.transaction(async (tx) => {
         for (const [key] of keys) {
           await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`auth-limit:${key}`}, 0))`);
         }
         for (const check of checks) {
-          const verdict = await windowVerdict(tx, check, now);
+          const verdict = await windowVerdict(check, now, tx);
           if (!verdict.ok) return verdict;
         }
         await tx
@@ -275,12 +275,12 @@ export function createAuthRepository() {
     },
 
     /** Whether a check is under its limit now, without recording anything. */
-    async checkRateLimit(db: DbOrTx, check: RateLimitCheck, now: Date): Promise<RateLimitVerdict> {
-      return windowVerdict(db, check, now);
+    async checkRateLimit(check: RateLimitCheck, now: Date, tx: DbOrTx = db): Promise<RateLimitVerdict> {
+      return windowVerdict(check, now, tx);
     },
 
-    async recordAttempt(db: DbOrTx, kind: string, subject: string, now: Date): Promise<void> {
-      await db.insert(authAttempts).values({ kind, subject, createdAt: now });
+    async recordAttempt(kind: string, subject: string, now: Date, tx: DbOrTx = db): Promise<void> {
+      await tx.insert(authAttempts).values({ kind, subject, createdAt: now });
     },
 
     /**
@@ -288,27 +288,27 @@ export function createAuthRepository() {
      * dead for two days. Housekeeping runs on the database's own clock, never the injected one:
      * a test clock set in the future must not delete other processes' live rows.
      */
-    async prune(db: DbOrTx): Promise<void> {
+    async prune(tx: DbOrTx = db): Promise<void> {
       const before = sql`now() - interval '2 days'`;
-      await db.delete(authAttempts).where(lt(authAttempts.createdAt, before));
-      await db.delete(loginCodes).where(lt(loginCodes.createdAt, before));
-      await db.delete(sessions).where(lt(sessions.expiresAt, before));
+      await tx.delete(authAttempts).where(lt(authAttempts.createdAt, before));
+      await tx.delete(loginCodes).where(lt(loginCodes.createdAt, before));
+      await tx.delete(sessions).where(lt(sessions.expiresAt, before));
     },
   };
 }
 
-async function windowVerdict(db: DbOrTx, check: RateLimitCheck, now: Date): Promise<RateLimitVerdict> {
+async function windowVerdict(check: RateLimitCheck, now: Date, tx: DbOrTx): Promise<RateLimitVerdict> {
   const since = new Date(now.getTime() - check.windowMs);
   const where = and(
     eq(authAttempts.kind, check.kind),
     eq(authAttempts.subject, check.subject),
     gt(authAttempts.createdAt, since),
   );
-  const [counted] = await db.select({ n: count() }).from(authAttempts).where(where);
+  const [counted] = await tx.select({ n: count() }).from(authAttempts).where(where);
   const n = Number(counted?.n ?? 0);
   if (n < check.limit) return { ok: true };
   // The window reopens when enough of the oldest events have aged out to bring the count under the limit.
-  const [pivot] = await db
+  const [pivot] = await tx
     .select({ createdAt: authAttempts.createdAt })
     .from(authAttempts)
     .where(where)

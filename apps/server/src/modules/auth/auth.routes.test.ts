@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { MESSAGES } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -93,6 +94,15 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
         expect(res.statusCode, JSON.stringify(payload)).toBe(400);
         expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'E-mail é obrigatório.' });
       }
+    });
+
+    it("names the spec's message by its key, so the web translates it without reading the text", async () => {
+      const res = await post('/api/auth/request-code', { email: 'not-an-email' });
+      expect(res.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: MESSAGES.loginEmail,
+        details: { messageKey: 'loginEmail' },
+      });
     });
 
     it('treats the e-mail case-insensitively and ignores surrounding spaces', async () => {
@@ -464,7 +474,7 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
            ('code:ip', $1, now() - interval '3 days'), ('code:ip', $1, now() - interval '1 day')`,
         [subject],
       );
-      await createAuthRepository().prune(server.db.db);
+      await createAuthRepository(server.db.db).prune();
       const left = await sql<{ n: number }>('select count(*)::int as n from auth_attempts where subject = $1', [
         subject,
       ]);

@@ -1,4 +1,4 @@
-import { type Device, LOGIN_CODE_LENGTH, type PublicUser } from '@ecoa/shared';
+import { type Device, LOGIN_CODE_LENGTH, type PublicUser, type RateLimitSubject } from '@ecoa/shared';
 import {
   hashLoginCode,
   hashSessionToken,
@@ -8,8 +8,8 @@ import {
 } from '../../platform/auth/crypto.ts';
 import type { AuthUser } from '../../platform/auth/guard.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
-import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, notFound, tooManyRequests } from '../../platform/errors/app-error.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { loginCodeEmail } from './auth.emails.ts';
@@ -57,16 +57,10 @@ export type AuthRules = {
   [K in keyof typeof AUTH_RULES]: K extends 'limits' ? { [L in keyof (typeof AUTH_RULES)['limits']]: number } : number;
 };
 
+/** What a code request answers on success (errors are the catalogue's, `ERRORS` in @ecoa/shared). */
 export const AUTH_MESSAGES = {
-  emailNotFound: 'E-mail não cadastrado.',
-  deactivated: 'Usuario desativado.',
-  invalidCode: 'Código inválido.',
-  codeExpired: 'Código expirado ou já utilizado. Solicite um novo código.',
-  codeAttemptsExceeded: 'Código bloqueado após 5 tentativas erradas. Solicite um novo código.',
-  mailFailed: 'Não foi possível enviar o e-mail com o código. Tente novamente em instantes.',
   codeSent: 'Código enviado para o seu e-mail.',
   codeResent: 'Código reenviado com sucesso.',
-  sessionNotFound: 'Sessão não encontrada ou já encerrada.',
 } as const;
 
 /** One live session as its user sees it in the settings (`GET /api/v1/me/sessions`). */
@@ -84,7 +78,6 @@ export type SessionSummary = {
 };
 
 export type AuthServiceDeps = {
-  db: Database;
   repo: AuthRepository;
   mailer: Mailer;
   clock: Clock;
@@ -100,16 +93,9 @@ export type RequestMeta = { ip: string | null; userAgent?: string | null };
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-function minutesText(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / MINUTE));
-  return minutes === 1 ? '1 minuto' : `${minutes} minutos`;
-}
-
-function rateLimited(verdict: Exclude<RateLimitVerdict, { ok: true }>, what: string): AppError {
-  const error = tooManyRequests(`${what} Aguarde ${minutesText(verdict.retryAfterMs)} e tente novamente.`);
-  return new AppError(error.code, error.status, error.message, {
-    retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000),
-  });
+/** A 429 for an abuse limit, with the wait in `details` (and the Retry-After header). */
+function rateLimited(verdict: Exclude<RateLimitVerdict, { ok: true }>, subject: RateLimitSubject): AppError {
+  return new AppError('RATE_LIMITED', { retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000) }, { subject });
 }
 
 /**
@@ -117,7 +103,7 @@ function rateLimited(verdict: Exclude<RateLimitVerdict, { ok: true }>, what: str
  * the repository runs the SQL.
  */
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, repo, clock } = deps;
+  const { repo, clock } = deps;
   const rules: AuthRules = {
     ...AUTH_RULES,
     ...deps.rules,
@@ -135,23 +121,18 @@ export function createAuthService(deps: AuthServiceDeps) {
       { kind: 'code:email', subject: email, limit: l.codesPerEmailPerDay, windowMs: DAY },
     ];
     if (meta.ip) checks.unshift({ kind: 'code:ip', subject: meta.ip, limit: l.codesPerIp, windowMs: l.codeWindowMs });
-    const verdict = await repo.consumeRateLimits(db, checks, now);
+    const verdict = await repo.consumeRateLimits(checks, now);
     if (!verdict.ok) {
       log.warn({ kind: verdict.check.kind }, 'code request rate-limited');
-      throw rateLimited(
-        verdict,
-        verdict.check.kind === 'code:ip'
-          ? 'Muitas solicitações de código a partir desta rede.'
-          : 'Muitas solicitações de código para este e-mail.',
-      );
+      throw rateLimited(verdict, verdict.check.kind === 'code:ip' ? 'codeIp' : 'codeEmail');
     }
 
-    const account = await repo.findAccountByEmail(db, email);
-    if (!account) throw new AppError('EMAIL_NOT_FOUND', 404, AUTH_MESSAGES.emailNotFound);
-    if (!account.active) throw new AppError('USER_DEACTIVATED', 403, AUTH_MESSAGES.deactivated);
+    const account = await repo.findAccountByEmail(email);
+    if (!account) throw new AppError('EMAIL_NOT_FOUND');
+    if (!account.active) throw new AppError('USER_DEACTIVATED');
 
     const code = newLoginCode(LOGIN_CODE_LENGTH);
-    await repo.replaceLiveCode(db, {
+    await repo.replaceLiveCode({
       userId: account.id,
       codeHash: hashLoginCode(deps.secret, account.id, code),
       reason,
@@ -171,7 +152,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       );
     } catch (err) {
       log.error({ err, userId: account.id }, 'could not send the login code');
-      throw new AppError('MAIL_FAILED', 503, AUTH_MESSAGES.mailFailed);
+      throw new AppError('MAIL_FAILED');
     }
     await pruneNow(now);
     return {
@@ -182,7 +163,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   async function loginFailed(ip: string | null, now: Date, error: AppError): Promise<never> {
-    if (ip) await repo.recordAttempt(db, 'login-fail:ip', ip, now);
+    if (ip) await repo.recordAttempt('login-fail:ip', ip, now);
     throw error;
   }
 
@@ -190,7 +171,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   async function pruneNow(now: Date) {
     if (now.getTime() - lastPrune < HOUR) return;
     lastPrune = now.getTime();
-    await repo.prune(db).catch((err) => log.warn({ err }, 'prune failed'));
+    await repo.prune().catch((err) => log.warn({ err }, 'prune failed'));
   }
 
   /**
@@ -200,14 +181,13 @@ export function createAuthService(deps: AuthServiceDeps) {
    */
   async function authenticateWith<T extends LiveSession>(
     token: string,
-    lookup: (db: DbOrTx, tokenHash: string, now: Date) => Promise<T | undefined>,
+    lookup: (tokenHash: string, now: Date) => Promise<T | undefined>,
   ): Promise<T | null> {
     const now = clock.now();
-    const session = await lookup(db, hashSessionToken(token), now);
+    const session = await lookup(hashSessionToken(token), now);
     if (!session) return null;
     if (now.getTime() - session.lastSeenAt.getTime() >= rules.touchEveryMs) {
       await repo.touchSession(
-        db,
         session.sessionId,
         now,
         session.remainLogin ? new Date(now.getTime() + rules.rememberedIdleMs) : undefined,
@@ -227,10 +207,10 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!meta.ip) return;
       const l = rules.limits;
       const check = { kind: 'signup:ip', subject: meta.ip, limit: l.signupsPerIp, windowMs: l.signupWindowMs };
-      const verdict = await repo.consumeRateLimits(db, [check], clock.now());
+      const verdict = await repo.consumeRateLimits([check], clock.now());
       if (!verdict.ok) {
         log.warn({ ip: meta.ip }, 'sign-up rate-limited');
-        throw rateLimited(verdict, 'Muitos cadastros a partir desta rede.');
+        throw rateLimited(verdict, 'signupIp');
       }
     },
 
@@ -244,44 +224,39 @@ export function createAuthService(deps: AuthServiceDeps) {
       const l = rules.limits;
       if (meta.ip) {
         const verdict = await repo.checkRateLimit(
-          db,
           { kind: 'login-fail:ip', subject: meta.ip, limit: l.loginFailuresPerIp, windowMs: l.loginWindowMs },
           now,
         );
-        if (!verdict.ok) throw rateLimited(verdict, 'Muitas tentativas de login.');
+        if (!verdict.ok) throw rateLimited(verdict, 'login');
       }
 
-      const account = await repo.findAccountByEmail(db, email);
-      if (!account) return loginFailed(meta.ip, now, badRequest('INVALID_CODE', AUTH_MESSAGES.invalidCode));
-      if (!account.active) throw new AppError('USER_DEACTIVATED', 403, AUTH_MESSAGES.deactivated);
+      const account = await repo.findAccountByEmail(email);
+      if (!account) return loginFailed(meta.ip, now, new AppError('INVALID_CODE'));
+      if (!account.active) throw new AppError('USER_DEACTIVATED');
 
-      const attempt = await repo.takeCodeAttempt(db, account.id, now, rules.maxCodeAttempts);
-      if (!attempt) return loginFailed(meta.ip, now, badRequest('CODE_EXPIRED', AUTH_MESSAGES.codeExpired));
+      const attempt = await repo.takeCodeAttempt(account.id, now, rules.maxCodeAttempts);
+      if (!attempt) return loginFailed(meta.ip, now, new AppError('CODE_EXPIRED'));
 
       const candidate = hashLoginCode(deps.secret, account.id, input.code.trim());
       if (!sameDigest(candidate, attempt.codeHash)) {
         if (attempt.attempts >= rules.maxCodeAttempts) {
-          await repo.voidCode(db, attempt.id, now);
-          return loginFailed(
-            meta.ip,
-            now,
-            badRequest('CODE_ATTEMPTS_EXCEEDED', AUTH_MESSAGES.codeAttemptsExceeded, { attemptsLeft: 0 }),
-          );
+          await repo.voidCode(attempt.id, now);
+          return loginFailed(meta.ip, now, new AppError('CODE_ATTEMPTS_EXCEEDED', { attemptsLeft: 0 }));
         }
         return loginFailed(
           meta.ip,
           now,
-          badRequest('INVALID_CODE', AUTH_MESSAGES.invalidCode, {
+          new AppError('INVALID_CODE', {
             attemptsLeft: rules.maxCodeAttempts - attempt.attempts,
           }),
         );
       }
-      if (!(await repo.consumeCode(db, attempt.id, now))) {
-        return loginFailed(meta.ip, now, badRequest('CODE_EXPIRED', AUTH_MESSAGES.codeExpired));
+      if (!(await repo.consumeCode(attempt.id, now))) {
+        return loginFailed(meta.ip, now, new AppError('CODE_EXPIRED'));
       }
 
       const accessToken = newSessionToken();
-      await repo.createSession(db, {
+      await repo.createSession({
         userId: account.id,
         tokenHash: hashSessionToken(accessToken),
         remainLogin: input.remainLogin,
@@ -314,12 +289,12 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** `POST /api/auth/logout`: revokes the token. Idempotent: an unknown token is not an error. */
     async logout(token: string | undefined): Promise<void> {
       if (!token) return;
-      await repo.revokeSessionByTokenHash(db, hashSessionToken(token), clock.now());
+      await repo.revokeSessionByTokenHash(hashSessionToken(token), clock.now());
     },
 
     /** The user's live sessions, the current one first, with a readable device. */
     async listSessions(userId: string, currentSessionId: string): Promise<SessionSummary[]> {
-      const rows = await repo.listLiveSessions(db, userId, clock.now());
+      const rows = await repo.listLiveSessions(userId, clock.now());
       const list = rows.map((row) => ({
         ...row,
         device: describeUserAgent(row.userAgent),
@@ -333,20 +308,20 @@ export function createAuthService(deps: AuthServiceDeps) {
      * session is answered exactly like an unknown one: 404, and nothing changes.
      */
     async endSession(userId: string, sessionId: string): Promise<void> {
-      if (!(await repo.revokeUserSession(db, userId, sessionId, clock.now()))) {
-        throw notFound('SESSION_NOT_FOUND', AUTH_MESSAGES.sessionNotFound);
+      if (!(await repo.revokeUserSession(userId, sessionId, clock.now()))) {
+        throw new AppError('SESSION_NOT_FOUND');
       }
       log.info({ userId, sessionId }, 'session ended by its user');
     },
 
     /**
-     * Ends every session of a user and voids any live code (deactivation). Takes the handle so a
-     * caller can run it inside its own transaction.
+     * Ends every session of a user and voids any live code (deactivation), inside the caller's
+     * transaction when it passes one.
      */
-    async endAllSessions(handle: DbOrTx, userId: string): Promise<number> {
+    async endAllSessions(userId: string, tx?: DbOrTx): Promise<number> {
       const now = clock.now();
-      const ended = await repo.revokeAllSessions(handle, userId, now);
-      await repo.voidLiveCodes(handle, userId, now);
+      const ended = await repo.revokeAllSessions(userId, now, tx);
+      await repo.voidLiveCodes(userId, now, tx);
       return ended;
     },
   };

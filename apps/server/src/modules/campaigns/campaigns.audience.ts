@@ -32,12 +32,12 @@ export async function snapshotAudience(
   target: AudienceTarget,
   provider: string,
   now: Date,
-  tx: DbOrTx,
   publicUrl: string,
+  tx: DbOrTx,
 ): Promise<{ total: number; parts: number }> {
   if (!usesVariables(target.content)) {
     const message = renderMessage(target.channel, target.content, {}, target.id);
-    const total = await repo.insertSharedAudience(tx, target, provider, MOBILE_ONLY.has(target.channel), message, now);
+    const total = await repo.insertSharedAudience(target, provider, MOBILE_ONLY.has(target.channel), message, now, tx);
     return { total, parts: total * message.parts };
   }
   let total = 0;
@@ -53,12 +53,12 @@ export async function snapshotAudience(
         content: message.content,
         shortCode,
       }));
-      await repo.insertRecipients(tx, target, provider, rows, now);
+      await repo.insertRecipients(target, provider, rows, now, tx);
       total += rows.length;
       for (const r of rows) parts += r.parts;
     },
-    tx,
     { publicUrl, codes: true },
+    tx,
   );
   return { total, parts };
 }
@@ -76,8 +76,8 @@ export async function walkAudience(
   repo: CampaignsRepository,
   target: AudienceTarget,
   onPage: (page: { recipient: Recipient; message: RenderedMessage; shortCode: string | null }[]) => Promise<void>,
-  tx?: DbOrTx,
   links: { publicUrl: string; codes: boolean } = { publicUrl: '', codes: false },
+  tx?: DbOrTx,
 ): Promise<void> {
   const tracked = target.content.trackedLink !== undefined;
   const codeFor = () => (tracked ? (links.codes ? newShortCode() : 'x'.repeat(TRACKED_LINK_CODE_LENGTH)) : null);

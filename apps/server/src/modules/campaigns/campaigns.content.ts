@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import {
   analyzeSms,
   type CampaignContent,
+  type CampaignProblem,
   type Channel,
+  campaignProblem,
   renderVariables,
   TRACKED_LINK_CODE_LENGTH,
   TRACKED_LINK_VARIABLE,
@@ -15,12 +17,11 @@ import {
 } from '@ecoa/shared';
 import type { OutboundContent, VoicePrompt } from '../channels/index.ts';
 
-export type ContentProblem = { code: string; message: string };
+/** What keeps a campaign from starting (`CAMPAIGN_PROBLEMS` in @ecoa/shared). */
+export type ContentProblem = CampaignProblem;
 
 /** One recipient's values for the variables: `nome`, `telefone` and the lists' columns. */
 export type RecipientValues = Record<string, string | null | undefined>;
-
-const problem = (code: string, message: string): ContentProblem => ({ code, message });
 
 /** The most parts one SMS may take (1,600 characters of GSM-7 need 11). */
 export const MAX_SMS_PARTS = 11;
@@ -29,15 +30,13 @@ export const MAX_SMS_PARTS = 11;
 export function contentProblems(channel: Channel, content: CampaignContent): ContentProblem[] {
   const problems: ContentProblem[] = [];
   const voice = (prompt: { audioId?: string; tts?: string } | undefined) => {
-    if (prompt?.audioId && prompt.tts)
-      problems.push(problem('VOICE_PROMPT_AMBIGUOUS', 'Escolha um áudio ou um texto para falar, não os dois.'));
-    else if (!prompt?.audioId && !prompt?.tts?.trim())
-      problems.push(problem('VOICE_PROMPT_REQUIRED', 'Escolha um áudio ou escreva o texto que a ligação vai falar.'));
+    if (prompt?.audioId && prompt.tts) problems.push(campaignProblem('VOICE_PROMPT_AMBIGUOUS'));
+    else if (!prompt?.audioId && !prompt?.tts?.trim()) problems.push(campaignProblem('VOICE_PROMPT_REQUIRED'));
   };
   switch (channel) {
     case 'sms_short':
     case 'sms_flash':
-      if (!content.text?.trim()) problems.push(problem('TEXT_REQUIRED', 'Escreva o texto da mensagem.'));
+      if (!content.text?.trim()) problems.push(campaignProblem('TEXT_REQUIRED'));
       break;
     case 'voice_torpedo':
       voice(content);
@@ -46,21 +45,17 @@ export function contentProblems(channel: Channel, content: CampaignContent): Con
       voice(content.menu);
       break;
     case 'whatsapp':
-      if (!content.template) problems.push(problem('TEMPLATE_REQUIRED', 'Escolha o modelo de mensagem do WhatsApp.'));
+      if (!content.template) problems.push(campaignProblem('TEMPLATE_REQUIRED'));
       break;
     case 'rcs':
-      if (content.text?.trim() && content.card)
-        problems.push(problem('RCS_CONTENT_AMBIGUOUS', 'Envie um texto ou um cartão, não os dois.'));
-      else if (!content.text?.trim() && !content.card)
-        problems.push(problem('RCS_CONTENT_REQUIRED', 'Escreva o texto ou monte o cartão da mensagem RCS.'));
+      if (content.text?.trim() && content.card) problems.push(campaignProblem('RCS_CONTENT_AMBIGUOUS'));
+      else if (!content.text?.trim() && !content.card) problems.push(campaignProblem('RCS_CONTENT_REQUIRED'));
       break;
   }
   const linkText = channel === 'sms_short' || channel === 'sms_flash' || (channel === 'rcs' && !content.card);
   const usesLink = linkText && variablesIn(content.text ?? '').includes(TRACKED_LINK_VARIABLE);
-  if (usesLink && !content.trackedLink)
-    problems.push(problem('TRACKED_LINK_MISSING', 'Escolha para onde o {link} da mensagem leva.'));
-  if (content.trackedLink && !usesLink)
-    problems.push(problem('TRACKED_LINK_UNUSED', 'Coloque {link} no texto onde o link deve aparecer.'));
+  if (usesLink && !content.trackedLink) problems.push(campaignProblem('TRACKED_LINK_MISSING'));
+  if (content.trackedLink && !usesLink) problems.push(campaignProblem('TRACKED_LINK_UNUSED'));
   return problems;
 }
 

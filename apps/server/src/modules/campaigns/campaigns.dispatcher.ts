@@ -23,10 +23,11 @@ import type { ChannelProvider, InflightBatch, ProviderRegistry, StatusEvent } fr
 import type { LedgerService } from '../ledger/index.ts';
 import type { OptOutsService } from '../opt-outs/index.ts';
 import { createHandOver, sleepUnlessStopped } from './campaigns.handover.ts';
+import { dispatchQueue } from './campaigns.jobs.ts';
 import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
 import type { CampaignsRepository, ClaimedRecipient } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
-import { DISPATCH_QUEUE } from './campaigns.service-deps.ts';
+import { MAX_LOOPS_PER_CAMPAIGN } from './campaigns.service-deps.ts';
 import { createSettler, type Outcome, type RecipientStore } from './campaigns.settle.ts';
 import { createPacers } from './rate-pacer.ts';
 
@@ -64,8 +65,6 @@ const SLICE_MS = 5 * 60_000;
  * recipient `unknown` (charged, maybe sent), so claims stay small.
  */
 const CLAIM_SECONDS = 0.5;
-/** Loops per campaign per process: a start queues four; a job pg-boss retried after its expiry adds none. */
-export const MAX_LOOPS_PER_CAMPAIGN = 4;
 /** How often a working process refreshes a campaign's heartbeat (the supervisor's dead-worker limit is 30 s). */
 const BEAT_EVERY_MS = 5_000;
 /** How often the recipients of batches still out get their `updated_at` refreshed (the cut-off limit is 10 min). */
@@ -235,7 +234,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         return;
       }
       if (signal.aborted) {
-        if (slice.aborted && !crew.stop.signal.aborted) await deps.jobs.send(DISPATCH_QUEUE, { campaignId });
+        if (slice.aborted && !crew.stop.signal.aborted) await deps.jobs.send(dispatchQueue, { campaignId });
         return;
       }
       if (!isInWindow(row.window, clock.now())) return;

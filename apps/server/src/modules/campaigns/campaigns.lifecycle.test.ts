@@ -5,6 +5,7 @@ import type { RunningServer } from '../../server.ts';
 import { credits } from '../channels/channels.test-support.ts';
 import {
   campaignsUser,
+  dispatchSettled,
   freshMobiles,
   importList,
   mobile,
@@ -117,7 +118,8 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
     await c.waitFor(id, (x) => x.counts.delivered >= 5);
     await c.move(id, 'pause');
     const paused = await c.waitFor(id, (x) => x.status === 'PAUSED' && x.counts.submitting === 0);
-    await new Promise((r) => setTimeout(r, 400));
+    // Every dispatcher the campaign had stopped; a supervisor pass and one more dispatch loop did not take it up again.
+    await dispatchSettled(server, id);
     const still = await c.get(id);
     expect(still.counts.queued).toBe(paused.counts.queued);
     expect(still.counts.queued).toBeGreaterThan(0);

@@ -6,12 +6,13 @@
  */
 import type { Campaign, CampaignStatus, StartCampaignRequest } from '@ecoa/shared';
 import type { Tx } from '../../platform/db/client.ts';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { snapshotAudience } from './campaigns.audience.ts';
 import type { ContentProblem } from './campaigns.content.ts';
+import { dispatchQueue } from './campaigns.jobs.ts';
 import { scheduleForStart } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
-import { type CampaignsServiceDeps, DISPATCH_QUEUE } from './campaigns.service-deps.ts';
+import { type CampaignsServiceDeps, MAX_LOOPS_PER_CAMPAIGN } from './campaigns.service-deps.ts';
 
 type LifecycleDeps = CampaignsServiceDeps & { problemsOf: (row: CampaignRow) => Promise<ContentProblem[]> };
 
@@ -23,8 +24,6 @@ export function audioOf(row: Pick<CampaignRow, 'channel' | 'content'>): string |
   if (row.channel === 'ura') return row.content.menu?.audioId ?? undefined;
   return undefined;
 }
-const notFoundError = () => notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
-const wrongState = (code: string, message: string) => conflict(code, message);
 
 /** The audit's record of an administrator's move. */
 const moved = (from: CampaignStatus, to: CampaignStatus) => ({ status: { from, to } });
@@ -34,15 +33,16 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
 
   /** Queues the dispatch jobs of a campaign that is (now) RUNNING: in `tx` when given, so they exist if it commits. */
   async function queueDispatch(campaignId: string, tx?: Tx): Promise<void> {
-    const jobs = await deps.parallelism();
-    for (let i = 0; i < jobs; i++) await deps.jobs.send(DISPATCH_QUEUE, { campaignId }, tx ? { tx } : {});
+    // They share the recipients: more processes, more jobs; never fewer than a process's loops.
+    const jobs = Math.max(MAX_LOOPS_PER_CAMPAIGN, deps.liveWorkers());
+    for (let i = 0; i < jobs; i++) await deps.jobs.send(dispatchQueue, { campaignId }, tx ? { tx } : {});
   }
 
   /** Credits back to available for `parts` not sent, mirrored on the campaign. */
-  async function releaseParts(tx: Tx, row: CampaignRow, parts: number): Promise<void> {
+  async function releaseParts(row: CampaignRow, parts: number, tx: Tx): Promise<void> {
     if (parts <= 0) return;
     await ledger.release({ userId: row.userId, type: row.creditType, amount: parts, reference: reference(row.id), tx });
-    await repo.addCredits(tx, row.id, { released: parts });
+    await repo.addCredits(row.id, { released: parts }, tx);
   }
 
   async function pause(
@@ -52,23 +52,25 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     actorId?: string,
   ): Promise<CampaignRow> {
     const paused = await db.transaction(async (tx) => {
-      const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.lockById(tx, campaignId));
-      if (!row) throw notFoundError();
+      const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
+      if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
       const updated = await repo.transition(
         campaignId,
         ['RUNNING', 'SCHEDULED'],
         { status: 'PAUSED', statusReason: reason.code, statusDetail: reason.detail ?? null, updatedAt: clock.now() },
         tx,
       );
-      if (!updated)
-        throw wrongState('CAMPAIGN_NOT_RUNNING', 'Só uma campanha em andamento ou agendada pode ser pausada.');
+      if (!updated) throw new AppError('CAMPAIGN_NOT_RUNNING');
       if (actorId)
-        await deps.audit(tx, {
-          actorId,
-          subjectId: campaignId,
-          action: 'campaign.pause',
-          changes: moved(row.status, 'PAUSED'),
-        });
+        await deps.audit(
+          {
+            actorId,
+            subjectId: campaignId,
+            action: 'campaign.pause',
+            changes: moved(row.status, 'PAUSED'),
+          },
+          tx,
+        );
       return updated;
     });
     // Before the answer: nothing more of it is handed to the carrier from this process.
@@ -79,25 +81,28 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
   async function cancel(campaignId: string, owner: string | undefined, actorId?: string): Promise<CampaignRow> {
     const now = clock.now();
     const canceled = await db.transaction(async (tx) => {
-      const row = await (owner ? repo.lock(tx, owner, campaignId) : repo.lockById(tx, campaignId));
-      if (!row) throw notFoundError();
+      const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
+      if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
       const updated = await repo.transition(
         campaignId,
         ['DRAFT', 'SCHEDULED', 'RUNNING', 'PAUSED'],
         { status: 'CANCELED', updatedAt: now },
         tx,
       );
-      if (!updated) throw wrongState('CAMPAIGN_FINISHED', 'Esta campanha já terminou.');
+      if (!updated) throw new AppError('CAMPAIGN_FINISHED');
       // What was not sent comes back now; what a dispatcher is sending right now settles as it returns.
-      await releaseParts(tx, row, await repo.cancelQueued(tx, campaignId, now));
+      await releaseParts(row, await repo.cancelQueued(campaignId, now, tx), tx);
       if (!(await repo.pending(campaignId, tx)).submitting) await repo.update(campaignId, { finishedAt: now }, tx);
       if (actorId)
-        await deps.audit(tx, {
-          actorId,
-          subjectId: campaignId,
-          action: 'campaign.cancel',
-          changes: moved(row.status, 'CANCELED'),
-        });
+        await deps.audit(
+          {
+            actorId,
+            subjectId: campaignId,
+            action: 'campaign.cancel',
+            changes: moved(row.status, 'CANCELED'),
+          },
+          tx,
+        );
       return (await repo.findById(campaignId, tx))!;
     });
     // Before the answer: nothing more of it is handed to the carrier from this process; what a
@@ -117,32 +122,32 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
      */
     async start(userId: string, id: string, choice?: StartCampaignRequest): Promise<CampaignRow> {
       const draft = await repo.findOwned(userId, id);
-      if (!draft) throw notFoundError();
-      if (draft.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+      if (!draft) throw new AppError('CAMPAIGN_NOT_FOUND');
+      if (draft.status !== 'DRAFT') throw new AppError('CAMPAIGN_ALREADY_STARTED');
       scheduleForStart(draft.scheduledAt, choice, clock.now());
       const problems = await deps.problemsOf(draft);
-      if (problems.length > 0) throw badRequest(problems[0]!.code, problems[0]!.message, { problems });
+      if (problems.length > 0) throw new AppError('CAMPAIGN_PROBLEM', { problems }, { problem: problems[0]!.code });
       const provider = deps.providers.forChannel(draft.channel).name;
       const audience = await repo.audienceCounts(userId, draft.listIds);
       const now = clock.now();
 
       const started = await db.transaction(async (tx) => {
-        const row = await repo.lock(tx, userId, id);
-        if (row?.status !== 'DRAFT') throw wrongState('CAMPAIGN_ALREADY_STARTED', 'Esta campanha já foi iniciada.');
+        const row = await repo.lock(userId, id, tx);
+        if (row?.status !== 'DRAFT') throw new AppError('CAMPAIGN_ALREADY_STARTED');
         const scheduledAt = scheduleForStart(row.scheduledAt, choice, now);
         // The audio is checked again under its lock: deleted meanwhile, the start is refused;
         // deleted after, the delete sees this campaign play it and is refused.
         const audioId = audioOf(row);
-        if (audioId && !(await deps.lockAudio(tx, userId, audioId)))
-          throw badRequest('AUDIO_NOT_FOUND', 'O áudio escolhido não existe mais.');
-        const { total, parts } = await snapshotAudience(repo, row, provider, now, tx, deps.publicUrl);
-        if (total === 0) throw badRequest('NO_RECIPIENTS', 'Nenhum contato das listas pode receber esta campanha.');
+        if (audioId && !(await deps.lockAudio(userId, audioId, tx)))
+          throw new AppError('CAMPAIGN_PROBLEM', undefined, { problem: 'AUDIO_NOT_FOUND' });
+        const { total, parts } = await snapshotAudience(repo, row, provider, now, deps.publicUrl, tx);
+        if (total === 0) throw new AppError('CAMPAIGN_PROBLEM', undefined, { problem: 'NO_RECIPIENTS' });
         try {
           await ledger.reserve({ userId, type: row.creditType, amount: parts, reference: reference(id), tx });
         } catch (err) {
           if (err instanceof AppError && err.code === 'INSUFFICIENT_BALANCE') {
             const { available = 0 } = (err.details ?? {}) as { available?: number };
-            throw new AppError('INSUFFICIENT_BALANCE', 400, `Créditos insuficientes: faltam ${parts - available}.`, {
+            throw new AppError('INSUFFICIENT_BALANCE', {
               type: row.creditType,
               available,
               requested: parts,
@@ -170,11 +175,11 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           },
           tx,
         );
-        await repo.clearNewUser(tx, userId);
+        await repo.clearNewUser(userId, tx);
         if (!scheduled) await queueDispatch(id, tx);
         return updated!;
       });
-      deps.jobs.wake(DISPATCH_QUEUE);
+      deps.jobs.wake(dispatchQueue);
       logger.info(
         { campaignId: id, recipients: started.total, credits: started.creditsReserved, status: started.status },
         'campaign started',
@@ -187,8 +192,8 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     async resume(userId: string, id: string): Promise<CampaignRow> {
       const now = clock.now();
       const resumed = await db.transaction(async (tx) => {
-        const row = await repo.lock(tx, userId, id);
-        if (!row) throw notFoundError();
+        const row = await repo.lock(userId, id, tx);
+        if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
         const scheduled = row.scheduledAt !== null && row.scheduledAt > now;
         const updated = await repo.transition(
           id,
@@ -204,11 +209,11 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           },
           tx,
         );
-        if (!updated) throw wrongState('CAMPAIGN_NOT_PAUSED', 'Só uma campanha pausada pode ser retomada.');
+        if (!updated) throw new AppError('CAMPAIGN_NOT_PAUSED');
         if (!scheduled) await queueDispatch(id, tx);
         return updated;
       });
-      deps.jobs.wake(DISPATCH_QUEUE);
+      deps.jobs.wake(dispatchQueue);
       return resumed;
     },
 
@@ -244,7 +249,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         return updated;
       });
       if (started) {
-        deps.jobs.wake(DISPATCH_QUEUE);
+        deps.jobs.wake(dispatchQueue);
         logger.info({ campaignId: row.id, scheduledAt: row.scheduledAt }, 'scheduled campaign started');
       }
     },
@@ -257,7 +262,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     async finishIfDone(id: string): Promise<boolean> {
       const now = clock.now();
       return db.transaction(async (tx) => {
-        const row = await repo.lockById(tx, id);
+        const row = await repo.lockById(id, tx);
         if (!row || !(row.status === 'RUNNING' || (row.status === 'CANCELED' && !row.finishedAt))) return false;
         const pending = await repo.pending(id, tx);
         if (pending.queued || pending.submitting) return false;
@@ -267,7 +272,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
             : await repo.update(id, { finishedAt: now, updatedAt: now }, tx);
         if (!done) return false;
         const left = row.creditsReserved - row.creditsUsed - row.creditsReleased;
-        if (left > 0) await releaseParts(tx, row, left);
+        if (left > 0) await releaseParts(row, left, tx);
         logger.info({ campaignId: id, status: done.status, leftover: left }, 'campaign finished');
         return true;
       });

@@ -119,12 +119,12 @@ export function createRecipientQueries(db: Database) {
      * audience's rows never leave the database. Returns how many recipients it wrote.
      */
     async insertSharedAudience(
-      tx: DbOrTx,
       campaign: Pick<CampaignRow, 'id' | 'userId' | 'channel' | 'listIds'>,
       provider: string,
       mobileOnly: boolean,
       message: { parts: number; content: OutboundContent },
       now: Date,
+      tx: DbOrTx,
     ): Promise<number> {
       const [row] = await rowsOf<{ n: number | string }>(
         tx.execute(sql`
@@ -145,11 +145,11 @@ export function createRecipientQueries(db: Database) {
 
     /** The start's snapshot: one `queued` message per recipient, in one statement per page. */
     async insertRecipients(
-      tx: DbOrTx,
       campaign: Pick<CampaignRow, 'id' | 'userId' | 'channel'>,
       provider: string,
       rows: RecipientRow[],
       now: Date,
+      tx: DbOrTx,
     ): Promise<void> {
       if (rows.length === 0) return;
       await tx.execute(sql`
@@ -193,7 +193,7 @@ export function createRecipientQueries(db: Database) {
      * transaction after it locked the campaign row, which every other mover of a claimed
      * recipient (the supervisor's cut-off) locks first too, so the answer holds until it commits.
      */
-    async heldBy(tx: DbOrTx, ids: string[], workerId: string): Promise<Set<string>> {
+    async heldBy(ids: string[], workerId: string, tx: DbOrTx): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const rows = await rowsOf<{ id: string }>(
         tx.execute(sql`
@@ -204,7 +204,7 @@ export function createRecipientQueries(db: Database) {
     },
 
     /** Claimed recipients given back untouched (nothing left Ecoa): `queued` again, in the settle's transaction. */
-    async unclaim(tx: DbOrTx, ids: string[], workerId: string): Promise<void> {
+    async unclaim(ids: string[], workerId: string, tx: DbOrTx): Promise<void> {
       if (ids.length === 0) return;
       await tx.execute(sql`
         update messages set status = 'queued', worker_id = null, updated_at = now()
@@ -224,7 +224,7 @@ export function createRecipientQueries(db: Database) {
     },
 
     /** Cancel: every recipient still queued becomes `canceled`; their parts (to release) are returned. */
-    async cancelQueued(tx: DbOrTx, campaignId: string, now: Date): Promise<number> {
+    async cancelQueued(campaignId: string, now: Date, tx: DbOrTx): Promise<number> {
       const [row] = await rowsOf<{ parts: number | string | null }>(
         tx.execute(sql`
           with c as (

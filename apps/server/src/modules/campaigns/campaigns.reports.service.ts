@@ -10,7 +10,7 @@ import {
   trackedLinkUrl,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
-import { notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { csvLine } from '../../platform/http/csv.ts';
 import type { CampaignProgressRow, CampaignReportsRepository } from './campaigns.reports.repository.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
@@ -61,7 +61,7 @@ export function createCampaignReports(deps: {
 
   async function owned(userId: string, id: string) {
     const row = await deps.campaigns.findOwned(userId, id);
-    if (!row) throw notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
+    if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
     return row;
   }
 

@@ -71,7 +71,7 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /** Locks the campaign row for the rest of the transaction (start, cancel). */
-    async lock(tx: DbOrTx, userId: string, id: string): Promise<CampaignRow | undefined> {
+    async lock(userId: string, id: string, tx: DbOrTx): Promise<CampaignRow | undefined> {
       const [row] = await tx
         .select()
         .from(campaigns)
@@ -81,7 +81,7 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /** Locks the campaign row (any owner: the supervisor, an administrator). */
-    async lockById(tx: DbOrTx, id: string): Promise<CampaignRow | undefined> {
+    async lockById(id: string, tx: DbOrTx): Promise<CampaignRow | undefined> {
       const [row] = await tx.select().from(campaigns).where(eq(campaigns.id, id)).for('update');
       return row;
     },
@@ -101,7 +101,7 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /** Adds to the campaign's credit mirror (the ledger moved the same amounts in this transaction). */
-    async addCredits(tx: DbOrTx, id: string, moved: { used?: number; released?: number }): Promise<void> {
+    async addCredits(id: string, moved: { used?: number; released?: number }, tx: DbOrTx): Promise<void> {
       await tx
         .update(campaigns)
         .set({
@@ -186,7 +186,7 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /** Which of `ids` are still cut off, read after the cut-off's transaction locked their campaign. */
-    async cutOffIn(tx: DbOrTx, ids: string[]): Promise<Set<string>> {
+    async cutOffIn(ids: string[], tx: DbOrTx): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const rows = await rowsOf<{ id: string }>(
         tx.execute(sql`
@@ -241,7 +241,7 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /** The user's first campaign started: the onboarding is over. */
-    async clearNewUser(tx: DbOrTx, userId: string): Promise<void> {
+    async clearNewUser(userId: string, tx: DbOrTx): Promise<void> {
       await tx.update(users).set({ isNewUser: false }).where(eq(users.id, userId));
     },
   };

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
-import { campaignsUser, importList, mobile, smsCampaign, startCampaignsServer } from './campaigns.test-support.ts';
+import {
+  campaignsUser,
+  dispatchSettled,
+  importList,
+  mobile,
+  smsCampaign,
+  startCampaignsServer,
+} from './campaigns.test-support.ts';
 
 /**
  * A Monday at 08:00 in São Paulo (UTC−3, no daylight saving), before the default window opens at
@@ -39,8 +46,8 @@ describe('schedules and the sending window (injected clock)', () => {
     });
     const started = await c.move(id, 'start');
     expect(started).toMatchObject({ status: 'RUNNING', waitingWindow: true });
-    await server.modules.supervisor.pass();
-    await new Promise((r) => setTimeout(r, 500));
+    // The dispatchers the start queued, a supervisor pass and one more dispatch loop all saw the window closed.
+    await dispatchSettled(server, id);
     expect((await c.get(id)).counts).toMatchObject({ queued: 2, submitting: 0, delivered: 0 });
 
     clock.set(saoPaulo(0, '09:00'));
@@ -92,7 +99,7 @@ describe('schedules and the sending window (injected clock)', () => {
   });
 });
 
-describe('a scheduled start needs a future date (issue 21)', () => {
+describe('a scheduled start needs a future date', () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
   openBeforeAll(

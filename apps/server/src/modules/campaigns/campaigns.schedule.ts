@@ -4,18 +4,14 @@
  * and start all apply it; `SCHEDULE_GRACE_MS` (shared) absorbs a browser clock slightly ahead.
  */
 import { SCHEDULE_GRACE_MS, type StartCampaignRequest } from '@ecoa/shared';
-import { badRequest } from '../../platform/errors/app-error.ts';
-
-const inPast = () =>
-  badRequest('SCHEDULE_IN_PAST', 'A data de agendamento já passou. Escolha uma data e hora futuras.', {
-    graceSeconds: SCHEDULE_GRACE_MS / 1000,
-  });
+import { AppError } from '../../platform/errors/app-error.ts';
 
 /** A schedule as create and edit take it: null (send now) or a future instant. */
 export function scheduleToStore(schedule: string | null | undefined, now: Date): Date | null {
   if (!schedule) return null;
   const at = new Date(schedule);
-  if (at.getTime() < now.getTime() - SCHEDULE_GRACE_MS) throw inPast();
+  if (at.getTime() < now.getTime() - SCHEDULE_GRACE_MS)
+    throw new AppError('SCHEDULE_IN_PAST', { graceSeconds: SCHEDULE_GRACE_MS / 1000 });
   return at;
 }
 
@@ -27,9 +23,10 @@ export function scheduleForStart(stored: Date | null, choice: StartCampaignReque
   if (choice?.mode === 'now') return null;
   const at = choice?.schedule ? new Date(choice.schedule) : stored;
   if (!at) {
-    if (choice?.mode === 'schedule') throw badRequest('SCHEDULE_REQUIRED', 'Escolha a data e a hora do agendamento.');
+    if (choice?.mode === 'schedule') throw new AppError('SCHEDULE_REQUIRED');
     return null;
   }
-  if (at.getTime() < now.getTime() - SCHEDULE_GRACE_MS) throw inPast();
+  if (at.getTime() < now.getTime() - SCHEDULE_GRACE_MS)
+    throw new AppError('SCHEDULE_IN_PAST', { graceSeconds: SCHEDULE_GRACE_MS / 1000 });
   return at;
 }

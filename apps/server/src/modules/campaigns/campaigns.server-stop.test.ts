@@ -12,7 +12,7 @@ import type { SimulatorOverrides } from '../channels/providers/index.ts';
 import { api, campaignsUser, freshMobiles, importList } from './campaigns.test-support.ts';
 
 /**
- * A server stopping (SIGTERM → server.close()) mid-campaign (issue 20, points 3 and 4.5): it
+ * A server stopping (SIGTERM → server.close()) mid-campaign: it
  * returns within seconds, not after whole batches; what was claimed and never handed to the
  * carrier is `queued` again, never charged as `unknown`; the next start sends each of them once.
  */

@@ -1,6 +1,6 @@
 /**
- * What the campaigns service is built from, and the dispatch queue's name: apart from the service
- * so the lifecycle, the dispatcher and the jobs read them without importing the service (no cycle).
+ * What the campaigns service is built from: apart from the service so the lifecycle and the
+ * dispatcher read it without importing the service (no cycle).
  */
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, Tx } from '../../platform/db/client.ts';
@@ -11,7 +11,8 @@ import type { ProviderRegistry } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
 
-export const DISPATCH_QUEUE = 'campaigns.dispatch';
+/** Loops per campaign per process: a start queues four; a job pg-boss retried after its expiry adds none. */
+export const MAX_LOOPS_PER_CAMPAIGN = 4;
 
 export type CampaignsServiceDeps = {
   db: Database;
@@ -27,8 +28,8 @@ export type CampaignsServiceDeps = {
   jobs: Pick<Jobs, 'send' | 'wake'>;
   /** Records an administrator's action on a campaign, in the caller's transaction. */
   audit: (
-    tx: Parameters<Parameters<Database['transaction']>[0]>[0],
     entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
+    tx: Tx,
   ) => Promise<void>;
   /**
    * This process's dispatcher stops handing the campaign's recipients over (called right after
@@ -39,9 +40,9 @@ export type CampaignsServiceDeps = {
    * Locks the user's audio for the rest of the transaction (shared), false when it is gone: a
    * start and the audio's delete (which locks it and asks whether a campaign plays it) serialise.
    */
-  lockAudio: (tx: Tx, userId: string, audioId: string) => Promise<boolean>;
-  /** How many dispatch jobs a start queues (they share the recipients; more processes, more jobs). */
-  parallelism: () => Promise<number>;
+  lockAudio: (userId: string, audioId: string, tx: Tx) => Promise<boolean>;
+  /** How many dispatching processes are alive (a start queues a dispatch job for each, and at least four). */
+  liveWorkers: () => number;
   clock: Clock;
   logger: Logger;
 };

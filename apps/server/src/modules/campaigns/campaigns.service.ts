@@ -4,11 +4,12 @@ import {
   type CampaignEstimate,
   CHANNEL_CREDIT_TYPE,
   type CreateCampaignInput,
+  campaignProblem,
   DEFAULT_SENDING_WINDOW,
   isInWindow,
   type UpdateCampaignInput,
 } from '@ecoa/shared';
-import { conflict, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { MOBILE_ONLY, walkAudience } from './campaigns.audience.ts';
 import { type ContentProblem, contentProblems } from './campaigns.content.ts';
 import { estimateTally } from './campaigns.estimate-tally.ts';
@@ -16,8 +17,6 @@ import { audioOf, createCampaignLifecycle } from './campaigns.lifecycle.ts';
 import { scheduleToStore } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
-
-const notFoundError = () => notFound('CAMPAIGN_NOT_FOUND', 'Campanha não encontrada.');
 
 export function toCampaignDto(
   row: CampaignRow,
@@ -56,7 +55,7 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
 
   async function owned(userId: string, id: string): Promise<CampaignRow> {
     const row = await repo.findOwned(userId, id);
-    if (!row) throw notFoundError();
+    if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
     return row;
   }
 
@@ -64,22 +63,19 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
   async function problemsOf(row: CampaignRow): Promise<ContentProblem[]> {
     const problems = contentProblems(row.channel, row.content);
     if (row.listIds.length === 0) {
-      problems.push({ code: 'LISTS_REQUIRED', message: 'Escolha ao menos uma lista.' });
+      problems.push(campaignProblem('LISTS_REQUIRED'));
     } else {
       const lists = await repo.listsOf(row.userId, row.listIds);
-      if (lists.length < row.listIds.length)
-        problems.push({ code: 'LIST_NOT_FOUND', message: 'Uma das listas não existe mais.' });
-      else if (lists.some((l) => l.status !== 'ready'))
-        problems.push({ code: 'LIST_NOT_READY', message: 'Uma das listas ainda não terminou de importar.' });
+      if (lists.length < row.listIds.length) problems.push(campaignProblem('LIST_NOT_FOUND'));
+      else if (lists.some((l) => l.status !== 'ready')) problems.push(campaignProblem('LIST_NOT_READY'));
     }
     const audioId = audioOf(row);
     if (audioId) {
-      if (!(await deps.audioExists(row.userId, audioId)))
-        problems.push({ code: 'AUDIO_NOT_FOUND', message: 'O áudio escolhido não existe mais.' });
+      if (!(await deps.audioExists(row.userId, audioId))) problems.push(campaignProblem('AUDIO_NOT_FOUND'));
     }
     const tracked = row.content.trackedLink;
     if (tracked && 'rotatingLinkId' in tracked && !(await deps.rotatingLinkExists(row.userId, tracked.rotatingLinkId)))
-      problems.push({ code: 'TRACKED_LINK_NOT_FOUND', message: 'O link rotativo escolhido não existe mais.' });
+      problems.push(campaignProblem('TRACKED_LINK_NOT_FOUND'));
     return problems;
   }
 
@@ -110,8 +106,7 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
     /** A draft's fields; a campaign that started is not edited (duplicate it instead). */
     async update(userId: string, id: string, input: UpdateCampaignInput): Promise<Campaign> {
       const row = await owned(userId, id);
-      if (row.status !== 'DRAFT')
-        throw conflict('CAMPAIGN_NOT_DRAFT', 'Só um rascunho pode ser editado. Duplique a campanha para mudar algo.');
+      if (row.status !== 'DRAFT') throw new AppError('CAMPAIGN_NOT_DRAFT');
       const channel = input.channel ?? row.channel;
       const now = clock.now();
       const scheduledAt = input.schedule !== undefined ? scheduleToStore(input.schedule, now) : undefined;
@@ -171,7 +166,6 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
           async (page) => {
             for (const { recipient, message } of page) tally.add(recipient.phone, message);
           },
-          undefined,
           { publicUrl: deps.publicUrl, codes: false },
         );
         const sums = tally.result();
@@ -182,8 +176,7 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
         parts = recipients;
         min = max = recipients > 0 ? 1 : 0;
       }
-      if (audience.phones > 0 && recipients === 0)
-        problems.push({ code: 'NO_RECIPIENTS', message: 'Nenhum contato das listas pode receber esta campanha.' });
+      if (audience.phones > 0 && recipients === 0) problems.push(campaignProblem('NO_RECIPIENTS'));
       const isSms = row.channel === 'sms_short' || row.channel === 'sms_flash';
       return {
         recipients,

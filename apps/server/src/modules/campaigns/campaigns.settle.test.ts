@@ -16,7 +16,7 @@ import {
 } from './campaigns.test-support.ts';
 
 /**
- * Credits under slow carriers, crashes and broken campaigns (issue 20, points 4.1, 4.6, 4.8):
+ * Credits under slow carriers, crashes and broken campaigns:
  * a recipient's credits move once, when it leaves `submitting`, whoever moves it; one
  * campaign's failure never stops the others; what never reached the carrier is never charged.
  */
@@ -168,8 +168,20 @@ describe('campaign credits move once, and one campaign never blocks another', ()
         await deleting.query('begin');
         await deleting.query('select id from audios where id = $1 for update', [audioId]);
         await deleting.query('delete from audios where id = $1', [audioId]);
+        const deleter = (await deleting.query('select pg_backend_pid() as pid')).rows[0].pid as number;
         const starting = c.call('POST', `/api/v1/campaigns/${id}/start`);
-        await new Promise((resolve) => setTimeout(resolve, 700));
+        // The start has reached the audio's row and waits for the delete's lock: the race is on.
+        const deadline = Date.now() + 15_000;
+        let waiting = 0;
+        while (waiting === 0 && Date.now() < deadline) {
+          const { rows } = await server.db.executeSql(
+            'select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+            [deleter],
+          );
+          waiting = (rows[0] as { n: number }).n;
+          if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(waiting, 'the start never waited for the delete').toBeGreaterThan(0);
         await deleting.query('commit');
         const res = await starting;
         expect(res.statusCode, res.body).toBe(400);

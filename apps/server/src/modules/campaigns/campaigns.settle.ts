@@ -25,8 +25,8 @@ export type RecipientStore = {
   recordSubmittedBatch(
     rows: { messageId: string; provider: string; providerIds: string[] }[],
     now: Date,
+    arrived: StatusEvent[],
     tx: DbOrTx,
-    arrived?: StatusEvent[],
   ): Promise<SubmittedBatchResult>;
   /** Returns the ids that moved (a message settled meanwhile does not). */
   settleBatch(
@@ -78,11 +78,11 @@ export function createSettler(deps: SettleDeps) {
   ): Promise<Settled> {
     const arrived = inflight.take();
     const result = await deps.db.transaction(async (tx) => {
-      const campaign = (await repo.lockById(tx, row.id)) ?? row;
+      const campaign = (await repo.lockById(row.id, tx)) ?? row;
       const held = await repo.heldBy(
-        tx,
         outcomes.map((o) => o.id),
         deps.workerId,
+        tx,
       );
       const canceled = campaign.status === 'CANCELED';
       // Everything the carrier took has its ids stored, also a recipient settled meanwhile (its receipts must match).
@@ -91,7 +91,7 @@ export function createSettler(deps: SettleDeps) {
           ? [{ messageId: o.id, provider: providerName, providerIds: o.providerIds ?? [] }]
           : [],
       );
-      const submitted = await store.recordSubmittedBatch(taken, now, tx, arrived);
+      const submitted = await store.recordSubmittedBatch(taken, now, arrived, tx);
       const goesBack = outcomes.filter((o) => (o.kind === 'retry' || o.kind === 'unsent') && held.has(o.id));
       type End = Parameters<SettleDeps['store']['settleBatch']>[0][number];
       const ends = outcomes.flatMap((o): End[] => {
@@ -105,16 +105,16 @@ export function createSettler(deps: SettleDeps) {
       const ended = await store.settleBatch(ends, now, tx);
       if (!canceled)
         await repo.unclaim(
-          tx,
           goesBack.map((o) => o.id),
           deps.workerId,
+          tx,
         );
       // Credits for exactly the recipients this transaction took out of `submitting` under this worker's claim.
       const moved = outcomes.filter((o) => held.has(o.id) && (submitted.moved.has(o.id) || ended.has(o.id)));
       const used = sum(moved.filter((o) => CAPTURED.has(o.kind)));
       const released = sum(moved.filter((o) => !CAPTURED.has(o.kind)));
       const reference = { type: 'campaign', id: row.id };
-      await repo.addCredits(tx, row.id, { used, released });
+      await repo.addCredits(row.id, { used, released }, tx);
       if (used > 0) await ledger.capture({ userId: row.userId, type: row.creditType, amount: used, reference, tx });
       if (released > 0)
         await ledger.release({ userId: row.userId, type: row.creditType, amount: released, reference, tx });

@@ -5,6 +5,7 @@ import type { RunningServer } from '../../server.ts';
 import { credits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import {
   campaignsUser,
+  dispatchSettled,
   freshMobiles,
   importList,
   smsCampaign,
@@ -12,7 +13,7 @@ import {
 } from './campaigns.test-support.ts';
 
 /**
- * Pause and cancel take effect within seconds (issue 20, point 3): after their answer nothing
+ * Pause and cancel take effect within seconds: after their answer nothing
  * more reaches the carrier than what was already on the wire (one window), and what was claimed
  * and not handed over goes back (pause) or is released as canceled (cancel). Reproduced as the
  * report found it: an SMSC that answers each submit in 400 ms and throttles everything for its
@@ -188,7 +189,8 @@ describe('pause and cancel stop the sending within seconds', () => {
       await c.move(id, 'cancel');
       const atAnswer = reached();
       const end = await c.waitFor(id, (x) => x.finishedAt !== null && x.counts.submitting === 0 && x.counts.sent === 0);
-      await sleep(2500);
+      // Every dispatcher of the campaign has stopped: whatever reached the carrier has been counted.
+      await dispatchSettled(server, id);
       expect(reached() - atAnswer).toBeLessThanOrEqual(2);
       const placed = reached() - before;
       expect(end.counts.canceled).toBe(40 - placed);

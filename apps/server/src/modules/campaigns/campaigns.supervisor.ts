@@ -64,12 +64,12 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
   async function cutOff(campaignId: string, list: Awaited<ReturnType<typeof repo.cutOff>>): Promise<void> {
     const settled = await deps.db.transaction(async (tx) => {
       // The campaign row first, as every campaign transaction (a live batch's settle locks it first too).
-      const campaign = await repo.lockById(tx, campaignId);
+      const campaign = await repo.lockById(campaignId, tx);
       if (!campaign) return 0;
       // Only rows still cut off now (a batch may have settled them since the list was read).
       const stillCut = await repo.cutOffIn(
-        tx,
         list.map((r) => r.id),
+        tx,
       );
       const moved = await deps.store.settleBatch(
         list
@@ -82,7 +82,7 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
       const parts = list.filter((r) => moved.has(r.id)).reduce((n, r) => n + r.parts, 0);
       if (parts === 0) return 0;
       // The campaign row before the balance (the order of every campaign transaction).
-      await repo.addCredits(tx, campaignId, { used: parts });
+      await repo.addCredits(campaignId, { used: parts }, tx);
       await deps.ledger.capture({
         userId: campaign.userId,
         type: CHANNEL_CREDIT_TYPE[campaign.channel as Channel],

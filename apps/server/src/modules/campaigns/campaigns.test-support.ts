@@ -5,13 +5,15 @@
 import type { Campaign, CampaignEstimate, CreateCampaignRequest } from '@ecoa/shared';
 import { expect } from 'vitest';
 import { wavFile } from '../../../test/audio-builder.test-support.ts';
-import { bearer } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
+import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import type { SimulatorOverrides } from '../channels/providers/index.ts';
+import { dispatchQueue } from './campaigns.jobs.ts';
 
 /**
  * A listening server with the carriers' simulators, on a database of its own (on PostgreSQL
@@ -56,21 +58,43 @@ export async function importList(
     { name: 'file', filename: 'lista.csv', content: Buffer.from(lines.join('\n'), 'utf8') },
   ]);
   // Imports queue behind each other (the chaos test sends five at once) on a loaded machine.
-  const deadline = Date.now() + 90_000;
+  const list = await waitForListImported(server, token, id, 90_000);
+  if (list.status !== 'ready') throw new Error(`list not ready: ${JSON.stringify(list)}`);
+  return id;
+}
+
+/**
+ * Resolves once every way this process sends for the campaign has had its chance and stopped: the
+ * `campaigns.dispatch` jobs queued for it ended (none waiting, retrying or running), a supervisor
+ * pass ran (it joins or queues again what it judges due), and one more dispatch loop ran on it to
+ * its end. A test that checks something did not happen (nothing sent outside the window, nothing
+ * after a pause) looks after this, not after a guessed pause.
+ */
+export async function dispatchSettled(server: RunningServer, campaignId: string, timeoutMs = 30_000) {
+  await dispatchJobsEnded(server, campaignId, timeoutMs);
+  await server.modules.supervisor.pass();
+  await dispatchJobsEnded(server, campaignId, timeoutMs);
+  await server.modules.dispatcher.run(campaignId);
+}
+
+async function dispatchJobsEnded(server: RunningServer, campaignId: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const list = (
-      await server.app.inject({ method: 'GET', url: `/api/v1/lists/${id}`, headers: bearer(token) })
-    ).json();
-    if (list.status === 'ready') return id;
-    if (list.status !== 'importing' || Date.now() > deadline)
-      throw new Error(`list not ready: ${JSON.stringify(list)}`);
-    await new Promise((r) => setTimeout(r, 50));
+    const { rows } = await server.db.executeSql(
+      `select count(*)::int as total, (count(*) filter (where state in ('created', 'retry', 'active')))::int as open
+         from pgboss.job where name = $1 and data->>'campaignId' = $2`,
+      [dispatchQueue.name, campaignId],
+    );
+    const { total, open } = rows[0] as { total: number; open: number };
+    if (total > 0 && open === 0) return;
+    if (Date.now() > deadline) throw new Error(`campaign ${campaignId}: ${open} of ${total} dispatch jobs still open`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 export function api(server: RunningServer, token: string) {
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-    server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    injectAs(server, token, { method, url, ...(payload ? { payload } : {}) });
   return {
     call,
     async create(body: CreateCampaignRequest): Promise<string> {
@@ -146,12 +170,7 @@ async function postCreated(
   parts: Parameters<typeof multipart>[0],
 ): Promise<string> {
   const form = multipart(parts);
-  const res = await server.app.inject({
-    method: 'POST',
-    url,
-    payload: form.payload,
-    headers: { ...bearer(token), ...form.headers },
-  });
+  const res = await injectAs(server, token, { method: 'POST', url, payload: form.payload, headers: form.headers });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 }

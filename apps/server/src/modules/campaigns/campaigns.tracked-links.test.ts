@@ -1,7 +1,8 @@
 import { analyzeSms } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { api, campaignsUser, importList, mobile, smsCampaign, startCampaignsServer } from './campaigns.test-support.ts';
 
@@ -152,7 +153,7 @@ describe('campaigns: tracked links', () => {
     const admin = await signUpAndSignIn(server);
     await makeAdmin(server, admin.user.id);
     const as = (token: string, method: 'GET' | 'PATCH', url: string, payload?: object) =>
-      server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+      injectAs(server, token, { method, url, ...(payload ? { payload } : {}) });
     expect((await as(user.token, 'GET', '/api/v1/admin/links/tracked')).statusCode).toBe(403);
     const listed = await as(
       admin.token,

@@ -59,9 +59,12 @@ describe(`submits stored with the receipts that came first (${dbKind})`, () => {
     // Part A's receipt came before anything (another process's bind): parked in early_receipts.
     expect((await repo.applyReceipts([receipt(a, 'delivered', 2)]))[0]!.outcome).toBe('early');
     const result = await server.db.db.transaction((tx) =>
-      repo.recordSubmittedBatch([{ messageId: id, provider: 'smpp', providerIds: [a, b] }], at(1), tx, [
-        receipt(b, 'delivered', 3),
-      ]),
+      repo.recordSubmittedBatch(
+        [{ messageId: id, provider: 'smpp', providerIds: [a, b] }],
+        at(1),
+        [receipt(b, 'delivered', 3)],
+        tx,
+      ),
     );
     expect(result.arrived.map((r) => r.outcome)).toEqual(['applied']);
     expect(result.followUps.map((f) => f.messageId)).toEqual([id]);
@@ -84,10 +87,12 @@ describe(`submits stored with the receipts that came first (${dbKind})`, () => {
     const id = await newMessage(2);
     const [a, b] = [`A-${id}`, `B-${id}`];
     const result = await server.db.db.transaction((tx) =>
-      repo.recordSubmittedBatch([{ messageId: id, provider: 'smpp', providerIds: [a, b] }], at(1), tx, [
-        receipt(a, 'delivered', 2),
-        receipt(a, 'delivered', 2),
-      ]),
+      repo.recordSubmittedBatch(
+        [{ messageId: id, provider: 'smpp', providerIds: [a, b] }],
+        at(1),
+        [receipt(a, 'delivered', 2), receipt(a, 'delivered', 2)],
+        tx,
+      ),
     );
     expect(result.arrived.map((r) => r.outcome)).toEqual(['applied', 'unchanged']);
     expect((await repo.findById(id))?.status).toBe('sent');
@@ -115,8 +120,8 @@ describe(`submits stored with the receipts that came first (${dbKind})`, () => {
           { messageId: twoParts, provider: 'smpp', providerIds: [samePart, samePart] },
         ],
         at(1),
-        tx,
         [receipt(`OK-${other}`, 'delivered', 3), receipt(`OK-${other}`, 'delivered', 3)],
+        tx,
       ),
     );
     expect(result.arrived.map((r) => r.outcome)).toEqual(['applied', 'unchanged']);

@@ -89,7 +89,7 @@ function appliedOf(results: ReceiptResult[]): SubmittedBatchResult['followUps'] 
 }
 
 /** Receipts, in `tx` (whose caller took the carrier ids' locks): read what they touch, apply, write. */
-async function applyReceiptsLocked(tx: DbOrTx, events: StatusEvent[], now: Date): Promise<ReceiptResult[]> {
+async function applyReceiptsLocked(events: StatusEvent[], now: Date, tx: DbOrTx): Promise<ReceiptResult[]> {
   const known = await rowsOf<{ provider: string; provider_message_id: string; message_id: string }>(
     tx.execute(sql`
       select p.provider, p.provider_message_id, p.message_id from provider_message_ids p
@@ -99,7 +99,7 @@ async function applyReceiptsLocked(tx: DbOrTx, events: StatusEvent[], now: Date)
   const messageIds = [...new Set(known.map((r) => r.message_id))];
   const ctx: ReceiptContext = {
     owner: new Map(known.map((r) => [keyOf(r.provider, r.provider_message_id), r.message_id])),
-    state: await loadMessages(tx, messageIds),
+    state: await loadMessages(messageIds, tx),
     parts: new Map(),
     events: [],
   };
@@ -131,8 +131,8 @@ async function applyReceiptsLocked(tx: DbOrTx, events: StatusEvent[], now: Date)
         ${pgArray(changedParts.map((p) => p.status))}::text[], ${pgArray(changedParts.map((p) => p.reason))}::text[]) as u(provider, id, status, reason)
       where p.provider = u.provider and p.provider_message_id = u.id`);
   }
-  await writeBack(tx, ctx.state, ctx.events, now);
-  await parkEarly(tx, early);
+  await writeBack(ctx.state, ctx.events, now, tx);
+  await parkEarly(early, tx);
   return results;
 }
 
@@ -143,10 +143,10 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       if (events.length === 0) return Promise.resolve([]);
       return transaction(async (tx) => {
         await lockCarrierIds(
-          tx,
           events.map((e) => ({ provider: e.provider, id: e.providerMessageId })),
+          tx,
         );
-        return applyReceiptsLocked(tx, events, now);
+        return applyReceiptsLocked(events, now, tx);
       });
     },
 
@@ -160,8 +160,8 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
     async recordSubmittedBatch(
       rows: SubmittedRow[],
       now: Date,
+      arrived: StatusEvent[],
       tx: DbOrTx,
-      arrived: StatusEvent[] = [],
     ): Promise<SubmittedBatchResult> {
       const moved = new Set<string>();
       if (rows.length === 0 && arrived.length === 0) return { followUps: [], arrived: [], moved };
@@ -177,7 +177,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
           byKey.set(key, { provider: r.provider, id, messageId: r.messageId, part });
         }
       const flat = [...byKey.values()];
-      await lockCarrierIds(tx, [...flat, ...arrived.map((e) => ({ provider: e.provider, id: e.providerMessageId }))]);
+      await lockCarrierIds([...flat, ...arrived.map((e) => ({ provider: e.provider, id: e.providerMessageId }))], tx);
       const waiting =
         flat.length === 0
           ? []
@@ -190,8 +190,8 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       const ctx: ReceiptContext = {
         owner: new Map(flat.map((f) => [keyOf(f.provider, f.id), f.messageId])),
         state: await loadMessages(
-          tx,
           rows.map((r) => r.messageId),
+          tx,
         ),
         parts: new Map(),
         events: [],
@@ -219,8 +219,8 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
           on conflict (provider, provider_message_id) do update
             set message_id = excluded.message_id, part = excluded.part, status = excluded.status, reason = excluded.reason`);
       }
-      await writeBack(tx, ctx.state, ctx.events, now);
-      await parkEarly(tx, applied.early);
+      await writeBack(ctx.state, ctx.events, now, tx);
+      await parkEarly(applied.early, tx);
       return {
         followUps: appliedOf(applied.results.slice(0, earlier.length)),
         arrived: applied.results.slice(earlier.length),
@@ -236,15 +236,15 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
       const moved = new Set<string>();
       if (rows.length === 0) return moved;
       const state = await loadMessages(
-        tx,
         rows.map((r) => r.messageId),
+        tx,
       );
       const events: ReceiptContext['events'] = [];
       for (const r of rows) {
         const m = state.get(r.messageId);
         if (m && advance(events, r.messageId, m, r.status, now, r.reason)) moved.add(r.messageId);
       }
-      await writeBack(tx, state, events, now);
+      await writeBack(state, events, now, tx);
       return moved;
     },
 
@@ -273,16 +273,16 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
         }>(tx.execute(earlyReceiptCandidates(limit)));
         if (rows.length === 0) return { swept: 0, followUps: [] };
         await lockCarrierIds(
-          tx,
           rows.map((r) => ({ provider: r.provider, id: r.provider_message_id })),
+          tx,
         );
         await tx.execute(
           sql`delete from early_receipts where id = any(${pgArray(rows.map((r) => Number(r.id)))}::bigint[])`,
         );
         const results = await applyReceiptsLocked(
-          tx,
           rows.map((r) => reviveEvent(r.event)),
           now,
+          tx,
         );
         return { swept: rows.length, followUps: appliedOf(results) };
       });

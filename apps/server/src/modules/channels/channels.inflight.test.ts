@@ -65,8 +65,8 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
       repo.recordSubmittedBatch(
         [{ messageId: held.id, provider: held.provider, providerIds: held.ids }],
         new Date(),
-        tx,
         arrived,
+        tx,
       ),
     );
     held.batch.settled(stored.arrived);

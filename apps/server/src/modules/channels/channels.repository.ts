@@ -28,11 +28,11 @@ export type ReceiptOutcome = 'applied' | 'early' | 'unchanged';
  * history must read in the order things happened to the message.
  */
 async function addEvent(
-  tx: DbOrTx,
   messageId: string,
   status: MessageEventStatus,
   at: Date,
-  extra: { reason?: string | null; detail?: StatusEvent['detail'] } = {},
+  extra: { reason?: string | null; detail?: StatusEvent['detail'] },
+  tx: DbOrTx,
 ): Promise<void> {
   const [last] = await tx
     .select({ at: sql<Date>`max(${messageEvents.at})`.mapWith(messageEvents.at) })
@@ -46,12 +46,12 @@ async function addEvent(
 
 /** Moves a message forward to `status` (never back); records the step. */
 async function advanceMessage(
-  tx: DbOrTx,
   messageId: string,
   status: MessageStatus,
   at: Date,
-  reason: string | null = null,
-  detail?: StatusEvent['detail'],
+  reason: string | null,
+  detail: StatusEvent['detail'] | undefined,
+  tx: DbOrTx,
 ): Promise<boolean> {
   const [row] = await tx
     .select({ status: messages.status })
@@ -69,7 +69,7 @@ async function advanceMessage(
       ...(isFinal(status) ? { finishedAt: at } : {}),
     })
     .where(eq(messages.id, messageId));
-  await addEvent(tx, messageId, status, at, { reason, detail });
+  await addEvent(messageId, status, at, { reason, detail }, tx);
   return true;
 }
 
@@ -89,7 +89,7 @@ export function createChannelsRepository(db: Database) {
           updatedAt: now,
         })
         .returning({ id: messages.id });
-      await addEvent(tx, row!.id, 'queued', now);
+      await addEvent(row!.id, 'queued', now, {}, tx);
       return row!.id;
     },
 
@@ -98,7 +98,7 @@ export function createChannelsRepository(db: Database) {
      * more (the sweep settled it as interrupted): then it must not be sent.
      */
     async markSubmitting(messageId: string, now: Date): Promise<boolean> {
-      return db.transaction((tx) => advanceMessage(tx, messageId, 'submitting', now));
+      return db.transaction((tx) => advanceMessage(messageId, 'submitting', now, null, undefined, tx));
     },
 
     /** Whether the message is still `submitting`, its row locked until `tx` ends. */
@@ -123,7 +123,7 @@ export function createChannelsRepository(db: Database) {
       now: Date,
       tx: DbOrTx = db,
     ): Promise<StatusEvent[]> {
-      const run = (t: DbOrTx) => batches.recordSubmittedBatch([{ messageId, provider, providerIds }], now, t);
+      const run = (t: DbOrTx) => batches.recordSubmittedBatch([{ messageId, provider, providerIds }], now, [], t);
       return (await (tx === db ? db.transaction(run) : run(tx))).followUps.map((a) => a.event);
     },
 

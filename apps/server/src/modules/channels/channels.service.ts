@@ -11,11 +11,12 @@ import {
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
 import { sqlStateOf } from '../../platform/db/errors.ts';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { OptOutsService } from '../opt-outs/index.ts';
+import { uraAnswerQueue } from './channels.jobs.ts';
 import type { ChannelsRepository } from './channels.repository.ts';
 import { createInflightSubmits } from './inflight-submits.ts';
 import { createInterruptedTestSends } from './interrupted-test-sends.ts';
@@ -32,10 +33,6 @@ import {
 } from './provider.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { createReceiptBatcher } from './receipt-batcher.ts';
-
-export const URA_ANSWER_QUEUE = 'channels.ura-answer';
-export const SETTLE_INTERRUPTED_QUEUE = 'channels.settle-interrupted';
-export const CHANNELS_HOUSEKEEPING_QUEUE = 'channels.housekeeping';
 
 export type ChannelsServiceDeps = {
   db: Database;
@@ -55,8 +52,6 @@ const MOBILE_ONLY: ReadonlySet<Channel> = new Set(['sms_short', 'sms_flash', 'wh
 /** A throttled or briefly unavailable carrier: a test send tries this many times. */
 const SUBMIT_ATTEMPTS = 3;
 
-const invalid = (code: string, message: string) => badRequest(code, message);
-
 export function createChannelsService(deps: ChannelsServiceDeps) {
   const { db, repo, providers, ledger, clock, logger } = deps;
   const interrupted = createInterruptedTestSends({ db, repo, ledger, clock, logger });
@@ -72,16 +67,15 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   /** The content a provider sends, from what the user asked; the credits it costs. */
   async function contentOf(userId: string, input: TestSendInput): Promise<{ content: OutboundContent; parts: number }> {
     const prompt = async (): Promise<VoicePrompt> => {
-      if (input.audioId && input.tts)
-        throw invalid('VOICE_PROMPT_AMBIGUOUS', 'Escolha um áudio ou um texto para falar, não os dois.');
+      if (input.audioId && input.tts) throw new AppError('VOICE_PROMPT_AMBIGUOUS');
       if (input.audioId) return { audioUrl: await deps.audioUrl(userId, input.audioId) };
       if (input.tts) return { tts: input.tts };
-      throw invalid('VOICE_PROMPT_REQUIRED', 'Escolha um áudio ou escreva o texto que a ligação vai falar.');
+      throw new AppError('VOICE_PROMPT_REQUIRED');
     };
     switch (input.channel) {
       case 'sms_short':
       case 'sms_flash': {
-        if (!input.text?.trim()) throw invalid('TEXT_REQUIRED', 'Escreva o texto da mensagem.');
+        if (!input.text?.trim()) throw new AppError('TEXT_REQUIRED');
         const sms = analyzeSms(input.text);
         return {
           content: { kind: 'sms', text: input.text, flash: input.channel === 'sms_flash' },
@@ -101,7 +95,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
           parts: 1,
         };
       case 'whatsapp':
-        if (!input.template) throw invalid('TEMPLATE_REQUIRED', 'Escolha o modelo de mensagem do WhatsApp.');
+        if (!input.template) throw new AppError('TEMPLATE_REQUIRED');
         return {
           content: {
             kind: 'whatsapp',
@@ -111,7 +105,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
         };
       case 'rcs': {
         const rcs = input.rcs ?? (input.text ? { text: input.text } : undefined);
-        if (!rcs) throw invalid('RCS_CONTENT_REQUIRED', 'Escreva o texto ou monte o cartão da mensagem RCS.');
+        if (!rcs) throw new AppError('RCS_CONTENT_REQUIRED');
         return { content: { kind: 'rcs', ...rcs }, parts: 1 };
       }
     }
@@ -137,7 +131,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   /** Extra work a receipt brings: a URA digit goes to the customer's integration URL (a job, retried). */
   async function afterReceipt(event: StatusEvent, messageId: string | undefined): Promise<void> {
     if (!messageId || event.detail?.digits === undefined) return;
-    await deps.jobs.send(URA_ANSWER_QUEUE, { messageId, digits: event.detail.digits });
+    await deps.jobs.send(uraAnswerQueue, { messageId, digits: event.detail.digits });
   }
 
   async function onInbound(event: InboundEvent): Promise<void> {
@@ -177,15 +171,12 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
         if (earlier) return { id: earlier, replayed: true };
       }
       const phone = normalizeBrazilianPhone(input.to);
-      if (!phone.ok) throw invalid('INVALID_PHONE', 'Número de telefone inválido.');
+      if (!phone.ok) throw new AppError('INVALID_PHONE');
       if (MOBILE_ONLY.has(input.channel) && phone.kind !== 'mobile') {
-        throw invalid('MOBILE_REQUIRED', 'Este canal só envia para celulares.');
+        throw new AppError('MOBILE_REQUIRED');
       }
       if ((await deps.optOuts.optedOut(userId, [phone.e164])).size > 0) {
-        throw conflict(
-          'RECIPIENT_OPTED_OUT',
-          'Este número pediu para não receber mensagens (está no seu descadastro).',
-        );
+        throw new AppError('RECIPIENT_OPTED_OUT');
       }
       const { content, parts } = await contentOf(userId, input);
       const provider = providers.forChannel(input.channel);
@@ -248,7 +239,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
 
     async getMessage(userId: string, id: string): Promise<Message> {
       const found = await repo.findOwned(userId, id);
-      if (!found) throw notFound('MESSAGE_NOT_FOUND', 'Mensagem não encontrada.');
+      if (!found) throw new AppError('MESSAGE_NOT_FOUND');
       const { message, events } = found;
       return {
         id: message.id,
@@ -318,7 +309,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
         campaignId: message.campaignId ?? message.content.campaignId ?? null,
       });
       if (res.status >= 500 || res.status === 429) {
-        throw new AppError('INTEGRATION_UNAVAILABLE', 502, `integration answered ${res.status}`);
+        throw new AppError('INTEGRATION_UNAVAILABLE', undefined, { status: res.status });
       }
     },
   };

@@ -5,8 +5,8 @@ import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import type { RunningServer } from '../../server.ts';
 import { earlyReceiptCandidates } from './channels.batch.ts';
+import { channelsHousekeepingQueue } from './channels.jobs.ts';
 import { createChannelsRepository } from './channels.repository.ts';
-import { CHANNELS_HOUSEKEEPING_QUEUE } from './channels.service.ts';
 import type { StatusEvent } from './provider.ts';
 
 /**
@@ -87,7 +87,7 @@ describe(`early receipts: retention and the sweep's reach (${dbKind})`, () => {
   it('the hourly housekeeping job does the purge', async () => {
     const old = uniqueId();
     await park(old, '8 days');
-    await server.jobs.send(CHANNELS_HOUSEKEEPING_QUEUE, {});
+    await server.jobs.send(channelsHousekeepingQueue, {});
     const deadline = Date.now() + 20_000;
     while ((await parked([old])).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await parked([old])).toEqual([]);

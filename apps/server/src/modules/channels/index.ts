@@ -7,6 +7,7 @@ export type { SubmittedBatchResult } from './channels.batch.ts';
 export { type ChannelsService, createChannelsService } from './channels.service.ts';
 export type { InflightBatch } from './inflight-submits.ts';
 export { createMessageCounts, type MessageCount } from './message-counts.ts';
+export { createMessagesPerDay, type MessagesOnDay } from './messages-per-day.ts';
 export {
   type ChannelProvider,
   type OutboundContent,

@@ -46,7 +46,7 @@ export type ReceiptContext = {
  * Serialises everything about these carrier ids (their receipts, the storing of their submits)
  * across connections: both sides take the same advisory locks, in one order (no deadlock).
  */
-export async function lockCarrierIds(tx: DbOrTx, keys: { provider: string; id: string }[]): Promise<void> {
+export async function lockCarrierIds(keys: { provider: string; id: string }[], tx: DbOrTx): Promise<void> {
   if (keys.length === 0) return;
   await tx.execute(sql`
     select pg_advisory_xact_lock(h) from (
@@ -56,7 +56,7 @@ export async function lockCarrierIds(tx: DbOrTx, keys: { provider: string; id: s
 }
 
 /** The messages' rows (locked), their last event time and whether they were read. */
-export async function loadMessages(tx: DbOrTx, ids: string[]): Promise<Map<string, MessageState>> {
+export async function loadMessages(ids: string[], tx: DbOrTx): Promise<Map<string, MessageState>> {
   const state = new Map<string, MessageState>();
   if (ids.length === 0) return state;
   const rows = await rowsOf<{
@@ -113,10 +113,10 @@ export function advance(
 
 /** Writes the messages that changed and the new history steps, two statements. */
 export async function writeBack(
-  tx: DbOrTx,
   state: Map<string, MessageState>,
   events: NewEvent[],
   now: Date,
+  tx: DbOrTx,
 ): Promise<void> {
   const changed = [...state.entries()].filter(([, m]) => m.changed);
   if (changed.length > 0) {
@@ -195,7 +195,7 @@ export function applyReceiptEvents(
 }
 
 /** Receipts that must wait for their submit to be stored. */
-export async function parkEarly(tx: DbOrTx, early: StatusEvent[]): Promise<void> {
+export async function parkEarly(early: StatusEvent[], tx: DbOrTx): Promise<void> {
   if (early.length === 0) return;
   await tx.execute(sql`
     insert into early_receipts (provider, provider_message_id, event)

@@ -1,26 +1,25 @@
-import { type CardPaymentMode, type CheckoutRequest, LEDGER_MESSAGES, PAYMENT_ID_PLACEHOLDER } from '@ecoa/shared';
-import type Stripe from 'stripe';
-import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { type CardPaymentMode, type CheckoutRequest, PAYMENT_ID_PLACEHOLDER } from '@ecoa/shared';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { LedgerService, PaymentRow } from '../ledger/index.ts';
-import type { CardGateway } from './checkout.stripe.ts';
+import {
+  type CheckoutSessionFacts,
+  type PaymentEvent,
+  type PaymentProvider,
+  testCheckoutIds,
+} from './providers/index.ts';
 
 export type CheckoutServiceDeps = {
   ledger: LedgerService;
-  /** The card provider (STRIPE_SECRET_KEY); null → the built-in test checkout, if allowed. */
-  gateway: CardGateway | null;
-  /**
-   * Without a gateway: whether the built-in test checkout (credits without a charge) may run —
-   * config.cardPayments `test` (a loopback PUBLIC_URL or CHECKOUT_TEST_MODE). Else card
-   * payments are not configured.
-   */
-  testCheckout: boolean;
-  /** PUBLIC_URL: return URLs must be on this origin; the test checkout page lives under it. */
+  /** How card payments are taken here (`choosePaymentProvider(config)`): Stripe, the test checkout, or none. */
+  provider: PaymentProvider;
+  /** PUBLIC_URL: return URLs must be on this origin. */
   publicUrl: string;
   logger: Logger;
 };
 
-const TEST_PREFIX = 'test_';
+/** The payments' `provider` column: test checkout payments are recorded as STRIPE's too, told apart by their ids. */
+const RECORDED_AS = 'STRIPE';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A return URL with `{PAYMENT_ID}` (as typed, or percent-encoded by a URL parser) replaced by the payment's id. */
@@ -29,22 +28,13 @@ export function withPaymentId(url: string, paymentId: string): string {
   return url.replaceAll(PAYMENT_ID_PLACEHOLDER, paymentId).replaceAll(encoded, paymentId);
 }
 
-export const checkoutErrors = {
-  returnUrl: () => badRequest('INVALID_RETURN_URL', LEDGER_MESSAGES.returnUrl),
-  providerFailed: () =>
-    new AppError('CHECKOUT_FAILED', 502, 'Não foi possível iniciar o pagamento com cartão. Tente novamente.'),
-  testCheckoutDisabled: () => notFound('NOT_FOUND', 'Pagamento de teste indisponível.'),
-  notConfigured: () =>
-    new AppError('CARD_PAYMENTS_NOT_CONFIGURED', 503, 'Pagamento com cartão não está configurado neste servidor.'),
-};
-
 /**
- * Card purchases: a PENDING payment and a Stripe Checkout Session (or the built-in test
- * checkout), then webhook events that credit it exactly once, close it, or refund it.
+ * Card purchases: a PENDING payment and the provider's checkout session (Stripe's, or the
+ * built-in test checkout's), then verified events that credit it exactly once, close it, or refund it.
  */
 export function createCheckoutService(deps: CheckoutServiceDeps) {
-  const { ledger, gateway } = deps;
-  const card: CardPaymentMode = gateway ? 'stripe' : deps.testCheckout ? 'test' : 'unavailable';
+  const { ledger, provider } = deps;
+  const card: CardPaymentMode = provider.mode;
   const log = deps.logger.child({ module: 'checkout' });
   const origin = new URL(deps.publicUrl).origin;
 
@@ -57,68 +47,68 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   }
 
   /**
-   * The payment a Checkout Session belongs to. Our payment id travels in the session's metadata
-   * (and client_reference_id), set before Stripe created it, so a session is found even when
-   * storing its id on the payment failed; else by the stored session id.
+   * The payment a checkout session belongs to. Our payment id travels in the session, set before
+   * the provider created it, so a session is found even when storing its id on the payment
+   * failed; else by the stored session id.
    */
-  async function paymentOfSession(session: Stripe.Checkout.Session): Promise<PaymentRow | null> {
-    const paymentId = session.metadata?.paymentId ?? session.client_reference_id;
+  async function paymentOfSession(session: CheckoutSessionFacts): Promise<PaymentRow | null> {
+    const { paymentId } = session;
     const payment =
       (paymentId && UUID.test(paymentId) ? await ledger.findPayment(paymentId) : null) ??
-      (await ledger.findPaymentByExternalId('STRIPE', session.id));
-    return payment?.provider === 'STRIPE' ? payment : null;
+      (await ledger.findPaymentByExternalId(RECORDED_AS, session.id));
+    return payment?.provider === RECORDED_AS ? payment : null;
   }
 
   /** Why a verified session event may not settle `payment`, or null when it may. */
-  function sessionProblem(session: Stripe.Checkout.Session, payment: PaymentRow): string | null {
+  function sessionProblem(session: CheckoutSessionFacts, payment: PaymentRow): string | null {
     // A payment has one session (its creation is keyed by the payment id); none stored means
     // storing it failed, and the metadata we set names the payment.
     if (payment.externalId !== null && session.id !== payment.externalId) {
       return 'session id does not match the payment';
     }
-    if (session.amount_total !== payment.amountCentavos) {
-      return `amount_total ${session.amount_total} differs from ${payment.amountCentavos}`;
+    if (session.amountCentavos !== payment.amountCentavos) {
+      return `amount_total ${session.amountCentavos} differs from ${payment.amountCentavos}`;
     }
     if ((session.currency ?? '').toLowerCase() !== 'brl') return `currency ${session.currency}`;
     return null;
   }
 
-  async function completeFromSession(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<void> {
+  async function completeFromSession(eventId: string, session: CheckoutSessionFacts): Promise<void> {
     const payment = await paymentOfSession(session);
     if (!payment) {
-      log.warn({ eventId: event.id, sessionId: session.id }, 'stripe event for an unknown payment: ignored');
+      log.warn({ eventId, sessionId: session.id }, 'payment event for an unknown payment: ignored');
       return;
     }
     // The amount credited is always the payment's own; an event that disagrees is refused and flagged.
     const problem = sessionProblem(session, payment);
     if (problem) {
-      log.error({ eventId: event.id, paymentId: payment.id, problem }, 'stripe event refused');
-      await ledger.flagPayment(payment.id, { refusedEvent: event.id, refusedReason: problem });
+      log.error({ eventId, paymentId: payment.id, problem }, 'payment event refused');
+      await ledger.flagPayment(payment.id, { refusedEvent: eventId, refusedReason: problem });
       return;
     }
-    const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
     const result = await ledger.completePayment(payment.id, {
-      externalPaymentId: intent ?? null,
+      externalPaymentId: session.externalPaymentId,
       externalId: session.id,
     });
-    if (!result.replayed) log.info({ paymentId: payment.id, eventId: event.id }, 'card payment credited');
+    if (!result.replayed) log.info({ paymentId: payment.id, eventId }, 'card payment credited');
   }
 
-  async function paymentOfIntent(intentId: string): Promise<PaymentRow | null> {
-    const known = await ledger.findPaymentByExternalPaymentId('STRIPE', intentId);
+  async function paymentOfExternalPayment(externalPaymentId: string): Promise<PaymentRow | null> {
+    const known = await ledger.findPaymentByExternalPaymentId(RECORDED_AS, externalPaymentId);
     if (known) return known;
-    // A refund can arrive before the success that would have recorded the PaymentIntent.
-    const paymentId = await gateway?.paymentIdOfPaymentIntent(intentId).catch(() => null);
+    // A refund can arrive before the success that would have recorded the money movement.
+    const paymentId = await provider.paymentIdOfExternalPayment(externalPaymentId).catch(() => null);
     return paymentId ? ledger.findPayment(paymentId) : null;
   }
 
   /** The built-in test checkout's payment (only in test mode, only its own payments). */
   async function testPayment(paymentId: string): Promise<PaymentRow> {
     // A page made while test mode was on must not credit anything once it is off.
-    if (card === 'unavailable') throw checkoutErrors.notConfigured();
-    if (card !== 'test') throw checkoutErrors.testCheckoutDisabled();
+    if (card === 'unavailable') throw new AppError('CARD_PAYMENTS_NOT_CONFIGURED');
+    if (card !== 'test') throw new AppError('NOT_FOUND', undefined, { what: 'testCheckout' });
     const payment = await ledger.findPayment(paymentId);
-    if (!payment || payment.externalId !== `${TEST_PREFIX}${payment.id}`) throw checkoutErrors.testCheckoutDisabled();
+    if (!payment || payment.externalId !== testCheckoutIds.session(payment.id))
+      throw new AppError('NOT_FOUND', undefined, { what: 'testCheckout' });
     return payment;
   }
 
@@ -131,37 +121,32 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       user: { id: string; email?: string },
       input: CheckoutRequest,
     ): Promise<{ checkoutUrl: string }> {
-      if (card === 'unavailable') throw checkoutErrors.notConfigured();
-      if (!sameOrigin(input.successUrl) || !sameOrigin(input.cancelUrl)) throw checkoutErrors.returnUrl();
+      if (card === 'unavailable') throw new AppError('CARD_PAYMENTS_NOT_CONFIGURED');
+      if (!sameOrigin(input.successUrl) || !sameOrigin(input.cancelUrl)) throw new AppError('INVALID_RETURN_URL');
       const payment = await ledger.createPendingPayment({
         userId: user.id,
         amountCentavos: input.amount * 100,
         method: 'CARD',
-        provider: 'STRIPE',
+        provider: RECORDED_AS,
         successUrl: input.successUrl,
         cancelUrl: input.cancelUrl,
       });
       // Stored as sent; the id is filled in wherever a URL leaves for the processor or the browser.
       const successUrl = withPaymentId(input.successUrl, payment.id);
       const cancelUrl = withPaymentId(input.cancelUrl, payment.id);
-      if (!gateway) {
-        const checkoutUrl = `${deps.publicUrl}/api/checkout/test/${payment.id}`;
-        await ledger.attachCheckout(payment.id, { externalId: `${TEST_PREFIX}${payment.id}`, checkoutUrl });
-        return { checkoutUrl };
-      }
-      // The PENDING payment exists before Stripe is called, and its id travels in the session:
-      // if anything below fails after Stripe created the session, a paid session still finds
-      // its payment (paymentOfSession) and is credited once.
-      let stage = 'creating the stripe checkout session';
+      // The PENDING payment exists before the provider is called, and its id travels in the
+      // session: if anything below fails after the provider created the session, a paid session
+      // still finds its payment (paymentOfSession) and is credited once.
+      let stage = `creating the ${card} checkout session`;
       try {
-        const session = await gateway.createCheckoutSession({
+        const session = await provider.createCheckoutSession({
           paymentId: payment.id,
           amountCentavos: payment.amountCentavos,
           successUrl,
           cancelUrl,
           customerEmail: user.email,
         });
-        stage = `storing the stripe checkout session ${session.id}`;
+        stage = `storing the ${card} checkout session ${session.id}`;
         await ledger.attachCheckout(payment.id, { externalId: session.id, checkoutUrl: session.url });
         return { checkoutUrl: session.url };
       } catch (err) {
@@ -170,19 +155,18 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         await ledger.closePendingPayment(payment.id, 'FAILED').catch((closeErr: unknown) => {
           log.error({ err: closeErr, paymentId: payment.id }, 'could not mark the payment FAILED');
         });
-        throw checkoutErrors.providerFailed();
+        throw new AppError('CHECKOUT_FAILED');
       }
     },
 
-    /** Verifies a webhook's signature on the raw body (throws 400 INVALID_SIGNATURE). */
-    async verifyEvent(rawBody: Buffer, signature: string | undefined): Promise<Stripe.Event> {
-      if (!gateway) throw notFound('NOT_FOUND', 'Stripe não está configurado.');
-      if (!signature) throw badRequest('INVALID_SIGNATURE', 'Assinatura ausente.');
+    /** Verifies a webhook's signature on the raw body and reads it (a wrong signature: 400 INVALID_SIGNATURE). */
+    async verifyEvent(rawBody: Buffer, signature: string | undefined): Promise<PaymentEvent> {
       try {
-        return await gateway.constructEvent(rawBody, signature);
+        return await provider.parseWebhook(rawBody, signature);
       } catch (err) {
-        log.warn({ err: (err as Error).message }, 'stripe webhook with a bad signature');
-        throw badRequest('INVALID_SIGNATURE', 'Assinatura inválida.');
+        if (err instanceof AppError) throw err;
+        log.warn({ err: (err as Error).message }, 'payment webhook with a bad signature');
+        throw new AppError('INVALID_SIGNATURE');
       }
     },
 
@@ -190,37 +174,26 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
      * Applies one verified event. Duplicates and any order are safe: crediting is keyed by the
      * payment, closing only moves PENDING, refunds are cumulative.
      */
-    async handleEvent(event: Stripe.Event): Promise<void> {
-      switch (event.type) {
-        case 'checkout.session.completed':
-          // Delayed methods complete with payment_status "unpaid"; async_payment_succeeded follows.
-          if (event.data.object.payment_status === 'paid') await completeFromSession(event, event.data.object);
+    async handleEvent(event: PaymentEvent): Promise<void> {
+      switch (event.kind) {
+        case 'paid':
+          await completeFromSession(event.eventId, event.session);
           return;
-        case 'checkout.session.async_payment_succeeded':
-          await completeFromSession(event, event.data.object);
-          return;
-        case 'checkout.session.async_payment_failed':
-        case 'checkout.session.expired': {
-          const session = event.data.object;
-          const payment = await paymentOfSession(session);
-          if (payment && (payment.externalId === null || payment.externalId === session.id)) {
-            await ledger.closePendingPayment(
-              payment.id,
-              event.type === 'checkout.session.expired' ? 'CANCELED' : 'FAILED',
-            );
+        case 'closed': {
+          const payment = await paymentOfSession(event.session);
+          if (payment && (payment.externalId === null || payment.externalId === event.session.id)) {
+            await ledger.closePendingPayment(payment.id, event.status);
           }
           return;
         }
-        case 'charge.refunded': {
-          const charge = event.data.object;
-          const intentId =
-            typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
-          const payment = intentId ? await paymentOfIntent(intentId) : null;
+        case 'refunded': {
+          const { externalPaymentId } = event;
+          const payment = externalPaymentId ? await paymentOfExternalPayment(externalPaymentId) : null;
           if (!payment) {
-            log.warn({ eventId: event.id, intentId }, 'refund for an unknown payment: ignored');
+            log.warn({ eventId: event.eventId, intentId: externalPaymentId }, 'refund for an unknown payment: ignored');
             return;
           }
-          const result = await ledger.refundPayment(payment.id, charge.amount_refunded);
+          const result = await ledger.refundPayment(payment.id, event.amountRefundedCentavos);
           if (result.shortfallCentavos > 0) {
             log.warn(
               { paymentId: payment.id, shortfallCentavos: result.shortfallCentavos },
@@ -229,7 +202,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
           }
           return;
         }
-        default:
+        case 'ignored':
           return;
       }
     },
@@ -247,7 +220,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       // A page left open in another tab: only a PENDING payment can still be paid or canceled.
       if (payment.status !== 'PENDING') return payment.status === 'SUCCEEDED' ? success : cancel;
       if (action === 'pay') {
-        await ledger.completePayment(payment.id, { externalPaymentId: `${TEST_PREFIX}pi_${payment.id}` });
+        await ledger.completePayment(payment.id, { externalPaymentId: testCheckoutIds.payment(payment.id) });
         return success;
       }
       await ledger.closePendingPayment(payment.id, 'CANCELED');

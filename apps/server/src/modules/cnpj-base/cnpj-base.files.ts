@@ -101,9 +101,7 @@ export function cnpjFileInvalid(file: CnpjSourceFile, err: unknown): AppError {
     err instanceof AppError && err.code === 'CSV_MALFORMED'
       ? `aspas sem fechamento ou linha gigante${row ? ` (linha ${row})` : ''}`
       : (err as Error).message;
-  return new AppError('CNPJ_FILE_INVALID', 400, `O arquivo ${file.name} não pôde ser lido: ${why}.`, {
-    file: file.name,
-  });
+  return new AppError('CNPJ_FILE_INVALID', { file: file.name }, { why });
 }
 
 async function* rowsOf(file: CnpjSourceFile, batchRows: number): AsyncGenerator<string[][]> {

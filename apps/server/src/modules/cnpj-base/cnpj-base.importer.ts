@@ -55,7 +55,7 @@ export type CnpjImportResult = {
 export function referenceMonthFor(folder: string, explicit: string | undefined, now: Date): string {
   if (explicit !== undefined) {
     if (!MONTH_PATTERN.test(explicit)) {
-      throw new AppError('CNPJ_MONTH_INVALID', 400, `Mês de referência inválido: ${explicit} (use AAAA-MM).`);
+      throw new AppError('CNPJ_MONTH_INVALID', undefined, { month: explicit });
     }
     return explicit;
   }
@@ -66,20 +66,22 @@ export function referenceMonthFor(folder: string, explicit: string | undefined, 
     .slice(0, 7);
 }
 
-export function folderInvalid(folder: string, why: string): AppError {
-  return new AppError('CNPJ_FOLDER_INVALID', 400, `A pasta ${folder} não serve para importar a base CNPJ: ${why}.`);
-}
-
 /** The folder's files, or CNPJ_FOLDER_INVALID when it is missing or holds no Estabelecimentos file. */
 export function cnpjFilesOf(folder: string): CnpjSourceFile[] {
   let files: CnpjSourceFile[];
   try {
     files = findCnpjFiles(folder);
   } catch {
-    throw folderInvalid(folder, 'ela não existe ou não pode ser lida');
+    throw new AppError('CNPJ_FOLDER_INVALID', undefined, {
+      folder: folder,
+      why: 'ela não existe ou não pode ser lida',
+    });
   }
   if (!files.some((f) => f.kind === 'establishments')) {
-    throw folderInvalid(folder, 'não há arquivos Estabelecimentos*.zip (nem *ESTABELE extraídos)');
+    throw new AppError('CNPJ_FOLDER_INVALID', undefined, {
+      folder: folder,
+      why: 'não há arquivos Estabelecimentos*.zip (nem *ESTABELE extraídos)',
+    });
   }
   return files;
 }
@@ -92,7 +94,7 @@ export function createCnpjImporter(deps: { handle: DbHandle; repo: CnpjBaseRepos
     const files = cnpjFilesOf(options.folder);
     const lock = await repo.tryLockImports();
     if (!lock) {
-      const busy = new AppError('CNPJ_IMPORT_RUNNING', 409, 'Outra importação da base CNPJ está em andamento.');
+      const busy = new AppError('CNPJ_IMPORT_RUNNING');
       // The server's job brings its own import row: it ends failed, not 'running' forever.
       if (options.importId) await repo.fail(options.importId, busy.message, clock.now());
       throw busy;
@@ -106,7 +108,11 @@ export function createCnpjImporter(deps: { handle: DbHandle; repo: CnpjBaseRepos
       const loaded = await load(importId, files, options);
       const counts = await next.counts();
       // An empty load would swap in an empty base: refuse (the files were empty or not the Receita's).
-      if (counts.establishments === 0) throw folderInvalid(options.folder, 'nenhuma linha de estabelecimento válida');
+      if (counts.establishments === 0)
+        throw new AppError('CNPJ_FOLDER_INVALID', undefined, {
+          folder: options.folder,
+          why: 'nenhuma linha de estabelecimento válida',
+        });
       await options.beforeSwap?.();
       const importedAt = clock.now();
       await next.swap({ importId, referenceMonth: options.referenceMonth, ...counts, importedAt });
@@ -166,7 +172,7 @@ export function createCnpjImporter(deps: { handle: DbHandle; repo: CnpjBaseRepos
       };
       await repo.progress(importId, file.name, rows);
       for await (const batch of readCnpjRows(file, BATCH_ROWS)) {
-        if (options.signal?.aborted) throw new AppError('CNPJ_IMPORT_ABORTED', 500, 'Importação interrompida.');
+        if (options.signal?.aborted) throw new AppError('CNPJ_IMPORT_ABORTED');
         fileRows += batch.length;
         if (file.kind === 'cities') {
           for (const row of batch) {

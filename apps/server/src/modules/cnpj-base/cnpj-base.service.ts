@@ -9,11 +9,8 @@ import { AppError } from '../../platform/errors/app-error.ts';
 import type { GiveUpReason, JobContext, Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { type CnpjImporter, cnpjFilesOf, referenceMonthFor } from './cnpj-base.importer.ts';
+import { type CnpjImportJob, cnpjImportQueue } from './cnpj-base.jobs.ts';
 import type { CnpjBaseRepository, CnpjImportRow } from './cnpj-base.repository.ts';
-
-export const CNPJ_IMPORT_QUEUE = 'cnpj-base.import';
-
-export type CnpjImportJob = { importId: string; folder: string; referenceMonth: string };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -56,12 +53,12 @@ export function createCnpjBaseService(deps: {
     async requestImport(input: { folder: string; referenceMonth?: string }): Promise<{ id: string }> {
       cnpjFilesOf(input.folder);
       const referenceMonth = referenceMonthFor(input.folder, input.referenceMonth, clock.now());
-      if (await repo.importPending(CNPJ_IMPORT_QUEUE)) {
-        throw new AppError('CNPJ_IMPORT_RUNNING', 409, 'Uma importação da base CNPJ já está na fila ou em andamento.');
+      if (await repo.importPending(cnpjImportQueue.name)) {
+        throw new AppError('CNPJ_IMPORT_RUNNING');
       }
       const id = await repo.createImport({ folder: input.folder, referenceMonth, startedAt: clock.now() });
       try {
-        await jobs.send<CnpjImportJob>(CNPJ_IMPORT_QUEUE, { importId: id, folder: input.folder, referenceMonth });
+        await jobs.send(cnpjImportQueue, { importId: id, folder: input.folder, referenceMonth });
       } catch (err) {
         await repo.fail(id, 'could not queue the import', clock.now());
         throw err;

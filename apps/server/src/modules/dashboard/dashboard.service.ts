@@ -1,6 +1,7 @@
 import type { DashboardSummary } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import { type CampaignReportsRepository, toSummary } from '../campaigns/index.ts';
+import type { MessagesOnDay } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { DashboardRepository } from './dashboard.repository.ts';
 
@@ -11,6 +12,8 @@ export function createDashboardService(deps: {
   repo: DashboardRepository;
   campaigns: Pick<CampaignReportsRepository, 'withProgress'>;
   ledger: Pick<LedgerService, 'getBalances'>;
+  /** The user's messages per day since a date (the channels module reads its table). */
+  messagesPerDay: (userId: string, since: Date) => Promise<MessagesOnDay[]>;
   clock: Clock;
 }) {
   return {
@@ -19,7 +22,7 @@ export function createDashboardService(deps: {
       const since = new Date(now.getTime() - DAYS * 86_400_000);
       const [ids, daily, steps, balances] = await Promise.all([
         deps.repo.campaignIds(userId),
-        deps.repo.daily(userId, since),
+        deps.messagesPerDay(userId, since),
         deps.repo.steps(userId),
         deps.ledger.getBalances(userId),
       ]);

@@ -3,7 +3,7 @@
  * reader: CSV in any encoding and separator, or XLSX), checked and deduplicated.
  */
 import { cnpjChars, cnpjProblem, type EnrichmentInvalid, MAX_ENRICHMENT_CNPJS, MAX_INVALID_SHOWN } from '@ecoa/shared';
-import { badRequest } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { openSpreadsheet } from '../lists/index.ts';
 
 export type CheckedCnpjs = {
@@ -16,12 +16,6 @@ export type CheckedCnpjs = {
   /** The first invalid inputs with their reason. */
   invalidItems: EnrichmentInvalid[];
 };
-
-const tooMany = () =>
-  badRequest(
-    'ENRICHMENT_TOO_LARGE',
-    `Um enriquecimento aceita até ${MAX_ENRICHMENT_CNPJS.toLocaleString('pt-BR')} CNPJs. Divida a planilha.`,
-  );
 
 /**
  * A spreadsheet keeps a CNPJ as a number and drops its leading zeros ("191" for
@@ -51,7 +45,7 @@ export function checkCnpjs(values: Iterable<string>): CheckedCnpjs {
     const value = raw.trim();
     if (value === '') continue;
     total++;
-    if (total > MAX_ENRICHMENT_CNPJS) throw tooMany();
+    if (total > MAX_ENRICHMENT_CNPJS) throw new AppError('ENRICHMENT_TOO_LARGE');
     const cnpj = restoreZeros(cnpjChars(value));
     const problem = cnpjProblem(cnpj);
     if (problem) {
@@ -85,7 +79,7 @@ export function findCnpjColumn(sample: string[][]): { column: number; header: bo
     const count = sample.filter((r) => r[c] && cnpjProblem(restoreZeros(cnpjChars(r[c]!))) === null).length;
     if (count > bestCount) [best, bestCount] = [c, count];
   }
-  if (best < 0) throw badRequest('NO_CNPJ_COLUMN', 'Não encontramos uma coluna de CNPJs na planilha.');
+  if (best < 0) throw new AppError('NO_CNPJ_COLUMN');
   const headerCell = first[best] ?? '';
   return { column: best, header: /[a-z]/i.test(headerCell) && !/\d{4}/.test(headerCell) };
 }
@@ -98,7 +92,7 @@ export async function cnpjsFromFile(filePath: string): Promise<CheckedCnpjs> {
   const cells: string[] = [];
   const take = (rows: string[][]) => {
     for (const row of rows) cells.push(row[found!.column] ?? '');
-    if (cells.length > MAX_ENRICHMENT_CNPJS + 1) throw tooMany();
+    if (cells.length > MAX_ENRICHMENT_CNPJS + 1) throw new AppError('ENRICHMENT_TOO_LARGE');
   };
   for await (const batch of sheet.rows()) {
     if (found) {
@@ -112,7 +106,7 @@ export async function cnpjsFromFile(filePath: string): Promise<CheckedCnpjs> {
     }
   }
   if (!found) {
-    if (sample.length === 0) throw badRequest('NO_DATA_ROWS', 'A planilha não tem linhas com dados.');
+    if (sample.length === 0) throw new AppError('NO_DATA_ROWS');
     found = findCnpjColumn(sample);
     take(found.header ? sample.slice(1) : sample);
   }

@@ -61,13 +61,13 @@ export function createEnrichmentRepository(db: Database) {
       return row?.reference_month ?? null;
     },
 
-    async insert(tx: DbOrTx, row: NewEnrichment): Promise<string> {
+    async insert(row: NewEnrichment, tx: DbOrTx): Promise<string> {
       const [created] = await tx.insert(enrichments).values(row).returning({ id: enrichments.id });
       return created!.id;
     },
 
     /** The distinct valid CNPJs, in input order (position 0, 1, …). */
-    async insertItems(tx: DbOrTx, enrichmentId: string, cnpjs: string[]): Promise<void> {
+    async insertItems(enrichmentId: string, cnpjs: string[], tx: DbOrTx): Promise<void> {
       for (let start = 0; start < cnpjs.length; start += BATCH) {
         const batch = cnpjs.slice(start, start + BATCH);
         await tx.execute(sql`insert into enrichment_items (enrichment_id, position, cnpj)
@@ -90,12 +90,12 @@ export function createEnrichmentRepository(db: Database) {
     },
 
     /** The row locked for the rest of `tx` (settling its credits happens once). */
-    async lock(tx: DbOrTx, id: string): Promise<EnrichmentRow | undefined> {
+    async lock(id: string, tx: DbOrTx): Promise<EnrichmentRow | undefined> {
       const [row] = await tx.select().from(enrichments).where(eq(enrichments.id, id)).for('update');
       return row;
     },
 
-    async update(tx: DbOrTx, id: string, patch: Partial<EnrichmentRow>): Promise<void> {
+    async update(id: string, patch: Partial<EnrichmentRow>, tx: DbOrTx = db): Promise<void> {
       await tx.update(enrichments).set(patch).where(eq(enrichments.id, id));
     },
 
@@ -135,7 +135,7 @@ export function createEnrichmentRepository(db: Database) {
     },
 
     /** found, with phone: counted from the items (so a re-run after a crash counts right). */
-    async tally(tx: DbOrTx, id: string): Promise<{ found: number; withPhone: number }> {
+    async tally(id: string, tx: DbOrTx): Promise<{ found: number; withPhone: number }> {
       const [row] = await rowsOf<{ found: number | string; with_phone: number | string }>(
         tx.execute(sql`select count(*) filter (where found) as found,
             count(*) filter (where found and jsonb_array_length(phones) > 0) as with_phone

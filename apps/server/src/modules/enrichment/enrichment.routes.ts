@@ -10,16 +10,15 @@ import {
   MAX_UPLOAD_BYTES,
 } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
-import { badRequest } from '../../platform/errors/app-error.ts';
+import { AppError, validationFailed } from '../../platform/errors/app-error.ts';
 import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
-import { toResult } from './enrichment.dto.ts';
 import type { EnrichmentService } from './enrichment.service.ts';
 
 const idParams = z.object({ id: z.uuid('Enriquecimento inválido.') });
@@ -55,13 +54,13 @@ export async function registerEnrichmentRoutes(
     await scope.register(multipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
     });
-    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['enrichment'];
 
     r.post(
       '/api/v1/enrichments',
       {
+        onRequest: guard.requireUser,
         // 200,000 masked CNPJs as JSON are about 4 MB (the API's other JSON bodies stay at 1 MB).
         bodyLimit: 10 * 1024 * 1024,
         schema: {
@@ -76,17 +75,16 @@ export async function registerEnrichmentRoutes(
         const user = currentUser(request);
         if (!request.isMultipart()) {
           const parsed = createEnrichmentSchema.safeParse(request.body);
-          if (!parsed.success)
-            throw badRequest('VALIDATION_FAILED', parsed.error.issues[0]?.message ?? 'Requisição inválida.');
+          if (!parsed.success) throw validationFailed(parsed.error.issues[0]?.message);
           return reply.status(201).send(await enrichment.create(user, parsed.data));
         }
         // Checked before the upload is read: a user without access sends no file to disk.
         await enrichment.assertAllowed(user);
         const { file, fields } = await receiveUpload(request, storage);
-        if (!file) throw badRequest('FILE_REQUIRED', 'Envie a planilha com os CNPJs.');
+        if (!file) throw new AppError('FILE_REQUIRED');
         try {
           const name = (fields.name ?? '').trim() || file.fileName.replace(/\.[^.]+$/, '');
-          if (name.length > 120) throw badRequest('VALIDATION_FAILED', 'O nome pode ter até 120 caracteres.');
+          if (name.length > 120) throw new AppError('VALIDATION_FAILED', { messageKey: 'nameTooLong' });
           const created = await enrichment.createFromFile(user, {
             name,
             onlyActive: fields.onlyActive === 'true',
@@ -101,13 +99,17 @@ export async function registerEnrichmentRoutes(
 
     r.get(
       '/api/v1/enrichments',
-      { schema: { tags, security, querystring: pageQuery, response: { 200: enrichmentListSchema, ...errors } } },
+      {
+        onRequest: guard.requireUser,
+        schema: { tags, security, querystring: pageQuery, response: { 200: enrichmentListSchema, ...errors } },
+      },
       async (request) => enrichment.list(currentUser(request), request.query.page, request.query.pageSize),
     );
 
     r.get(
       '/api/v1/enrichments/base',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -120,13 +122,17 @@ export async function registerEnrichmentRoutes(
 
     r.get(
       '/api/v1/enrichments/:id',
-      { schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } } },
+      {
+        onRequest: guard.requireUser,
+        schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } },
+      },
       async (request) => enrichment.get(currentUser(request), request.params.id),
     );
 
     r.get(
       '/api/v1/enrichments/:id/results',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,
@@ -140,7 +146,10 @@ export async function registerEnrichmentRoutes(
 
     r.get(
       '/api/v1/enrichments/:id/export',
-      { schema: { tags, security, params: idParams, summary: 'The result as CSV (formula-safe)' } },
+      {
+        onRequest: guard.requireUser,
+        schema: { tags, security, params: idParams, summary: 'The result as CSV (formula-safe)' },
+      },
       async (request, reply) => {
         const { enrichment: row, pages } = await enrichment.exportSource(currentUser(request), request.params.id);
         async function* lines(): AsyncGenerator<string> {
@@ -148,8 +157,7 @@ export async function registerEnrichmentRoutes(
           yield csvLine(EXPORT_COLUMNS);
           for await (const page of pages) {
             let chunk = '';
-            for (const item of page) {
-              const r = toResult(item);
+            for (const r of page) {
               const of = (kind: string) =>
                 r.phones
                   .filter((p) => p.kind === kind)
@@ -181,6 +189,7 @@ export async function registerEnrichmentRoutes(
     r.post(
       '/api/v1/enrichments/:id/list',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           security,

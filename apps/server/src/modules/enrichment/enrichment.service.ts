@@ -10,22 +10,24 @@ import {
   type CreateEnrichmentRequest,
   type Enrichment,
   type EnrichmentPhone,
+  type EnrichmentResult,
   normalizeBrazilianPhone,
 } from '@ecoa/shared';
 import type { AuthUser } from '../../platform/auth/guard.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
-import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { checkedPeriod } from '../../platform/http/period.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { DirectContact } from '../lists/index.ts';
-import { toEnrichmentDto, toResult } from './enrichment.dto.ts';
+import { mayEnrich } from './enrichment.access.ts';
 import { type CheckedCnpjs, checkCnpjs, cnpjsFromFile } from './enrichment.input.ts';
+import { enrichmentLookupQueue } from './enrichment.jobs.ts';
+import { toEnrichmentDto, toResult } from './enrichment.mappers.ts';
 import type { BaseRow, EnrichmentRepository, ItemFill } from './enrichment.repository.ts';
 import type { EnrichmentRow } from './enrichment.schema.ts';
 
-export const ENRICHMENT_QUEUE = 'enrichment.lookup';
 /** CNPJs looked up per statement. */
 const LOOKUP_BATCH = 5_000;
 const reference = (id: string) => ({ type: 'enrichment', id });
@@ -35,8 +37,8 @@ export type EnrichmentServiceDeps = {
   repo: EnrichmentRepository;
   ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release' | 'outstandingReservation'>;
   jobs: Pick<Jobs, 'send' | 'wake'>;
-  /** Whether a user may enrich: administrators, or `permissions.enriched` containing 'all'. */
-  canEnrich: (user: AuthUser) => Promise<boolean>;
+  /** The user's `permissions.enriched` (the users module keeps it); `mayEnrich` is the rule over it. */
+  enrichmentPermissions: (userId: string) => Promise<readonly string[]>;
   createList: (input: {
     userId: string;
     name: string;
@@ -74,42 +76,40 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
   const { db, repo, ledger, jobs, clock } = deps;
 
   async function allowed(user: AuthUser): Promise<void> {
-    if (!(await deps.canEnrich(user)))
-      throw new AppError(
-        'ENRICHMENT_FORBIDDEN',
-        403,
-        'Seu usuário não tem acesso ao enriquecimento. Fale com o suporte.',
-      );
+    if (!(await mayEnrich(user, deps.enrichmentPermissions))) throw new AppError('ENRICHMENT_FORBIDDEN');
   }
 
   async function owned(user: AuthUser, id: string): Promise<EnrichmentRow> {
     await allowed(user);
     const row = await repo.findOwned(user.id, id);
-    if (!row) throw notFound('ENRICHMENT_NOT_FOUND', 'Enriquecimento não encontrado.');
+    if (!row) throw new AppError('ENRICHMENT_NOT_FOUND');
     return row;
   }
 
   async function start(user: AuthUser, name: string, onlyActive: boolean, checked: CheckedCnpjs) {
     if (checked.cnpjs.length === 0)
-      throw badRequest('NO_VALID_CNPJ', 'Nenhum CNPJ válido para enriquecer.', {
+      throw new AppError('NO_VALID_CNPJ', {
         invalid: checked.invalid,
         duplicates: checked.duplicates,
       });
     const baseMonth = await repo.baseMonth();
-    if (!baseMonth) throw badRequest('CNPJ_BASE_EMPTY', 'A base de CNPJs ainda não foi carregada. Fale com o suporte.');
+    if (!baseMonth) throw new AppError('CNPJ_BASE_EMPTY');
     const id = await db.transaction(async (tx) => {
-      const created = await repo.insert(tx, {
-        userId: user.id,
-        name,
-        onlyActive,
-        total: checked.total,
-        valid: checked.cnpjs.length,
-        invalid: checked.invalid,
-        duplicates: checked.duplicates,
-        invalidItems: checked.invalidItems,
-        creditsReserved: checked.cnpjs.length,
-        baseMonth,
-      });
+      const created = await repo.insert(
+        {
+          userId: user.id,
+          name,
+          onlyActive,
+          total: checked.total,
+          valid: checked.cnpjs.length,
+          invalid: checked.invalid,
+          duplicates: checked.duplicates,
+          invalidItems: checked.invalidItems,
+          creditsReserved: checked.cnpjs.length,
+          baseMonth,
+        },
+        tx,
+      );
       // Refused with the exact shortfall (INSUFFICIENT_BALANCE) when the credits are not there.
       await ledger.reserve({
         userId: user.id,
@@ -118,12 +118,12 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
         reference: reference(created),
         tx,
       });
-      await repo.insertItems(tx, created, checked.cnpjs);
-      if (!(await jobs.send(ENRICHMENT_QUEUE, { enrichmentId: created }, { singletonKey: created, tx })))
+      await repo.insertItems(created, checked.cnpjs, tx);
+      if (!(await jobs.send(enrichmentLookupQueue, { enrichmentId: created }, { singletonKey: created, tx })))
         throw new Error('the enrichment job was not queued');
       return created;
     });
-    jobs.wake(ENRICHMENT_QUEUE);
+    jobs.wake(enrichmentLookupQueue);
     return { id };
   }
 
@@ -164,40 +164,44 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
           }),
         );
         from = items[items.length - 1]!.position + 1;
-        await repo.update(db, id, { progress: Math.min(99, Math.floor((from / row.valid) * 100)) });
+        await repo.update(id, { progress: Math.min(99, Math.floor((from / row.valid) * 100)) });
         // PGlite's queries run in this thread as a promise chain: a turn of the event loop lets requests in.
         await setImmediate();
       }
       await db.transaction(async (tx) => {
-        const locked = await repo.lock(tx, id);
+        const locked = await repo.lock(id, tx);
         if (locked?.status !== 'processing') return;
-        const { found, withPhone } = await repo.tally(tx, id);
+        const { found, withPhone } = await repo.tally(id, tx);
         const held = { userId: locked.userId, type: 'ENRICHED' as const, reference: reference(id), tx };
         if (withPhone > 0) await ledger.capture({ ...held, amount: withPhone });
         if (locked.creditsReserved - withPhone > 0)
           await ledger.release({ ...held, amount: locked.creditsReserved - withPhone });
-        await repo.update(tx, id, {
-          status: 'ready',
-          progress: 100,
-          found,
-          withPhone,
-          notFound: locked.valid - found,
-          creditsUsed: withPhone,
-          creditsReleased: locked.creditsReserved - withPhone,
-          finishedAt: clock.now(),
-        });
+        await repo.update(
+          id,
+          {
+            status: 'ready',
+            progress: 100,
+            found,
+            withPhone,
+            notFound: locked.valid - found,
+            creditsUsed: withPhone,
+            creditsReleased: locked.creditsReserved - withPhone,
+            finishedAt: clock.now(),
+          },
+          tx,
+        );
       });
     },
 
     /** A lookup that kept failing: the enrichment fails and every reserved credit goes back. */
     async giveUp(id: string, reason: string): Promise<void> {
       await db.transaction(async (tx) => {
-        const locked = await repo.lock(tx, id);
+        const locked = await repo.lock(id, tx);
         if (locked?.status !== 'processing') return;
         const held = await ledger.outstandingReservation(locked.userId, 'ENRICHED', reference(id));
         if (held > 0)
           await ledger.release({ userId: locked.userId, type: 'ENRICHED', amount: held, reference: reference(id), tx });
-        await repo.update(tx, id, { status: 'failed', error: reason, creditsReleased: held, finishedAt: clock.now() });
+        await repo.update(id, { status: 'failed', error: reason, creditsReleased: held, finishedAt: clock.now() }, tx);
       });
     },
 
@@ -222,15 +226,19 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
       return { items: rows.map(toResult), total, page: query.page, pageSize: query.pageSize };
     },
 
+    /** The whole result for the CSV export, page by page, in the API's shape. */
     async exportSource(user: AuthUser, id: string) {
       const row = await owned(user, id);
-      return { enrichment: row, pages: repo.allItems(id) };
+      async function* pages(): AsyncGenerator<EnrichmentResult[]> {
+        for await (const page of repo.allItems(id)) yield page.map(toResult);
+      }
+      return { enrichment: row, pages: pages() };
     },
 
     /** A contact list of the phones found (mobiles and/or landlines), razão social as `{nome}`. */
     async toList(user: AuthUser, id: string, input: { name: string; kinds: ('mobile' | 'landline')[] }) {
       const row = await owned(user, id);
-      if (row.status !== 'ready') throw badRequest('ENRICHMENT_NOT_READY', 'O enriquecimento ainda não terminou.');
+      if (row.status !== 'ready') throw new AppError('ENRICHMENT_NOT_READY');
       const contacts: DirectContact[] = [];
       for await (const page of repo.allItems(id)) {
         for (const item of page) {
@@ -252,8 +260,7 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
           }
         }
       }
-      if (contacts.length === 0)
-        throw badRequest('ENRICHMENT_NO_PHONES', 'Nenhum telefone desse tipo foi encontrado para criar a lista.');
+      if (contacts.length === 0) throw new AppError('ENRICHMENT_NO_PHONES');
       const listId = await deps.createList({
         userId: user.id,
         name: input.name,
@@ -268,12 +275,12 @@ export function createEnrichmentService(deps: EnrichmentServiceDeps) {
     /** Administrators open any user's enrichment. */
     async adminGet(id: string): Promise<Enrichment> {
       const row = await repo.find(id);
-      if (!row) throw notFound('ENRICHMENT_NOT_FOUND', 'Enriquecimento não encontrado.');
+      if (!row) throw new AppError('ENRICHMENT_NOT_FOUND');
       return toEnrichmentDto(row);
     },
 
     async adminResults(id: string, query: { found?: boolean; page: number; pageSize: number }) {
-      if (!(await repo.find(id))) throw notFound('ENRICHMENT_NOT_FOUND', 'Enriquecimento não encontrado.');
+      if (!(await repo.find(id))) throw new AppError('ENRICHMENT_NOT_FOUND');
       const { rows, total } = await repo.results(id, { found: query.found }, query.page, query.pageSize);
       return { items: rows.map(toResult), total, page: query.page, pageSize: query.pageSize };
     },

@@ -1,8 +1,8 @@
 import { cnpjCheckDigits } from '@ecoa/shared';
-import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
@@ -27,8 +27,6 @@ describe(`enrichment (${dbKind})`, () => {
     (opened) => (server = opened),
   );
 
-  const call = (token: string, options: InjectOptions) =>
-    server.app.inject({ ...options, headers: { ...bearer(token), ...(options.headers ?? {}) } });
   const sql = (text: string, params: unknown[] = []) => server.db.executeSql(text, params);
 
   async function seedBase() {
@@ -67,7 +65,7 @@ describe(`enrichment (${dbKind})`, () => {
   async function waitReady(token: string, id: string) {
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const body = (await call(token, { method: 'GET', url: `/api/v1/enrichments/${id}` })).json();
+      const body = (await injectAs(server, token, { method: 'GET', url: `/api/v1/enrichments/${id}` })).json();
       if (body.status !== 'processing') return body;
       if (Date.now() > deadline) throw new Error(`enrichment ${id} still processing`);
       await new Promise((r) => setTimeout(r, 100));
@@ -76,13 +74,14 @@ describe(`enrichment (${dbKind})`, () => {
 
   it('needs the base loaded and the permission; refuses a shortfall with nothing reserved', async () => {
     const early = await userWith(10);
-    const noBase = await call(early.token, {
+    const noBase = await injectAs(server, early.token, {
       method: 'POST',
       url: '/api/v1/enrichments',
       payload: { name: 'Cedo', cnpjs: [ACME] },
     });
     expect(noBase.json().code).toBe('CNPJ_BASE_EMPTY');
-    const month = async () => (await call(early.token, { method: 'GET', url: '/api/v1/enrichments/base' })).json();
+    const month = async () =>
+      (await injectAs(server, early.token, { method: 'GET', url: '/api/v1/enrichments/base' })).json();
     expect(await month()).toEqual({ referenceMonth: null });
     await seedBase();
     expect(await month()).toEqual({ referenceMonth: '2026-10' });
@@ -92,13 +91,13 @@ describe(`enrichment (${dbKind})`, () => {
       ['GET', '/api/v1/enrichments'],
       ['POST', '/api/v1/enrichments'],
     ] as const) {
-      const res = await call(stranger.token, { method, url, payload: { name: 'x', cnpjs: [ACME] } });
+      const res = await injectAs(server, stranger.token, { method, url, payload: { name: 'x', cnpjs: [ACME] } });
       expect(res.statusCode, url).toBe(403);
       expect(res.json().code).toBe('ENRICHMENT_FORBIDDEN');
     }
 
     const poor = await userWith(2);
-    const short = await call(poor.token, {
+    const short = await injectAs(server, poor.token, {
       method: 'POST',
       url: '/api/v1/enrichments',
       payload: { name: 'Caro', cnpjs: [ACME, ACME_FILIAL, BAIXADA] },
@@ -113,7 +112,7 @@ describe(`enrichment (${dbKind})`, () => {
   it('looks CNPJs up, charges only those found with a phone, and makes a contact list of them', async () => {
     const { token, user } = await userWith(10);
     const masked = `${ACME.slice(0, 2)}.${ACME.slice(2, 5)}.${ACME.slice(5, 8)}/${ACME.slice(8, 12)}-${ACME.slice(12)}`;
-    const created = await call(token, {
+    const created = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/enrichments',
       payload: {
@@ -155,7 +154,7 @@ describe(`enrichment (${dbKind})`, () => {
       { kind: 'RELEASE', amount: 2, reserved: -2 },
     ]);
 
-    const results = (await call(token, { method: 'GET', url: `/api/v1/enrichments/${id}/results` })).json();
+    const results = (await injectAs(server, token, { method: 'GET', url: `/api/v1/enrichments/${id}/results` })).json();
     expect(results.items.map((r: { cnpj: string }) => r.cnpj)).toEqual([ACME, ACME_FILIAL, BAIXADA, ALFA, MISSING]);
     expect(results.items[0]).toEqual({
       cnpj: ACME,
@@ -174,10 +173,12 @@ describe(`enrichment (${dbKind})`, () => {
     });
     expect(results.items[2]).toMatchObject({ situation: 'baixada', found: true });
     expect(results.items[4]).toMatchObject({ found: false, companyName: null, phones: [] });
-    const missing = (await call(token, { method: 'GET', url: `/api/v1/enrichments/${id}/results?found=false` })).json();
+    const missing = (
+      await injectAs(server, token, { method: 'GET', url: `/api/v1/enrichments/${id}/results?found=false` })
+    ).json();
     expect(missing.items.map((r: { cnpj: string }) => r.cnpj)).toEqual([MISSING]);
 
-    const csv = (await call(token, { method: 'GET', url: `/api/v1/enrichments/${id}/export` })).body;
+    const csv = (await injectAs(server, token, { method: 'GET', url: `/api/v1/enrichments/${id}/export` })).body;
     const lines = csv
       .replace(/^\ufeff/, '')
       .trim()
@@ -188,16 +189,16 @@ describe(`enrichment (${dbKind})`, () => {
     );
     expect(lines).toHaveLength(6);
 
-    const list = await call(token, {
+    const list = await injectAs(server, token, {
       method: 'POST',
       url: `/api/v1/enrichments/${id}/list`,
       payload: { name: 'Celulares prospecção', kinds: ['mobile'] },
     });
     expect(list.statusCode, list.body).toBe(201);
     const listId = list.json().listId;
-    const shown = (await call(token, { method: 'GET', url: `/api/v1/lists/${listId}` })).json();
+    const shown = (await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${listId}` })).json();
     expect(shown).toMatchObject({ status: 'ready', valid: 2, mobiles: 2, landlines: 0 });
-    const contacts = (await call(token, { method: 'GET', url: `/api/v1/lists/${listId}/contacts` })).json();
+    const contacts = (await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${listId}/contacts` })).json();
     expect(contacts.items.map((c: { phone: string }) => c.phone).sort()).toEqual(['+5511987654321', '+5531998887777']);
     expect(contacts.items.find((c: { phone: string }) => c.phone === '+5511987654321')).toMatchObject({
       name: 'ACME COMERCIO LTDA',
@@ -206,24 +207,29 @@ describe(`enrichment (${dbKind})`, () => {
 
     // Someone else's enrichment does not exist for this user.
     const other = await userWith(0);
-    expect((await call(other.token, { method: 'GET', url: `/api/v1/enrichments/${id}` })).statusCode).toBe(404);
+    expect((await injectAs(server, other.token, { method: 'GET', url: `/api/v1/enrichments/${id}` })).statusCode).toBe(
+      404,
+    );
 
     // Administrators see every user's, by user and period, and open one.
     const admin = await signUpAndSignIn(server);
     await makeAdmin(server, admin.user.id);
     const listed = (
-      await call(admin.token, { method: 'GET', url: `/api/v1/admin/enrichments?userId=${user.id}` })
+      await injectAs(server, admin.token, { method: 'GET', url: `/api/v1/admin/enrichments?userId=${user.id}` })
     ).json();
     expect(listed.items).toEqual([
       expect.objectContaining({ id, name: 'Prospecção', withPhone: 3, user: expect.objectContaining({ id: user.id }) }),
     ]);
     const future = new Date(Date.now() + 86_400_000).toISOString();
-    const none = await call(admin.token, {
+    const none = await injectAs(server, admin.token, {
       method: 'GET',
       url: `/api/v1/admin/enrichments?userId=${user.id}&from=${encodeURIComponent(future)}`,
     });
     expect(none.json().total).toBe(0);
-    const opened = await call(admin.token, { method: 'GET', url: `/api/v1/admin/enrichments/${id}/results` });
+    const opened = await injectAs(server, admin.token, {
+      method: 'GET',
+      url: `/api/v1/admin/enrichments/${id}/results`,
+    });
     expect(opened.json().total).toBe(5);
   });
 
@@ -235,7 +241,7 @@ describe(`enrichment (${dbKind})`, () => {
       { name: 'onlyActive', value: 'true' },
       { name: 'file', filename: 'empresas.csv', content: Buffer.from(csv, 'latin1') },
     ]);
-    const res = await call(token, {
+    const res = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/enrichments',
       payload: form.payload,
@@ -246,7 +252,7 @@ describe(`enrichment (${dbKind})`, () => {
     expect(done).toMatchObject({ total: 3, valid: 3, found: 2, withPhone: 2, notFound: 1, onlyActive: true });
 
     const noColumn = multipart([{ name: 'file', filename: 'nada.csv', content: Buffer.from('nome;cidade\nA;B\n') }]);
-    const refused = await call(token, {
+    const refused = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/enrichments',
       payload: noColumn.payload,

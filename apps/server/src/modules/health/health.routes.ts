@@ -21,7 +21,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
       logLevel: 'warn',
     },
     async () => {
-      if (!deps.isReady()) throw new AppError('NOT_READY', 503, 'Servidor iniciando.');
+      if (!deps.isReady()) throw new AppError('NOT_READY');
       await deps.pingDb();
       return { status: 'ok' as const };
     },

@@ -9,7 +9,7 @@ export function registerPublicConfigRoutes(app: FastifyInstance, config: PublicC
     {
       schema: {
         tags: ['system'],
-        summary: "The server's public settings for the web app (the support chat number)",
+        summary: "The server's public settings for the web app (the support chat number, the tag manager container)",
         response: { 200: publicConfigSchema },
       },
     },

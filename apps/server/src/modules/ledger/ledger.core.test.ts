@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AppError } from '../../platform/errors/app-error.ts';
-import { assertPositiveInteger, ledgerErrors, pgErrorCode, sameOperation } from './ledger.core.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
+import { assertPositiveInteger, pgErrorCode, sameOperation } from './ledger.core.ts';
 import type { LedgerEntryRow } from './ledger.schema.ts';
 
 /** The ledger's pure rules: its errors (code, status, message, details), replay matching, driver errors. */
@@ -15,24 +15,26 @@ describe('ledger core rules', () => {
   };
 
   it('names each refusal with its code, status, message and details', () => {
-    expect(ledgerErrors.priceNotConfigured('SMSSHORT')).toMatchObject({
+    expect(new AppError('PRICE_NOT_CONFIGURED', { type: 'SMSSHORT' })).toMatchObject({
       code: 'PRICE_NOT_CONFIGURED',
       status: 400,
       details: { type: 'SMSSHORT' },
     });
-    expect(ledgerErrors.insufficient('BALANCE', 5, 9)).toMatchObject({
+    expect(new AppError('INSUFFICIENT_BALANCE', { type: 'BALANCE', available: 5, requested: 9 })).toMatchObject({
       code: 'INSUFFICIENT_BALANCE',
       message: 'Saldo insuficiente.',
       details: { type: 'BALANCE', available: 5, requested: 9 },
     });
-    expect(ledgerErrors.insufficient('SMSSHORT', 1, 2).message).toBe('Créditos insuficientes.');
-    expect(ledgerErrors.reservationExceeded(3)).toMatchObject({
+    expect(new AppError('INSUFFICIENT_BALANCE', { type: 'SMSSHORT', available: 1, requested: 2 }).message).toBe(
+      'Créditos insuficientes.',
+    );
+    expect(new AppError('RESERVATION_EXCEEDED', { outstanding: 3 })).toMatchObject({
       code: 'RESERVATION_EXCEEDED',
       status: 409,
       message: 'Valor acima do que está reservado para esta referência.',
       details: { outstanding: 3 },
     });
-    expect(ledgerErrors.paymentNotFound()).toMatchObject({
+    expect(new AppError('PAYMENT_NOT_FOUND')).toMatchObject({
       code: 'PAYMENT_NOT_FOUND',
       status: 404,
       message: 'Pagamento não encontrado.',

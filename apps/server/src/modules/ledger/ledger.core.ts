@@ -1,6 +1,6 @@
-import { type CreditType, LEDGER_MESSAGES, type LedgerEntryKind } from '@ecoa/shared';
+import type { CreditType, LedgerEntryKind } from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { BalanceAmounts, LedgerRepository, NewLedgerEntry } from './ledger.repository.ts';
 import type { LedgerEntryRow } from './ledger.schema.ts';
 
@@ -29,28 +29,6 @@ export type OperationOptions = {
 };
 
 const IDEMPOTENCY_CONSTRAINT = 'ledger_entries_user_idempotency_key';
-
-export const ledgerErrors = {
-  invalidQuantity: () => badRequest('INVALID_QUANTITY', LEDGER_MESSAGES.invalidQuantity),
-  whatsappMinimum: () => badRequest('WHATSAPP_MINIMUM', LEDGER_MESSAGES.whatsappMinimum),
-  priceNotConfigured: (type: CreditType) =>
-    badRequest('PRICE_NOT_CONFIGURED', LEDGER_MESSAGES.priceNotConfigured, { type }),
-  insufficient: (type: CreditType, available: number, requested: number) =>
-    badRequest(
-      'INSUFFICIENT_BALANCE',
-      type === 'BALANCE' ? LEDGER_MESSAGES.insufficientBalance : 'Créditos insuficientes.',
-      { type, available, requested },
-    ),
-  belowZero: (type: CreditType, available: number) =>
-    badRequest('ADJUSTMENT_BELOW_ZERO', LEDGER_MESSAGES.adjustmentBelowZero, { type, available }),
-  keyReused: () => conflict('IDEMPOTENCY_KEY_REUSED', LEDGER_MESSAGES.idempotencyKeyReused),
-  userNotFound: () => notFound('USER_NOT_FOUND', LEDGER_MESSAGES.userNotFound),
-  reservationExceeded: (outstanding: number) =>
-    new AppError('RESERVATION_EXCEEDED', 409, 'Valor acima do que está reservado para esta referência.', {
-      outstanding,
-    }),
-  paymentNotFound: () => notFound('PAYMENT_NOT_FOUND', 'Pagamento não encontrado.'),
-};
 
 export type NewEntryInput = Omit<
   NewLedgerEntry,
@@ -92,7 +70,7 @@ export function createLedgerCore(deps: LedgerCoreDeps) {
       const existing = await base.findEntriesByKeys(opts.userId, keys);
       if (existing.length > 0) return opts.replay(existing, base);
     }
-    if (pgErrorCode(err) === '23503') throw ledgerErrors.userNotFound();
+    if (pgErrorCode(err) === '23503') throw new AppError('USER_NOT_FOUND');
     throw err;
   }
 
@@ -196,13 +174,13 @@ export function sameOperation(e: LedgerEntryRow | undefined, expected: Operation
       (e.referenceType !== (expected.reference?.type ?? null) || e.referenceId !== (expected.reference?.id ?? null))) ||
     (expected.actorUserId !== undefined && e.actorUserId !== expected.actorUserId) ||
     (expected.reason !== undefined && e.reason !== expected.reason);
-  if (differs) throw ledgerErrors.keyReused();
+  if (differs) throw new AppError('IDEMPOTENCY_KEY_REUSED');
   return e;
 }
 
 export function assertPositiveInteger(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
-    throw badRequest('INVALID_AMOUNT', 'O valor deve ser um número inteiro maior que zero.');
+    throw new AppError('INVALID_AMOUNT');
   }
 }
 

@@ -1,9 +1,9 @@
 import type { Page, PaymentMethod } from '@ecoa/shared';
+import { AppError } from '../../platform/errors/app-error.ts';
 import {
   assertPositiveInteger,
   type LedgerCore,
   type LedgerCoreDeps,
-  ledgerErrors,
   type OperationOptions,
   sameOperation,
 } from './ledger.core.ts';
@@ -54,12 +54,12 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
             reason: input.reason,
           });
           const payment = await repo.findPayment(e.referenceId ?? '');
-          if (!payment) throw ledgerErrors.paymentNotFound();
-          if (payment.method !== input.method) throw ledgerErrors.keyReused();
+          if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
+          if (payment.method !== input.method) throw new AppError('IDEMPOTENCY_KEY_REUSED');
           return { payment, entry: e, replayed: true };
         },
         run: async (repo, [key]) => {
-          if (!(await repo.lockUserKey(input.userId))) throw ledgerErrors.userNotFound();
+          if (!(await repo.lockUserKey(input.userId))) throw new AppError('USER_NOT_FOUND');
           const now = clock.now();
           const payment = await repo.insertPayment({
             userId: input.userId,
@@ -158,7 +158,7 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
     ): Promise<{ payment: PaymentRow; entry: LedgerEntryRow | null; shortfallCentavos: number; replayed: boolean }> {
       return deps.repo.transaction(async (repo) => {
         const payment = await repo.lockPayment(paymentId);
-        if (!payment) throw ledgerErrors.paymentNotFound();
+        if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
         const total = Math.min(totalRefundedCentavos, payment.amountCentavos);
         const delta = total - payment.refundedCentavos;
         if (delta <= 0) return { payment, entry: null, shortfallCentavos: 0, replayed: true };
@@ -224,7 +224,7 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
     ): Promise<PaymentResult> {
       return deps.repo.transaction(async (repo) => {
         const payment = await repo.lockPayment(paymentId);
-        if (!payment) throw ledgerErrors.paymentNotFound();
+        if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
         if (successApplied(payment)) {
           const [e] = await repo.findEntriesByKeys(payment.userId, [`payment:${payment.id}`]);
           return { payment, entry: e ?? null, replayed: true };
@@ -248,7 +248,7 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
     async closePendingPayment(paymentId: string, status: 'FAILED' | 'CANCELED'): Promise<PaymentRow> {
       return deps.repo.transaction(async (repo) => {
         const payment = await repo.lockPayment(paymentId);
-        if (!payment) throw ledgerErrors.paymentNotFound();
+        if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
         if (payment.status !== 'PENDING') return payment;
         return repo.updatePayment(paymentId, { status, updatedAt: clock.now() });
       });
@@ -261,7 +261,7 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
     /** A payment of `userId`'s own; another user's is answered as missing (its id says nothing). */
     async ownPayment(userId: string, paymentId: string): Promise<PaymentRow> {
       const payment = await deps.repo.findPayment(paymentId);
-      if (!payment || payment.userId !== userId) throw ledgerErrors.paymentNotFound();
+      if (!payment || payment.userId !== userId) throw new AppError('PAYMENT_NOT_FOUND');
       return payment;
     },
 

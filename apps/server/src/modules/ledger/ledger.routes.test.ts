@@ -1,7 +1,8 @@
 import { CREDIT_TYPES } from '@ecoa/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { type UserRow, users } from '../users/users.schema.ts';
@@ -21,11 +22,11 @@ afterAll(async () => {
 type Json = Record<string, unknown>;
 
 function call(method: 'GET' | 'POST', url: string, token?: string, payload?: unknown, headers: Json = {}) {
-  return server.app.inject({
+  return injectAs(server, token, {
     method,
     url,
     ...(payload !== undefined ? { payload: payload as Json } : {}),
-    headers: { ...(token ? bearer(token) : {}), ...(headers as Record<string, string>) },
+    headers: headers as Record<string, string>,
   });
 }
 

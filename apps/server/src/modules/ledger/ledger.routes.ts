@@ -4,21 +4,15 @@ import {
   adminPaymentResultSchema,
   adminPaymentSchema,
   CREDIT_TYPES,
-  type CreditType,
-  centavosToReais,
   creditTransferResultSchema,
   creditTransferSchema,
-  type DashboardBalance,
   dashboardBalanceSchema,
-  type LedgerEntryDto,
   ledgerEntrySchema,
-  type PaymentDto,
   pageSchema,
   paginationQuerySchema,
   paymentSchema,
   paymentStatusSchema,
   reaisToCentavos,
-  tenThousandthsToReais,
 } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -26,59 +20,10 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { idempotencyHeaderDoc, idempotencyKey } from '../../platform/http/idempotency-key.ts';
-import type { BalanceAmounts } from './ledger.repository.ts';
-import type { LedgerEntryRow, PaymentRow } from './ledger.schema.ts';
-import type { Balances, LedgerService } from './ledger.service.ts';
+import { createLedgerApi } from './ledger.api.ts';
+import type { LedgerService } from './ledger.service.ts';
 
 export type LedgerRoutesDeps = { ledger: LedgerService; guard: AuthGuard };
-
-/** An amount of `type` as the API shows it: reais for BALANCE, units for credit types. */
-const show = (type: CreditType, amount: number) => (type === 'BALANCE' ? centavosToReais(amount) : amount);
-const showBalance = (type: CreditType, b: BalanceAmounts) => ({
-  available: show(type, b.available),
-  reserved: show(type, b.reserved),
-});
-
-export function toDashboardBalance(balances: Balances): DashboardBalance {
-  return {
-    money: centavosToReais(balances.BALANCE.available),
-    credits: Object.fromEntries(
-      CREDIT_TYPES.map((t) => [t, showBalance(t, balances[t])]),
-    ) as DashboardBalance['credits'],
-  };
-}
-
-export function toEntryDto(e: LedgerEntryRow): LedgerEntryDto {
-  return {
-    id: e.id,
-    type: e.type,
-    kind: e.kind,
-    amount: show(e.type, e.amount),
-    balanceAfter: show(e.type, e.balanceAfter),
-    reservedDelta: show(e.type, e.reservedDelta),
-    reservedAfter: show(e.type, e.reservedAfter),
-    referenceType: e.referenceType,
-    referenceId: e.referenceId,
-    actorUserId: e.actorUserId,
-    reason: e.reason,
-    createdAt: e.createdAt.toISOString(),
-  };
-}
-
-export function toPaymentDto(p: PaymentRow): PaymentDto {
-  return {
-    id: p.id,
-    amount: centavosToReais(p.amountCentavos),
-    method: p.method,
-    provider: p.provider,
-    status: p.status,
-    reason: p.reason,
-    createdBy: p.createdBy,
-    refunded: centavosToReais(p.refundedCentavos),
-    createdAt: p.createdAt.toISOString(),
-    completedAt: p.completedAt ? p.completedAt.toISOString() : null,
-  };
-}
 
 /** Client keys live in their own namespace per operation, apart from the server's own keys. */
 const prefixed = (operation: string, key: string | undefined) =>
@@ -96,27 +41,14 @@ const paymentsPageSchema = pageSchema(paymentSchema);
 export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { ledger, guard } = deps;
-  // onRequest, not preHandler: the session is checked before the body is validated, so an
-  // anonymous call always answers 401 (the web app signs out on it), never a validation 400.
-  const userOnly = { onRequest: guard.requireUser };
-  const adminOnly = { onRequest: guard.requireAdmin };
+  const api = createLedgerApi(ledger);
   const security = [{ bearer: [] }];
   const adminErrors = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
-
-  /** A page of a user's ledger or payments as the API shows them (the user's own, or an administrator's view). */
-  const entriesPage = async (userId: string, query: z.infer<typeof entriesQuery>) => {
-    const page = await ledger.listEntries(userId, query);
-    return { ...page, items: page.items.map(toEntryDto) };
-  };
-  const paymentsPage = async (userId: string, query: z.infer<typeof paginationQuerySchema>) => {
-    const page = await ledger.listPayments(userId, query);
-    return { ...page, items: page.items.map(toPaymentDto) };
-  };
 
   r.get(
     '/api/v1/dashboard/balance',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'Money (reais) and every credit type (available and reserved) of the signed-in user',
@@ -124,13 +56,13 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         response: { 200: dashboardBalanceSchema, 401: errorResponse },
       },
     },
-    async (request) => toDashboardBalance(await ledger.getBalances(currentUser(request).id)),
+    async (request) => api.balance(currentUser(request).id),
   );
 
   r.post(
     '/api/v1/credits/transfer',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'Turn money into credits at the user’s unit price (atomic)',
@@ -140,29 +72,19 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         response: { 200: creditTransferResultSchema, 400: errorResponse, 401: errorResponse, 409: errorResponse },
       },
     },
-    async (request) => {
-      const result = await ledger.transfer({
+    async (request) =>
+      api.transfer({
         userId: currentUser(request).id,
         type: request.body.type,
         quantity: request.body.amount,
         idempotencyKey: prefixed('transfer', idempotencyKey(request)),
-      });
-      return {
-        transferId: result.transferId,
-        type: result.type,
-        amount: result.quantity,
-        unitPrice: tenThousandthsToReais(result.unitPrice),
-        cost: centavosToReais(result.costCentavos),
-        money: centavosToReais(result.money.available),
-        credits: result.credits,
-      };
-    },
+      }),
   );
 
   r.get(
     '/api/v1/ledger',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'The signed-in user’s ledger, newest first',
@@ -171,13 +93,13 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         response: { 200: entriesPageSchema, 401: errorResponse },
       },
     },
-    async (request) => entriesPage(currentUser(request).id, request.query),
+    async (request) => api.entriesPage(currentUser(request).id, request.query),
   );
 
   r.get(
     '/api/v1/payments',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'The signed-in user’s payments, newest first',
@@ -186,13 +108,13 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         response: { 200: paymentsPageSchema, 401: errorResponse },
       },
     },
-    async (request) => paymentsPage(currentUser(request).id, request.query),
+    async (request) => api.paymentsPage(currentUser(request).id, request.query),
   );
 
   r.get(
     '/api/v1/payments/:id',
     {
-      ...userOnly,
+      onRequest: guard.requireUser,
       schema: {
         tags: ['ledger'],
         summary: 'Where one of the signed-in user’s payments stands (another user’s: 404)',
@@ -203,10 +125,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         response: { 200: paymentStatusSchema, 400: errorResponse, 401: errorResponse, 404: errorResponse },
       },
     },
-    async (request) => {
-      const payment = await ledger.ownPayment(currentUser(request).id, request.params.id);
-      return { id: payment.id, status: payment.status, amount: centavosToReais(payment.amountCentavos) };
-    },
+    async (request) => api.paymentStatus(currentUser(request).id, request.params.id),
   );
 
   // --- administrators -------------------------------------------------------------------
@@ -214,7 +133,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   r.get(
     '/api/v1/admin/users/:id/balance',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'A user’s balances (same shape as the dashboard balance)',
@@ -225,14 +144,14 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
     },
     async (request) => {
       await ledger.assertUserExists(request.params.id);
-      return toDashboardBalance(await ledger.getBalances(request.params.id));
+      return api.balance(request.params.id);
     },
   );
 
   r.get(
     '/api/v1/admin/users/:id/ledger',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'A user’s ledger, newest first',
@@ -244,14 +163,14 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
     },
     async (request) => {
       await ledger.assertUserExists(request.params.id);
-      return entriesPage(request.params.id, request.query);
+      return api.entriesPage(request.params.id, request.query);
     },
   );
 
   r.get(
     '/api/v1/admin/users/:id/payments',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'A user’s payments, newest first',
@@ -263,14 +182,14 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
     },
     async (request) => {
       await ledger.assertUserExists(request.params.id);
-      return paymentsPage(request.params.id, request.query);
+      return api.paymentsPage(request.params.id, request.query);
     },
   );
 
   r.post(
     '/api/v1/admin/users/:id/payments',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'Record a MANUAL or PIX payment (amount in reais); credited at once',
@@ -288,7 +207,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
       },
     },
     async (request, reply) => {
-      const result = await ledger.recordManualPayment({
+      const result = await api.recordManualPayment({
         userId: request.params.id,
         amountCentavos: reaisToCentavos(request.body.amount)!,
         method: request.body.method,
@@ -296,18 +215,14 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         actorUserId: currentUser(request).id,
         idempotencyKey: prefixed('admin-payment', idempotencyKey(request)),
       });
-      return reply.status(result.replayed ? 200 : 201).send({
-        payment: toPaymentDto(result.payment),
-        entry: result.entry ? toEntryDto(result.entry) : null,
-        money: centavosToReais(await ledger.getMoneyBalanceCentavos(request.params.id)),
-      });
+      return reply.status(result.replayed ? 200 : 201).send(result.body);
     },
   );
 
   r.post(
     '/api/v1/admin/users/:id/adjustments',
     {
-      ...adminOnly,
+      onRequest: guard.requireAdmin,
       schema: {
         tags: ['admin'],
         summary: 'Adjust one balance with a reason (signed; reais for BALANCE, units otherwise)',
@@ -327,7 +242,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
     async (request, reply) => {
       const { type, amount, reason } = request.body;
       const units = type === 'BALANCE' ? reaisToCentavos(amount)! : amount;
-      const result = await ledger.adjust({
+      const result = await api.adjust({
         userId: request.params.id,
         type,
         amount: units,
@@ -335,9 +250,7 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
         actorUserId: currentUser(request).id,
         idempotencyKey: prefixed('admin-adjustment', idempotencyKey(request)),
       });
-      return reply
-        .status(result.replayed ? 200 : 201)
-        .send({ entry: toEntryDto(result.entry), balance: showBalance(type, result.balance) });
+      return reply.status(result.replayed ? 200 : 201).send(result.body);
     },
   );
 }

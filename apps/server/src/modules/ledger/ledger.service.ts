@@ -1,20 +1,12 @@
 import crypto from 'node:crypto';
-import {
-  CREDIT_TYPES,
-  type CreditType,
-  LEDGER_MESSAGES,
-  type LedgerEntryKind,
-  type Page,
-  WELCOME_BONUS_CREDITS,
-} from '@ecoa/shared';
+import { CREDIT_TYPES, type CreditType, type LedgerEntryKind, type Page, WELCOME_BONUS_CREDITS } from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { type AppError, badRequest } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import {
   assertPositiveInteger,
   balanceOf,
   createLedgerCore,
   type LedgerClock,
-  ledgerErrors,
   type OperationIdentity,
   type OperationOptions,
   type Reference,
@@ -25,7 +17,7 @@ import type { BalanceAmounts, LedgerRepository } from './ledger.repository.ts';
 import type { LedgerEntryRow } from './ledger.schema.ts';
 import { createTransferOperations } from './ledger.transfers.ts';
 
-export { type LedgerClock, ledgerErrors, pgErrorCode, type Reference } from './ledger.core.ts';
+export { type LedgerClock, pgErrorCode, type Reference } from './ledger.core.ts';
 export type { PaymentResult } from './ledger.payments.ts';
 export type { TransferResult } from './ledger.transfers.ts';
 
@@ -164,9 +156,9 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           input.reference.type,
           input.reference.id,
         );
-        if (input.amount > outstanding) throw ledgerErrors.reservationExceeded(outstanding);
+        if (input.amount > outstanding) throw new AppError('RESERVATION_EXCEEDED', { outstanding: outstanding });
       },
-      onShort: () => ledgerErrors.reservationExceeded(0), // cannot happen: the reference held it
+      onShort: () => new AppError('RESERVATION_EXCEEDED', { outstanding: 0 }), // cannot happen: the reference held it
     });
   }
 
@@ -178,7 +170,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         ...input,
         availableDelta: input.amount,
         reservedDelta: 0,
-        onShort: () => ledgerErrors.invalidQuantity(),
+        onShort: () => new AppError('INVALID_QUANTITY'),
       });
     },
 
@@ -189,7 +181,8 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         ...input,
         availableDelta: -input.amount,
         reservedDelta: 0,
-        onShort: (b) => ledgerErrors.insufficient(input.type, b.available, input.amount),
+        onShort: (b) =>
+          new AppError('INSUFFICIENT_BALANCE', { type: input.type, available: b.available, requested: input.amount }),
       });
     },
 
@@ -200,7 +193,8 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         kind: 'RESERVE',
         availableDelta: -input.amount,
         reservedDelta: input.amount,
-        onShort: (b) => ledgerErrors.insufficient(input.type, b.available, input.amount),
+        onShort: (b) =>
+          new AppError('INSUFFICIENT_BALANCE', { type: input.type, available: b.available, requested: input.amount }),
       });
     },
 
@@ -273,7 +267,7 @@ export function createLedgerService(deps: LedgerServiceDeps) {
       },
     ): Promise<MovementResult> {
       if (!Number.isSafeInteger(input.amount) || input.amount === 0) {
-        throw badRequest('VALIDATION_FAILED', LEDGER_MESSAGES.adjustmentZero);
+        throw new AppError('VALIDATION_FAILED', { messageKey: 'adjustmentZero' });
       }
       return move({
         ...input,
@@ -287,15 +281,15 @@ export function createLedgerService(deps: LedgerServiceDeps) {
         identity: { reference: undefined, reason: input.reason },
         // Without it, a decrease for an unknown user would say ADJUSTMENT_BELOW_ZERO (no balance row).
         check: async (repo) => {
-          if (!(await repo.lockUserKey(input.userId))) throw ledgerErrors.userNotFound();
+          if (!(await repo.lockUserKey(input.userId))) throw new AppError('USER_NOT_FOUND');
         },
-        onShort: (b) => ledgerErrors.belowZero(input.type, b.available),
+        onShort: (b) => new AppError('ADJUSTMENT_BELOW_ZERO', { type: input.type, available: b.available }),
       });
     },
 
     /** 404 USER_NOT_FOUND unless the user exists (admin routes). */
     async assertUserExists(userId: string): Promise<void> {
-      if (!(await deps.repo.userExists(userId))) throw ledgerErrors.userNotFound();
+      if (!(await deps.repo.userExists(userId))) throw new AppError('USER_NOT_FOUND');
     },
 
     /** Every credit type (BALANCE in centavos), zero when never touched. */

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { type TransferableCreditType, WHATSAPP_MIN_REAIS } from '@ecoa/shared';
-import { balanceOf, type LedgerCore, type LedgerCoreDeps, ledgerErrors, type OperationOptions } from './ledger.core.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
+import { balanceOf, type LedgerCore, type LedgerCoreDeps, type OperationOptions } from './ledger.core.ts';
 import type { BalanceAmounts, LedgerRepository } from './ledger.repository.ts';
 import type { LedgerEntryRow } from './ledger.schema.ts';
 
@@ -33,7 +34,7 @@ export function createTransferOperations(deps: LedgerCoreDeps & { core: LedgerCo
       input: OperationOptions & { userId: string; type: TransferableCreditType; quantity: number },
     ): Promise<TransferResult> {
       const { userId, type, quantity } = input;
-      if (!Number.isSafeInteger(quantity) || quantity <= 0) throw ledgerErrors.invalidQuantity();
+      if (!Number.isSafeInteger(quantity) || quantity <= 0) throw new AppError('INVALID_QUANTITY');
       return core.operateInOneStatement<TransferResult>({
         userId,
         key: input.idempotencyKey,
@@ -48,7 +49,7 @@ export function createTransferOperations(deps: LedgerCoreDeps & { core: LedgerCo
             into.type === type &&
             into.amount === quantity &&
             out.actorUserId === (input.actorUserId ?? null);
-          if (!sameTransfer) throw ledgerErrors.keyReused();
+          if (!sameTransfer) throw new AppError('IDEMPOTENCY_KEY_REUSED');
           const meta = (out.metadata ?? {}) as { unitPrice?: number };
           return {
             transferId: out.referenceId ?? '',
@@ -108,9 +109,9 @@ export function createTransferOperations(deps: LedgerCoreDeps & { core: LedgerCo
  */
 async function whyNot(repo: LedgerRepository, userId: string, type: TransferableCreditType, whatsappFloor: number) {
   const prices = await repo.getUnitPrices(userId);
-  if (!prices) return ledgerErrors.userNotFound();
-  if (!prices[type]) return ledgerErrors.priceNotConfigured(type);
+  if (!prices) return new AppError('USER_NOT_FOUND');
+  if (!prices[type]) return new AppError('PRICE_NOT_CONFIGURED', { type: type });
   const money = await repo.getBalance(userId, 'BALANCE');
-  if (money.available < whatsappFloor) return ledgerErrors.whatsappMinimum();
-  return ledgerErrors.invalidQuantity();
+  if (money.available < whatsappFloor) return new AppError('WHATSAPP_MINIMUM');
+  return new AppError('INVALID_QUANTITY');
 }

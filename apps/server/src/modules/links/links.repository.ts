@@ -86,7 +86,7 @@ export function createLinksRepository(db: Database) {
   return {
     ...createLinkClickQueries(db),
     /** A new link and its turn sequence, in the caller's transaction. */
-    async insert(tx: DbOrTx, link: NewLink): Promise<RotatingLinkRow> {
+    async insert(link: NewLink, tx: DbOrTx): Promise<RotatingLinkRow> {
       const id = randomUUID();
       const turnSequence = `link_turns_${id.replaceAll('-', '')}`;
       await tx.execute(sql.raw(`create sequence ${turnSequence}`));
@@ -97,7 +97,7 @@ export function createLinksRepository(db: Database) {
       return row!;
     },
 
-    async update(tx: DbOrTx, id: string, patch: Partial<NewLink> & { status?: RotatingLinkRow['status'] }) {
+    async update(id: string, patch: Partial<NewLink> & { status?: RotatingLinkRow['status'] }, tx: DbOrTx) {
       const [row] = await tx
         .update(rotatingLinks)
         .set({ ...patch, updatedAt: new Date() })
@@ -107,7 +107,7 @@ export function createLinksRepository(db: Database) {
     },
 
     /** Writes a link's targets in order: known ids updated, new ones added, missing ones marked removed. */
-    async replaceTargets(tx: DbOrTx, linkId: string, targets: TargetWrite[], now: Date): Promise<void> {
+    async replaceTargets(linkId: string, targets: TargetWrite[], now: Date, tx: DbOrTx): Promise<void> {
       const kept = targets.filter((t) => t.id).map((t) => t.id!);
       await tx.execute(sql`
         update link_targets set removed_at = ${now}
@@ -186,11 +186,11 @@ export function createLinksRepository(db: Database) {
       };
     },
 
-    async softDelete(tx: DbOrTx, id: string, now: Date): Promise<void> {
+    async softDelete(id: string, now: Date, tx: DbOrTx): Promise<void> {
       await tx.update(rotatingLinks).set({ deletedAt: now, updatedAt: now }).where(eq(rotatingLinks.id, id));
     },
 
-    async setDisabled(tx: DbOrTx, id: string, disabled: boolean, reason: string | null, now: Date) {
+    async setDisabled(id: string, disabled: boolean, reason: string | null, now: Date, tx: DbOrTx) {
       const [row] = await tx
         .update(rotatingLinks)
         .set({ disabledAt: disabled ? now : null, disabledReason: disabled ? reason : null, updatedAt: now })

@@ -16,7 +16,7 @@ import {
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { sqlStateOf } from '../../platform/db/errors.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { boundedPeriod } from '../../platform/http/period.ts';
 import type { AuditChanges } from '../audit/index.ts';
 import type { LinksRepository, TargetWrite } from './links.repository.ts';
@@ -26,8 +26,8 @@ export type LinksServiceDeps = {
   db: Database;
   repo: LinksRepository;
   audit: (
-    tx: DbOrTx,
     entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
+    tx: DbOrTx,
   ) => Promise<void>;
   publicUrl: string;
   /** This process's hop forgets a changed link at once (others within a second). */
@@ -36,16 +36,14 @@ export type LinksServiceDeps = {
 };
 
 const DAY = 86_400_000;
-const notFoundError = () => notFound('LINK_NOT_FOUND', 'Link não encontrado.');
-const slugTaken = () => conflict('LINK_SLUG_TAKEN', 'Este endereço já está em uso. Escolha outro.');
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 const KNOWN_PLACEHOLDERS = new Set(['nome_do_link', 'atendente']);
 
 function checkMessage(message: string | undefined, index: number): void {
   for (const [, name] of (message ?? '').matchAll(PLACEHOLDER)) {
     if (!KNOWN_PLACEHOLDERS.has(name ?? ''))
-      throw badRequest('LINK_MESSAGE_PLACEHOLDER', `Variável desconhecida na mensagem: {${name}}.`, {
-        placeholder: name,
+      throw new AppError('LINK_MESSAGE_PLACEHOLDER', {
+        placeholder: name ?? '',
         target: index,
       });
   }
@@ -59,14 +57,14 @@ function checkUrl(url: string, index: number | 'fallback'): string {
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !parsed.hostname.includes('.')) {
-    throw badRequest('LINK_URL_INVALID', 'Use um endereço que comece com https://.', { target: index });
+    throw new AppError('LINK_URL_INVALID', { target: index });
   }
   return parsed.toString();
 }
 
 function checkPhone(phone: string, index: number | 'fallback'): string {
   const result = normalizeBrazilianPhone(phone);
-  if (!result.ok) throw badRequest('LINK_PHONE_INVALID', 'Número de WhatsApp inválido.', { target: index });
+  if (!result.ok) throw new AppError('LINK_PHONE_INVALID', { target: index });
   return result.e164;
 }
 
@@ -147,7 +145,7 @@ export function createLinksService(deps: LinksServiceDeps) {
 
   async function owned(userId: string, id: string): Promise<RotatingLinkRow> {
     const link = await repo.findOwned(userId, id);
-    if (!link) throw notFoundError();
+    if (!link) throw new AppError('LINK_NOT_FOUND');
     return link;
   }
 
@@ -156,7 +154,7 @@ export function createLinksService(deps: LinksServiceDeps) {
     try {
       return await work();
     } catch (err) {
-      if (sqlStateOf(err) === '23505') throw slugTaken();
+      if (sqlStateOf(err) === '23505') throw new AppError('LINK_SLUG_TAKEN');
       throw err;
     }
   }
@@ -165,19 +163,22 @@ export function createLinksService(deps: LinksServiceDeps) {
     async create(userId: string, input: LinkInput): Promise<RotatingLink> {
       const targets = input.targets.map(targetWrite);
       const fallback = fallbackOf(input.fallback);
-      if (await repo.slugTaken(input.slug)) throw slugTaken();
+      if (await repo.slugTaken(input.slug)) throw new AppError('LINK_SLUG_TAKEN');
       const link = await withSlug(() =>
         db.transaction(async (tx) => {
-          const row = await repo.insert(tx, {
-            userId,
-            name: input.name,
-            slug: input.slug,
-            mode: input.mode,
-            sticky: input.sticky ?? false,
-            fallback,
-            pixels: input.pixels ?? null,
-          });
-          await repo.replaceTargets(tx, row.id, targets, clock.now());
+          const row = await repo.insert(
+            {
+              userId,
+              name: input.name,
+              slug: input.slug,
+              mode: input.mode,
+              sticky: input.sticky ?? false,
+              fallback,
+              pixels: input.pixels ?? null,
+            },
+            tx,
+          );
+          await repo.replaceTargets(row.id, targets, clock.now(), tx);
           return row;
         }),
       );
@@ -191,27 +192,36 @@ export function createLinksService(deps: LinksServiceDeps) {
       if (targets) {
         const known = new Set((await repo.targetsOf([id])).map((t) => t.id));
         for (const [i, t] of targets.entries())
-          if (t.id && !known.has(t.id))
-            throw badRequest('LINK_TARGET_UNKNOWN', 'Este destino não pertence ao link.', { target: i });
+          if (t.id && !known.has(t.id)) throw new AppError('LINK_TARGET_UNKNOWN', { target: i });
       }
       const fallback = patch.fallback === undefined ? undefined : fallbackOf(patch.fallback);
-      if (patch.slug && patch.slug !== link.slug && (await repo.slugTaken(patch.slug, id))) throw slugTaken();
+      if (patch.slug && patch.slug !== link.slug && (await repo.slugTaken(patch.slug, id)))
+        throw new AppError('LINK_SLUG_TAKEN');
       await withSlug(() =>
         db.transaction(async (tx) => {
-          await repo.update(tx, id, {
-            ...(patch.name !== undefined ? { name: patch.name } : {}),
-            ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
-            ...(patch.mode !== undefined ? { mode: patch.mode } : {}),
-            ...(patch.sticky !== undefined ? { sticky: patch.sticky } : {}),
-            ...(patch.status !== undefined ? { status: patch.status } : {}),
-            ...(fallback !== undefined ? { fallback } : {}),
-            ...(patch.pixels !== undefined ? { pixels: patch.pixels ?? null } : {}),
-          });
-          if (targets) await repo.replaceTargets(tx, id, targets, clock.now());
+          await repo.update(
+            id,
+            {
+              ...(patch.name !== undefined ? { name: patch.name } : {}),
+              ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+              ...(patch.mode !== undefined ? { mode: patch.mode } : {}),
+              ...(patch.sticky !== undefined ? { sticky: patch.sticky } : {}),
+              ...(patch.status !== undefined ? { status: patch.status } : {}),
+              ...(fallback !== undefined ? { fallback } : {}),
+              ...(patch.pixels !== undefined ? { pixels: patch.pixels ?? null } : {}),
+            },
+            tx,
+          );
+          if (targets) await repo.replaceTargets(id, targets, clock.now(), tx);
         }),
       );
       deps.forget(link.slug, patch.slug ?? link.slug);
       return this.get(userId, id);
+    },
+
+    /** Whether the user owns this live link (a campaign's tracked `{link}` checks it). */
+    async exists(userId: string, id: string): Promise<boolean> {
+      return (await repo.findOwned(userId, id)) !== undefined;
     },
 
     async get(userId: string, id: string): Promise<RotatingLink> {
@@ -225,7 +235,7 @@ export function createLinksService(deps: LinksServiceDeps) {
 
     async remove(userId: string, id: string): Promise<void> {
       const link = await owned(userId, id);
-      await db.transaction((tx) => repo.softDelete(tx, id, clock.now()));
+      await db.transaction((tx) => repo.softDelete(id, clock.now(), tx));
       deps.forget(link.slug);
     },
 
@@ -275,20 +285,22 @@ export function createLinksService(deps: LinksServiceDeps) {
 
     async adminSetDisabled(actorId: string, id: string, disabled: boolean, reason: string | undefined) {
       const link = await repo.findById(id);
-      if (!link) throw notFoundError();
-      if (disabled && !reason?.trim())
-        throw badRequest('LINK_DISABLE_REASON', 'Diga por que o link está sendo desativado.');
+      if (!link) throw new AppError('LINK_NOT_FOUND');
+      if (disabled && !reason?.trim()) throw new AppError('LINK_DISABLE_REASON');
       await db.transaction(async (tx) => {
-        await repo.setDisabled(tx, id, disabled, reason?.trim() ?? null, clock.now());
-        await deps.audit(tx, {
-          actorId,
-          subjectId: id,
-          action: disabled ? 'link.disable' : 'link.enable',
-          changes: {
-            disabled: { from: link.disabledAt !== null, to: disabled },
-            reason: { from: link.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+        await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
+        await deps.audit(
+          {
+            actorId,
+            subjectId: id,
+            action: disabled ? 'link.disable' : 'link.enable',
+            changes: {
+              disabled: { from: link.disabledAt !== null, to: disabled },
+              reason: { from: link.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+            },
           },
-        });
+          tx,
+        );
       });
       deps.forget(link.slug);
       const updated = await repo.findById(id);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
@@ -22,7 +23,7 @@ describe(`rotating links (${dbKind})`, () => {
   });
 
   const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-    server.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    injectAs(server, token, { method, url, ...(payload ? { payload } : {}) });
   const uniqueSlug = (base: string) => `${base}-${userId.slice(0, 6)}-${++n}`;
   /** A click from its own address (the hop limits clicks per IP). */
   const click = (slug: string, i: number, headers: Record<string, string> = {}, query = '') =>

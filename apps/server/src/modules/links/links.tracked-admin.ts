@@ -5,7 +5,7 @@
 import type { AdminTrackedLink, AdminTrackedLinkList } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
-import { badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { LinksServiceDeps } from './links.service.ts';
 import type { TrackedLinkRow, TrackedLinksRepository } from './links.tracked.repository.ts';
 
@@ -45,20 +45,22 @@ export function createTrackedLinksAdmin(deps: {
 
     async setDisabled(actorId: string, id: string, disabled: boolean, reason: string | undefined) {
       const found = await repo.find(id);
-      if (!found) throw notFound('LINK_NOT_FOUND', 'Link não encontrado.');
-      if (disabled && !reason?.trim())
-        throw badRequest('LINK_DISABLE_REASON', 'Diga por que o link está sendo desativado.');
+      if (!found) throw new AppError('LINK_NOT_FOUND');
+      if (disabled && !reason?.trim()) throw new AppError('LINK_DISABLE_REASON');
       await db.transaction(async (tx) => {
-        await repo.setDisabled(tx, id, disabled, reason?.trim() ?? null, clock.now());
-        await deps.audit(tx, {
-          actorId,
-          subjectId: id,
-          action: disabled ? 'tracked_link.disable' : 'tracked_link.enable',
-          changes: {
-            disabled: { from: found.disabledAt !== null, to: disabled },
-            reason: { from: found.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+        await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
+        await deps.audit(
+          {
+            actorId,
+            subjectId: id,
+            action: disabled ? 'tracked_link.disable' : 'tracked_link.enable',
+            changes: {
+              disabled: { from: found.disabledAt !== null, to: disabled },
+              reason: { from: found.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
+            },
           },
-        });
+          tx,
+        );
       });
       const [row] = (await repo.page({ q: undefined, page: 1, pageSize: 1, id })).rows;
       return dtoOf(row!);

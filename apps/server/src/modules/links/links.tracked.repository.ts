@@ -73,7 +73,7 @@ export function createTrackedLinksRepository(db: Database) {
       };
     },
 
-    async setDisabled(tx: DbOrTx, id: string, disabled: boolean, reason: string | null, now: Date): Promise<void> {
+    async setDisabled(id: string, disabled: boolean, reason: string | null, now: Date, tx: DbOrTx): Promise<void> {
       await tx.execute(sql`update campaigns set links_disabled_at = ${disabled ? now : null},
         links_disabled_reason = ${disabled ? reason : null} where id = ${id}`);
     },

@@ -7,9 +7,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type ColumnMapping, normalizeBrazilianPhone } from '@ecoa/shared';
-import { AppError } from '../../platform/errors/app-error.ts';
+import { AppError, type AppErrorWire } from '../../platform/errors/app-error.ts';
 import type { ImportCounts, InvalidInsert } from './lists.repository.ts';
-import { fileError } from './parser/errors.ts';
 import { columnCountOf, validateMapping } from './parser/mapping.ts';
 import { openSpreadsheet } from './parser/source.ts';
 
@@ -27,7 +26,7 @@ export type WorkerMessage =
   | { t: 'invalid'; rows: InvalidInsert[] }
   | { t: 'progress'; progress: number; rows: number }
   | { t: 'done'; counts: ImportCounts; ragged: number; timings: Record<string, number> }
-  | { t: 'fail'; code: string; status: number; message: string; details?: unknown };
+  | { t: 'fail'; error: AppErrorWire };
 
 export type ParentMessage = { t: 'ack' };
 
@@ -143,7 +142,7 @@ export async function run(
     if (pending.length >= SAMPLE_ROWS) break;
   }
   timings.read! += performance.now() - t;
-  if (pending.length === 0) throw fileError('NO_DATA_ROWS');
+  if (pending.length === 0) throw new AppError('NO_DATA_ROWS');
   const mapping = validateMapping(input.mapping, columnCountOf(pending.slice(0, SAMPLE_ROWS)));
   const header = mapping.hasHeader ? pending[0]! : null;
   const expected = header ? header.length : columnCountOf(pending.slice(0, SAMPLE_ROWS));
@@ -244,7 +243,7 @@ export async function run(
     for (let i = 0; i < batch.length; i++) processRow(batch[i]!);
     timings.rows! += performance.now() - t;
     batch = undefined;
-    if (counts.total >= 1000 && ragged > counts.total * 0.5) throw fileError('CSV_RAGGED', { rows: ragged });
+    if (counts.total >= 1000 && ragged > counts.total * 0.5) throw new AppError('CSV_RAGGED', { rows: ragged });
     if (invalid.length >= input.invalidBatch) {
       post({ t: 'invalid', rows: invalid });
       invalid = [];
@@ -260,9 +259,9 @@ export async function run(
     timings.read! += performance.now() - t;
     batch = next.done ? undefined : next.value;
   }
-  if (counts.total === 0) throw fileError('NO_DATA_ROWS');
+  if (counts.total === 0) throw new AppError('NO_DATA_ROWS');
   if (ragged >= MIN_RAGGED_TO_FAIL && ragged > counts.total * MAX_RAGGED_SHARE) {
-    throw fileError('CSV_RAGGED', { rows: ragged });
+    throw new AppError('CSV_RAGGED', { rows: ragged });
   }
   await sendContacts();
   if (invalid.length > 0) post({ t: 'invalid', rows: invalid });
@@ -299,7 +298,7 @@ if (parentPort && typeof (workerData as Partial<WorkerInput> | undefined)?.fileP
     () => port.close(),
     (err: unknown) => {
       if (err instanceof AppError) {
-        port.postMessage({ t: 'fail', code: err.code, status: err.status, message: err.message, details: err.details });
+        port.postMessage({ t: 'fail', error: err.toWire() });
         port.close();
         return;
       }

@@ -1,11 +1,10 @@
 /**
  * The lists module's public surface: its service, its spreadsheet rules, which opt-outs and enrichment read
- * their uploads with (open a CSV/XLSX, guess its columns, the file errors), a list made directly
+ * their uploads with (open a CSV/XLSX, guess its columns), a list made directly
  * from contacts (enrichment's results), and the lists table campaigns read.
  */
-export { createListFromContacts, type DirectContact } from './lists.direct.repository.ts';
+export { createDirectListsRepository, type DirectContact } from './lists.direct.repository.ts';
 export { contactLists } from './lists.schema.ts';
 export { createListsService, type ListsService } from './lists.service.ts';
-export { fileError } from './parser/errors.ts';
 export { detectMapping } from './parser/mapping.ts';
 export { openSpreadsheet } from './parser/source.ts';

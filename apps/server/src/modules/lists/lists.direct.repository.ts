@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
-import type { Database } from '../../platform/db/client.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { contactLists } from './lists.schema.ts';
 
 export type DirectContact = {
@@ -17,18 +17,30 @@ export type DirectContact = {
 
 const BATCH = 5_000;
 
-/**
- * Creates a ready list of `contacts` (one per phone: a repeated phone counts as a duplicate,
- * the first one kept). `fieldKeys` are the campaign variables the contacts' fields offer.
- */
-export async function createListFromContacts(
-  db: Database,
-  input: { userId: string; name: string; fileName: string; fieldKeys: string[]; contacts: DirectContact[]; now: Date },
-): Promise<string> {
+export type DirectList = {
+  userId: string;
+  name: string;
+  fileName: string;
+  fieldKeys: string[];
+  contacts: DirectContact[];
+  now: Date;
+};
+
+export function createDirectListsRepository(db: Database) {
+  return {
+    /**
+     * Creates a ready list of `contacts` (one per phone: a repeated phone counts as a duplicate,
+     * the first one kept). `fieldKeys` are the campaign variables the contacts' fields offer.
+     */
+    createFromContacts: (input: DirectList, tx: DbOrTx = db) => createFromContacts(input, tx),
+  };
+}
+
+async function createFromContacts(input: DirectList, outer: DbOrTx): Promise<string> {
   const seen = new Set<string>();
   const unique = input.contacts.filter((c) => !seen.has(c.phone) && seen.add(c.phone));
   const mobiles = unique.filter((c) => c.kind === 'mobile').length;
-  return db.transaction(async (tx) => {
+  return outer.transaction(async (tx) => {
     const [list] = await tx
       .insert(contactLists)
       .values({

@@ -1,11 +1,12 @@
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
+import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
-/** Files any signed-up account can upload that once took the server down (issue 9). */
+/** Files any signed-up account can upload, and that must not take the server down. */
 describe(`hostile list files (${dbKind})`, () => {
   let server: RunningServer;
   let token: string;
@@ -18,26 +19,17 @@ describe(`hostile list files (${dbKind})`, () => {
     await server?.close();
   });
 
-  const inject = (options: InjectOptions) =>
-    server.app.inject({ ...options, headers: { ...bearer(token), ...(options.headers ?? {}) } });
-
   async function upload(content: Buffer, filename: string, fields: Record<string, string> = {}) {
     const form = multipart([
       ...Object.entries(fields).map(([name, value]) => ({ name, value })),
       { name: 'file', filename, content },
     ]);
-    return inject({ method: 'POST', url: '/api/v1/lists', payload: form.payload, headers: form.headers });
-  }
-
-  async function waitDone(id: string) {
-    const deadline = Date.now() + 25_000;
-    for (;;) {
-      const res = await inject({ method: 'GET', url: `/api/v1/lists/${id}` });
-      const body = res.json();
-      if (body.status !== 'importing') return body;
-      if (Date.now() > deadline) throw new Error(`list ${id} still importing`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return injectAs(server, token, {
+      method: 'POST',
+      url: '/api/v1/lists',
+      payload: form.payload,
+      headers: form.headers,
+    });
   }
 
   const phone = (i: number) => `119${String(70_000_000 + i).padStart(8, '0')}`;
@@ -54,10 +46,13 @@ describe(`hostile list files (${dbKind})`, () => {
 
     const res = await upload(csv, 'nul.csv');
     expect(res.statusCode, res.body).toBe(201);
-    const list = await waitDone(res.json().id);
+    const list = await waitForListImported(server, token, res.json().id);
     expect(list).toMatchObject({ status: 'ready', total: 6002, valid: 6001, invalid: 1 });
 
-    const invalid = await inject({ method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=invalid` });
+    const invalid = await injectAs(server, token, {
+      method: 'GET',
+      url: `/api/v1/lists/${list.id}/export?kind=invalid`,
+    });
     expect(invalid.statusCode).toBe(200);
     expect(invalid.body).toContain('123;');
     expect(invalid.body).toContain('Nome com  nulo');
@@ -81,9 +76,12 @@ describe(`hostile list files (${dbKind})`, () => {
     );
     const res = await upload(csv, 'controls.csv');
     expect(res.statusCode, res.body).toBe(201);
-    const list = await waitDone(res.json().id);
+    const list = await waitForListImported(server, token, res.json().id);
     expect(list).toMatchObject({ status: 'ready', valid: 41, invalid: 1, fields: ['cidade'] });
-    const contacts = await inject({ method: 'GET', url: `/api/v1/lists/${list.id}/contacts?pageSize=1` });
+    const contacts = await injectAs(server, token, {
+      method: 'GET',
+      url: `/api/v1/lists/${list.id}/contacts?pageSize=1`,
+    });
     expect(contacts.json().items[0]).toMatchObject({ name: 'Ana \ufffd Luz', fields: { cidade: 'São Paulo' } });
   });
 
@@ -99,7 +97,7 @@ describe(`hostile list files (${dbKind})`, () => {
   it('a file name with control characters becomes a clean default list name', async () => {
     const res = await upload(Buffer.from(`telefone\n${phone(2)}\n`), 'clientes\u0007 novos.csv');
     expect(res.statusCode, res.body).toBe(201);
-    const list = await waitDone(res.json().id);
+    const list = await waitForListImported(server, token, res.json().id);
     expect(list).toMatchObject({ status: 'ready', name: 'clientes novos', fileName: 'clientes novos.csv' });
   });
 });

@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import { type ColumnMapping, fileLimitDetailsSchema } from '@ecoa/shared';
+import { type ColumnMapping, ERRORS, fileLimitDetailsSchema } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { ParentMessage, WorkerInput, WorkerMessage } from './import-worker.ts';
 import type { ContactWriter, ImportCounts, ImportError, ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
-import { fileError, workerMemoryError } from './parser/errors.ts';
+import { workerMemoryError } from './parser/errors.ts';
 
 export { RAGGED_ROW } from './import-worker.ts';
 
@@ -87,8 +87,8 @@ export async function importListFile(deps: ImportDeps, list: ContactListRow): Pr
   const interval = deps.progressIntervalMs ?? 300;
   const started = performance.now();
   const timings: Record<string, number> = { write: 0, invalid: 0 };
-  if (!list.uploadPath) throw fileError('FILE_REQUIRED');
-  if (!list.mapping) throw fileError('INVALID_MAPPING');
+  if (!list.uploadPath) throw new AppError('FILE_REQUIRED');
+  if (!list.mapping) throw new AppError('INVALID_MAPPING');
   const mapping: ColumnMapping = list.mapping;
   await repo.clearImported(list.id);
 
@@ -155,7 +155,7 @@ export async function importListFile(deps: ImportDeps, list: ContactListRow): Pr
           break;
         }
         case 'fail':
-          throw new AppError(msg.code, msg.status, msg.message, msg.details);
+          throw AppError.fromWire(msg.error);
         case 'done':
           counts = msg.counts;
           for (const [k, v] of Object.entries(msg.timings)) timings[`worker_${k}`] = v;
@@ -192,5 +192,5 @@ export function importErrorOf(err: unknown): ImportError {
     const details = fileLimitDetailsSchema.safeParse(err.details);
     return { code: err.code, message: err.message, ...(details.success ? { details: details.data } : {}) };
   }
-  return { code: 'IMPORT_FAILED', message: 'A importação falhou por um erro interno. Tente enviar o arquivo de novo.' };
+  return { code: 'IMPORT_FAILED', message: ERRORS.IMPORT_FAILED.message };
 }

@@ -1,14 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
+import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
+import { listImportQueue } from './lists.jobs.ts';
 import { createListsRepository } from './lists.repository.ts';
-import { IMPORT_QUEUE } from './lists.service.ts';
 
 /** Imports heal: a list and its job exist together, a transient database error is retried, a given-up job settles its list. */
 describe(`list import jobs (${dbKind})`, () => {
@@ -28,19 +29,7 @@ describe(`list import jobs (${dbKind})`, () => {
     await server?.close();
   });
 
-  const inject = (options: InjectOptions) =>
-    server.app.inject({ ...options, headers: { ...bearer(token), ...(options.headers ?? {}) } });
   const sql = async (text: string, values: unknown[]) => (await server.db.executeSql(text, values)).rows;
-
-  async function waitDone(id: string, timeoutMs = 25_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const body = (await inject({ method: 'GET', url: `/api/v1/lists/${id}` })).json();
-      if (body.status !== 'importing') return body;
-      if (Date.now() > deadline) throw new Error(`list ${id} still importing`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   const newList = (uploadPath: string) => ({
     userId,
@@ -55,17 +44,19 @@ describe(`list import jobs (${dbKind})`, () => {
   it('creates a list and enqueues its import in one transaction: both or neither', async () => {
     const repo = createListsRepository(server.db);
     const jobs = server.jobs;
-    const id = await repo.create(newList('/nowhere/a.upload'), (tx, listId) =>
-      jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 }),
+    const id = await repo.create(newList('/nowhere/a.upload'), (listId, tx) =>
+      jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 }),
     );
     expect(await sql('select status from contact_lists where id = $1', [id])).toEqual([{ status: 'importing' }]);
-    expect(await sql('select name from pgboss.job where singleton_key = $1', [id])).toEqual([{ name: IMPORT_QUEUE }]);
+    expect(await sql('select name from pgboss.job where singleton_key = $1', [id])).toEqual([
+      { name: listImportQueue.name },
+    ]);
 
     let failedId: string | undefined;
     await expect(
-      repo.create(newList('/nowhere/b.upload'), async (tx, listId) => {
+      repo.create(newList('/nowhere/b.upload'), async (listId, tx) => {
         failedId = listId;
-        await jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 });
+        await jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx, startAfterSeconds: 3600 });
         throw new Error('the process stopped right after enqueueing');
       }),
     ).rejects.toThrow('stopped right after');
@@ -81,7 +72,7 @@ describe(`list import jobs (${dbKind})`, () => {
     const id = await createListsRepository(server.db).create(newList(upload), async () => {});
 
     await server.modules.lists.giveUpImport(id, { code: 'JOB_QUARANTINED', message: 'quarantined' });
-    const list = await waitDone(id);
+    const list = await waitForListImported(server, token, id);
     expect(list).toMatchObject({ status: 'failed', errorCode: 'IMPORT_CRASHED' });
     expect(fs.existsSync(upload)).toBe(false);
   });
@@ -93,7 +84,12 @@ describe(`list import jobs (${dbKind})`, () => {
       const lines = ['telefone;nome'];
       for (let i = 0; i < rows; i++) lines.push(`119${String(10_000_000 + i).padStart(8, '0')};Contato ${i}`);
       const form = multipart([{ name: 'file', filename: 'grande.csv', content: Buffer.from(lines.join('\n')) }]);
-      const res = await inject({ method: 'POST', url: '/api/v1/lists', payload: form.payload, headers: form.headers });
+      const res = await injectAs(server, token, {
+        method: 'POST',
+        url: '/api/v1/lists',
+        payload: form.payload,
+        headers: form.headers,
+      });
       expect(res.statusCode, res.body).toBe(201);
       const id = res.json().id as string;
 
@@ -116,7 +112,7 @@ describe(`list import jobs (${dbKind})`, () => {
       }
       expect(killed).toBe(true);
 
-      const list = await waitDone(id, 60_000);
+      const list = await waitForListImported(server, token, id, 60_000);
       expect(list).toMatchObject({ status: 'ready', total: rows, valid: rows });
       expect(await sql('select count(*)::int as n from contacts where list_id = $1', [id])).toEqual([{ n: rows }]);
       const [job] = (await sql('select retry_count from pgboss.job where singleton_key = $1', [id])) as {

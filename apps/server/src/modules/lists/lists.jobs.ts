@@ -1,5 +1,11 @@
-import type { Jobs } from '../../platform/jobs/jobs.ts';
-import { IMPORT_QUEUE, type ListsService } from './lists.service.ts';
+import { defineQueue, type GiveUpReason, type JobContext, type Jobs } from '../../platform/jobs/jobs.ts';
+
+/** A list's import: its file parsed and its contacts stored (`lists.service.ts` enqueues it with the list). */
+export const listImportQueue = defineQueue<{ listId: string }>('lists.import', {
+  retryLimit: 2,
+  retryDelaySeconds: 5,
+  expireInSeconds: 15 * 60,
+});
 
 /**
  * The import queue. One import at a time per process (an import keeps a core busy); a job
@@ -7,14 +13,16 @@ import { IMPORT_QUEUE, type ListsService } from './lists.service.ts';
  * on PostgreSQL) and starts over cleanly; one that took its process down twice is quarantined
  * and its list fails with IMPORT_CRASHED.
  */
-export function defineListsJobs(jobs: Jobs, lists: Pick<ListsService, 'runImport' | 'giveUpImport'>): void {
-  jobs.define<{ listId: string }>({
-    name: IMPORT_QUEUE,
+export function defineListsJobs(
+  jobs: Jobs,
+  lists: {
+    runImport(listId: string, job: JobContext): Promise<void>;
+    giveUpImport(listId: string, reason: GiveUpReason): Promise<void>;
+  },
+): void {
+  jobs.work(listImportQueue, {
     handler: (data, job) => lists.runImport(data.listId, job),
     onGiveUp: (data, reason) => lists.giveUpImport(data.listId, reason),
     concurrency: 1,
-    retryLimit: 2,
-    retryDelaySeconds: 5,
-    expireInSeconds: 15 * 60,
   });
 }

@@ -147,13 +147,13 @@ export function createListsRepository(handle: DbHandle) {
      * Creates an importing list and, in the same transaction, whatever must exist with it (its
      * import job): both or neither, so no list waits for a job that was never queued.
      */
-    async create(list: NewList, withList: (tx: Tx, id: string) => Promise<unknown>): Promise<string> {
+    async create(list: NewList, withList: (id: string, tx: Tx) => Promise<unknown>): Promise<string> {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .insert(contactLists)
           .values({ ...list, status: 'importing' })
           .returning({ id: contactLists.id });
-        await withList(tx, row!.id);
+        await withList(row!.id, tx);
         return row!.id;
       });
     },

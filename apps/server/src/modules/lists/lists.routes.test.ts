@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
+import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import { sharedStringsXml, sheetXml, xlsxBuffer } from '../../../test/xlsx-builder.test-support.ts';
@@ -26,33 +27,18 @@ describe(`contact lists API (${dbKind})`, () => {
     await server?.close();
   });
 
-  const inject = (t: string, options: InjectOptions) =>
-    server.app.inject({ ...options, headers: { ...bearer(t), ...(options.headers ?? {}) } });
-
   async function upload(t: string, file: Buffer, filename: string, fields: Record<string, string> = {}) {
     const form = multipart([
       ...Object.entries(fields).map(([name, value]) => ({ name, value })),
       { name: 'file', filename, content: file },
     ]);
-    return inject(t, { method: 'POST', url: '/api/v1/lists', payload: form.payload, headers: form.headers });
-  }
-
-  async function waitReady(t: string, id: string) {
-    const deadline = Date.now() + 25_000;
-    for (;;) {
-      const res = await inject(t, { method: 'GET', url: `/api/v1/lists/${id}` });
-      expect(res.statusCode).toBe(200);
-      const body = res.json();
-      if (body.status !== 'importing') return body;
-      if (Date.now() > deadline) throw new Error(`list ${id} still importing`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return injectAs(server, t, { method: 'POST', url: '/api/v1/lists', payload: form.payload, headers: form.headers });
   }
 
   async function importFixture(t: string, name: string, fields: Record<string, string> = {}) {
     const res = await upload(t, fixture(name), name, fields);
     expect(res.statusCode, res.body).toBe(201);
-    return waitReady(t, res.json().id);
+    return waitForListImported(server, t, res.json().id);
   }
 
   const countRows = async (table: string, listId: string) => {
@@ -83,7 +69,10 @@ describe(`contact lists API (${dbKind})`, () => {
     });
     expect(list.error).toBeUndefined();
 
-    const page = await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts?page=1&pageSize=50` });
+    const page = await injectAs(server, token, {
+      method: 'GET',
+      url: `/api/v1/lists/${list.id}/contacts?page=1&pageSize=50`,
+    });
     expect(page.statusCode).toBe(200);
     const contacts = page.json();
     expect(contacts.total).toBe(7);
@@ -106,7 +95,10 @@ describe(`contact lists API (${dbKind})`, () => {
 
   it('exports the invalid rows with the reason, and the valid contacts, as Excel-ready CSV', async () => {
     const list = await importFixture(token, 'excel-br-windows1252.csv');
-    const invalid = await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=invalid` });
+    const invalid = await injectAs(server, token, {
+      method: 'GET',
+      url: `/api/v1/lists/${list.id}/export?kind=invalid`,
+    });
     expect(invalid.statusCode).toBe(200);
     expect(invalid.headers['content-type']).toContain('text/csv');
     expect(invalid.headers['content-disposition']).toContain('attachment');
@@ -118,7 +110,7 @@ describe(`contact lists API (${dbKind})`, () => {
     expect(lines[1]).toBe('7;DDD inexistente;Fábio Gonçalves;(20) 91234-5678;Empresa X;Nenhuma');
     expect(lines[2]).toBe('8;Contém letras ou símbolos;Luíza Brandão;sem telefone;Empresa Y;Curitiba');
 
-    const valid = await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=valid` });
+    const valid = await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=valid` });
     const validLines = valid.body.slice(1).trim().split('\r\n');
     expect(validLines[0]).toBe('telefone;tipo;nome;empresa;cidade');
     expect(validLines).toHaveLength(8);
@@ -129,7 +121,8 @@ describe(`contact lists API (${dbKind})`, () => {
   it('neutralises spreadsheet formulas in exports', async () => {
     const list = await importFixture(token, 'utf8-bom-comma.csv');
     expect(list).toMatchObject({ status: 'ready', total: 4, valid: 3, invalid: 1 });
-    const valid = (await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=valid` })).body;
+    const valid = (await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${list.id}/export?kind=valid` }))
+      .body;
     expect(valid).toContain(`'=HYPERLINK("`.replace('"', '""'));
     expect(valid).toContain(";'@SUM(1)");
     expect(valid).not.toMatch(/;=|;@|;\+|;-/);
@@ -144,9 +137,11 @@ describe(`contact lists API (${dbKind})`, () => {
       'Zé;31987654321;\n';
     const res = await upload(token, Buffer.from(csv), 'tricky.csv');
     expect(res.statusCode, res.body).toBe(201);
-    const list = await waitReady(token, res.json().id);
+    const list = await waitForListImported(server, token, res.json().id);
     expect(list).toMatchObject({ status: 'ready', valid: 3 });
-    const { items } = (await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })).json();
+    const { items } = (
+      await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })
+    ).json();
     expect(items).toEqual([
       expect.objectContaining({ phone: '+5511912345678', name: 'Tab\there', fields: { obs: 'back\\slash \\N' } }),
       expect.objectContaining({
@@ -170,7 +165,9 @@ describe(`contact lists API (${dbKind})`, () => {
       duplicates: 1,
       fields: ['empresa', 'nascimento', 'valor'],
     });
-    const contacts = (await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })).json();
+    const contacts = (
+      await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })
+    ).json();
     expect(contacts.items[0]).toMatchObject({
       phone: '+5511912345678',
       name: 'Ana Souza',
@@ -182,7 +179,9 @@ describe(`contact lists API (${dbKind})`, () => {
     const mapping = { hasHeader: false, phone: 0, name: 1, fields: [{ column: 2, key: 'uf' }] };
     const list = await importFixture(token, 'no-header-tab.csv', { mapping: JSON.stringify(mapping) });
     expect(list).toMatchObject({ status: 'ready', total: 4, valid: 3, invalid: 1, fields: ['uf'] });
-    const contacts = (await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })).json();
+    const contacts = (
+      await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })
+    ).json();
     expect(contacts.items).toContainEqual(
       expect.objectContaining({ phone: '+5511912345678', name: 'Ana Paula', fields: { uf: 'SP' } }),
     );
@@ -190,7 +189,7 @@ describe(`contact lists API (${dbKind})`, () => {
 
   it('previews a file for the mapping step', async () => {
     const form = multipart([{ name: 'file', filename: 'x.csv', content: fixture('excel-br-windows1252.csv') }]);
-    const res = await inject(token, {
+    const res = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/lists/preview',
       payload: form.payload,
@@ -213,7 +212,7 @@ describe(`contact lists API (${dbKind})`, () => {
     expect(uploadsLeft()).toEqual([]);
 
     const noPhone = multipart([{ name: 'file', filename: 'x.csv', content: fixture('no-phone.csv') }]);
-    const res2 = await inject(token, {
+    const res2 = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/lists/preview',
       payload: noPhone.payload,
@@ -248,18 +247,18 @@ describe(`contact lists API (${dbKind})`, () => {
     });
     expect(outOfRange.json().code).toBe('NO_PHONE_COLUMN');
     const noFile = multipart([{ name: 'name', value: 'x' }]);
-    const res = await inject(fresh, {
+    const res = await injectAs(server, fresh, {
       method: 'POST',
       url: '/api/v1/lists',
       payload: noFile.payload,
       headers: noFile.headers,
     });
     expect(res.json().code).toBe('FILE_REQUIRED');
-    const json = await inject(fresh, { method: 'POST', url: '/api/v1/lists', payload: { name: 'x' } });
+    const json = await injectAs(server, fresh, { method: 'POST', url: '/api/v1/lists', payload: { name: 'x' } });
     expect(json.statusCode).toBe(400);
     expect(json.json().code).toBe('FILE_REQUIRED');
 
-    const lists = (await inject(fresh, { method: 'GET', url: '/api/v1/lists' })).json();
+    const lists = (await injectAs(server, fresh, { method: 'GET', url: '/api/v1/lists' })).json();
     expect(lists.total).toBe(0);
     expect(uploadsLeft()).toEqual([]);
   });
@@ -267,7 +266,7 @@ describe(`contact lists API (${dbKind})`, () => {
   it('a broken XLSX is refused at once or fails its import, never half-imported', async () => {
     const res = await upload(token, fixture('broken-truncated.xlsx'), 'broken.xlsx');
     if (res.statusCode === 201) {
-      const list = await waitReady(token, res.json().id);
+      const list = await waitForListImported(server, token, res.json().id);
       expect(list).toMatchObject({ status: 'failed', errorCode: 'XLSX_BROKEN', valid: 0 });
       expect(await countRows('contacts', list.id)).toBe(0);
     } else {
@@ -291,7 +290,7 @@ describe(`contact lists API (${dbKind})`, () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'XLSX_TOO_LARGE', details: { limit: 'ratio', max: 200 } });
     expect(res.json().message).toMatch(/cresce mais de 200 vezes ao descompactar.*CSV/);
-    expect((await inject(fresh, { method: 'GET', url: '/api/v1/lists' })).json().total).toBe(0);
+    expect((await injectAs(server, fresh, { method: 'GET', url: '/api/v1/lists' })).json().total).toBe(0);
     expect(uploadsLeft()).toEqual([]);
   });
 
@@ -308,7 +307,7 @@ describe(`contact lists API (${dbKind})`, () => {
     });
     const res = await upload(token, bomb, 'bomba.xlsx');
     expect(res.statusCode, res.body).toBe(201);
-    const list = await waitReady(token, res.json().id);
+    const list = await waitForListImported(server, token, res.json().id);
     expect(list).toMatchObject({
       status: 'failed',
       errorCode: 'XLSX_TOO_LARGE',
@@ -328,7 +327,7 @@ describe(`contact lists API (${dbKind})`, () => {
     const book = xlsxBuffer({ sheets: [{ xml: sheetXml(rows) }], sharedStrings: sharedStringsXml(strings) });
     const res = await upload(token, book, 'longa.xlsx');
     expect(res.statusCode, res.body).toBe(201);
-    const list = await waitReady(token, res.json().id);
+    const list = await waitForListImported(server, token, res.json().id);
     expect(list).toMatchObject({
       status: 'failed',
       errorCode: 'XLSX_TOO_LARGE',
@@ -345,7 +344,7 @@ describe(`contact lists API (${dbKind})`, () => {
     for (let i = 0; i < 100; i++) csv += `Outra ${i};21 9${String(1000_0000 + i)};RJ;extra;coluna\n`;
     const res = await upload(token, Buffer.from(csv), 'turns-ragged.csv');
     expect(res.statusCode).toBe(201);
-    const list = await waitReady(token, res.json().id);
+    const list = await waitForListImported(server, token, res.json().id);
     expect(list).toMatchObject({ status: 'failed', errorCode: 'CSV_RAGGED', valid: 0, total: 0 });
     expect(list.error).toMatch(/colunas/);
     expect(await countRows('contacts', list.id)).toBe(0);
@@ -369,7 +368,7 @@ describe(`contact lists API (${dbKind})`, () => {
         yield Buffer.from(`\r\n--${boundary}--\r\n`);
       })(),
     );
-    const res = await inject(token, {
+    const res = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/lists',
       payload: body,
@@ -406,9 +405,9 @@ describe(`contact lists API (${dbKind})`, () => {
     expect(seen!.rows_processed).toBeGreaterThan(0);
     expect(seen!.progress).toBeLessThan(50);
 
-    const del = await inject(token, { method: 'DELETE', url: `/api/v1/lists/${id}` });
+    const del = await injectAs(server, token, { method: 'DELETE', url: `/api/v1/lists/${id}` });
     expect(del.statusCode).toBe(204);
-    expect((await inject(token, { method: 'GET', url: `/api/v1/lists/${id}` })).statusCode).toBe(404);
+    expect((await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${id}` })).statusCode).toBe(404);
     // The job notices at its next progress write, rolls back and ends.
     const deadline = Date.now() + 30_000;
     let live = 1;
@@ -430,26 +429,26 @@ describe(`contact lists API (${dbKind})`, () => {
     const { token: t } = await signUpAndSignIn(server);
     const a = await importFixture(t, 'no-header-tab.csv', { name: 'A' });
     const b = await importFixture(t, 'no-header-tab.csv', { name: 'B' });
-    const page1 = (await inject(t, { method: 'GET', url: '/api/v1/lists?page=1&pageSize=1' })).json();
+    const page1 = (await injectAs(server, t, { method: 'GET', url: '/api/v1/lists?page=1&pageSize=1' })).json();
     expect(page1).toMatchObject({ total: 2, page: 1, pageSize: 1 });
     expect(page1.items[0].id).toBe(b.id);
-    const page2 = (await inject(t, { method: 'GET', url: '/api/v1/lists?page=2&pageSize=1' })).json();
+    const page2 = (await injectAs(server, t, { method: 'GET', url: '/api/v1/lists?page=2&pageSize=1' })).json();
     expect(page2.items[0].id).toBe(a.id);
 
-    const renamed = await inject(t, {
+    const renamed = await injectAs(server, t, {
       method: 'PATCH',
       url: `/api/v1/lists/${a.id}`,
       payload: { name: '  Novo nome ' },
     });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().name).toBe('Novo nome');
-    const blank = await inject(t, { method: 'PATCH', url: `/api/v1/lists/${a.id}`, payload: { name: '  ' } });
+    const blank = await injectAs(server, t, { method: 'PATCH', url: `/api/v1/lists/${a.id}`, payload: { name: '  ' } });
     expect(blank.json().code).toBe('LIST_NAME_REQUIRED');
 
-    expect((await inject(t, { method: 'DELETE', url: `/api/v1/lists/${a.id}` })).statusCode).toBe(204);
-    expect((await inject(t, { method: 'GET', url: `/api/v1/lists/${a.id}` })).statusCode).toBe(404);
+    expect((await injectAs(server, t, { method: 'DELETE', url: `/api/v1/lists/${a.id}` })).statusCode).toBe(204);
+    expect((await injectAs(server, t, { method: 'GET', url: `/api/v1/lists/${a.id}` })).statusCode).toBe(404);
     expect(await countRows('contacts', a.id)).toBe(0);
-    expect((await inject(t, { method: 'GET', url: '/api/v1/lists' })).json().total).toBe(1);
+    expect((await injectAs(server, t, { method: 'GET', url: '/api/v1/lists' })).json().total).toBe(1);
   });
 
   it('never shows a list to another user (404) and asks for a token (401)', async () => {
@@ -463,13 +462,15 @@ describe(`contact lists API (${dbKind})`, () => {
       ['DELETE', `/api/v1/lists/${list.id}`],
     ];
     for (const [method, url, payload] of routes) {
-      const res = await inject(other, { method: method as 'GET', url, payload: payload as object });
+      const res = await injectAs(server, other, { method: method as 'GET', url, payload: payload as object });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json().code).toBe('LIST_NOT_FOUND');
     }
-    const theirs = (await inject(other, { method: 'GET', url: '/api/v1/lists' })).json();
+    const theirs = (await injectAs(server, other, { method: 'GET', url: '/api/v1/lists' })).json();
     expect(theirs.items.map((l: { id: string }) => l.id)).not.toContain(list.id);
-    expect((await inject(token, { method: 'GET', url: `/api/v1/lists/${list.id}` })).json().name).toBe(list.name);
+    expect((await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${list.id}` })).json().name).toBe(
+      list.name,
+    );
 
     for (const [method, url] of [
       ...routes,
@@ -480,6 +481,6 @@ describe(`contact lists API (${dbKind})`, () => {
       const res = await server.app.inject({ method: method as 'GET', url: url as string });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
     }
-    expect((await inject(token, { method: 'GET', url: '/api/v1/lists/not-a-uuid' })).statusCode).toBe(400);
+    expect((await injectAs(server, token, { method: 'GET', url: '/api/v1/lists/not-a-uuid' })).statusCode).toBe(400);
   });
 });

@@ -1,15 +1,14 @@
 import { type ColumnMapping, columnMappingSchema, contactListSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../platform/auth/guard.ts';
-import { badRequest } from '../../platform/errors/app-error.ts';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { ListsService } from './lists.service.ts';
-import { fileError } from './parser/errors.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const pageQuery = z.object({
@@ -23,17 +22,17 @@ function parseMapping(raw: string | undefined): ColumnMapping | undefined {
   try {
     json = JSON.parse(raw);
   } catch {
-    throw fileError('INVALID_MAPPING');
+    throw new AppError('INVALID_MAPPING');
   }
   const parsed = columnMappingSchema.safeParse(json);
-  if (!parsed.success) throw fileError('INVALID_MAPPING');
+  if (!parsed.success) throw new AppError('INVALID_MAPPING');
   return parsed.data;
 }
 
 export type ListsRoutesDeps = {
   lists: ListsService;
   storage: UploadStorage;
-  guard: { requireUser: preHandlerAsyncHookHandler };
+  guard: AuthGuard;
 };
 
 export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoutesDeps): Promise<void> {
@@ -43,14 +42,13 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     await scope.register(multipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
     });
-    // Every route here needs a signed-in user, checked before the body is read or validated.
-    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['lists'];
 
     r.post(
       '/api/v1/lists',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Upload a CSV/XLSX (multipart: file, name, optional mapping JSON) and start its import',
@@ -61,10 +59,10 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
       async (request, reply) => {
         const user = currentUser(request);
         const { file, fields } = await receiveUpload(request, storage);
-        if (!file) throw fileError('FILE_REQUIRED');
+        if (!file) throw new AppError('FILE_REQUIRED');
         try {
           const name = (fields.name ?? '').trim() || file.fileName.replace(/\.[^.]+$/, '');
-          if (name.length > 120) throw badRequest('LIST_NAME_TOO_LONG', 'O nome da lista pode ter até 120 caracteres.');
+          if (name.length > 120) throw new AppError('LIST_NAME_TOO_LONG');
           const mapping = parseMapping(fields.mapping);
           const created = await lists.create({ userId: user.id, name, file, mapping });
           return reply.status(201).send(created);
@@ -78,6 +76,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.post(
       '/api/v1/lists/preview',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'The mapping step: first rows, columns and the detected mapping of a file (or its beginning)',
@@ -87,7 +86,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
       async (request) => {
         currentUser(request);
         const { file, fields } = await receiveUpload(request, storage);
-        if (!file) throw fileError('FILE_REQUIRED');
+        if (!file) throw new AppError('FILE_REQUIRED');
         return lists.preview(file, { sampleOnly: fields.partial === 'true' });
       },
     );
@@ -95,6 +94,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'The user’s lists, newest first (`q`: names containing it)',
@@ -118,6 +118,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists/:id',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'A list: status, import progress, counts',
@@ -131,6 +132,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.patch(
       '/api/v1/lists/:id',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Rename a list',
@@ -144,7 +146,10 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
 
     r.delete(
       '/api/v1/lists/:id',
-      { schema: { tags, summary: 'Delete a list (cancels a running import)', params: idParams } },
+      {
+        onRequest: guard.requireUser,
+        schema: { tags, summary: 'Delete a list (cancels a running import)', params: idParams },
+      },
       async (request, reply) => {
         await lists.remove(currentUser(request).id, request.params.id);
         return reply.status(204).send();
@@ -154,6 +159,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists/:id/contacts',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'The list’s valid contacts, by phone',
@@ -171,6 +177,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists/:id/export',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Download the valid contacts or the invalid rows (with the reason) as CSV',

@@ -1,26 +1,25 @@
 import {
   type ColumnMapping,
   type ContactList,
+  ERRORS,
   type ListPreview,
   PHONE_INVALID_REASON_PT,
   type PhoneInvalidReason,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import { isTransientDbError } from '../../platform/db/errors.ts';
-import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import { csvLine } from '../../platform/http/csv.ts';
 import type { UploadedFile } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { GiveUpReason, Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ImportCancelled, importErrorOf, importListFile, RAGGED_ROW } from './lists.import.ts';
+import { listImportQueue } from './lists.jobs.ts';
 import type { ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
-import { fileError } from './parser/errors.ts';
 import { columnCountOf, describeColumns, detectHeader, detectMapping, validateMapping } from './parser/mapping.ts';
 import { readSpreadsheetSample } from './parser/sample.ts';
-
-export const IMPORT_QUEUE = 'lists.import';
 
 export type ListsServiceDeps = {
   repo: ListsRepository;
@@ -31,8 +30,6 @@ export type ListsServiceDeps = {
 };
 
 const PREVIEW_ROWS = 10;
-const IMPORT_CRASHED_MESSAGE =
-  'A importação deste arquivo parou o processamento duas vezes e foi interrompida. Exporte a planilha como CSV e envie de novo.';
 const SAMPLE_ROWS = 50;
 
 const REASON_PT: Record<string, string> = {
@@ -76,7 +73,7 @@ export function createListsService(deps: ListsServiceDeps) {
 
   async function owned(userId: string, id: string): Promise<ContactListRow> {
     const row = await repo.findOwned(userId, id);
-    if (!row) throw notFound('LIST_NOT_FOUND', 'Lista não encontrada.');
+    if (!row) throw new AppError('LIST_NOT_FOUND');
     return row;
   }
 
@@ -88,7 +85,7 @@ export function createListsService(deps: ListsServiceDeps) {
     async preview(file: UploadedFile, options: { sampleOnly?: boolean } = {}): Promise<ListPreview> {
       try {
         const { sheet, rows: sample } = await readSpreadsheetSample(file.path, SAMPLE_ROWS, options);
-        if (sample.length === 0) throw fileError('NO_DATA_ROWS');
+        if (sample.length === 0) throw new AppError('NO_DATA_ROWS');
         let mapping: ColumnMapping | null = null;
         try {
           mapping = detectMapping(sample);
@@ -118,10 +115,10 @@ export function createListsService(deps: ListsServiceDeps) {
     async create(input: { userId: string; name: string; file: UploadedFile; mapping?: ColumnMapping }) {
       try {
         const { sheet, rows: sample } = await readSpreadsheetSample(input.file.path, SAMPLE_ROWS);
-        if (sample.length === 0) throw fileError('NO_DATA_ROWS');
+        if (sample.length === 0) throw new AppError('NO_DATA_ROWS');
         const mapping = input.mapping ? validateMapping(input.mapping, columnCountOf(sample)) : detectMapping(sample);
-        if (mapping.hasHeader && sample.length < 2) throw fileError('NO_DATA_ROWS');
-        if (mapping.hasHeader && raggedShare(sample) > 0.5) throw fileError('CSV_RAGGED');
+        if (mapping.hasHeader && sample.length < 2) throw new AppError('NO_DATA_ROWS');
+        if (mapping.hasHeader && raggedShare(sample) > 0.5) throw new AppError('CSV_RAGGED');
         const id = await repo.create(
           {
             userId: input.userId,
@@ -132,13 +129,13 @@ export function createListsService(deps: ListsServiceDeps) {
             uploadPath: input.file.path,
             mapping,
           },
-          async (tx, listId) => {
-            if (!(await jobs.send(IMPORT_QUEUE, { listId }, { singletonKey: listId, tx }))) {
+          async (listId, tx) => {
+            if (!(await jobs.send(listImportQueue, { listId }, { singletonKey: listId, tx }))) {
               throw new Error('the import job was not queued');
             }
           },
         );
-        jobs.wake(IMPORT_QUEUE);
+        jobs.wake(listImportQueue);
         return { id };
       } catch (err) {
         await storage.remove(input.file.path);
@@ -190,7 +187,7 @@ export function createListsService(deps: ListsServiceDeps) {
       if (list?.status !== 'importing') return;
       const error =
         reason.code === 'JOB_QUARANTINED'
-          ? { code: 'IMPORT_CRASHED', message: IMPORT_CRASHED_MESSAGE }
+          ? { code: 'IMPORT_CRASHED', message: ERRORS.IMPORT_CRASHED.message }
           : importErrorOf(null);
       logger.error({ listId, reason }, 'list import given up');
       await repo.markFailed(listId, error, clock.now());
@@ -214,16 +211,15 @@ export function createListsService(deps: ListsServiceDeps) {
 
     async rename(userId: string, id: string, name: string): Promise<ContactList> {
       const trimmed = name.trim();
-      if (!trimmed) throw badRequest('LIST_NAME_REQUIRED', 'Dê um nome à lista.');
-      if (!(await repo.rename(userId, id, trimmed, clock.now())))
-        throw notFound('LIST_NOT_FOUND', 'Lista não encontrada.');
+      if (!trimmed) throw new AppError('LIST_NAME_REQUIRED');
+      if (!(await repo.rename(userId, id, trimmed, clock.now()))) throw new AppError('LIST_NOT_FOUND');
       return this.get(userId, id);
     },
 
     /** Deletes a list (cancelling its import if it is still running). */
     async remove(userId: string, id: string): Promise<void> {
       const row = await repo.delete(userId, id);
-      if (!row) throw notFound('LIST_NOT_FOUND', 'Lista não encontrada.');
+      if (!row) throw new AppError('LIST_NOT_FOUND');
       if (row.status === 'importing') {
         // The running job notices on its next progress write, rolls back and removes the file.
         await storage.remove(row.uploadPath).catch(() => {});
@@ -239,7 +235,7 @@ export function createListsService(deps: ListsServiceDeps) {
     /** The valid contacts or the invalid rows as CSV (`;`, UTF-8 with BOM: what Excel in Brazil opens). */
     async export(userId: string, id: string, kind: 'valid' | 'invalid') {
       const row = await owned(userId, id);
-      if (row.status !== 'ready') throw new AppError('LIST_NOT_READY', 409, 'A lista ainda não está pronta.');
+      if (row.status !== 'ready') throw new AppError('LIST_NOT_READY');
       const fileName = `${row.name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'lista'}-${kind === 'valid' ? 'validos' : 'invalidos'}.csv`;
       async function* lines(): AsyncGenerator<string> {
         yield '\ufeff';

@@ -37,7 +37,7 @@ export function registerMetricsRoutes(app: FastifyInstance, deps: MetricsRoutesD
     const given = bearerOf(request.headers.authorization);
     if (given === undefined || !sameToken(given, token)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
-      throw new AppError('UNAUTHORIZED', 401, 'Token de métricas ausente ou inválido.');
+      throw new AppError('UNAUTHORIZED', undefined, { why: 'metricsToken' });
     }
     const body = await service.scrape();
     return reply.header('cache-control', 'no-store').type(EXPOSITION_CONTENT_TYPE).send(body);

@@ -39,7 +39,7 @@ export function createOptOutsRepository(handle: DbHandle) {
         items: (rows as { phone: string; source: OptOutSource; createdAt: Date | string }[]).map((r) => ({
           phone: r.phone,
           source: r.source,
-          createdAt: new Date(r.createdAt).toISOString(),
+          createdAt: new Date(r.createdAt),
         })),
         total: (total[0] as { n: number }).n,
       };

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
+import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
@@ -14,28 +15,21 @@ describe(`opt-outs API (${dbKind})`, () => {
   let server: RunningServer;
   openBeforeAll(createTestServer, (opened) => (server = opened));
 
-  const call = (t: string, options: InjectOptions) =>
-    server.app.inject({ ...options, headers: { ...bearer(t), ...(options.headers ?? {}) } });
-
   async function importList(token: string, name: string) {
     const form = multipart([{ name: 'file', filename: name, content: fixture(name) }]);
-    const res = await call(token, {
+    const res = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/lists',
       payload: form.payload,
       headers: form.headers,
     });
     expect(res.statusCode, res.body).toBe(201);
-    for (;;) {
-      const list = (await call(token, { method: 'GET', url: `/api/v1/lists/${res.json().id}` })).json();
-      if (list.status !== 'importing') return list;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return waitForListImported(server, token, res.json().id);
   }
 
   it('adds numbers in any spelling once, lists, searches and removes them', async () => {
     const { token } = await signUpAndSignIn(server);
-    const added = await call(token, {
+    const added = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/opt-outs',
       payload: { phones: ['(11) 91234-5678', '+55 11 9 1234-5678', '21 3123-4567', 'abc', '(20) 91234-5678'] },
@@ -50,34 +44,40 @@ describe(`opt-outs API (${dbKind})`, () => {
         { value: '(20) 91234-5678', reason: 'INVALID_DDD' },
       ],
     });
-    const again = await call(token, { method: 'POST', url: '/api/v1/opt-outs', payload: { phones: ['11912345678'] } });
+    const again = await injectAs(server, token, {
+      method: 'POST',
+      url: '/api/v1/opt-outs',
+      payload: { phones: ['11912345678'] },
+    });
     expect(again.json()).toMatchObject({ added: 0, alreadyOptedOut: 1 });
 
-    const all = (await call(token, { method: 'GET', url: '/api/v1/opt-outs' })).json();
+    const all = (await injectAs(server, token, { method: 'GET', url: '/api/v1/opt-outs' })).json();
     expect(all.total).toBe(2);
     expect(all.items.map((i: { phone: string }) => i.phone).sort()).toEqual(['+5511912345678', '+552131234567']);
     expect(all.items[0]).toMatchObject({ source: 'manual' });
 
-    const search = (await call(token, { method: 'GET', url: '/api/v1/opt-outs?search=(11) 91234-5678' })).json();
+    const search = (
+      await injectAs(server, token, { method: 'GET', url: '/api/v1/opt-outs?search=(11) 91234-5678' })
+    ).json();
     expect(search.items.map((i: { phone: string }) => i.phone)).toEqual(['+5511912345678']);
-    const partial = (await call(token, { method: 'GET', url: '/api/v1/opt-outs?search=3123' })).json();
+    const partial = (await injectAs(server, token, { method: 'GET', url: '/api/v1/opt-outs?search=3123' })).json();
     expect(partial.items.map((i: { phone: string }) => i.phone)).toEqual(['+552131234567']);
 
-    const removed = await call(token, {
+    const removed = await injectAs(server, token, {
       method: 'DELETE',
       url: `/api/v1/opt-outs/${encodeURIComponent('(11) 91234-5678')}`,
     });
     expect(removed.statusCode).toBe(204);
-    const gone = await call(token, { method: 'DELETE', url: '/api/v1/opt-outs/11912345678' });
+    const gone = await injectAs(server, token, { method: 'DELETE', url: '/api/v1/opt-outs/11912345678' });
     expect(gone.statusCode).toBe(404);
     expect(gone.json().code).toBe('OPT_OUT_NOT_FOUND');
-    expect((await call(token, { method: 'GET', url: '/api/v1/opt-outs' })).json().total).toBe(1);
+    expect((await injectAs(server, token, { method: 'GET', url: '/api/v1/opt-outs' })).json().total).toBe(1);
   });
 
   it('uploads a spreadsheet of numbers (phone column detected)', async () => {
     const { token } = await signUpAndSignIn(server);
     const form = multipart([{ name: 'file', filename: 'sair.csv', content: fixture('excel-br-windows1252.csv') }]);
-    const res = await call(token, {
+    const res = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/opt-outs/upload',
       payload: form.payload,
@@ -86,7 +86,7 @@ describe(`opt-outs API (${dbKind})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ added: 7, alreadyOptedOut: 0, invalid: 2 });
     const xlsx = multipart([{ name: 'file', filename: 'sair.xlsx', content: fixture('contacts.xlsx') }]);
-    const res2 = await call(token, {
+    const res2 = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/opt-outs/upload',
       payload: xlsx.payload,
@@ -94,7 +94,7 @@ describe(`opt-outs API (${dbKind})`, () => {
     });
     expect(res2.json()).toMatchObject({ added: 2, alreadyOptedOut: 1, invalid: 1 });
     const bad = multipart([{ name: 'file', filename: 'x.csv', content: fixture('image.png.csv') }]);
-    const res3 = await call(token, {
+    const res3 = await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/opt-outs/upload',
       payload: bad.payload,
@@ -109,24 +109,28 @@ describe(`opt-outs API (${dbKind})`, () => {
     const { token: other } = await signUpAndSignIn(server);
     const list = await importList(token, 'excel-br-windows1252.csv');
     expect(list.optedOut).toBe(0);
-    await call(token, {
+    await injectAs(server, token, {
       method: 'POST',
       url: '/api/v1/opt-outs',
       payload: { phones: ['11912345678', '5521312345670'] },
     });
-    await call(other, { method: 'POST', url: '/api/v1/opt-outs', payload: { phones: ['11987654321'] } });
-    const after = (await call(token, { method: 'GET', url: `/api/v1/lists/${list.id}` })).json();
+    await injectAs(server, other, { method: 'POST', url: '/api/v1/opt-outs', payload: { phones: ['11987654321'] } });
+    const after = (await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${list.id}` })).json();
     expect(after.optedOut).toBe(1);
-    const inList = (await call(token, { method: 'GET', url: '/api/v1/lists' })).json();
+    const inList = (await injectAs(server, token, { method: 'GET', url: '/api/v1/lists' })).json();
     expect(inList.items.find((l: { id: string }) => l.id === list.id).optedOut).toBe(1);
-    const contacts = (await call(token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })).json();
+    const contacts = (
+      await injectAs(server, token, { method: 'GET', url: `/api/v1/lists/${list.id}/contacts` })
+    ).json();
     const flagged = contacts.items
       .filter((c: { optedOut: boolean }) => c.optedOut)
       .map((c: { phone: string }) => c.phone);
     expect(flagged).toEqual(['+5511912345678']);
     // The other account's opt-outs are its own.
-    expect((await call(other, { method: 'GET', url: '/api/v1/opt-outs' })).json().total).toBe(1);
-    expect((await call(token, { method: 'GET', url: '/api/v1/opt-outs?search=987654321' })).json().total).toBe(0);
+    expect((await injectAs(server, other, { method: 'GET', url: '/api/v1/opt-outs' })).json().total).toBe(1);
+    expect(
+      (await injectAs(server, token, { method: 'GET', url: '/api/v1/opt-outs?search=987654321' })).json().total,
+    ).toBe(0);
   });
 
   it('asks for a token on every route and validates input', async () => {
@@ -139,7 +143,7 @@ describe(`opt-outs API (${dbKind})`, () => {
       expect((await server.app.inject({ method, url })).statusCode, `${method} ${url}`).toBe(401);
     }
     const { token } = await signUpAndSignIn(server);
-    const empty = await call(token, { method: 'POST', url: '/api/v1/opt-outs', payload: { phones: [] } });
+    const empty = await injectAs(server, token, { method: 'POST', url: '/api/v1/opt-outs', payload: { phones: [] } });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().code).toBe('VALIDATION_FAILED');
   });

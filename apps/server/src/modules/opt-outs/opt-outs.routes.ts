@@ -1,17 +1,18 @@
 import { MAX_UPLOAD_BYTES, OPT_OUT_ADD_MAX, optOutSchema, optOutSummarySchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../platform/auth/guard.ts';
-import { receiveUpload, uploadError } from '../../platform/http/upload.ts';
+import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
+import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { OptOutsService } from './opt-outs.service.ts';
 
 export type OptOutsRoutesDeps = {
   optOuts: OptOutsService;
   storage: UploadStorage;
-  guard: { requireUser: preHandlerAsyncHookHandler };
+  guard: AuthGuard;
 };
 
 /** `/api/v1/opt-outs`: the account-wide "do not send" list. */
@@ -19,14 +20,13 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
   const { optOuts, storage, guard } = deps;
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 10 } });
-    // Every route here needs a signed-in user, checked before the body is read or validated.
-    scope.addHook('onRequest', guard.requireUser as unknown as onRequestAsyncHookHandler);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['opt-outs'];
 
     r.get(
       '/api/v1/opt-outs',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'List or search the opted-out numbers, newest first',
@@ -54,6 +54,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
     r.post(
       '/api/v1/opt-outs',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Add numbers (any Brazilian spelling) to the opt-out list',
@@ -72,6 +73,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
     r.post(
       '/api/v1/opt-outs/upload',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Add the numbers of a CSV/XLSX file',
@@ -82,7 +84,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
       async (request) => {
         const user = currentUser(request);
         const { file } = await receiveUpload(request, storage);
-        if (!file) throw uploadError('FILE_REQUIRED');
+        if (!file) throw new AppError('FILE_REQUIRED');
         return optOuts.upload(user.id, file);
       },
     );
@@ -90,6 +92,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
     r.delete(
       '/api/v1/opt-outs/:phone',
       {
+        onRequest: guard.requireUser,
         schema: {
           tags,
           summary: 'Remove a number from the opt-out list',

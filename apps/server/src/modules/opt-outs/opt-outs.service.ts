@@ -1,7 +1,7 @@
 import { normalizeBrazilianPhone, type OptOutSummary } from '@ecoa/shared';
-import { notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
-import { detectMapping, fileError, openSpreadsheet } from '../lists/index.ts';
+import { detectMapping, openSpreadsheet } from '../lists/index.ts';
 import type { OptOutsRepository } from './opt-outs.repository.ts';
 
 const BATCH = 5000;
@@ -73,11 +73,11 @@ export function createOptOutsService(deps: OptOutsServiceDeps) {
           await flush(batch);
         }
         if (phoneColumn < 0) {
-          if (pending.length === 0) throw fileError('NO_DATA_ROWS');
+          if (pending.length === 0) throw new AppError('NO_DATA_ROWS');
           const mapping = detectMapping(pending);
           phoneColumn = mapping.phone;
           const rows = mapping.hasHeader ? pending.slice(1) : pending;
-          if (rows.length === 0) throw fileError('NO_DATA_ROWS');
+          if (rows.length === 0) throw new AppError('NO_DATA_ROWS');
           await flush(rows);
         }
         return s.summary;
@@ -89,7 +89,7 @@ export function createOptOutsService(deps: OptOutsServiceDeps) {
     async remove(userId: string, value: string): Promise<void> {
       const r = normalizeBrazilianPhone(value);
       if (!r.ok || !(await repo.remove(userId, r.e164))) {
-        throw notFound('OPT_OUT_NOT_FOUND', 'Este número não está na lista de descadastro.');
+        throw new AppError('OPT_OUT_NOT_FOUND');
       }
     },
 
@@ -98,7 +98,7 @@ export function createOptOutsService(deps: OptOutsServiceDeps) {
       const full = normalizeBrazilianPhone(search);
       const digits = full.ok ? full.e164.slice(1) : search.replace(/\D/g, '');
       const { items, total } = await repo.page(userId, digits, page, pageSize);
-      return { items, total, page, pageSize };
+      return { items: items.map((o) => ({ ...o, createdAt: o.createdAt.toISOString() })), total, page, pageSize };
     },
 
     /** A person replied with an opt-out word (SAIR, PARE…): their number (E.164) joins the account's list. */

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
 import { liveSessionColumns, liveSessionCondition, sessions } from '../auth/index.ts';
 import { creditBalances } from '../ledger/index.ts';
@@ -23,39 +23,39 @@ const meByTokenHash = preparedStatement('users_me', (db, name) =>
     .prepare(name),
 );
 
-/** SQL of the users module. Every method takes the handle to run on (the database or a transaction). */
-export function createUsersRepository() {
+/** SQL of the users module. */
+export function createUsersRepository(db: Database) {
   return {
     /** Inserts the user; undefined when the e-mail is taken (case-insensitive unique index). */
-    async insert(db: DbOrTx, values: NewUser): Promise<UserRow | undefined> {
-      const [row] = await db.insert(users).values(values).onConflictDoNothing().returning();
+    async insert(values: NewUser, tx: DbOrTx = db): Promise<UserRow | undefined> {
+      const [row] = await tx.insert(users).values(values).onConflictDoNothing().returning();
       return row;
     },
 
-    async findById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    async findById(id: string, tx: DbOrTx = db): Promise<UserRow | undefined> {
+      const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1);
       return row;
     },
 
     /** The signed-in account and its money balance, by session token; see `meByTokenHash`. */
-    async findMe(db: DbOrTx, tokenHash: string, now: Date) {
-      const [row] = await meByTokenHash(db).execute({ tokenHash, now });
+    async findMe(tokenHash: string, now: Date, tx: DbOrTx = db) {
+      const [row] = await meByTokenHash(tx).execute({ tokenHash, now });
       return row;
     },
 
-    async findByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+    async findByEmail(email: string, tx: DbOrTx = db): Promise<UserRow | undefined> {
+      const [row] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
       return row;
     },
 
-    async setActive(db: DbOrTx, id: string, active: boolean): Promise<UserRow | undefined> {
-      const [row] = await db.update(users).set({ active, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
+    async setActive(id: string, active: boolean, tx: DbOrTx = db): Promise<UserRow | undefined> {
+      const [row] = await tx.update(users).set({ active, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
       return row;
     },
 
     /** Makes an existing user an active administrator. */
-    async promoteToAdmin(db: DbOrTx, id: string): Promise<UserRow | undefined> {
-      const [row] = await db
+    async promoteToAdmin(id: string, tx: DbOrTx = db): Promise<UserRow | undefined> {
+      const [row] = await tx
         .update(users)
         .set({ accessLevel: 'ADMINISTRATOR', active: true, updatedAt: sql`now()` })
         .where(eq(users.id, id))

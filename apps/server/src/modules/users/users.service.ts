@@ -1,7 +1,7 @@
 import { CENTAVOS_PER_REAL, PRICE_SCALE, type PriceTableKey, type PublicUser, type SignupPayload } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { LiveSession } from '../auth/index.ts';
 import type { NewUser, UsersRepository } from './users.repository.ts';
@@ -16,13 +16,6 @@ export type SignupInput = Omit<SignupPayload, 'priceTable'> & {
   priceTable?: Partial<Record<PriceTableKey, number>>;
 };
 
-export const USERS_MESSAGES = {
-  emailTaken: 'Este e-mail já está cadastrado. Entre com ele ou use outro e-mail.',
-  priceTableNotAllowed: 'A tabela de preços é definida pela equipe Ecoa: envie todos os valores como 0.',
-  userNotFound: 'Usuário não encontrado.',
-  signInFirst: 'Faça login para continuar.',
-} as const;
-
 export type UsersServiceDeps = {
   db: Database;
   repo: UsersRepository;
@@ -31,16 +24,16 @@ export type UsersServiceDeps = {
   publicUrl: string;
   /** The money balance in centavos; the ledger provides it (0 until it is wired). */
   getMoneyBalanceCentavos?: (userId: string) => Promise<number>;
-  /** Ends every session of a user (and voids its live code), on the given handle. */
-  endAllSessions: (db: DbOrTx, userId: string) => Promise<unknown>;
+  /** Ends every session of a user (and voids its live code), in the given transaction. */
+  endAllSessions: (userId: string, tx: DbOrTx) => Promise<unknown>;
   /** Refuses a sign-up past the abuse limits (the auth module counts them per client IP). */
   allowSignup?: (meta: { ip: string | null }) => Promise<void>;
   /** Runs inside the sign-up transaction (e.g. the welcome bonus). */
-  onUserCreated?: (db: DbOrTx, user: UserRow) => Promise<void>;
+  onUserCreated?: (user: UserRow, tx: DbOrTx) => Promise<void>;
   /** The auth module's session check with our own lookup (`/api/me` in one statement). */
   authenticateWith: <T extends LiveSession>(
     token: string,
-    lookup: (db: DbOrTx, tokenHash: string, now: Date) => Promise<T | undefined>,
+    lookup: (tokenHash: string, now: Date) => Promise<T | undefined>,
   ) => Promise<T | null>;
 };
 
@@ -68,8 +61,8 @@ export function createUsersService(deps: UsersServiceDeps) {
   const moneyOf = deps.getMoneyBalanceCentavos ?? (async () => 0);
 
   async function getPublicUser(userId: string): Promise<PublicUser> {
-    const row = await repo.findById(db, userId);
-    if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
+    const row = await repo.findById(userId);
+    if (!row) throw new AppError('USER_NOT_FOUND');
     return toPublicUser(row, await moneyOf(userId), deps.publicUrl);
   }
 
@@ -81,9 +74,9 @@ export function createUsersService(deps: UsersServiceDeps) {
      * this is the guard's check and the read in one statement (the screen every page loads).
      */
     async getMe(token: string | undefined): Promise<PublicUser> {
-      if (!token) throw unauthorized(USERS_MESSAGES.signInFirst);
+      if (!token) throw new AppError('UNAUTHORIZED', undefined, { why: 'signIn' });
       const me = await deps.authenticateWith(token, repo.findMe);
-      if (!me) throw unauthorized();
+      if (!me) throw new AppError('UNAUTHORIZED');
       return toPublicUser(me.user, me.moneyCentavos ?? 0, deps.publicUrl);
     },
 
@@ -92,7 +85,7 @@ export function createUsersService(deps: UsersServiceDeps) {
       const prices = input.priceTable ?? {};
       // Prices are set by the Ecoa team; a self-service price would let anyone buy credits cheap.
       if (Object.values(prices).some((v) => v !== undefined && v !== 0)) {
-        throw badRequest('PRICE_TABLE_NOT_ALLOWED', USERS_MESSAGES.priceTableNotAllowed);
+        throw new AppError('PRICE_TABLE_NOT_ALLOWED');
       }
       await deps.allowSignup?.(meta);
       const utm = Object.fromEntries(
@@ -114,12 +107,12 @@ export function createUsersService(deps: UsersServiceDeps) {
         ...Object.fromEntries(Object.values(PRICE_COLUMNS).map((column) => [column, 0])),
       };
       const created = await db.transaction(async (tx) => {
-        const row = await repo.insert(tx, values);
+        const row = await repo.insert(values, tx);
         if (!row) return undefined;
-        await deps.onUserCreated?.(tx, row);
+        await deps.onUserCreated?.(row, tx);
         return row;
       });
-      if (!created) throw conflict('EMAIL_ALREADY_REGISTERED', USERS_MESSAGES.emailTaken);
+      if (!created) throw new AppError('EMAIL_ALREADY_REGISTERED');
       log.info({ userId: created.id, utm: created.signupUtm ?? undefined }, 'account created');
       return toPublicUser(created, await moneyOf(created.id), deps.publicUrl);
     },
@@ -130,14 +123,14 @@ export function createUsersService(deps: UsersServiceDeps) {
      */
     async ensureAdmin(email: string): Promise<UserRow> {
       const normalised = email.trim().toLowerCase();
-      const existing = await repo.findByEmail(db, normalised);
+      const existing = await repo.findByEmail(normalised);
       if (existing) {
         if (existing.accessLevel === 'ADMINISTRATOR' && existing.active) return existing;
-        const promoted = await repo.promoteToAdmin(db, existing.id);
+        const promoted = await repo.promoteToAdmin(existing.id);
         log.info({ userId: existing.id }, 'ADMIN_EMAIL: existing account made an active administrator');
         return promoted!;
       }
-      const inserted = await repo.insert(db, {
+      const inserted = await repo.insert({
         email: normalised,
         name: 'Ecoa',
         fantasyName: 'Ecoa',
@@ -153,24 +146,29 @@ export function createUsersService(deps: UsersServiceDeps) {
         return inserted;
       }
       // Another process created it between our read and insert: promote that one.
-      const raced = await repo.findByEmail(db, normalised);
-      if (!raced) throw new AppError('ADMIN_BOOTSTRAP_FAILED', 500, 'Could not create the ADMIN_EMAIL account.');
-      return (await repo.promoteToAdmin(db, raced.id))!;
+      const raced = await repo.findByEmail(normalised);
+      if (!raced) throw new AppError('ADMIN_BOOTSTRAP_FAILED');
+      return (await repo.promoteToAdmin(raced.id))!;
     },
 
     /** Deactivates an account and ends all its sessions at once (one transaction). */
     async deactivate(userId: string): Promise<void> {
       await db.transaction(async (tx) => {
-        const row = await repo.setActive(tx, userId, false);
-        if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
-        await deps.endAllSessions(tx, userId);
+        const row = await repo.setActive(userId, false, tx);
+        if (!row) throw new AppError('USER_NOT_FOUND');
+        await deps.endAllSessions(userId, tx);
       });
       log.info({ userId }, 'account deactivated; sessions ended');
     },
 
+    /** The account's `permissions.enriched` (none when it does not exist): what the enrichment rule reads. */
+    async enrichmentPermissions(userId: string): Promise<string[]> {
+      return (await repo.findById(userId))?.permissionsEnriched ?? [];
+    },
+
     async reactivate(userId: string): Promise<void> {
-      const row = await repo.setActive(db, userId, true);
-      if (!row) throw notFound('USER_NOT_FOUND', USERS_MESSAGES.userNotFound);
+      const row = await repo.setActive(userId, true);
+      if (!row) throw new AppError('USER_NOT_FOUND');
     },
   };
 }

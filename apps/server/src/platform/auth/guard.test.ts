@@ -37,9 +37,11 @@ describe('createAuthGuard', () => {
     const instance = Fastify();
     registerErrorHandling(instance);
     instance.decorateRequest('user', undefined);
-    instance.get('/user', { preHandler: guard.requireUser }, async (request) => ({ id: currentUser(request).id }));
-    instance.get('/admin', { preHandler: guard.requireAdmin }, async (request) => ({ id: currentUser(request).id }));
+    instance.get('/user', { onRequest: guard.requireUser }, async (request) => ({ id: currentUser(request).id }));
+    instance.get('/admin', { onRequest: guard.requireAdmin }, async (request) => ({ id: currentUser(request).id }));
     instance.get('/open', async (request) => ({ user: request.user ?? null }));
+    instance.post('/user', { onRequest: guard.requireUser }, async (request) => ({ body: request.body }));
+    instance.post('/admin', { onRequest: guard.requireAdmin }, async (request) => ({ body: request.body }));
     await instance.ready();
     return instance;
   }
@@ -68,5 +70,27 @@ describe('createAuthGuard', () => {
     expect((await a.inject({ url: '/admin' })).statusCode).toBe(401);
     const admin = await a.inject({ url: '/admin', headers: { authorization: `Bearer ${TOKEN.replace('a', 'z')}` } });
     expect(admin.json()).toEqual({ id: 'a1' });
+  });
+
+  it('refuses before the body is parsed: a malformed body gets 401 or 403, never a parsing 400', async () => {
+    const a = await app();
+    const broken = { payload: '{"broken": ', headers: { 'content-type': 'application/json' } };
+    const anonymous = await a.inject({ method: 'POST', url: '/user', ...broken });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    const user = await a.inject({
+      method: 'POST',
+      url: '/admin',
+      payload: broken.payload,
+      headers: { ...broken.headers, authorization: TOKEN },
+    });
+    expect(user.statusCode).toBe(403);
+    const signedIn = await a.inject({
+      method: 'POST',
+      url: '/user',
+      payload: broken.payload,
+      headers: { ...broken.headers, authorization: TOKEN },
+    });
+    expect(signedIn.statusCode).toBe(400); // past the guard, the body is parsed as usual
   });
 });

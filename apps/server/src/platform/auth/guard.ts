@@ -2,10 +2,14 @@
  * Session checks for every module's routes.
  *
  *   const guard = createAuthGuard({ sessions: auth });          // built once, in modules/index.ts
- *   app.get('/api/v1/things', { preHandler: guard.requireUser }, async (request) => {
+ *   app.get('/api/v1/things', { onRequest: guard.requireUser }, async (request) => {
  *     const user = currentUser(request);                           // typed AuthUser, never undefined
  *   });
- *   app.post('/api/v1/admin/things', { preHandler: guard.requireAdmin }, …);
+ *   app.post('/api/v1/admin/things', { onRequest: guard.requireAdmin }, …);
+ *
+ * Each guarded route names its guard in its own options, always as `onRequest`: the session is
+ * checked before the body is read, parsed or validated, so an anonymous call answers 401 (the web
+ * app signs out on it), never a validation 400, and an upload is not read for nobody.
  *
  * The token comes from `Authorization: Bearer <token>` or the raw token in `Authorization`
  * (the spec's legacy checkout call). No token, an unknown, expired or revoked token, or a
@@ -13,8 +17,8 @@
  * `requireAdmin` for a non-administrator → 403 `{code: 'FORBIDDEN'}`.
  */
 import type { AccessLevel, Language } from '@ecoa/shared';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { forbidden, unauthorized } from '../errors/app-error.ts';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { AppError } from '../errors/app-error.ts';
 
 /** The signed-in user of a request, as the session check found it. */
 export type AuthUser = {
@@ -39,9 +43,10 @@ export type SessionVerifier = {
   authenticate(token: string): Promise<AuthUser | null>;
 };
 
+/** `onRequest` hooks: a route lists one in its options (`{ onRequest: guard.requireUser }`). */
 export type AuthGuard = {
-  requireUser: preHandlerAsyncHookHandler;
-  requireAdmin: preHandlerAsyncHookHandler;
+  requireUser: onRequestAsyncHookHandler;
+  requireAdmin: onRequestAsyncHookHandler;
 };
 
 /** The token of an `Authorization` header: `Bearer <token>` or the bare token; undefined if none. */
@@ -55,22 +60,26 @@ export function readToken(header: string | string[] | undefined): string | undef
 }
 
 export function createAuthGuard(deps: { sessions: SessionVerifier }): AuthGuard {
-  const requireUser: preHandlerAsyncHookHandler = async (request) => {
+  async function signedIn(request: FastifyRequest): Promise<AuthUser> {
     const token = readToken(request.headers.authorization);
-    if (!token) throw unauthorized('Faça login para continuar.');
+    if (!token) throw new AppError('UNAUTHORIZED', undefined, { why: 'signIn' });
     const user = await deps.sessions.authenticate(token);
-    if (!user) throw unauthorized();
+    if (!user) throw new AppError('UNAUTHORIZED');
     request.user = user;
+    return user;
+  }
+  const requireUser: onRequestAsyncHookHandler = async (request) => {
+    await signedIn(request);
   };
-  const requireAdmin: preHandlerAsyncHookHandler = async function (this: FastifyInstance, request, reply) {
-    await requireUser.call(this, request, reply);
-    if (request.user?.accessLevel !== 'ADMINISTRATOR') throw forbidden('Acesso restrito a administradores.');
+  const requireAdmin: onRequestAsyncHookHandler = async (request) => {
+    const user = await signedIn(request);
+    if (user.accessLevel !== 'ADMINISTRATOR') throw new AppError('FORBIDDEN');
   };
   return { requireUser, requireAdmin };
 }
 
 /** The guarded request's user; throws 401 if the route forgot its guard (a bug, never a leak). */
 export function currentUser(request: FastifyRequest): AuthUser {
-  if (!request.user) throw unauthorized();
+  if (!request.user) throw new AppError('UNAUTHORIZED');
   return request.user;
 }

@@ -5,7 +5,7 @@ import { loadConfig } from './config.ts';
 /**
  * The SSRF guard on calls to customers' URLs (outbound.ts) is on in production: only a local
  * trial (PUBLIC_URL on this machine) or the test suite may call private addresses; a development
- * run on a public address may not (issue 20, 4.12).
+ * run on a public address may not.
  */
 describe('private outbound addresses by configuration', () => {
   it('are refused in production on a public address', async () => {

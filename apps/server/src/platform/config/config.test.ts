@@ -43,6 +43,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('GTM_CONTAINER_ID: none unless set; a Google Tag Manager container id only', () => {
+    expect(loadConfig({}).gtmContainerId).toBeUndefined();
+    expect(loadConfig({ GTM_CONTAINER_ID: 'GTM-ABC1234' }).gtmContainerId).toBe('GTM-ABC1234');
+    for (const bad of ['UA-12345-1', 'G-ABC1234', 'GTM-abc1234', 'GTM-', 'GTM-ABC1234"><script>', ' GTM-ABC1234']) {
+      let error: unknown;
+      try {
+        loadConfig({ GTM_CONTAINER_ID: bad });
+      } catch (err) {
+        error = err;
+      }
+      expect(error, bad).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.join('\n')).toMatch(
+        /^GTM_CONTAINER_ID: must be a Google Tag Manager container id/m,
+      );
+    }
+  });
+
   it("the embedded SMSC's control API: none unless SMSC_SIMULATOR_CONTROL_PORT names a port", () => {
     expect(loadConfig({}).smscSimulatorControlPort).toBeUndefined();
     expect(loadConfig({ SMSC_SIMULATOR_CONTROL_PORT: '4199' }).smscSimulatorControlPort).toBe(4199);

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import type { CardPaymentMode } from '@ecoa/shared';
+import { type CardPaymentMode, GTM_CONTAINER_ID_PATTERN } from '@ecoa/shared';
 import { z } from 'zod';
 
 /**
@@ -68,6 +68,11 @@ const envSchema = z.object({
     .string()
     .regex(/^\d{12,13}$/, 'must be the international number in digits, e.g. 5511999999999')
     .default('5511999999999'),
+  /** A Google Tag Manager container for the web app's analytics events; unset: none loaded, none allowed by the CSP. */
+  GTM_CONTAINER_ID: z
+    .string()
+    .regex(GTM_CONTAINER_ID_PATTERN, 'must be a Google Tag Manager container id, e.g. GTM-ABC1234')
+    .optional(),
   TRUST_PROXY: z
     .string()
     .refine(
@@ -154,6 +159,8 @@ export type Config = {
    */
   providers: ProvidersConfig;
   supportWhatsapp: string;
+  /** GTM_CONTAINER_ID: the web app's tag manager container, served in public-config and allowed by the CSP. */
+  gtmContainerId: string | undefined;
   linkClicksPerIpPerMinute: number;
   /**
    * Whether calls to customer-typed URLs (a URA's integration URL) may reach private or local
@@ -343,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smscSimulatorControlPort: e.SMSC_SIMULATOR_CONTROL_PORT,
     providers,
     supportWhatsapp: e.SUPPORT_WHATSAPP,
+    gtmContainerId: e.GTM_CONTAINER_ID,
     linkClicksPerIpPerMinute: e.LINK_CLICKS_PER_IP_PER_MINUTE,
     // A deployment's NODE_ENV (development included) never turns the SSRF guard off; only tests and a local trial.
     allowPrivateOutbound: isLoopbackUrl(publicUrl) || e.NODE_ENV === 'test',

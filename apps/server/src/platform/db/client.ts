@@ -17,6 +17,13 @@ import { acquirePgliteLock, type PgliteLock } from './pglite-lock.ts';
 export type Database = PgDatabase<PgQueryResultHKT>;
 /** The transaction handle drizzle passes to `db.transaction(cb)`; repositories accept either. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+/**
+ * The one repository idiom (docs/ARCHITECTURE.md): `create<Feature>Repository(db)` returns an
+ * object of functions bound to the database (the `DbHandle` instead when it needs the driver
+ * itself: COPY, the pool). A function that can run in the caller's transaction takes it LAST:
+ * `tx: DbOrTx = db`, or `tx: DbOrTx` with no default when the statement only means something
+ * inside that transaction (a row lock, a batch's settle). Services pass a transaction the same way.
+ */
 export type DbOrTx = Database | Tx;
 
 /** Runs raw SQL; used by pg-boss and by the migrator lock. */

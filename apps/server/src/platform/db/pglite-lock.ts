@@ -36,12 +36,8 @@ export function pgliteLockFile(dir: string): string {
 
 export function pgliteInUse(dir: string, pid: number | undefined): AppError {
   const holder = pid === undefined ? 'another process' : `process ${pid}`;
-  return new AppError(
-    'PGLITE_IN_USE',
-    409,
-    `The PGlite database in ${path.resolve(dir)} is in use by ${holder} (is \`npm start\` running?). Stop it and run the command again.`,
-    { pid },
-  );
+  const text = `The PGlite database in ${path.resolve(dir)} is in use by ${holder} (is \`npm start\` running?). Stop it and run the command again.`;
+  return new AppError('PGLITE_IN_USE', { pid }, { text });
 }
 
 /** The pid files this process holds: one process opening the same directory twice is refused too. */

@@ -2,12 +2,6 @@ import { describeCharacter, firstDisallowedCharacter } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
 
-export const TEXT_INVALID_CHARACTERS_MESSAGE =
-  'O texto enviado contém caracteres não permitidos (caracteres de controle, como o caractere nulo). Remova-os e tente de novo.';
-
-export const textInvalidCharacters = (field: string, character: string) =>
-  new AppError('TEXT_INVALID_CHARACTERS', 400, TEXT_INVALID_CHARACTERS_MESSAGE, { field, character });
-
 /**
  * The path and character of the first string in `value` (keys included) with a disallowed
  * character, if any. Iterative: a deeply nested body cannot overflow the stack.
@@ -44,6 +38,6 @@ export function registerInputGuard(app: FastifyInstance): void {
       findDisallowedText(request.params, 'params') ??
       findDisallowedText(request.query, 'query') ??
       findDisallowedText(request.body);
-    if (found) throw textInvalidCharacters(found.field, found.character);
+    if (found) throw new AppError('TEXT_INVALID_CHARACTERS', found);
   });
 }

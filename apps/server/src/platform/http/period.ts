@@ -1,4 +1,4 @@
-import { badRequest } from '../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 
 const DAY_MS = 86_400_000;
 /**
@@ -12,8 +12,7 @@ const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 function instant(text: string): Date {
   const at = new Date(text);
   const ms = at.getTime();
-  if (!Number.isFinite(ms) || ms < EARLIEST || ms > LATEST)
-    throw badRequest('PERIOD_INVALID', 'Período inválido: confira as datas de início e fim.');
+  if (!Number.isFinite(ms) || ms < EARLIEST || ms > LATEST) throw new AppError('PERIOD_INVALID');
   return at;
 }
 
@@ -35,11 +34,10 @@ export function checkedPeriod(
       : options.defaultDays !== undefined && to
         ? new Date(to.getTime() - options.defaultDays * DAY_MS)
         : undefined;
-  if (from && to && from.getTime() >= to.getTime())
-    throw badRequest('PERIOD_INVALID', 'O início do período deve ser antes do fim.');
+  if (from && to && from.getTime() >= to.getTime()) throw new AppError('PERIOD_INVALID', undefined, { reversed: true });
   const { maxDays } = options;
   if (maxDays !== undefined && (to ?? options.now).getTime() - (from?.getTime() ?? -Infinity) > maxDays * DAY_MS)
-    throw badRequest('PERIOD_TOO_LONG', `O período pode ter no máximo ${maxDays} dias.`, { maxDays });
+    throw new AppError('PERIOD_TOO_LONG', { maxDays });
   return { from, to };
 }
 

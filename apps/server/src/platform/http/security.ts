@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GTM_ORIGIN } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -8,6 +9,8 @@ import helmet, { type HelmetOptions } from 'helmet';
  * no framing. Mantine sets inline `style` attributes, hence `'unsafe-inline'` for styles only.
  * Images may also come from PUBLIC_URL's origin: absolute links such as `userProfileImageLink`
  * point there, and the page may have been opened under another name (127.0.0.1 vs localhost).
+ * With a Google Tag Manager container (GTM_CONTAINER_ID), its one host may serve scripts, be
+ * called and serve images; without one, no other host is allowed anything.
  *
  * The headers are the same for every response, so helmet computes them once here; a route with
  * a page of its own (a rotating link's pixel page) overrides the CSP with `reply.header`.
@@ -16,19 +19,20 @@ import helmet, { type HelmetOptions } from 'helmet';
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  options: { publicUrl?: string } = {},
+  options: { publicUrl?: string; gtmContainerId?: string } = {},
 ): Promise<void> {
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
+  const tagManager = options.gtmContainerId ? [GTM_ORIGIN] : [];
   const headers = securityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...tagManager],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...(publicOrigin ? [publicOrigin] : [])],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(publicOrigin ? [publicOrigin] : []), ...tagManager],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...tagManager],
         mediaSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -3,6 +3,9 @@ import { runGuarded } from '../crash-guard.ts';
 import { type DbHandle, sqlExecutorOf, type Tx } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { createJobRuns, MAX_CRASHES } from './job-runs.ts';
+import type { Queue } from './queue.ts';
+
+export { defineQueue, type Queue, type QueueOptions } from './queue.ts';
 
 export type JobContext = {
   id: string;
@@ -15,14 +18,14 @@ export type JobContext = {
 
 export type JobHandler<T> = (data: T, job: JobContext) => Promise<void>;
 
-/** Why a job ended for good without succeeding: its retries ran out, its lease expired, or it was quarantined. */
 /** Arbitrary constant: the advisory lock processes take in turn to create pg-boss queues. */
 const QUEUE_SETUP_LOCK_ID = 720_451_002;
 
+/** Why a job ended for good without succeeding: its retries ran out, its lease expired, or it was quarantined. */
 export type GiveUpReason = { code: 'JOB_QUARANTINED' | 'JOB_FAILED'; message: string };
 
-export type QueueDefinition<T> = {
-  name: string;
+/** What works a queue's jobs in a process that works jobs. */
+export type QueueWorker<T> = {
   handler: JobHandler<T>;
   /**
    * Called once when a job of this queue has failed for good, whatever the way (last retry,
@@ -33,12 +36,10 @@ export type QueueDefinition<T> = {
   onGiveUp?: (data: T, reason: GiveUpReason) => Promise<void>;
   /** Concurrent jobs of this queue in one process (pg-boss polls each worker at most every 0.5 s). */
   concurrency?: number;
-  /** A cron expression: pg-boss enqueues a job (with `{}`) on that schedule, once across processes. */
-  schedule?: string;
-  retryLimit?: number;
-  retryDelaySeconds?: number;
-  expireInSeconds?: number;
 };
+
+/** A declared queue and its worker, as `start` creates and works them. */
+type Declared = { queue: Queue<object>; worker: QueueWorker<object> };
 
 export type SendOptions = {
   startAfterSeconds?: number;
@@ -49,12 +50,12 @@ export type SendOptions = {
 };
 
 export interface Jobs {
-  /** Declares a queue and its handler. Handlers run only when this process works jobs. */
-  define<T extends object>(queue: QueueDefinition<T>): void;
+  /** Declares a queue (`defineQueue`) and its worker. Handlers run only when this process works jobs. */
+  work<T extends object>(queue: Queue<T>, worker: QueueWorker<NoInfer<T>>): void;
   /** Enqueues a job; this process's workers of that queue look for it at once (not at their next poll). */
-  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
-  /** Wakes this process's workers of `name` (after the transaction that enqueued a job with `tx` committed). */
-  wake(name: string): void;
+  send<T extends object>(queue: Queue<T>, data: NoInfer<T>, options?: SendOptions): Promise<string | null>;
+  /** Wakes this process's workers of `queue` (after the transaction that enqueued a job with `tx` committed). */
+  wake(queue: Queue<object>): void;
   /** Starts pg-boss, creates the declared queues and, when `work` is true, their workers. */
   start(options: { work: boolean }): Promise<void>;
   /** Graceful stop: no new jobs are fetched; running ones finish (or return to the queue after the timeout). */
@@ -94,7 +95,7 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
     ...(options.maintenanceIntervalSeconds ? { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds } : {}),
   });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
-  const queues = new Map<string, QueueDefinition<object>>();
+  const queues = new Map<string, Declared>();
   const runs = createJobRuns(handle.executeSql);
   const workerIds = new Map<string, string[]>();
   let started = false;
@@ -112,8 +113,8 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
     }
   }
 
-  function wake(name: string): void {
-    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+  function wake(queue: Queue<object>): void {
+    for (const id of workerIds.get(queue.name) ?? []) boss.notifyWorker(id);
   }
 
   /**
@@ -133,7 +134,7 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
     }
   }
 
-  async function work(queue: QueueDefinition<object>, job: PgBoss.JobWithMetadata<object>): Promise<void> {
+  async function work(worker: QueueWorker<object>, job: PgBoss.JobWithMetadata<object>): Promise<void> {
     const log = logger.child({ job: job.name, jobId: job.id });
     const lastAttempt = job.retryCount >= job.retryLimit;
     const { crashes } = await runs.started(job.id, job.name);
@@ -148,7 +149,7 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
     let succeeded = false;
     try {
       await runGuarded({ job: job.name, jobId: job.id }, (signal) =>
-        queue.handler(job.data, { id: job.id, name: job.name, signal, lastAttempt }),
+        worker.handler(job.data, { id: job.id, name: job.name, signal, lastAttempt }),
       );
       succeeded = true;
       log.debug('job done');
@@ -164,24 +165,19 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
 
   return {
     boss,
-    define(queue) {
-      if (started) throw new Error(`queue ${queue.name} must be defined before jobs start`);
-      if ((queue.retryLimit ?? 3) < MAX_CRASHES) {
-        throw new Error(
-          `queue ${queue.name}: retryLimit must be at least ${MAX_CRASHES}, so a crash can be quarantined`,
-        );
-      }
-      queues.set(queue.name, queue as QueueDefinition<object>);
+    work(queue, worker) {
+      if (started) throw new Error(`queue ${queue.name} gets its worker before jobs start`);
+      queues.set(queue.name, { queue, worker: worker as QueueWorker<object> });
     },
-    async send(name, data, options = {}) {
-      const id = await boss.send(name, data, {
+    async send(queue, data, options = {}) {
+      const id = await boss.send(queue.name, data, {
         startAfter: options.startAfterSeconds,
         singletonKey: options.singletonKey,
         id: options.id,
         ...(options.tx ? { db: { executeSql: sqlExecutorOf(options.tx) } } : {}),
       });
       // In a transaction the job is invisible until the caller commits: the caller wakes then.
-      if (id && !options.tx && !options.startAfterSeconds) wake(name);
+      if (id && !options.tx && !options.startAfterSeconds) wake(queue);
       return id;
     },
     wake,
@@ -192,22 +188,25 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
       // pg-boss's createQueue is not safe to race (two processes starting together on a fresh
       // database: one fails on the queue's table): processes create the queues in turn.
       await inTurn(async () => {
-        for (const queue of queues.values()) {
-          if (queue.onGiveUp) await boss.createQueue(giveUpQueueOf(queue.name), { name: giveUpQueueOf(queue.name) });
-          await boss.createQueue(queue.name, {
-            name: queue.name,
-            retryLimit: queue.retryLimit ?? 3,
-            retryDelay: queue.retryDelaySeconds ?? 5,
+        for (const { queue, worker } of queues.values()) {
+          const { name, options: o } = queue;
+          if (worker.onGiveUp) await boss.createQueue(giveUpQueueOf(name), { name: giveUpQueueOf(name) });
+          await boss.createQueue(name, {
+            name,
+            retryLimit: o.retryLimit ?? 3,
+            retryDelay: o.retryDelaySeconds ?? 5,
             retryBackoff: true,
-            expireInSeconds: queue.expireInSeconds ?? 15 * 60,
-            ...(queue.onGiveUp ? { deadLetter: giveUpQueueOf(queue.name) } : {}),
+            expireInSeconds: o.expireInSeconds ?? 15 * 60,
+            ...(worker.onGiveUp ? { deadLetter: giveUpQueueOf(name) } : {}),
           });
         }
       });
-      for (const queue of queues.values()) {
+      for (const { queue, worker } of queues.values()) {
         if (!working) continue;
-        const workers = queue.concurrency ?? 1;
-        if (queue.schedule) await boss.schedule(queue.name, queue.schedule, {}, { tz: 'America/Sao_Paulo' });
+        const workers = worker.concurrency ?? 1;
+        if (queue.options.schedule) {
+          await boss.schedule(queue.name, queue.options.schedule, {}, { tz: 'America/Sao_Paulo' });
+        }
         const ids: string[] = [];
         for (let i = 0; i < workers; i++) {
           ids.push(
@@ -215,13 +214,13 @@ export function createJobs(handle: DbHandle, logger: Logger, options: JobsOption
               queue.name,
               { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
               async ([job]) => {
-                if (job) await work(queue, job);
+                if (job) await work(worker, job);
               },
             ),
           );
         }
         workerIds.set(queue.name, ids);
-        const onGiveUp = queue.onGiveUp;
+        const onGiveUp = worker.onGiveUp;
         if (onGiveUp) {
           await boss.work<object>(
             giveUpQueueOf(queue.name),

@@ -1,12 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
 
-/** The Portuguese the API answers a CSV it cannot tokenize with (code CSV_MALFORMED, 400). */
-export const CSV_MALFORMED_MESSAGE =
-  'O CSV está malformado (aspas sem fechamento ou linha gigante). Verifique o arquivo e envie de novo.';
-
-/** Broken quoting or a giant line, at this (1-based) row. */
-const csvMalformed = (row: number) => new AppError('CSV_MALFORMED', 400, CSV_MALFORMED_MESSAGE, { row });
-
 /** A field or a row longer than this means broken quoting, not data. */
 const MAX_PENDING_CHARS = 1024 * 1024;
 const MAX_COLUMNS = 1000;
@@ -100,7 +93,7 @@ export class CsvParser {
     const text = this.pending.length > 0 ? this.pending + chunk : chunk;
     const consumed = this.parse(text, false, out);
     this.pending = consumed < text.length ? text.slice(consumed) : '';
-    if (this.pending.length > MAX_PENDING_CHARS) throw csvMalformed(this.rows + 1);
+    if (this.pending.length > MAX_PENDING_CHARS) throw new AppError('CSV_MALFORMED', { row: this.rows + 1 });
     return out;
   }
 
@@ -146,7 +139,7 @@ export class CsvParser {
       if (end > pos && s.charCodeAt(end - 1) === 13) end--;
       if (end > pos) {
         const row = s.slice(pos, end).split(delimiter);
-        if (row.length > MAX_COLUMNS) throw csvMalformed(this.rows + 1);
+        if (row.length > MAX_COLUMNS) throw new AppError('CSV_MALFORMED', { row: this.rows + 1 });
         this.emit(row, out);
       }
       pos = nl + 1;
@@ -175,7 +168,7 @@ export class CsvParser {
             const q = s.indexOf('"', j);
             if (q === -1) {
               if (!final) return rowStart;
-              throw csvMalformed(this.rows + 1);
+              throw new AppError('CSV_MALFORMED', { row: this.rows + 1 });
             }
             if (q + 1 < len && s.charCodeAt(q + 1) === 34) {
               value += s.slice(segStart, q + 1);
@@ -208,7 +201,7 @@ export class CsvParser {
           row.push(s.slice(i, k));
           i = k;
         }
-        if (row.length > MAX_COLUMNS) throw csvMalformed(this.rows + 1);
+        if (row.length > MAX_COLUMNS) throw new AppError('CSV_MALFORMED', { row: this.rows + 1 });
         if (i >= len) {
           if (!final) return rowStart;
           this.emit(row, out);

@@ -2,8 +2,8 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { balanceOf } from '../../../test/money-setup';
 import { realApi, useRealApi } from '../../../test/real-api';
-import { SessionProvider } from '../auth/SessionProvider';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
+import { SessionProvider } from '../../platform/SessionProvider';
 import { UserDrawer } from './UserDrawer';
 
 const brl = (reais: number) => reais.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });

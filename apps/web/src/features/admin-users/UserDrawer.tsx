@@ -2,14 +2,14 @@ import type { AdminUser } from '@ecoa/shared';
 import { Badge, Center, Divider, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../platform/SessionProvider';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { useSession } from '../auth/SessionProvider';
-import { AdminUserCredits } from '../credits/AdminUserCredits';
-import { refreshMoney } from '../credits/money';
-import { formatReais } from '../shell/format';
+import { formatReais, refreshMoney } from '../credits';
+import { AdminUserCredits } from './AdminUserCredits';
 import { AuditHistory } from './AuditHistory';
-import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
+import { adminUsersApi } from './adminUsersApi';
 import { maskCnpj, maskPhone } from './format';
+import { adminUsersKeys } from './queryKeys';
 import { UserForm } from './UserForm';
 
 /** Changes whenever a saved value changes, so the form restarts from what the server holds. */
@@ -24,7 +24,7 @@ export function UserDrawer({ userId, onClose }: { userId: string | null; onClose
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const detail = useQuery({
-    queryKey: [...ADMIN_USERS_KEY, 'detail', userId],
+    queryKey: adminUsersKeys.detail(userId),
     queryFn: ({ signal }) => adminUsersApi.get(userId as string, signal),
     enabled: userId !== null,
   });
@@ -34,13 +34,13 @@ export function UserDrawer({ userId, onClose }: { userId: string | null; onClose
   // A payment or an adjustment recorded below moves the balance this drawer's header and the
   // users table show (and the administrator's own, when it is their account).
   const moneyChanged = () => {
-    void queryClient.invalidateQueries({ queryKey: [...ADMIN_USERS_KEY, 'detail', userId] });
-    void queryClient.invalidateQueries({ queryKey: [...ADMIN_USERS_KEY, 'list'] });
+    void queryClient.invalidateQueries({ queryKey: adminUsersKeys.detail(userId) });
+    void queryClient.invalidateQueries({ queryKey: adminUsersKeys.lists });
     if (me && me.id === userId) void refreshMoney(queryClient);
   };
   const close = () => {
     onClose();
-    void queryClient.invalidateQueries({ queryKey: [...ADMIN_USERS_KEY, 'list'] });
+    void queryClient.invalidateQueries({ queryKey: adminUsersKeys.lists });
   };
 
   return (

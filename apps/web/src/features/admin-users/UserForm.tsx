@@ -5,11 +5,12 @@ import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateApiError } from '../auth/errors';
-import { notify } from '../auth/notify';
-import { useSession } from '../auth/SessionProvider';
-import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
+import { errorText } from '../../platform/errors';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
+import { adminUsersApi } from './adminUsersApi';
 import { enrichmentPermission, hasEnrichment, PRICE_FIELDS } from './format';
+import { adminUsersKeys } from './queryKeys';
 
 type Prices = Record<keyof PriceTable, number | ''>;
 
@@ -67,10 +68,10 @@ export function UserForm({ user }: { user: AdminUser }) {
     mutationFn: (body: AdminUserPatch) => adminUsersApi.update(user.id, body),
     onSuccess: async () => {
       notify.success(t('adminUsers.drawer.saved'));
-      await queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
+      await queryClient.invalidateQueries({ queryKey: adminUsersKeys.all });
       if (isSelf) await session.refreshUser();
     },
-    onError: (err) => notify.error(translateApiError(t, err, 'adminUsers.drawer.saveError')),
+    onError: (err) => notify.error(errorText(err, t, 'adminUsers.drawer.saveError')),
   });
 
   const submit = () => {

@@ -2,14 +2,14 @@ import { cnpjCheckDigits } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { UsersPage } from './UsersPage';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));
-vi.mock('../auth/notify', () => ({ notify: toast }));
+vi.mock('../../platform/notify', () => ({ notify: toast }));
 // The signed-in administrator as the screen knows them: an id the server does not know, so the
 // screen lets them edit their own row and the server's own refusal shows (CANNOT_DEMOTE_SELF).
-vi.mock('../auth/SessionProvider', () => ({
+vi.mock('../../platform/SessionProvider', () => ({
   useSession: () => ({ user: { id: 'admin-1' }, refreshUser: vi.fn() }),
 }));
 

@@ -7,9 +7,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { formatReais } from '../shell/format';
-import { ADMIN_USERS_KEY, adminUsersApi } from './adminUsersApi';
+import { formatReais } from '../credits';
+import { adminUsersApi } from './adminUsersApi';
 import { maskCnpj, maskPhone } from './format';
+import { adminUsersKeys } from './queryKeys';
 import { UserDrawer } from './UserDrawer';
 
 const PAGE_SIZE = 20;
@@ -99,7 +100,7 @@ export function UsersPage() {
   const [openId, setOpenId] = useState<string | null>(null);
 
   const query = useQuery({
-    queryKey: [...ADMIN_USERS_KEY, 'list', debounced, page],
+    queryKey: adminUsersKeys.list(debounced, page),
     queryFn: ({ signal }) => adminUsersApi.list({ search: debounced, page, pageSize: PAGE_SIZE }, signal),
     placeholderData: keepPreviousData,
   });

@@ -2,7 +2,6 @@ import type { AdminUser, AdminUserDetail, AdminUserPatch, Page } from '@ecoa/sha
 import { apiRequest } from '../../platform/api';
 
 /** Query keys: every admin-users query starts with this, so one invalidation refreshes them all. */
-export const ADMIN_USERS_KEY = ['admin-users'] as const;
 
 export const adminUsersApi = {
   list: (params: { search: string; page: number; pageSize: number }, signal?: AbortSignal) =>

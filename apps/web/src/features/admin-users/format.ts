@@ -6,7 +6,7 @@ import {
   priceToTenThousandths,
 } from '@ecoa/shared';
 import type { TFunction } from 'i18next';
-import { applyMask, MOBILE_PHONE_MASK } from '../auth/masks';
+import { applyMask, MOBILE_PHONE_MASK } from '../../platform/masks';
 
 /** The spec's masks: CNPJ 99.999.999/9999-99, mobile phone (**) *****-****. */
 export const maskCnpj = (digits: string): string => formatCnpj(digits);

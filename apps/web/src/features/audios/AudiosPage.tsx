@@ -4,7 +4,6 @@ import {
   Badge,
   Box,
   Button,
-  Center,
   Group,
   Menu,
   Pagination,
@@ -12,12 +11,8 @@ import {
   Stack,
   Table,
   Text,
-  ThemeIcon,
-  Title,
   Tooltip,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import {
   IconDots,
   IconMicrophone,
@@ -30,13 +25,18 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notify } from '../../platform/notify';
+import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { openTextPrompt } from '../../ui/TextPrompt';
-import { notify } from '../auth/notify';
+import { PageHeader } from '../../ui/PageHeader';
+import { openRenameDialog } from '../../ui/RenameDialog';
+import { usePhone } from '../../ui/usePhone';
 import { AudioPlayer } from './AudioPlayer';
 import { audiosApi } from './audiosApi';
 import { audioErrorText } from './errors';
 import { formatBytes, formatDuration } from './format';
+import { audiosKeys } from './queryKeys';
 import { UploadAudioModal } from './UploadAudioModal';
 import { useLocale } from './useLocale';
 
@@ -52,19 +52,17 @@ type RowProps = { audio: Audio; playing: boolean; onPlay: (id: string | null) =>
 function AudioMenu({ audio, playing, onPlay }: RowProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['audios'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: audiosKeys.all });
 
   const rename = () =>
-    openTextPrompt({
+    openRenameDialog({
       title: t('audios.rename.title'),
       label: t('audios.rename.label'),
-      initial: audio.name,
+      name: audio.name,
       maxLength: AUDIO_NAME_MAX,
       confirmLabel: t('audios.rename.confirm'),
       cancelLabel: t('audios.cancel'),
-      inputTestId: 'rename-input',
-      confirmTestId: 'confirm-rename',
-      submit: async (value) => {
+      rename: async (value) => {
         await audiosApi.rename(audio.id, value);
         await refresh();
       },
@@ -72,21 +70,18 @@ function AudioMenu({ audio, playing, onPlay }: RowProps) {
     });
 
   const remove = () =>
-    modals.openConfirmModal({
+    openDeleteDialog({
       title: t('audios.delete.title'),
-      children: <Text size="sm">{t('audios.delete.body', { name: audio.name })}</Text>,
-      labels: { confirm: t('audios.delete.confirm'), cancel: t('audios.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' } as never,
-      onConfirm: async () => {
-        try {
-          await audiosApi.remove(audio.id);
-          if (playing) onPlay(null);
-          notify.success(t('audios.delete.done'));
-          await refresh();
-        } catch (err) {
-          notify.error(audioErrorText(t, err));
-        }
+      body: t('audios.delete.body', { name: audio.name }),
+      confirmLabel: t('audios.delete.confirm'),
+      cancelLabel: t('audios.cancel'),
+      remove: async () => {
+        await audiosApi.remove(audio.id);
+        if (playing) onPlay(null);
       },
+      doneText: t('audios.delete.done'),
+      errorText: (err) => audioErrorText(t, err),
+      refresh,
     });
 
   return (
@@ -200,29 +195,6 @@ function AudioCard(props: RowProps) {
   );
 }
 
-function EmptyState({ onUpload }: { onUpload: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Center py={60}>
-      <Stack align="center" gap="xs" maw={480} ta="center" data-testid="audios-empty">
-        <ThemeIcon size={56} radius="xl" variant="light">
-          <IconMicrophone size={28} />
-        </ThemeIcon>
-        <Text fw={600}>{t('audios.empty.title')}</Text>
-        <Text size="sm" c="dimmed">
-          {t('audios.empty.body')}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t('audios.limits')}
-        </Text>
-        <Button leftSection={<IconPlus size={16} />} onClick={onUpload} mt="sm">
-          {t('audios.uploadButton')}
-        </Button>
-      </Stack>
-    </Center>
-  );
-}
-
 /** `/audios`: the recordings voice torpedo and URA campaigns play (upload, listen, rename, delete). */
 export function AudiosPage() {
   const { t } = useTranslation();
@@ -230,9 +202,9 @@ export function AudiosPage() {
   const [uploading, setUploading] = useState(false);
   const [page, setPage] = useState(1);
   const [playing, setPlaying] = useState<string | null>(null);
-  const phone = useMediaQuery('(max-width: 48em)');
+  const phone = usePhone();
   const query = useQuery({
-    queryKey: ['audios', page],
+    queryKey: audiosKeys.page(page),
     queryFn: () => audiosApi.list(page, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
@@ -240,21 +212,30 @@ export function AudiosPage() {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Title order={2}>{t('nav.audios')}</Title>
-          <Text size="sm" c="dimmed">
-            {t('audios.intro')}
-          </Text>
-        </Stack>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setUploading(true)} data-testid="upload-open">
-          {t('audios.uploadButton')}
-        </Button>
-      </Group>
+      <PageHeader
+        title={t('nav.audios')}
+        subtitle={t('audios.intro')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setUploading(true)} data-testid="upload-open">
+            {t('audios.uploadButton')}
+          </Button>
+        }
+      />
       {query.isError ? (
         <LoadErrorAlert error={query.error} fallbackKey="loadError.audios" onRetry={() => query.refetch()} />
       ) : data && data.total === 0 ? (
-        <EmptyState onUpload={() => setUploading(true)} />
+        <EmptyState
+          icon={<IconMicrophone size={28} />}
+          title={t('audios.empty.title')}
+          body={t('audios.empty.body')}
+          note={t('audios.limits')}
+          action={
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setUploading(true)}>
+              {t('audios.uploadButton')}
+            </Button>
+          }
+          data-testid="audios-empty"
+        />
       ) : (
         <Stack gap="md">
           {phone ? (
@@ -302,7 +283,7 @@ export function AudiosPage() {
             t('audios.upload.done', { name: audio.name, duration: formatDuration(audio.durationSeconds) }),
           );
           setPage(1);
-          await queryClient.invalidateQueries({ queryKey: ['audios'] });
+          await queryClient.invalidateQueries({ queryKey: audiosKeys.all });
         }}
       />
     </Stack>

@@ -31,7 +31,7 @@ class SlowUpload {
   }
 }
 
-describe('an upload in progress can be canceled (issue 21)', () => {
+describe('an upload in progress can be canceled', () => {
   beforeAll(async () => {
     await i18n.use(initReactI18next).init({ lng: 'pt', resources: { pt: { translation: pt } } });
   });

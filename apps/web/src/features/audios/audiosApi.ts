@@ -1,19 +1,7 @@
 import type { Audio, Page } from '@ecoa/shared';
-import { ApiError, apiRequest, buildUrl, sessionToken } from '../../platform/api';
+import { apiRequest } from '../../platform/api';
+import { fetchFile } from '../../platform/download';
 import { sendForm } from '../../platform/form-upload';
-
-/** Parses an answer like `apiRequest`: the JSON, or an ApiError with the server's code. */
-function settle<T>(status: number, statusText: string, text: string): T {
-  if (status === 401) sessionToken.set(null);
-  let data: { message?: string; code?: string; details?: Record<string, unknown> } | undefined;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    data = undefined;
-  }
-  if (status >= 200 && status < 300) return data as T;
-  throw new ApiError(status, data?.message || statusText, data?.code, data?.details);
-}
 
 export const audiosApi = {
   list: (page: number, pageSize = 20, q = '') =>
@@ -38,18 +26,6 @@ export const audiosApi = {
    * Blob the player plays through an object URL; the server's Content-Type comes with it.
    */
   async file(id: string, signal?: AbortSignal): Promise<Blob> {
-    const token = sessionToken.get();
-    let res: Response;
-    try {
-      res = await fetch(buildUrl(`/api/v1/audios/${id}/file`), {
-        headers: token ? { Authorization: `Bearer ${token}` } : {},
-        signal,
-      });
-    } catch (err) {
-      if ((err as Error)?.name === 'AbortError') throw err;
-      throw new ApiError(0, 'Network error', 'NETWORK_ERROR');
-    }
-    if (!res.ok) settle(res.status, res.statusText, await res.text());
-    return res.blob();
+    return (await fetchFile(`/api/v1/audios/${id}/file`, { signal })).blob();
   },
 };

@@ -1,8 +1,8 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../platform/SessionProvider';
 import { AuthFlow } from './AuthFlow';
-import { useSession } from './SessionProvider';
 
 function SessionLoader() {
   const { t } = useTranslation();

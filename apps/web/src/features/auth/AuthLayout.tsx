@@ -3,8 +3,8 @@ import { Box, Group, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconChartDots3, IconListSearch, IconSend } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LanguageSwitcher } from '../shell/LanguageSwitcher';
-import { ThemeToggle } from '../shell/ThemeToggle';
+import { LanguageSwitcher } from '../../ui/LanguageSwitcher';
+import { ThemeToggle } from '../../ui/ThemeToggle';
 import classes from './AuthLayout.module.css';
 
 function Logo() {

@@ -4,11 +4,12 @@ import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { translateValidation } from '../../platform/errors';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
 import { authApi } from './authApi';
 import { CodeInput, EMPTY_CODE } from './CodeInput';
-import { loginError, requestCodeError, translateValidation } from './errors';
-import { notify } from './notify';
-import { useSession } from './SessionProvider';
+import { loginError, requestCodeError } from './errors';
 import { useCountdown } from './useCountdown';
 
 interface CodeStepProps {

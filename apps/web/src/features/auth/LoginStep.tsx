@@ -5,10 +5,11 @@ import type { FormEvent } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../platform/analytics';
+import { translateValidation } from '../../platform/errors';
+import { notify } from '../../platform/notify';
 import { authApi } from './authApi';
-import { requestCodeError, translateValidation } from './errors';
+import { requestCodeError } from './errors';
 import type { LoginFormValues } from './loginForm';
-import { notify } from './notify';
 
 /** The form's rules (zod and the shared schema) arrive on first use: see loginForm.ts. */
 const loadRules = () => import('./loginForm');

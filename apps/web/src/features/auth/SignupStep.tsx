@@ -14,10 +14,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { errorText, translateValidation } from '../../platform/errors';
+import { notify } from '../../platform/notify';
+import { CnpjField, MobilePhoneField } from '../../ui/MaskedFields';
 import { authApi, readUtm } from './authApi';
-import { translateApiError, translateValidation } from './errors';
-import { CnpjField, MobilePhoneField } from './MaskedFields';
-import { notify } from './notify';
 
 /** The terms of use shipped with the app (apps/web/public). */
 export const TERMS_URL = '/termos-de-uso.pdf';
@@ -73,7 +73,7 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
     mutationFn: (values: SignupFormOutput) =>
       authApi.signup(buildSignupPayload(values, window.location.search, i18n.language)),
     onSuccess: (_data, values) => onCreated({ company: values.name, email: values.email }),
-    onError: (err) => notify.error(translateApiError(t, err, 'errors.signupFailed')),
+    onError: (err) => notify.error(errorText(err, t, 'errors.signupFailed')),
   });
 
   const submit = form.handleSubmit((values) => signup.mutate(values));

@@ -2,8 +2,8 @@ import { PUBLIC_CONFIG_PATH } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiServer, serveApi } from '../../../test/api-server';
-import { PUBLIC_CONFIG_KEY } from '../../platform/support';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
+import { platformKeys } from '../../platform/queryKeys';
 import { SignupSuccessModal } from './SignupSuccessModal';
 
 describe('SignupSuccessModal', () => {
@@ -23,7 +23,7 @@ describe('SignupSuccessModal', () => {
     const { queryClient } = await renderWithApp(
       <SignupSuccessModal result={{ company: 'Padaria Aurora', email: 'ana@aurora.com.br' }} onClose={onClose} />,
     );
-    await waitFor(() => expect(queryClient.getQueryData(PUBLIC_CONFIG_KEY)).toBeDefined());
+    await waitFor(() => expect(queryClient.getQueryData(platformKeys.publicConfig)).toBeDefined());
     fireEvent.click(screen.getByTestId('signup-success-support'));
     expect(open).toHaveBeenCalledTimes(1);
     const url = decodeURIComponent(String(open.mock.calls[0]![0]));

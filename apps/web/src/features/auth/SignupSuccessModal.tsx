@@ -2,8 +2,8 @@ import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconBrandWhatsapp, IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../platform/analytics';
+import { notify } from '../../platform/notify';
 import { openSupportChat, useSupportWhatsapp } from '../../platform/support';
-import { notify } from './notify';
 import type { SignupResult } from './SignupStep';
 
 interface SignupSuccessModalProps {

@@ -1,7 +1,7 @@
-import type { CodeSent, LoginResponse, PublicUser, SignupPayload } from '@ecoa/shared';
+import type { CodeSent, LoginResponse, SignupPayload } from '@ecoa/shared';
 import { api } from '../../platform/api';
 
-/** The auth calls of spec section 7, under /api on the main host. */
+/** The sign-in calls of spec section 7, under /api on the main host (the session's own: `platform/SessionProvider`). */
 export const authApi = {
   requestCode: (email: string) => api.post<CodeSent>('/api/auth/request-code', { email }),
   resendCode: (email: string) => api.post<CodeSent>('/api/auth/resend-code', { email }),
@@ -11,8 +11,6 @@ export const authApi = {
       { code: input.code, email: input.email, remainLogin: input.remainLogin },
       { query: { remainLogin: input.remainLogin } },
     ),
-  logout: () => api.post<unknown>('/api/auth/logout'),
-  me: () => api.get<PublicUser>('/api/me'),
   signup: (payload: SignupPayload) => api.post<unknown>('/api/user', payload),
 };
 

@@ -1,9 +1,15 @@
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/api';
-import { loginError, requestCodeError, translateApiError, translateValidation } from './errors';
+import { errorText, translateValidation } from '../../platform/errors';
+import { loginError, requestCodeError } from './errors';
 
-const KNOWN = new Set(['errors.codes.RATE_LIMITED', 'errors.codes.CODE_EXPIRED', 'errors.codes.MAIL_FAILED']);
+const KNOWN = new Set([
+  'errors.codes.RATE_LIMITED',
+  'errors.codes.CODE_EXPIRED',
+  'errors.codes.MAIL_FAILED',
+  'errors.codes.VALIDATION_FAILED',
+]);
 // A stand-in for i18next: returns the key, or '' for a defaultValue lookup of an unknown key.
 const t = ((key: string, options?: { defaultValue?: string; minutes?: number }) => {
   if (options && 'defaultValue' in options && !KNOWN.has(key)) return options.defaultValue;
@@ -12,9 +18,11 @@ const t = ((key: string, options?: { defaultValue?: string; minutes?: number }) 
 
 describe('auth error messages (spec section 8)', () => {
   it('a deactivated account shows "Esta conta não está ativa." (translated)', () => {
-    expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'ACCOUNT_DISABLED'))).toBe(
+    expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'USER_DEACTIVATED'))).toBe(
       'errors.accountInactive',
     );
+    // Known by its code, never by its words.
+    expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'FORBIDDEN'))).toBe('errors.invalidEmail');
   });
 
   it('an unknown e-mail or any other failure shows the invalid-email message', () => {
@@ -40,17 +48,21 @@ describe('auth error messages (spec section 8)', () => {
   });
 
   it("sign-up failures show their code's translation, else the default, never the server's own words", () => {
-    expect(translateApiError(t, new ApiError(409, 'E-mail já cadastrado.', 'X'), 'errors.signupFailed')).toBe(
+    expect(errorText(new ApiError(409, 'E-mail já cadastrado.', 'X'), t, 'errors.signupFailed')).toBe(
       'errors.signupFailed',
     );
-    expect(translateApiError(t, new ApiError(500, ''), 'errors.signupFailed')).toBe('errors.signupFailed');
-    expect(translateApiError(t, new Error('boom'), 'errors.signupFailed')).toBe('errors.signupFailed');
+    expect(errorText(new ApiError(500, ''), t, 'errors.signupFailed')).toBe('errors.signupFailed');
+    expect(errorText(new Error('boom'), t, 'errors.signupFailed')).toBe('errors.signupFailed');
   });
 
   it('the shared schema messages are translated by key', () => {
     expect(translateValidation(t, '* CNPJ deve conter 14 dígitos')).toBe('validation.cnpjLength');
-    expect(translateApiError(t, new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED'), 'x')).toBe(
-      'validation.cnpjInvalid',
+    expect(
+      errorText(new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED', { messageKey: 'cnpjInvalid' }), t, 'x'),
+    ).toBe('validation.cnpjInvalid');
+    // The server names the rule by its key; its Portuguese words are never read.
+    expect(errorText(new ApiError(400, '* CNPJ inválido', 'VALIDATION_FAILED'), t, 'x')).toBe(
+      'errors.codes.VALIDATION_FAILED',
     );
     // A library's default (zod's English) is never shown as it is.
     expect(translateValidation(t, 'Invalid input')).toBe('validation.invalid');
@@ -70,7 +82,7 @@ describe("an error's details are its translation's parameters", () => {
     for (const lng of ['pt', 'en', 'cn']) {
       const i18n = i18next.createInstance();
       await i18n.init({ lng, resources, interpolation: { escapeValue: false } });
-      const text = translateApiError(i18n.t, err, 'links.errors.UNKNOWN');
+      const text = errorText(err, i18n.t, 'links.errors.UNKNOWN');
       expect(text).toContain('92');
       expect(text).not.toContain('{{');
       expect(text).toBe(i18n.t('errors.codes.PERIOD_TOO_LONG', { maxDays: 92 }));

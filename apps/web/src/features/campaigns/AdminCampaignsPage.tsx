@@ -1,5 +1,6 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../ui/PageHeader';
 import { CampaignsBrowser } from './CampaignsBrowser';
 
 /** `/campanhas-por-usuario` (administrators): every user's campaigns, with pause and cancel (audited). */
@@ -7,12 +8,7 @@ export function AdminCampaignsPage() {
   const { t } = useTranslation();
   return (
     <Stack gap="lg" data-testid="admin-campaigns-page">
-      <Stack gap={4}>
-        <Title order={2}>{t('nav.campaignsPerUser')}</Title>
-        <Text c="dimmed" size="sm">
-          {t('campaigns.adminIntro')}
-        </Text>
-      </Stack>
+      <PageHeader title={t('nav.campaignsPerUser')} subtitle={t('campaigns.adminIntro')} />
       <CampaignsBrowser admin />
     </Stack>
   );

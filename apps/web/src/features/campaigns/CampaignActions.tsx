@@ -1,8 +1,8 @@
 import type { CampaignStatus } from '@ecoa/shared';
-import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconPlayerPause, IconPlayerPlay, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { canCancel, canPause, canResume } from './format';
 import { useCampaignMoves } from './useCampaignMoves';
 
@@ -19,12 +19,13 @@ export function CampaignActions({
   const { t } = useTranslation();
   const moves = useCampaignMoves({ admin });
   const cancel = () =>
-    modals.openConfirmModal({
+    openConfirmDialog({
       centered: true,
       title: t('campaigns.cancelTitle'),
-      children: <Text size="sm">{t('campaigns.cancelQuestion')}</Text>,
-      labels: { confirm: t('campaigns.cancelConfirm'), cancel: t('campaigns.cancelKeep') },
-      confirmProps: { color: 'red', 'data-testid': 'campaign-cancel-confirm' } as Record<string, unknown>,
+      body: t('campaigns.cancelQuestion'),
+      confirmLabel: t('campaigns.cancelConfirm'),
+      cancelLabel: t('campaigns.cancelKeep'),
+      confirmTestId: 'campaign-cancel-confirm',
       onConfirm: () => moves.mutate({ id, move: 'cancel' }),
     });
   return (

@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { STATUS_COLOR } from '../channels/MessageStatusView';
+import { STATUS_COLOR } from '../channels';
 import { CampaignActions } from './CampaignActions';
 import { CampaignReasons } from './CampaignReasons';
 import { CampaignRecipients } from './CampaignRecipients';

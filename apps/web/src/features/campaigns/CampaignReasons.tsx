@@ -2,7 +2,7 @@ import type { Campaign } from '@ecoa/shared';
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { reasonText } from '../channels/reasons';
+import { reasonText } from '../channels';
 
 type Row = { key: string; label: string; count: number };
 

@@ -6,9 +6,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { STATUS_COLOR } from '../channels/MessageStatusView';
-import { reasonText } from '../channels/reasons';
-import { campaignMessagesKey, campaignsApi } from './campaignsApi';
+import { reasonText, STATUS_COLOR } from '../channels';
+import { campaignsApi } from './campaignsApi';
+import { campaignsKeys } from './queryKeys';
 import { browserShowsSaoPaulo, saoPauloDateTime } from './times';
 
 const PAGE_SIZE = 50;
@@ -34,7 +34,7 @@ export function CampaignRecipients({
   const [page, setPage] = useState(1);
   const query = { status: status ?? undefined, q, clicked: onlyClicked || undefined, page, pageSize: PAGE_SIZE };
   const recipients = useQuery({
-    queryKey: [...campaignMessagesKey(id), query],
+    queryKey: campaignsKeys.messagesPage(id, query),
     queryFn: () => campaignsApi.messages(id, query),
     placeholderData: keepPreviousData,
     refetchInterval: interval === false ? false : Math.max(interval, 4000),

@@ -5,7 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { campaignsApi, campaignTimelineKey } from './campaignsApi';
+import { campaignsApi } from './campaignsApi';
+import { campaignsKeys } from './queryKeys';
 import { browserShowsSaoPaulo, timelineTick } from './times';
 
 /**
@@ -15,7 +16,7 @@ import { browserShowsSaoPaulo, timelineTick } from './times';
 export function CampaignTimelineChart({ id, interval }: { id: string; interval: number | false }) {
   const { t, i18n } = useTranslation();
   const timeline = useQuery({
-    queryKey: campaignTimelineKey(id),
+    queryKey: campaignsKeys.timeline(id),
     queryFn: () => campaignsApi.timeline(id),
     refetchInterval: interval === false ? false : Math.max(interval, 5000),
     refetchOnWindowFocus: interval === false ? false : 'always',

@@ -7,8 +7,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { CampaignsTable } from './CampaignsTable';
-import { CAMPAIGNS_KEY, campaignsApi } from './campaignsApi';
+import { campaignsApi } from './campaignsApi';
 import { campaignsPollInterval, summaryPollFacts } from './pollInterval';
+import { campaignsKeys } from './queryKeys';
 
 const PAGE_SIZE = 20;
 const pollInterval = (items: CampaignSummary[] | undefined) =>
@@ -24,7 +25,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
   const [page, setPage] = useState(1);
   const query = { status: status ?? undefined, channel: channel ?? undefined, q, page, pageSize: PAGE_SIZE };
   const campaigns = useQuery({
-    queryKey: [...CAMPAIGNS_KEY, admin ? 'all' : 'mine', query],
+    queryKey: campaignsKeys.list(admin ? 'all' : 'mine', query),
     queryFn: () => (admin ? campaignsApi.listAll(query) : campaignsApi.list(query)),
     placeholderData: keepPreviousData,
     // Live without reloading: at the pace of the liveliest campaign on the page (pollInterval.ts).

@@ -1,7 +1,7 @@
 import type { CampaignSummary } from '@ecoa/shared';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { CampaignsTable } from './CampaignsTable';
 import { browserShowsSaoPaulo } from './times';
 

@@ -50,9 +50,3 @@ export const campaignsApi = {
   export: (id: string) => downloadFile(`/api/v1/campaigns/${id}/export`, {}, 'campanha.csv'),
   dashboard: () => api.get<DashboardSummary>('/api/v1/dashboard/summary'),
 };
-
-export const CAMPAIGNS_KEY = ['campaigns'] as const;
-export const campaignKey = (id: string) => ['campaign', id] as const;
-export const campaignMessagesKey = (id: string) => ['campaign-messages', id] as const;
-export const campaignTimelineKey = (id: string) => ['campaign-timeline', id] as const;
-export const DASHBOARD_SUMMARY_KEY = ['dashboard-summary'] as const;

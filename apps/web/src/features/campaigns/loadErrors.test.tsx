@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { DashboardPage } from '../dashboard/DashboardPage';
 import { ListsPage } from '../lists/ListsPage';
 import { CampaignRecipients } from './CampaignRecipients';
@@ -9,7 +9,7 @@ import { CampaignsBrowser } from './CampaignsBrowser';
 import { CampaignTimelineChart } from './CampaignTimelineChart';
 
 // The signed-in frame the dashboard reads its greeting and buy button from (not an API module).
-vi.mock('../auth/SessionProvider', () => ({
+vi.mock('../../platform/SessionProvider', () => ({
   useSession: () => ({ user: { id: 'u-1', name: 'Ana', balance: { money: 0 } }, refreshUser: vi.fn() }),
 }));
 vi.mock('../credits/CreditsProvider', () => ({ useCredits: () => ({ openBuyCredits: vi.fn() }) }));

@@ -2,8 +2,9 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../platform/errors';
-import { refreshMoney } from '../credits/money';
-import { CAMPAIGNS_KEY, type CampaignMove, campaignKey, campaignsApi, DASHBOARD_SUMMARY_KEY } from './campaignsApi';
+import { refreshMoney } from '../credits';
+import { type CampaignMove, campaignsApi } from './campaignsApi';
+import { campaignsKeys } from './queryKeys';
 
 /**
  * Pause, resume, cancel (as the owner, or as an administrator): refreshes what shows the
@@ -19,9 +20,9 @@ export function useCampaignMoves(options: { admin?: boolean } = {}) {
         : campaignsApi.move(id, move),
     onSuccess: (_data, { id, move }) => {
       if (move === 'cancel') void refreshMoney(queryClient);
-      void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
-      void queryClient.invalidateQueries({ queryKey: campaignKey(id) });
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.dashboardSummary });
     },
     onError: (err) =>
       notifications.show({

@@ -1,8 +1,9 @@
 import type { Campaign } from '@ecoa/shared';
 import { type Query, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { campaignKey, campaignMessagesKey, campaignsApi, campaignTimelineKey } from './campaignsApi';
+import { campaignsApi } from './campaignsApi';
 import { campaignPollInterval, detailPollFacts } from './pollInterval';
+import { campaignsKeys } from './queryKeys';
 
 const intervalOf = (q: Query<Campaign, Error, Campaign, readonly unknown[]>) =>
   q.state.data ? campaignPollInterval(detailPollFacts(q.state.data)) : false;
@@ -16,7 +17,7 @@ const intervalOf = (q: Query<Campaign, Error, Campaign, readonly unknown[]>) =>
 export function useLiveCampaign(id: string) {
   const queryClient = useQueryClient();
   const campaign = useQuery({
-    queryKey: campaignKey(id),
+    queryKey: campaignsKeys.detail(id),
     queryFn: () => campaignsApi.get(id),
     refetchInterval: intervalOf,
     refetchIntervalInBackground: false,
@@ -27,8 +28,8 @@ export function useLiveCampaign(id: string) {
   const wasPolling = useRef(false);
   useEffect(() => {
     if (wasPolling.current && !polling) {
-      void queryClient.invalidateQueries({ queryKey: campaignMessagesKey(id) });
-      void queryClient.invalidateQueries({ queryKey: campaignTimelineKey(id) });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.messages(id) });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.timeline(id) });
     }
     wasPolling.current = polling;
   }, [polling, id, queryClient]);

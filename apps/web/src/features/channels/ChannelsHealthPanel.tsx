@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { CHANNELS_HEALTH_KEY, channelsApi } from './channelsApi';
+import { channelsApi } from './channelsApi';
+import { channelsKeys } from './queryKeys';
 
 /** Administrators: each carrier connection — simulator or real, up or down, how busy, its last error. */
 export function ChannelsHealthPanel() {
   const { t, i18n } = useTranslation();
-  const query = useQuery({ queryKey: CHANNELS_HEALTH_KEY, queryFn: channelsApi.health, refetchInterval: 5000 });
+  const query = useQuery({ queryKey: channelsKeys.health, queryFn: channelsApi.health, refetchInterval: 5000 });
   return (
     <Card withBorder padding="lg" data-testid="channels-health">
       <Stack gap="sm">

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { MessageStatusView, messagePollInterval } from './MessageStatusView';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,7 +56,7 @@ describe('MessageStatusView', () => {
     expect(error.textContent).toContain('Não foi possível carregar o status da mensagem.');
     expect(screen.queryByTestId('message-status-loading')).toBeNull();
     expect(screen.queryByTestId('message-status-spinner')).toBeNull();
-    // No more reads while it stands failed (it used to ask again every second for ever).
+    // No more reads while it stands failed: a failed read is not retried every second for ever.
     const after = reads;
     await sleep(3_500);
     expect(reads).toBe(after);

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { channelsApi, messageKey } from './channelsApi';
+import { channelsApi } from './channelsApi';
+import { channelsKeys } from './queryKeys';
 import { reasonText } from './reasons';
 
 const FINAL: ReadonlySet<MessageStatus> = new Set([
@@ -45,7 +46,7 @@ export function messagePollInterval(createdAt: string, now = Date.now()): number
 export function MessageStatusView({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const query = useQuery({
-    queryKey: messageKey(id),
+    queryKey: channelsKeys.message(id),
     queryFn: () => channelsApi.message(id),
     refetchInterval: (q) => {
       if (q.state.status === 'error') return false;

@@ -4,10 +4,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
+import { errorText } from '../../platform/errors';
 import { useSubmissionKey } from '../../platform/idempotency';
-import { translateApiError } from '../auth/errors';
-import { creditsApi, DASHBOARD_BALANCE_KEY } from '../credits/creditsApi';
-import { PROFILE_QUERY_KEY, settingsApi } from '../settings/settingsApi';
+import { creditsApi } from '../credits';
+import { creditsKeys } from '../credits/queryKeys';
+import { settingsApi } from '../settings';
+import { settingsKeys } from '../settings/queryKeys';
 import { channelsApi } from './channelsApi';
 import { MessageStatusView } from './MessageStatusView';
 import { SmsCounter } from './SmsCounter';
@@ -81,12 +83,12 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
   });
   const [sentId, setSentId] = useState<string | null>(null);
   // The user's own mobile phone is the natural first recipient of a test.
-  const profile = useQuery({ queryKey: PROFILE_QUERY_KEY, queryFn: settingsApi.profile, enabled: opened });
+  const profile = useQuery({ queryKey: settingsKeys.profile, queryFn: settingsApi.profile, enabled: opened });
   const ownPhone = profile.data?.mobilePhone;
   useEffect(() => {
     if (ownPhone) setDraft((d) => (d.to ? d : { ...d, to: ownPhone }));
   }, [ownPhone]);
-  const balance = useQuery({ queryKey: DASHBOARD_BALANCE_KEY, queryFn: creditsApi.balance, enabled: opened });
+  const balance = useQuery({ queryKey: creditsKeys.balance, queryFn: creditsApi.balance, enabled: opened });
   const submissionKey = useSubmissionKey();
   const send = useMutation({
     mutationFn: () => {
@@ -96,7 +98,7 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
     onSuccess: ({ id }) => {
       submissionKey.done();
       setSentId(id);
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_BALANCE_KEY });
+      void queryClient.invalidateQueries({ queryKey: creditsKeys.balance });
     },
   });
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
@@ -223,7 +225,7 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
                 <Alert color="red" variant="light" data-testid="test-send-error">
                   {isApiError(send.error) && send.error.code === 'INSUFFICIENT_BALANCE'
                     ? t('channels.testSend.noCredits', { type: t(`credits.types.${type}`) })
-                    : translateApiError(t, send.error, 'channels.testSend.failed')}
+                    : errorText(send.error, t, 'channels.testSend.failed')}
                 </Alert>
               )}
               <Group justify="flex-end">

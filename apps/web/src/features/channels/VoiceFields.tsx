@@ -3,7 +3,8 @@ import { Anchor, SegmentedControl, Select, Stack, Text, Textarea } from '@mantin
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PICKER_PAGE, useSearchPicker } from '../../ui/useSearchPicker';
-import { audiosApi } from '../audios/audiosApi';
+import { audiosApi } from '../audios';
+import { audiosKeys } from '../audios/queryKeys';
 
 export type VoiceContent = { mode: 'audio' | 'tts'; audioId: string | null; tts: string };
 
@@ -16,7 +17,7 @@ export function VoiceFields({ value, onChange }: { value: VoiceContent; onChange
   const { t } = useTranslation();
   // The newest audios, or the server's search over all of them as the name is typed.
   const audios = useSearchPicker<Audio>({
-    key: 'audios',
+    keys: audiosKeys.picker,
     search: (q) => audiosApi.list(1, PICKER_PAGE, q),
     byId: audiosApi.get,
     chosen: value.audioId ? [value.audioId] : [],

@@ -14,6 +14,3 @@ export const channelsApi = {
   /** `GET /api/v1/admin/channels`: each provider's health (administrators). */
   health: () => api.get<ProviderHealthDto[]>('/api/v1/admin/channels'),
 };
-
-export const messageKey = (id: string) => ['message', id] as const;
-export const CHANNELS_HEALTH_KEY = ['admin-channels'] as const;

@@ -29,7 +29,8 @@ export function BalanceCard({ money, onBuy }: { money: number; onBuy: () => void
   const empty = roundCentavosToWholeReais(reaisToCentavos(money) ?? 0) === 0;
   return (
     <Card withBorder radius="lg" padding="lg" data-testid="balance-card">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
+      {/* The button keeps its whole label: short of room (a phone, a long amount) it goes below. */}
+      <Group justify="space-between" align="flex-start">
         <div>
           <Group gap={6}>
             <IconWallet size={18} />
@@ -46,7 +47,7 @@ export function BalanceCard({ money, onBuy }: { money: number; onBuy: () => void
           )}
         </div>
         {!isTablet && (
-          <Button onClick={onBuy} data-testid="balance-card-buy">
+          <Button onClick={onBuy} style={{ flexShrink: 0 }} data-testid="balance-card-buy">
             {t('credits.buyCredits')}
           </Button>
         )}

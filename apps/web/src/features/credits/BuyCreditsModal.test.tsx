@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { PUBLIC_CONFIG_KEY } from '../../platform/support';
+import { renderWithApp } from '../../../test/render';
+import { platformKeys } from '../../platform/queryKeys';
 import { BuyCreditsModal } from './BuyCreditsModal';
-import { renderWithApp } from './testing';
 
 const session = {
   user: {
@@ -13,7 +13,7 @@ const session = {
   },
   refreshUser: vi.fn(),
 };
-vi.mock('../auth/SessionProvider', () => ({ useSession: () => session }));
+vi.mock('../../platform/SessionProvider', () => ({ useSession: () => session }));
 
 type Payment = { id: string; status: string; amount: number };
 /** The user's payments on the real server, newest first. */
@@ -150,7 +150,7 @@ describe('BuyCreditsModal', () => {
 
   it('PIX: a 500 ms spinner, then the chat link to the served number with the amount and the e-mail', async () => {
     const { queryClient } = await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
-    await waitFor(() => expect(queryClient.getQueryData(PUBLIC_CONFIG_KEY)).toBeDefined());
+    await waitFor(() => expect(queryClient.getQueryData(platformKeys.publicConfig)).toBeDefined());
     vi.useFakeTimers();
     fireEvent.change(quantity(), { target: { value: '300' } });
     fireEvent.click(screen.getByTestId('pay-pix'));

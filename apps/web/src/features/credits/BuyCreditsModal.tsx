@@ -19,12 +19,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../../platform/api';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
 import { openSupportChat, useSupportWhatsapp } from '../../platform/support';
-import { notify } from '../auth/notify';
-import { useSession } from '../auth/SessionProvider';
-import { CHECKOUT_OPTIONS_KEY, creditsApi } from './creditsApi';
+import { creditsApi } from './creditsApi';
 import { useAccountBalance } from './money';
 import { balanceRow, canPay, digitsOnly, purchaseTotal, showsMinimumNotice, stepQuantity } from './purchase';
+import { creditsKeys } from './queryKeys';
 import { TransferForm } from './TransferForm';
 
 export type CreditsTab = 'buy' | 'transfer';
@@ -72,7 +73,7 @@ export function BuyCreditsModal({
   const queryClient = useQueryClient();
   // Known before the click: a server without card payments says so on the button.
   const cardOptions = useQuery({
-    queryKey: CHECKOUT_OPTIONS_KEY,
+    queryKey: creditsKeys.checkoutOptions,
     queryFn: creditsApi.checkoutOptions,
     enabled: opened,
     staleTime: 5 * 60_000,
@@ -110,8 +111,8 @@ export function BuyCreditsModal({
       // The server stopped taking cards since the options were read: the button says so now.
       // An options read still in flight would overwrite this answer with its older one: cancel it.
       if (isApiError(err) && err.code === 'CARD_PAYMENTS_NOT_CONFIGURED') {
-        await queryClient.cancelQueries({ queryKey: CHECKOUT_OPTIONS_KEY });
-        queryClient.setQueryData(CHECKOUT_OPTIONS_KEY, { card: 'unavailable' });
+        await queryClient.cancelQueries({ queryKey: creditsKeys.checkoutOptions });
+        queryClient.setQueryData(creditsKeys.checkoutOptions, { card: 'unavailable' });
       }
     }
   };

@@ -3,8 +3,8 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import confetti from 'canvas-confetti';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api';
+import { renderWithApp } from '../../../test/render';
 import { PaymentResult, paymentResultOf, withoutResultParams } from './PaymentResult';
-import { renderWithApp } from './testing';
 
 vi.mock('canvas-confetti', () => ({ default: vi.fn() }));
 

@@ -8,6 +8,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../platform/api';
 import { creditsApi } from './creditsApi';
 import { refreshMoney } from './money';
+import { creditsKeys } from './queryKeys';
 
 /** How often the card return asks where its payment stands, and for how long at most. */
 export const CONFIRM_POLL_MS = 2000;
@@ -107,7 +108,7 @@ export function PaymentResult({
   }, [confirming, confirmForMs]);
 
   const payment = useQuery({
-    queryKey: ['payment-status', paymentId],
+    queryKey: creditsKeys.paymentStatus(paymentId),
     queryFn: () => creditsApi.paymentStatus(paymentId!),
     enabled: confirming,
     staleTime: 0,

@@ -1,16 +1,38 @@
 import { CREDIT_TYPES } from '@ecoa/shared';
-import { Button, Card, Group, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../ui/PageHeader';
 import { BalanceCard } from './BalanceCard';
 import { useCredits } from './CreditsProvider';
-import { creditsApi, LEDGER_KEY, PAYMENTS_KEY } from './creditsApi';
+import { creditsApi } from './creditsApi';
 import { LedgerTable, PaymentsTable } from './MoneyTables';
 import { useAccountBalance } from './money';
+import { creditsKeys } from './queryKeys';
 import { TransferForm } from './TransferForm';
 
 const PAGE_SIZE = 10;
+
+/** A card of one of the user's money tables, with its pages when there is more than one. */
+function PagedCard(props: {
+  title: string;
+  total: number | undefined;
+  page: number;
+  onPage: (page: number) => void;
+  children: ReactNode;
+}) {
+  const pages = Math.max(1, Math.ceil((props.total ?? 0) / PAGE_SIZE));
+  return (
+    <Card withBorder radius="lg" padding="lg">
+      <Title order={4} mb="md">
+        {props.title}
+      </Title>
+      {props.children}
+      {pages > 1 && <Pagination mt="md" total={pages} value={props.page} onChange={props.onPage} />}
+    </Card>
+  );
+}
 
 /**
  * Shopping (`/shopping`): the balance card, balances per credit type, the transfer form, the
@@ -23,23 +45,24 @@ export function ShoppingPage() {
   const [ledgerPage, setLedgerPage] = useState(1);
   const { balance, money } = useAccountBalance();
   const payments = useQuery({
-    queryKey: [...PAYMENTS_KEY, paymentsPage],
+    queryKey: creditsKeys.paymentsPage(paymentsPage),
     queryFn: () => creditsApi.payments(paymentsPage, PAGE_SIZE),
   });
   const ledger = useQuery({
-    queryKey: [...LEDGER_KEY, ledgerPage],
+    queryKey: creditsKeys.ledgerPage(ledgerPage),
     queryFn: () => creditsApi.ledger(ledgerPage, PAGE_SIZE),
   });
-  const pages = (total = 0) => Math.max(1, Math.ceil(total / PAGE_SIZE));
 
   return (
     <Stack gap="lg" data-testid="shopping-page">
-      <Group justify="space-between">
-        <Title order={2}>{t('credits.shoppingTitle')}</Title>
-        <Button onClick={() => openBuyCredits('buy')} data-testid="shopping-buy">
-          {t('credits.buyCredits')}
-        </Button>
-      </Group>
+      <PageHeader
+        title={t('credits.shoppingTitle')}
+        actions={
+          <Button onClick={() => openBuyCredits('buy')} data-testid="shopping-buy">
+            {t('credits.buyCredits')}
+          </Button>
+        }
+      />
       <BalanceCard money={money} onBuy={() => openBuyCredits('buy')} />
 
       <Card withBorder radius="lg" padding="lg">
@@ -75,25 +98,18 @@ export function ShoppingPage() {
         <TransferForm />
       </Card>
 
-      <Card withBorder radius="lg" padding="lg">
-        <Title order={4} mb="md">
-          {t('credits.payments')}
-        </Title>
+      <PagedCard
+        title={t('credits.payments')}
+        total={payments.data?.total}
+        page={paymentsPage}
+        onPage={setPaymentsPage}
+      >
         <PaymentsTable items={payments.data?.items} />
-        {pages(payments.data?.total) > 1 && (
-          <Pagination mt="md" total={pages(payments.data?.total)} value={paymentsPage} onChange={setPaymentsPage} />
-        )}
-      </Card>
+      </PagedCard>
 
-      <Card withBorder radius="lg" padding="lg">
-        <Title order={4} mb="md">
-          {t('credits.history')}
-        </Title>
+      <PagedCard title={t('credits.history')} total={ledger.data?.total} page={ledgerPage} onPage={setLedgerPage}>
         <LedgerTable items={ledger.data?.items} />
-        {pages(ledger.data?.total) > 1 && (
-          <Pagination mt="md" total={pages(ledger.data?.total)} value={ledgerPage} onChange={setLedgerPage} />
-        )}
-      </Card>
+      </PagedCard>
     </Stack>
   );
 }

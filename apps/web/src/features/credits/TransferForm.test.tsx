@@ -2,9 +2,9 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ledgerOf, recordPix, setPrices } from '../../../test/money-setup';
 import { realApi, useRealApi } from '../../../test/real-api';
-import { SessionProvider } from '../auth/SessionProvider';
+import { renderWithApp } from '../../../test/render';
+import { SessionProvider } from '../../platform/SessionProvider';
 import { TransferForm } from './TransferForm';
-import { renderWithApp } from './testing';
 
 const TRANSFER = '/api/v1/credits/transfer';
 const keyOf = (init: RequestInit | undefined) =>

@@ -17,12 +17,6 @@ import type {
 import { api } from '../../platform/api';
 import { idempotencyHeader } from '../../platform/idempotency';
 
-/** TanStack Query keys (the spec names the balance's: `dashboard-balance`). */
-export const DASHBOARD_BALANCE_KEY = ['dashboard-balance'] as const;
-export const PAYMENTS_KEY = ['payments'] as const;
-export const LEDGER_KEY = ['ledger'] as const;
-export const CHECKOUT_OPTIONS_KEY = ['checkout-options'] as const;
-
 export const creditsApi = {
   /** `GET /api/v1/dashboard/balance`: money in reais and every credit type. */
   balance: () => api.get<DashboardBalance>('/api/v1/dashboard/balance'),
@@ -57,5 +51,3 @@ export const adminCreditsApi = {
       headers: idempotencyHeader(idempotencyKey),
     }),
 };
-
-export const adminUserMoneyKey = (userId: string) => ['admin-user-money', userId] as const;

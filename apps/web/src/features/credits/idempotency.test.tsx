@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AdminUserCredits } from './AdminUserCredits';
+import { renderWithApp } from '../../../test/render';
+import { AdminUserCredits } from '../admin-users/AdminUserCredits';
 import { TransferForm } from './TransferForm';
-import { renderWithApp } from './testing';
 
 const session = {
   user: {
@@ -12,7 +12,7 @@ const session = {
   },
   refreshUser: vi.fn(),
 };
-vi.mock('../auth/SessionProvider', () => ({ useSession: () => session }));
+vi.mock('../../platform/SessionProvider', () => ({ useSession: () => session }));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const json = (status: number, body: unknown) =>

@@ -3,11 +3,11 @@ import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { recordPix, setPrices } from '../../../test/money-setup';
 import { realApi, useRealApi } from '../../../test/real-api';
-import { SessionProvider } from '../auth/SessionProvider';
+import { renderWithApp } from '../../../test/render';
+import { SessionProvider } from '../../platform/SessionProvider';
 import { AuthenticatedLayout } from '../shell/AuthenticatedLayout';
 import { CreditsProvider } from './CreditsProvider';
 import { TransferForm } from './TransferForm';
-import { renderWithApp } from './testing';
 
 const header = () => screen.getByTestId('header-balance').textContent;
 const rowError = () => screen.queryByText('Quantidade inválida');

@@ -1,6 +1,8 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
-import { useSession } from '../auth/SessionProvider';
-import { creditsApi, DASHBOARD_BALANCE_KEY, LEDGER_KEY, PAYMENTS_KEY } from './creditsApi';
+import { useSession } from '../../platform/SessionProvider';
+import { campaignsKeys } from '../campaigns/queryKeys';
+import { creditsApi } from './creditsApi';
+import { creditsKeys } from './queryKeys';
 
 /**
  * The one source of the signed-in user's money on the web: `GET /api/v1/dashboard/balance`
@@ -13,16 +15,13 @@ import { creditsApi, DASHBOARD_BALANCE_KEY, LEDGER_KEY, PAYMENTS_KEY } from './c
 export function useAccountBalance() {
   const { user } = useSession();
   const balance = useQuery({
-    queryKey: DASHBOARD_BALANCE_KEY,
+    queryKey: creditsKeys.balance,
     queryFn: creditsApi.balance,
     enabled: user !== null,
     refetchOnWindowFocus: 'always',
   });
   return { balance, money: balance.data?.money ?? user?.balance.money ?? 0 };
 }
-
-/** The campaign wizard's estimate (its credits available and what is missing: "Faltam N créditos"). */
-const CAMPAIGN_ESTIMATE_KEY = ['campaign-estimate'] as const;
 
 /**
  * After anything that moved the user's money or credits (a conversion, a payment, a campaign
@@ -32,9 +31,9 @@ const CAMPAIGN_ESTIMATE_KEY = ['campaign-estimate'] as const;
  */
 export function refreshMoney(queryClient: QueryClient): Promise<unknown> {
   return Promise.all([
-    queryClient.invalidateQueries({ queryKey: DASHBOARD_BALANCE_KEY }),
-    queryClient.invalidateQueries({ queryKey: PAYMENTS_KEY }),
-    queryClient.invalidateQueries({ queryKey: LEDGER_KEY }),
-    queryClient.invalidateQueries({ queryKey: CAMPAIGN_ESTIMATE_KEY }),
+    queryClient.invalidateQueries({ queryKey: creditsKeys.balance }),
+    queryClient.invalidateQueries({ queryKey: creditsKeys.payments }),
+    queryClient.invalidateQueries({ queryKey: creditsKeys.ledger }),
+    queryClient.invalidateQueries({ queryKey: campaignsKeys.estimates }),
   ]);
 }

@@ -4,18 +4,15 @@ import { BarChart } from '@mantine/charts';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
+import { useSession } from '../../platform/SessionProvider';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { useSession } from '../auth/SessionProvider';
-import { CampaignsTable } from '../campaigns/CampaignsTable';
-import { campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaigns/campaignsApi';
-import { campaignsPollInterval, summaryPollFacts } from '../campaigns/pollInterval';
-import { BalanceCard } from '../credits/BalanceCard';
-import { useCredits } from '../credits/CreditsProvider';
-import { refreshMoney, useAccountBalance } from '../credits/money';
+import { CampaignsTable, campaignsApi, campaignsPollInterval, summaryPollFacts } from '../campaigns';
+import { campaignsKeys } from '../campaigns/queryKeys';
+import { BalanceCard, refreshMoney, useAccountBalance, useCredits } from '../credits';
 
 const CHANNEL_COLORS: Record<string, string> = {
   sms_short: 'blue.6',
@@ -29,6 +26,36 @@ const CHANNEL_COLORS: Record<string, string> = {
 const pollInterval = (d: DashboardSummary | undefined) =>
   d ? campaignsPollInterval([...d.running, ...d.recent].map(summaryPollFacts)) : false;
 
+/** A card of campaigns (running, recent): its title and link, the table, or what to say when there is none. */
+function CampaignsCard({
+  title,
+  action,
+  items,
+  emptyText,
+}: {
+  title: string;
+  action: ReactNode;
+  /** Not read yet: nothing is said. */
+  items: DashboardSummary['recent'] | undefined;
+  emptyText: string;
+}) {
+  return (
+    <Card withBorder radius="lg" padding="lg">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>{title}</Title>
+        {action}
+      </Group>
+      {!items ? null : items.length > 0 ? (
+        <CampaignsTable items={items} compact />
+      ) : (
+        <Text c="dimmed" size="sm">
+          {emptyText}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
 /** `/`: the balance, credits per channel, campaigns now, 30 days of sends per channel, recent campaigns, first steps. */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
@@ -37,7 +64,7 @@ export function DashboardPage() {
   const { balance, money } = useAccountBalance();
   const queryClient = useQueryClient();
   const summary = useQuery({
-    queryKey: DASHBOARD_SUMMARY_KEY,
+    queryKey: campaignsKeys.dashboardSummary,
     queryFn: campaignsApi.dashboard,
     // At the pace of the liveliest campaign shown (pollInterval.ts); still when none can move.
     refetchInterval: (q) => pollInterval(q.state.data),
@@ -184,36 +211,26 @@ export function DashboardPage() {
           />
         )}
       </Card>
-      <Card withBorder radius="lg" padding="lg">
-        <Group justify="space-between" mb="sm">
-          <Title order={4}>{t('dashboard.running')}</Title>
+      <CampaignsCard
+        title={t('dashboard.running')}
+        action={
           <Button component={Link} to="/campanhas/criar-campanha" size="xs">
             {t('nav.createCampaign')}
           </Button>
-        </Group>
-        {!data ? null : data.running.length > 0 ? (
-          <CampaignsTable items={data.running} compact />
-        ) : (
-          <Text c="dimmed" size="sm">
-            {t('dashboard.noneRunning')}
-          </Text>
-        )}
-      </Card>
-      <Card withBorder radius="lg" padding="lg">
-        <Group justify="space-between" mb="sm">
-          <Title order={4}>{t('dashboard.recent')}</Title>
+        }
+        items={data?.running}
+        emptyText={t('dashboard.noneRunning')}
+      />
+      <CampaignsCard
+        title={t('dashboard.recent')}
+        action={
           <Anchor component={Link} to="/campanhas" size="sm">
             {t('dashboard.seeAll')}
           </Anchor>
-        </Group>
-        {!data ? null : data.recent.length > 0 ? (
-          <CampaignsTable items={data.recent} compact />
-        ) : (
-          <Text c="dimmed" size="sm">
-            {t('dashboard.noCampaigns')}
-          </Text>
-        )}
-      </Card>
+        }
+        items={data?.recent}
+        emptyText={t('dashboard.noCampaigns')}
+      />
     </Stack>
   );
 }

@@ -1,12 +1,14 @@
-import { Group, Pagination, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Group, Pagination, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { PageHeader } from '../../ui/PageHeader';
 import { CnpjBaseCard } from './CnpjBaseCard';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
+import { enrichmentKeys } from './queryKeys';
 import { UserFilter } from './UserFilter';
 
 /** A `YYYY-MM-DD` date input as the start of that day in São Paulo (UTC−3 all year). */
@@ -22,19 +24,14 @@ export function AdminEnrichmentsPage() {
   const [to, setTo] = useState('');
   const [page, setPage] = useState(1);
   const list = useQuery({
-    queryKey: ['admin-enrichments', userId, from, to, page],
+    queryKey: enrichmentKeys.admin(userId, from, to, page),
     queryFn: () => enrichmentApi.adminList({ page, userId: userId ?? undefined, from: dayStart(from), to: dayEnd(to) }),
     placeholderData: keepPreviousData,
   });
   const items = list.data?.items ?? [];
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2}>{t('nav.enrichmentPerUser')}</Title>
-        <Text c="dimmed" size="sm">
-          {t('enrichment.admin.subtitle')}
-        </Text>
-      </div>
+      <PageHeader title={t('nav.enrichmentPerUser')} subtitle={t('enrichment.admin.subtitle')} />
       <CnpjBaseCard />
       <Group align="end">
         <UserFilter

@@ -3,11 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { notify } from '../auth/notify';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 import { monthName } from './format';
+import { enrichmentKeys } from './queryKeys';
 
 /** The CNPJ base (administrators): its month and size, the last import, a refresh from a server folder. */
 export function CnpjBaseCard() {
@@ -16,7 +17,7 @@ export function CnpjBaseCard() {
   const [folder, setFolder] = useState('');
   const [starting, setStarting] = useState(false);
   const base = useQuery({
-    queryKey: ['cnpj-base'],
+    queryKey: enrichmentKeys.cnpjBase,
     queryFn: enrichmentApi.cnpjBase,
     refetchInterval: (q) => (q.state.data?.lastImport?.status === 'running' ? 2000 : false),
   });
@@ -30,7 +31,7 @@ export function CnpjBaseCard() {
     try {
       await enrichmentApi.cnpjBaseImport(folder.trim());
       notify.success(t('enrichment.base.started'));
-      await queryClient.invalidateQueries({ queryKey: ['cnpj-base'] });
+      await queryClient.invalidateQueries({ queryKey: enrichmentKeys.cnpjBase });
     } catch (err) {
       notify.error(enrichmentErrorText(t, err));
     } finally {

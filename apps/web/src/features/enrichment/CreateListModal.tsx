@@ -4,7 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { notify } from '../auth/notify';
+import { notify } from '../../platform/notify';
+import { listsKeys } from '../lists/queryKeys';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 
@@ -26,7 +27,7 @@ export function CreateListModal({ enrichment, onClose }: { enrichment: Enrichmen
       });
       setCreated(listId);
       // Every lists query (the lists page, the wizard's picker) now misses this one.
-      void queryClient.invalidateQueries({ queryKey: ['lists'] });
+      void queryClient.invalidateQueries({ queryKey: listsKeys.all });
       notify.success(t('enrichment.toList.done'));
     } catch (err) {
       notify.error(enrichmentErrorText(t, err));

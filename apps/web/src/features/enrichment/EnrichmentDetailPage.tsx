@@ -20,13 +20,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
+import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { notify } from '../auth/notify';
+import { PageHeader } from '../../ui/PageHeader';
 import { CreateListModal } from './CreateListModal';
 import { EnrichmentResultsTable } from './EnrichmentResultsTable';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 import { monthName } from './format';
+import { enrichmentKeys } from './queryKeys';
 
 const FIGURES = ['total', 'valid', 'invalid', 'duplicates', 'found', 'withPhone', 'notFound'] as const;
 
@@ -40,7 +42,7 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
   const { id = '' } = useParams();
   const [makingList, setMakingList] = useState(false);
   const enrichment = useQuery({
-    queryKey: ['enrichment', id, admin],
+    queryKey: enrichmentKeys.detail(id, admin),
     queryFn: () => enrichmentApi.get(id, admin),
     refetchInterval: (q) => (q.state.data?.status === 'processing' ? 1000 : false),
   });
@@ -75,37 +77,39 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
           {t(admin ? 'nav.enrichmentPerUser' : 'nav.enrichment')}
         </Group>
       </Anchor>
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2}>{e.name}</Title>
-          <Text c="dimmed" size="sm">
+      <PageHeader
+        title={e.name}
+        subtitle={
+          <>
             {e.baseMonth ? t('enrichment.baseMonth', { month: monthName(e.baseMonth, i18n.language) }) : null}
             {e.onlyActive ? ` · ${t('enrichment.onlyActiveShort')}` : ''}
-          </Text>
-        </div>
-        {!admin && (
-          <Group gap="sm">
-            <Button
-              variant="default"
-              leftSection={<IconDownload size={16} />}
-              disabled={!ready}
-              loading={download.isPending}
-              onClick={() => download.mutate(e)}
-              data-testid="enrichment-export"
-            >
-              {t('enrichment.export')}
-            </Button>
-            <Button
-              leftSection={<IconListDetails size={16} />}
-              disabled={!ready || e.withPhone === 0}
-              onClick={() => setMakingList(true)}
-              data-testid="enrichment-to-list"
-            >
-              {t('enrichment.toList.button')}
-            </Button>
-          </Group>
-        )}
-      </Group>
+          </>
+        }
+        actions={
+          !admin && (
+            <Group gap="sm">
+              <Button
+                variant="default"
+                leftSection={<IconDownload size={16} />}
+                disabled={!ready}
+                loading={download.isPending}
+                onClick={() => download.mutate(e)}
+                data-testid="enrichment-export"
+              >
+                {t('enrichment.export')}
+              </Button>
+              <Button
+                leftSection={<IconListDetails size={16} />}
+                disabled={!ready || e.withPhone === 0}
+                onClick={() => setMakingList(true)}
+                data-testid="enrichment-to-list"
+              >
+                {t('enrichment.toList.button')}
+              </Button>
+            </Group>
+          )
+        }
+      />
       {e.status === 'processing' && (
         <Stack gap={4}>
           <Text size="sm">{t('enrichment.processing')}</Text>

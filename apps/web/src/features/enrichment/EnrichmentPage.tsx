@@ -1,15 +1,18 @@
-import { Alert, Button, Center, Group, Pagination, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Pagination, Paper, Stack } from '@mantine/core';
 import { IconDatabaseSearch, IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { refreshMoney } from '../credits/money';
+import { PageHeader } from '../../ui/PageHeader';
+import { refreshMoney } from '../credits';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
 import { monthName } from './format';
 import { NewEnrichmentModal } from './NewEnrichmentModal';
+import { enrichmentKeys } from './queryKeys';
 
 /** `/listas-enriquecidas`: the user's enrichments, a new one, the base's month. */
 export function EnrichmentPage() {
@@ -18,9 +21,9 @@ export function EnrichmentPage() {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const base = useQuery({ queryKey: ['enrichment-base'], queryFn: enrichmentApi.base });
+  const base = useQuery({ queryKey: enrichmentKeys.base, queryFn: enrichmentApi.base });
   const list = useQuery({
-    queryKey: ['enrichments', page],
+    queryKey: enrichmentKeys.page(page),
     queryFn: () => enrichmentApi.list(page),
     placeholderData: keepPreviousData,
     // Live while one is still being looked up.
@@ -31,22 +34,23 @@ export function EnrichmentPage() {
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={2}>{t('enrichment.title')}</Title>
-          <Text c="dimmed" size="sm" data-testid="enrichment-base-month">
-            {month ? t('enrichment.baseMonth', { month: monthName(month, i18n.language) }) : t('enrichment.subtitle')}
-          </Text>
-        </div>
-        <Button
-          leftSection={<IconPlus size={16} />}
-          onClick={() => setCreating(true)}
-          disabled={base.isSuccess && !month}
-          data-testid="enrichment-new"
-        >
-          {t('enrichment.new.button')}
-        </Button>
-      </Group>
+      <PageHeader
+        title={t('enrichment.title')}
+        subtitle={
+          month ? t('enrichment.baseMonth', { month: monthName(month, i18n.language) }) : t('enrichment.subtitle')
+        }
+        subtitleTestId="enrichment-base-month"
+        actions={
+          <Button
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setCreating(true)}
+            disabled={base.isSuccess && !month}
+            data-testid="enrichment-new"
+          >
+            {t('enrichment.new.button')}
+          </Button>
+        }
+      />
       {base.isSuccess && !month && (
         <Alert color="yellow" data-testid="enrichment-no-base">
           {t('errors.codes.CNPJ_BASE_EMPTY')}
@@ -56,17 +60,11 @@ export function EnrichmentPage() {
         <LoadErrorAlert error={list.error} fallbackKey="loadError.enrichments" onRetry={() => void list.refetch()} />
       )}
       {list.isSuccess && items.length === 0 && (
-        <Center py={60}>
-          <Stack align="center" gap="xs" maw={460} ta="center">
-            <ThemeIcon size={56} radius="xl" variant="light">
-              <IconDatabaseSearch size={28} />
-            </ThemeIcon>
-            <Text fw={600}>{t('enrichment.empty.title')}</Text>
-            <Text c="dimmed" size="sm">
-              {t('enrichment.empty.body')}
-            </Text>
-          </Stack>
-        </Center>
+        <EmptyState
+          icon={<IconDatabaseSearch size={28} />}
+          title={t('enrichment.empty.title')}
+          body={t('enrichment.empty.body')}
+        />
       )}
       {items.length > 0 && (
         <Paper withBorder>
@@ -81,7 +79,7 @@ export function EnrichmentPage() {
           onClose={() => setCreating(false)}
           onCreated={(id) => {
             setCreating(false);
-            void queryClient.invalidateQueries({ queryKey: ['enrichments'] });
+            void queryClient.invalidateQueries({ queryKey: enrichmentKeys.all });
             // Its credits are reserved at once.
             void refreshMoney(queryClient);
             void navigate(`/listas-enriquecidas/${id}`);

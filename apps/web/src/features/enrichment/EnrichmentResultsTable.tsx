@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { enrichmentApi } from './enrichmentApi';
+import { enrichmentKeys } from './queryKeys';
 
 const PAGE_SIZE = 50;
 
@@ -15,7 +16,7 @@ export function EnrichmentResultsTable({ id, admin }: { id: string; admin: boole
   const [filter, setFilter] = useState<'all' | 'found' | 'notFound'>('all');
   const found = filter === 'all' ? undefined : filter === 'found';
   const results = useQuery({
-    queryKey: ['enrichment-results', id, admin, page, filter],
+    queryKey: enrichmentKeys.results(id, admin, page, filter),
     queryFn: () => enrichmentApi.results(id, { page, found }, admin),
     placeholderData: keepPreviousData,
   });

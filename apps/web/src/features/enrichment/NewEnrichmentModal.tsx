@@ -20,7 +20,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { creditsApi, DASHBOARD_BALANCE_KEY } from '../credits/creditsApi';
+import { creditsApi } from '../credits';
+import { creditsKeys } from '../credits/queryKeys';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 
@@ -63,7 +64,7 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
   const [onlyActive, setOnlyActive] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const balance = useQuery({ queryKey: DASHBOARD_BALANCE_KEY, queryFn: creditsApi.balance });
+  const balance = useQuery({ queryKey: creditsKeys.balance, queryFn: creditsApi.balance });
   const available = balance.data?.credits.ENRICHED.available;
   const counts = useMemo(() => countOf(pastedCnpjs(text)), [text]);
   const number = new Intl.NumberFormat(intlLocale(i18n.language));

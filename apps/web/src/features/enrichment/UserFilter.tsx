@@ -3,7 +3,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminUsersApi } from '../admin-users/adminUsersApi';
+import { adminUsersApi } from '../admin-users';
+import { adminUsersKeys } from '../admin-users/queryKeys';
 
 /** A user picked by company, name, e-mail or CNPJ (the administrators' user search). */
 export function UserFilter({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
@@ -11,7 +12,7 @@ export function UserFilter({ value, onChange }: { value: string | null; onChange
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const users = useQuery({
-    queryKey: ['admin-users', 'filter', debounced],
+    queryKey: adminUsersKeys.filter(debounced),
     queryFn: ({ signal }) => adminUsersApi.list({ search: debounced, page: 1, pageSize: 20 }, signal),
   });
   return (

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { isApiError } from '../../platform/api';
 import { errorText } from '../../platform/errors';
-import { listErrorText } from '../lists/errors';
+import { listErrorText } from '../lists';
 
 /**
  * An enrichment API error in the user's language: the missing credits counted, else through the

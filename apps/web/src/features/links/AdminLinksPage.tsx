@@ -1,14 +1,16 @@
-import { Pagination, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Pagination, Paper, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { PageHeader } from '../../ui/PageHeader';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { AdminRotatingLinks } from './AdminRotatingLinks';
 import { AdminTrackedLinks } from './AdminTrackedLinks';
 import { linksApi } from './linksApi';
+import { linksKeys } from './queryKeys';
 
 type Kind = 'rotating' | 'tracked';
 const PAGE_SIZE = 20;
@@ -27,29 +29,24 @@ export function AdminLinksPage() {
   const [searched] = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const rotating = useQuery({
-    queryKey: ['admin-links', 'rotating', searched, page],
+    queryKey: linksKeys.adminPage('rotating', searched, page),
     queryFn: () => linksApi.adminList(searched, page),
     placeholderData: keepPreviousData,
     enabled: kind === 'rotating',
   });
   const tracked = useQuery({
-    queryKey: ['admin-links', 'tracked', searched, page],
+    queryKey: linksKeys.adminPage('tracked', searched, page),
     queryFn: () => linksApi.adminTracked(searched, page),
     placeholderData: keepPreviousData,
     enabled: kind === 'tracked',
   });
   const current = kind === 'rotating' ? rotating : tracked;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin-links'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: linksKeys.admin });
   const total = current.data?.total ?? 0;
 
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2}>{t('adminLinks.title')}</Title>
-        <Text c="dimmed" size="sm">
-          {t('adminLinks.subtitle')}
-        </Text>
-      </div>
+      <PageHeader title={t('adminLinks.title')} subtitle={t('adminLinks.subtitle')} />
       <Tabs
         value={kind}
         keepMounted={false}

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { AdminLinksPage } from './AdminLinksPage';
 
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("an administrator's disable-with-reason dialog (issue 21)", () => {
+describe("an administrator's disable-with-reason dialog", () => {
   it('a failed disable keeps the typed reason and says why in the dialog; a retry disables the link', async () => {
     const slug = `motivo-${Date.now().toString(36)}`;
     const created = await serverCall<{ id: string }>(realApi().userToken, 'POST', '/api/v1/rotating-links', {

@@ -3,7 +3,7 @@ import { Button, Group, Modal, SegmentedControl, Stack, Switch, Text, TextInput 
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notify } from '../auth/notify';
+import { notify } from '../../platform/notify';
 import { linkErrorText } from './errors';
 import { LinkExtras } from './LinkExtras';
 import { draftOf, emptyTarget, inputOf, type LinkDraft, type TargetDraft } from './linkDraft';

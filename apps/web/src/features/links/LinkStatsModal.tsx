@@ -18,10 +18,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { notify } from '../auth/notify';
 import { linkErrorText } from './errors';
 import { linksApi } from './linksApi';
+import { linksKeys } from './queryKeys';
 
 function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -42,7 +43,7 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
   const [days, setDays] = useState('30');
   const [bucket, setBucket] = useState<'day' | 'hour'>('day');
   const stats = useQuery({
-    queryKey: ['link-stats', link.id, days, bucket],
+    queryKey: linksKeys.stats(link.id, days, bucket),
     queryFn: () => linksApi.stats(link.id, Number(days), bucket),
   });
   const locale = intlLocale(i18n.language);

@@ -3,7 +3,6 @@ import {
   ActionIcon,
   Badge,
   Button,
-  Center,
   CopyButton,
   Group,
   Menu,
@@ -13,12 +12,9 @@ import {
   Table,
   Text,
   TextInput,
-  ThemeIcon,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import {
   IconChartBar,
   IconCheck,
@@ -36,14 +32,18 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notify } from '../../platform/notify';
+import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { PageHeader } from '../../ui/PageHeader';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
-import { notify } from '../auth/notify';
 import { linkErrorText } from './errors';
 import { LinkFormModal } from './LinkFormModal';
 import { LinkQrModal } from './LinkQrModal';
 import { LinkStatsModal } from './LinkStatsModal';
 import { linksApi } from './linksApi';
+import { linksKeys } from './queryKeys';
 
 function StatusBadge({ link }: { link: RotatingLink }) {
   const { t } = useTranslation();
@@ -74,11 +74,11 @@ export function LinksPage() {
   const [viewing, setViewing] = useState<RotatingLink | null>(null);
   const [showingQr, setShowingQr] = useState<RotatingLink | null>(null);
   const links = useQuery({
-    queryKey: ['links', searched, page],
+    queryKey: linksKeys.search(searched, page),
     queryFn: () => linksApi.list(searched, page),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['links'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: linksKeys.all });
   const publicBase = `${window.location.origin}/l/`;
 
   const act = async (work: () => Promise<unknown>, done: string) => {
@@ -91,28 +91,29 @@ export function LinksPage() {
     }
   };
   const remove = (link: RotatingLink) =>
-    modals.openConfirmModal({
+    openDeleteDialog({
       title: t('links.delete.title'),
-      children: <Text size="sm">{t('links.delete.body', { name: link.name })}</Text>,
-      labels: { confirm: t('links.delete.confirm'), cancel: t('links.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' } as never,
-      onConfirm: () => act(() => linksApi.remove(link.id), t('links.delete.done')),
+      body: t('links.delete.body', { name: link.name }),
+      confirmLabel: t('links.delete.confirm'),
+      cancelLabel: t('links.cancel'),
+      remove: () => linksApi.remove(link.id),
+      doneText: t('links.delete.done'),
+      errorText: (err) => linkErrorText(t, err),
+      refresh,
     });
 
   const items = links.data?.items ?? [];
   return (
     <Stack gap="md">
-      <Group justify="space-between">
-        <div>
-          <Title order={2}>{t('links.title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('links.subtitle')}
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="new-link">
-          {t('links.new')}
-        </Button>
-      </Group>
+      <PageHeader
+        title={t('links.title')}
+        subtitle={t('links.subtitle')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="new-link">
+            {t('links.new')}
+          </Button>
+        }
+      />
       <TextInput
         leftSection={<IconSearch size={16} />}
         placeholder={t('links.search')}
@@ -127,22 +128,12 @@ export function LinksPage() {
         <LoadErrorAlert error={links.error} fallbackKey="loadError.links" onRetry={() => void links.refetch()} />
       )}
       {links.isSuccess && items.length === 0 && !q && (
-        <Paper withBorder p="xl">
-          <Center>
-            <Stack align="center" gap="xs">
-              <ThemeIcon size={48} radius="xl" variant="light">
-                <IconLink size={26} />
-              </ThemeIcon>
-              <Text fw={600}>{t('links.empty.title')}</Text>
-              <Text c="dimmed" size="sm" ta="center" maw={420}>
-                {t('links.empty.body')}
-              </Text>
-              <Button mt="xs" onClick={() => setEditing(null)}>
-                {t('links.new')}
-              </Button>
-            </Stack>
-          </Center>
-        </Paper>
+        <EmptyState
+          icon={<IconLink size={28} />}
+          title={t('links.empty.title')}
+          body={t('links.empty.body')}
+          action={<Button onClick={() => setEditing(null)}>{t('links.new')}</Button>}
+        />
       )}
       {items.length > 0 && (
         <Paper withBorder>

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { LinksPage } from './LinksPage';
 
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("the links page's search (issue 21)", () => {
+describe("the links page's search", () => {
   it('asks the server once per pause in typing, not once per key', async () => {
     const slug = `teclas-${Date.now().toString(36)}`;
     const created = await serverCall(realApi().userToken, 'POST', '/api/v1/rotating-links', {

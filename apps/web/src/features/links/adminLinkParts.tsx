@@ -2,8 +2,8 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { notify } from '../../platform/notify';
 import { openTextPrompt } from '../../ui/TextPrompt';
-import { notify } from '../auth/notify';
 import { linkErrorText } from './errors';
 
 export type Owner = { name: string; email: string; company: string };

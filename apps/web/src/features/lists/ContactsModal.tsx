@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { listsApi } from './listsApi';
+import { listsKeys } from './queryKeys';
 
 const PAGE_SIZE = 50;
 
@@ -13,7 +14,7 @@ export function ContactsModal({ list, onClose }: { list: ContactList | null; onC
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const query = useQuery({
-    queryKey: ['list-contacts', list?.id, page],
+    queryKey: listsKeys.contacts(list?.id, page),
     queryFn: () => listsApi.contacts(list!.id, page, PAGE_SIZE),
     enabled: list !== null,
     placeholderData: keepPreviousData,

@@ -4,7 +4,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { OptOutsPanel } from './OptOutsPanel';
 
 afterEach(() => {
@@ -22,7 +22,7 @@ const panel = () =>
 /** A mobile number of its own for each run (the test user is shared). */
 const uniquePhone = () => `119${String(Date.now() % 100_000_000).padStart(8, '0')}`;
 
-describe('opt-outs (issue 21)', () => {
+describe('opt-outs', () => {
   it('more than 1,000 pasted numbers are refused with the limit named, the text kept and nothing sent', async () => {
     const posts: string[] = [];
     useRealApi(realApi().userToken, (path, init) => {

@@ -13,15 +13,16 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notify } from '../../platform/notify';
+import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { notify } from '../auth/notify';
 import { listErrorText } from './errors';
 import { optOutsApi } from './listsApi';
+import { listsKeys, optOutsKeys } from './queryKeys';
 
 const PAGE_SIZE = 20;
 
@@ -37,15 +38,15 @@ export function OptOutsPanel() {
   const [busy, setBusy] = useState(false);
   const [inputError, setInputError] = useState<string | null>(null);
   const query = useQuery({
-    queryKey: ['opt-outs', debounced, page],
+    queryKey: optOutsKeys.search(debounced, page),
     queryFn: () => optOutsApi.list(debounced, page, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
 
   const report = (s: OptOutSummary) => {
     notify.success(t('optOuts.summary', { added: s.added, already: s.alreadyOptedOut, invalid: s.invalid }));
-    void queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
-    void queryClient.invalidateQueries({ queryKey: ['lists'] });
+    void queryClient.invalidateQueries({ queryKey: optOutsKeys.all });
+    void queryClient.invalidateQueries({ queryKey: listsKeys.all });
   };
 
   const add = async () => {
@@ -85,19 +86,20 @@ export function OptOutsPanel() {
 
   // The person asked not to be contacted: taking the number out is confirmed first.
   const confirmRemove = (phone: string) =>
-    modals.openConfirmModal({
+    openConfirmDialog({
       title: t('optOuts.removeTitle'),
-      children: <Text size="sm">{t('optOuts.removeBody', { phone: formatBrazilianPhone(phone) })}</Text>,
-      labels: { confirm: t('optOuts.removeConfirm'), cancel: t('optOuts.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-opt-out-remove' } as never,
-      onConfirm: () => void remove(phone),
+      body: t('optOuts.removeBody', { phone: formatBrazilianPhone(phone) }),
+      confirmLabel: t('optOuts.removeConfirm'),
+      cancelLabel: t('optOuts.cancel'),
+      confirmTestId: 'confirm-opt-out-remove',
+      onConfirm: () => remove(phone),
     });
 
   const remove = async (phone: string) => {
     try {
       await optOutsApi.remove(phone);
-      void queryClient.invalidateQueries({ queryKey: ['opt-outs'] });
-      void queryClient.invalidateQueries({ queryKey: ['lists'] });
+      void queryClient.invalidateQueries({ queryKey: optOutsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: listsKeys.all });
     } catch (err) {
       notify.error(listErrorText(t, err));
     }

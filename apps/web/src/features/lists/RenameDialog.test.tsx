@@ -31,7 +31,7 @@ async function uploadList(name: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-describe('renaming a list (issue 21)', () => {
+describe('renaming a list', () => {
   beforeAll(async () => {
     await i18n.use(initReactI18next).init({ lng: 'pt', resources: { pt: { translation: pt } } });
   });

@@ -1,14 +1,15 @@
 import { type AccountProfile, PROFILE_IMAGE_ACCEPT, PROFILE_IMAGE_MAX_BYTES } from '@ecoa/shared';
 import { Avatar, Button, Card, FileButton, Group, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconPhoto, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { translateApiError } from '../auth/errors';
-import { notify } from '../auth/notify';
-import { useSession } from '../auth/SessionProvider';
-import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
+import { errorText } from '../../platform/errors';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
+import { openConfirmDialog } from '../../ui/ConfirmDialog';
+import { settingsKeys } from './queryKeys';
+import { settingsApi } from './settingsApi';
 
 const ACCEPT = PROFILE_IMAGE_ACCEPT.join(',');
 
@@ -39,7 +40,7 @@ export function PictureCard({ profile }: { profile: AccountProfile }) {
   const preview = usePreview(file);
 
   const done = async (updated: AccountProfile, message: string) => {
-    queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
+    queryClient.setQueryData(settingsKeys.profile, updated);
     setFile(null);
     notify.success(message);
     await refreshUser();
@@ -48,12 +49,12 @@ export function PictureCard({ profile }: { profile: AccountProfile }) {
   const upload = useMutation({
     mutationFn: (chosen: File) => settingsApi.uploadPicture(chosen),
     onSuccess: (updated) => done(updated, t('settings.picture.saved')),
-    onError: (err) => notify.error(translateApiError(t, err, 'settings.picture.failed')),
+    onError: (err) => notify.error(errorText(err, t, 'settings.picture.failed')),
   });
   const remove = useMutation({
     mutationFn: () => settingsApi.removePicture(),
     onSuccess: (updated) => done(updated, t('settings.picture.removed')),
-    onError: (err) => notify.error(translateApiError(t, err, 'settings.picture.failed')),
+    onError: (err) => notify.error(errorText(err, t, 'settings.picture.failed')),
   });
 
   const choose = (chosen: File | null) => {
@@ -71,12 +72,13 @@ export function PictureCard({ profile }: { profile: AccountProfile }) {
   };
 
   const confirmRemove = () =>
-    modals.openConfirmModal({
+    openConfirmDialog({
       centered: true,
       title: t('settings.picture.removeTitle'),
-      children: <Text size="sm">{t('settings.picture.removeQuestion')}</Text>,
-      labels: { confirm: t('settings.picture.remove'), cancel: t('settings.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'picture-remove-confirm' } as Record<string, unknown>,
+      body: t('settings.picture.removeQuestion'),
+      confirmLabel: t('settings.picture.remove'),
+      cancelLabel: t('settings.cancel'),
+      confirmTestId: 'picture-remove-confirm',
       onConfirm: () => remove.mutate(),
     });
 

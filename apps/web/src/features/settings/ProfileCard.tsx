@@ -7,12 +7,13 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { translateApiError, translateValidation } from '../auth/errors';
-import { MobilePhoneField } from '../auth/MaskedFields';
-import { applyMask, CNPJ_MASK } from '../auth/masks';
-import { notify } from '../auth/notify';
-import { useSession } from '../auth/SessionProvider';
-import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
+import { errorText, translateValidation } from '../../platform/errors';
+import { applyMask, CNPJ_MASK } from '../../platform/masks';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
+import { MobilePhoneField } from '../../ui/MaskedFields';
+import { settingsKeys } from './queryKeys';
+import { settingsApi } from './settingsApi';
 
 type FormValues = z.input<typeof profileSchema>;
 type FormOutput = z.output<typeof profileSchema>;
@@ -45,11 +46,11 @@ export function ProfileCard({ profile }: { profile: AccountProfile }) {
   const save = useMutation({
     mutationFn: (values: ProfileInput) => settingsApi.updateProfile(values),
     onSuccess: async (updated) => {
-      queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
+      queryClient.setQueryData(settingsKeys.profile, updated);
       notify.success(t('settings.profile.saved'));
       await refreshUser();
     },
-    onError: (err) => notify.error(translateApiError(t, err, 'settings.profile.saveFailed')),
+    onError: (err) => notify.error(errorText(err, t, 'settings.profile.saveFailed')),
   });
 
   const submit = form.handleSubmit((values) => save.mutate(values));

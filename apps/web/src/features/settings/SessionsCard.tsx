@@ -1,6 +1,5 @@
 import type { SessionInfo } from '@ecoa/shared';
 import { Badge, Button, Card, Group, Loader, Paper, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import {
   IconDeviceDesktop,
   IconDeviceMobile,
@@ -12,12 +11,14 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '../../platform/errors';
 import { intlLocale } from '../../platform/i18n';
+import { notify } from '../../platform/notify';
+import { useSession } from '../../platform/SessionProvider';
+import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
-import { translateApiError } from '../auth/errors';
-import { notify } from '../auth/notify';
-import { useSession } from '../auth/SessionProvider';
-import { SESSIONS_QUERY_KEY, settingsApi } from './settingsApi';
+import { settingsKeys } from './queryKeys';
+import { settingsApi } from './settingsApi';
 
 const DEVICE_ICONS = {
   desktop: IconDeviceDesktop,
@@ -104,7 +105,7 @@ export function SessionsCard() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { signOut } = useSession();
-  const sessions = useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: settingsApi.sessions });
+  const sessions = useQuery({ queryKey: settingsKeys.sessions, queryFn: settingsApi.sessions });
 
   const endOne = useMutation({
     mutationFn: (session: SessionInfo) => settingsApi.endSession(session.id),
@@ -114,17 +115,17 @@ export function SessionsCard() {
         return;
       }
       notify.success(t('settings.sessions.ended'));
-      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.sessions });
     },
     onError: (err) => {
-      notify.error(translateApiError(t, err, 'settings.sessions.failed'));
-      void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+      notify.error(errorText(err, t, 'settings.sessions.failed'));
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.sessions });
     },
   });
   const endAll = useMutation({
     mutationFn: () => settingsApi.endAllSessions(),
     onSuccess: () => signOut(),
-    onError: (err) => notify.error(translateApiError(t, err, 'settings.sessions.failed')),
+    onError: (err) => notify.error(errorText(err, t, 'settings.sessions.failed')),
   });
 
   const confirmEnd = (session: SessionInfo) => {
@@ -132,23 +133,25 @@ export function SessionsCard() {
       endOne.mutate(session);
       return;
     }
-    modals.openConfirmModal({
+    openConfirmDialog({
       centered: true,
       title: t('settings.sessions.endThis'),
-      children: <Text size="sm">{t('settings.sessions.endThisQuestion')}</Text>,
-      labels: { confirm: t('settings.sessions.endThisConfirm'), cancel: t('settings.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'session-end-confirm' } as Record<string, unknown>,
+      body: t('settings.sessions.endThisQuestion'),
+      confirmLabel: t('settings.sessions.endThisConfirm'),
+      cancelLabel: t('settings.cancel'),
+      confirmTestId: 'session-end-confirm',
       onConfirm: () => endOne.mutate(session),
     });
   };
 
   const confirmEndAll = () =>
-    modals.openConfirmModal({
+    openConfirmDialog({
       centered: true,
       title: t('settings.sessions.endAll'),
-      children: <Text size="sm">{t('settings.sessions.endAllQuestion')}</Text>,
-      labels: { confirm: t('settings.sessions.endAllConfirm'), cancel: t('settings.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'sessions-end-all-confirm' } as Record<string, unknown>,
+      body: t('settings.sessions.endAllQuestion'),
+      confirmLabel: t('settings.sessions.endAllConfirm'),
+      cancelLabel: t('settings.cancel'),
+      confirmTestId: 'sessions-end-all-confirm',
       onConfirm: () => endAll.mutate(),
     });
 

@@ -12,7 +12,7 @@ import pt from '../../../public/locales/pt.json';
 import { SettingsPage } from './SettingsPage';
 
 const session = { refreshUser: vi.fn(async () => null), signOut: vi.fn(async () => {}) };
-vi.mock('../auth/SessionProvider', () => ({ useSession: () => session }));
+vi.mock('../../platform/SessionProvider', () => ({ useSession: () => session }));
 
 const PROFILE: AccountProfile = {
   fullName: 'Ana Souza',

@@ -1,25 +1,22 @@
-import { Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Grid, Skeleton, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { PageHeader } from '../../ui/PageHeader';
 import { PictureCard } from './PictureCard';
 import { ProfileCard } from './ProfileCard';
+import { settingsKeys } from './queryKeys';
 import { SessionsCard } from './SessionsCard';
-import { PROFILE_QUERY_KEY, settingsApi } from './settingsApi';
+import { settingsApi } from './settingsApi';
 
 /** `/configuracoes`: the signed-in user's own account — profile, picture and sessions. */
 export function SettingsPage() {
   const { t } = useTranslation();
-  const profile = useQuery({ queryKey: PROFILE_QUERY_KEY, queryFn: settingsApi.profile });
+  const profile = useQuery({ queryKey: settingsKeys.profile, queryFn: settingsApi.profile });
 
   return (
     <Stack gap="lg" data-testid="settings-page">
-      <div>
-        <Title order={2}>{t('nav.settings')}</Title>
-        <Text c="dimmed" size="sm" mt={4}>
-          {t('settings.subtitle')}
-        </Text>
-      </div>
+      <PageHeader title={t('nav.settings')} subtitle={t('settings.subtitle')} />
       {profile.isPending ? (
         <Grid gutter="lg" data-testid="settings-loading">
           <Grid.Col span={{ base: 12, md: 8 }}>

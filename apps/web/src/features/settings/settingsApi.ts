@@ -1,9 +1,6 @@
 import type { AccountProfile, ProfileInput, SessionInfo } from '@ecoa/shared';
 import { ApiError, apiRequest, buildUrl, sessionToken } from '../../platform/api';
 
-export const PROFILE_QUERY_KEY = ['settings', 'profile'] as const;
-export const SESSIONS_QUERY_KEY = ['settings', 'sessions'] as const;
-
 /** Sends the picture as multipart (`file`), answering like `apiRequest` (a 401 signs out). */
 async function putPicture(file: Blob): Promise<AccountProfile> {
   const form = new FormData();

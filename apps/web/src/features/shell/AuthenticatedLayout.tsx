@@ -1,8 +1,7 @@
 import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useSession } from '../auth/SessionProvider';
-import { useCredits } from '../credits/CreditsProvider';
-import { useAccountBalance } from '../credits/money';
+import { useSession } from '../../platform/SessionProvider';
+import { useAccountBalance, useCredits } from '../credits';
 import { canOpen } from './navigation';
 import { PageLoader } from './PageLoader';
 import { ShellLayout } from './ShellLayout';

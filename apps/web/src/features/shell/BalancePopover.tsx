@@ -2,7 +2,7 @@ import { Button, Group, Popover, Stack, Text, UnstyledButton } from '@mantine/co
 import { IconWallet } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatReais } from './format';
+import { formatReais } from '../credits';
 
 export function BalancePopover({ money, onOpenCredits }: { money: number; onOpenCredits: () => void }) {
   const { t } = useTranslation();

@@ -9,6 +9,7 @@ import {
   IconUserSearch,
   IconUsers,
   IconUsersGroup,
+  IconWorldSearch,
 } from '@tabler/icons-react';
 
 const ICONS = {
@@ -22,6 +23,7 @@ const ICONS = {
   campaignsPerUser: IconUsersGroup,
   enrichmentPerUser: IconUserSearch,
   users: IconUsers,
+  linksPerUser: IconWorldSearch,
 } as const;
 
 export function NavIcon({ name, size = 20 }: { name: string; size?: number }) {

@@ -17,6 +17,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { storage } from '../../platform/storage';
+import { usePhone } from '../../ui/usePhone';
 import { BalancePopover } from './BalancePopover';
 import { CreateCampaignButton } from './CreateCampaignButton';
 import { confirmLogout } from './confirmLogout';
@@ -28,6 +29,8 @@ import { shouldShowWelcome, WelcomeModal } from './WelcomeModal';
 
 const EXPANDED_PX = 288; // 18rem
 const COLLAPSED_PX = 80; // 5rem
+/** The floating menu and support buttons: 56px high, 24px from the bottom, and a little air. */
+const FLOATING_CLEARANCE_PX = 56 + 24 + 16;
 
 type ShellLayoutProps = {
   user: ShellUser;
@@ -42,7 +45,7 @@ type ShellLayoutProps = {
 export function ShellLayout({ user, money, onSignOut, onOpenCredits, children }: ShellLayoutProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const isPhone = useMediaQuery(`(max-width: ${BREAKPOINT_DRAWER_PX}px)`) ?? false;
+  const isPhone = usePhone();
   // Spec breakpoints: 1024px for the sidebar's item rendering. Up to 1024px the items render as
   // icons (the 5rem sidebar, names in tooltips); wider, with their names ("open on wide screens").
   // That is the default: a choice made with the collapse button (stored) wins at any width.
@@ -121,7 +124,8 @@ export function ShellLayout({ user, money, onSignOut, onOpenCredits, children }:
         {sidebar}
       </Drawer>
 
-      <AppShell.Main>
+      {/* On phones the page ends above the two floating buttons, so its last lines can be read and tapped. */}
+      <AppShell.Main pb={isPhone ? FLOATING_CLEARANCE_PX : undefined}>
         {isPhone && (
           <Collapse in={mobileMenuOpen} data-testid="mobile-user-menu">
             <Stack

@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Box, Divider, Stack, Text, Tooltip, UnstyledButton }
 import { IconChevronsLeft, IconChevronsRight, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { LanguageSwitcher } from './LanguageSwitcher';
+import { LanguageSwitcher } from '../../ui/LanguageSwitcher';
 import { NavIcon } from './NavIcon';
 import { canSee, isActive, NAV_ITEMS, type ShellUser } from './navigation';
 import classes from './Sidebar.module.css';

@@ -1,4 +1,4 @@
-import { CreditsProvider } from '../credits/CreditsProvider';
+import { CreditsProvider } from '../credits';
 import { AuthenticatedLayout } from './AuthenticatedLayout';
 
 /**

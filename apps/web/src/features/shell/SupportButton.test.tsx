@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { type ApiServer, serveApi } from '../../../test/api-server';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { SupportButton } from './SupportButton';
 
 describe('SupportButton', () => {

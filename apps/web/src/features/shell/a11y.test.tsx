@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
-import { renderWithApp } from '../credits/testing';
+import { renderWithApp } from '../../../test/render';
 import { canSee, NAV_ITEMS, type ShellUser } from './navigation';
 import { Sidebar } from './Sidebar';
 import { WelcomeModal } from './WelcomeModal';
@@ -20,7 +20,7 @@ const admin: ShellUser = {
 const label = (key: string) =>
   key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], pt);
 
-describe('accessibility (issue 21)', () => {
+describe('accessibility', () => {
   it("the collapsed sidebar's entries and Logout keep their names", async () => {
     await renderWithApp(<Sidebar user={admin} collapsed onNavigate={() => {}} onLogout={() => {}} />);
     const nav = screen.getByRole('navigation', { name: pt.shell.navigation });

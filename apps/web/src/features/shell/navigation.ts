@@ -15,7 +15,7 @@ export type NavVisibility = 'all' | 'admin' | 'enrichment';
 
 export type NavItem = { path: string; labelKey: string; icon: string; visibility: NavVisibility; badgeKey?: string };
 
-/** The spec's sidebar (section 2), in its order. */
+/** The spec's sidebar (section 2), in its order, and the administrators' links page beside their other pages. */
 export const NAV_ITEMS: NavItem[] = [
   { path: ROUTES.dashboard, labelKey: 'nav.dashboard', icon: 'dashboard', visibility: 'all' },
   { path: ROUTES.lists, labelKey: 'nav.lists', icon: 'lists', visibility: 'all' },
@@ -32,6 +32,8 @@ export const NAV_ITEMS: NavItem[] = [
   { path: ROUTES.shopping, labelKey: 'nav.shopping', icon: 'shopping', visibility: 'all' },
   { path: ROUTES.campaignsPerUser, labelKey: 'nav.campaignsPerUser', icon: 'campaignsPerUser', visibility: 'admin' },
   { path: ROUTES.enrichmentPerUser, labelKey: 'nav.enrichmentPerUser', icon: 'enrichmentPerUser', visibility: 'admin' },
+  // The spec's table leaves /links out (it names it only as admin-restricted): administrators reach it here.
+  { path: ROUTES.links, labelKey: 'nav.links', icon: 'linksPerUser', visibility: 'admin' },
   { path: ROUTES.users, labelKey: 'nav.users', icon: 'users', visibility: 'admin' },
 ];
 

@@ -2,33 +2,34 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FILE_LIMITS } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../platform/errors/app-error.ts';
 import { WEB_LOCALES_DIR } from '../../../platform/paths.ts';
-import { FILE_ERRORS, fileError, fileLimitError } from './errors.ts';
+import { FILE_ERROR_CODES } from './errors.ts';
 
 describe('file errors', () => {
   it('every code has its text in the web app’s three languages', () => {
     for (const lng of ['pt', 'en', 'cn']) {
       // The web translates every error by its code from one catalogue, errors.codes (apps/web/src/platform/errors.ts).
       const texts = JSON.parse(fs.readFileSync(path.join(WEB_LOCALES_DIR, `${lng}.json`), 'utf8')).errors.codes;
-      for (const code of Object.keys(FILE_ERRORS)) expect(texts[code], `${lng}: errors.codes.${code}`).toMatch(/\S/);
+      for (const code of FILE_ERROR_CODES) expect(texts[code], `${lng}: errors.codes.${code}`).toMatch(/\S/);
     }
   });
 
   it('limit errors name the limit and its maximum, in the message and in details', () => {
-    expect(fileLimitError('XLSX_TOO_LARGE', 'columns', 16_384)).toMatchObject({
+    expect(new AppError('XLSX_TOO_LARGE', { limit: 'columns', max: 16_384 })).toMatchObject({
       status: 400,
       code: 'XLSX_TOO_LARGE',
       message:
         'A planilha XLSX tem mais de 16.384 colunas: é mais do que conseguimos ler com segurança. Salve como CSV e envie de novo.',
       details: { limit: 'columns', max: 16_384 },
     });
-    expect(fileLimitError('XLSX_TOO_LARGE', 'sharedStringBytes', 128 * 1024 * 1024).message).toContain(
+    expect(new AppError('XLSX_TOO_LARGE', { limit: 'sharedStringBytes', max: 128 * 1024 * 1024 }).message).toContain(
       '128 MB de textos',
     );
-    expect(fileLimitError('IMPORT_TOO_LARGE', 'heapMb', 256).message).toBe(
+    expect(new AppError('IMPORT_TOO_LARGE', { limit: 'heapMb', max: 256 }).message).toBe(
       'A importação deste arquivo precisa de mais de 256 MB de memória para terminar. Divida a lista em arquivos menores e envie de novo.',
     );
-    expect(fileError('FILE_TOO_LARGE').status).toBe(413);
+    expect(new AppError('FILE_TOO_LARGE').status).toBe(413);
   });
 
   it('every limit has its words in the web app’s three languages', () => {

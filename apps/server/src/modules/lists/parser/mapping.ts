@@ -1,5 +1,5 @@
 import { type ColumnMapping, normalizeBrazilianPhone, type PreviewColumn } from '@ecoa/shared';
-import { fileError } from './errors.ts';
+import { AppError } from '../../../platform/errors/app-error.ts';
 
 const PHONE_HEADER = /^(tel|fone|phone|cel|whats|zap|mobile|movel|numero|contato_?tel|ddd_?tel|n_?tel)/;
 const PHONE_HEADER_ANY = /(telefone|celular|whatsapp|phone|mobile|fone)/;
@@ -88,7 +88,7 @@ export function describeColumns(rows: string[][], hasHeader: boolean): PreviewCo
  * Throws NO_PHONE_COLUMN when no column looks like phones.
  */
 export function detectMapping(rows: string[][]): ColumnMapping {
-  if (rows.length === 0) throw fileError('NO_DATA_ROWS');
+  if (rows.length === 0) throw new AppError('NO_DATA_ROWS');
   const hasHeader = detectHeader(rows);
   const columns = describeColumns(rows, hasHeader);
   const slug = (c: PreviewColumn) => (c.header ? slugifyHeader(c.header) : '');
@@ -98,7 +98,7 @@ export function detectMapping(rows: string[][]): ColumnMapping {
   const ranked = [...columns].sort((a, b) => b.phoneShare - a.phoneShare);
   phone = byHeader.sort((a, b) => b.phoneShare - a.phoneShare)[0];
   if (!phone || (phone.phoneShare === 0 && (ranked[0]?.phoneShare ?? 0) >= 0.5)) phone = ranked[0];
-  if (!phone || (phone.phoneShare === 0 && !byHeader.includes(phone))) throw fileError('NO_PHONE_COLUMN');
+  if (!phone || (phone.phoneShare === 0 && !byHeader.includes(phone))) throw new AppError('NO_PHONE_COLUMN');
 
   let name = columns.find((c) => c !== phone && NAME_HEADER.test(slug(c)));
   if (!name && !hasHeader) {
@@ -131,16 +131,16 @@ export function buildMapping(
 /** Checks a mapping the user sent against the file's columns. */
 export function validateMapping(mapping: ColumnMapping, columnCount: number): ColumnMapping {
   const inRange = (i: number) => Number.isInteger(i) && i >= 0 && i < columnCount;
-  if (!inRange(mapping.phone)) throw fileError('NO_PHONE_COLUMN');
+  if (!inRange(mapping.phone)) throw new AppError('NO_PHONE_COLUMN');
   if (mapping.name !== null && (!inRange(mapping.name) || mapping.name === mapping.phone)) {
-    throw fileError('INVALID_MAPPING');
+    throw new AppError('INVALID_MAPPING');
   }
   const keys = new Set<string>();
   for (const f of mapping.fields) {
     if (!inRange(f.column) || f.column === mapping.phone || f.column === mapping.name)
-      throw fileError('INVALID_MAPPING');
+      throw new AppError('INVALID_MAPPING');
     if (!/^[a-z][a-z0-9_]{0,39}$/.test(f.key) || keys.has(f.key) || RESERVED_KEYS.has(f.key)) {
-      throw fileError('INVALID_MAPPING');
+      throw new AppError('INVALID_MAPPING');
     }
     keys.add(f.key);
   }

@@ -3,13 +3,13 @@
  * thread's capped heap pays for it. Imports only the XLSX reader, so the thread starts quickly.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { AppError } from '../../../platform/errors/app-error.ts';
+import { AppError, type AppErrorWire } from '../../../platform/errors/app-error.ts';
 import { readXlsxSample } from './xlsx.ts';
 
 export type SampleWorkerInput = { filePath: string; maxRows: number };
 export type SampleWorkerMessage =
   | { t: 'rows'; rows: string[][] }
-  | { t: 'fail'; code: string; status: number; message: string; details?: unknown }
+  | { t: 'fail'; error: AppErrorWire }
   | { t: 'crash'; message: string };
 
 if (parentPort) {
@@ -20,7 +20,7 @@ if (parentPort) {
     (err: unknown) =>
       port.postMessage(
         (err instanceof AppError
-          ? { t: 'fail', code: err.code, status: err.status, message: err.message, details: err.details }
+          ? { t: 'fail', error: err.toWire() }
           : { t: 'crash', message: err instanceof Error ? err.message : String(err) }) satisfies SampleWorkerMessage,
       ),
   );

@@ -3,7 +3,6 @@ import { AppError } from '../../../platform/errors/app-error.ts';
 import { workerMemoryError } from './errors.ts';
 import type { SampleWorkerInput, SampleWorkerMessage } from './sample-worker.ts';
 import { openSpreadsheet, type SpreadsheetInfo, sanitizeCells } from './source.ts';
-import { xlsxTooLarge } from './xlsx.ts';
 
 /**
  * The sample thread's heap: a sample is at most a few MB of text (readXlsxSample keeps only the
@@ -100,13 +99,14 @@ function runSampleWorker(
       void worker.terminate();
     };
     const timer = setTimeout(
-      () => settle(() => reject(xlsxTooLarge('seconds', Math.round(deadlineMs / 1000)))),
+      () =>
+        settle(() => reject(new AppError('XLSX_TOO_LARGE', { limit: 'seconds', max: Math.round(deadlineMs / 1000) }))),
       deadlineMs,
     );
     worker.on('message', (m: SampleWorkerMessage) =>
       settle(() => {
         if (m.t === 'rows') resolve(m.rows);
-        else if (m.t === 'fail') reject(new AppError(m.code, m.status, m.message, m.details));
+        else if (m.t === 'fail') reject(AppError.fromWire(m.error));
         else reject(new Error(`XLSX sample failed: ${m.message}`));
       }),
     );

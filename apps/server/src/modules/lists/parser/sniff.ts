@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
-import { fileError } from './errors.ts';
+import { AppError } from '../../../platform/errors/app-error.ts';
 
 export type FileKind = 'csv' | 'xlsx';
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
@@ -13,13 +13,13 @@ export const SNIFF_BYTES = 64 * 1024;
  * be text. Old `.xls` (OLE2) and other binaries are refused with their own code.
  */
 export function sniffKind(head: Buffer): FileKind {
-  if (head.length === 0) throw fileError('EMPTY_FILE');
+  if (head.length === 0) throw new AppError('EMPTY_FILE');
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'xlsx';
-  if (head[0] === 0x50 && head[1] === 0x4b && (head[2] === 0x05 || head[2] === 0x07)) throw fileError('XLSX_BROKEN');
-  if (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0) throw fileError('LEGACY_XLS');
+  if (head[0] === 0x50 && head[1] === 0x4b && (head[2] === 0x05 || head[2] === 0x07)) throw new AppError('XLSX_BROKEN');
+  if (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0) throw new AppError('LEGACY_XLS');
   const bom = bomOf(head);
   if (bom === 'utf-16le' || bom === 'utf-16be') return 'csv';
-  if (!looksLikeText(head)) throw fileError('UNSUPPORTED_FILE_TYPE');
+  if (!looksLikeText(head)) throw new AppError('UNSUPPORTED_FILE_TYPE');
   return 'csv';
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { sanitizeText } from '@ecoa/shared';
+import { AppError } from '../../../platform/errors/app-error.ts';
 import { CsvParser, type Delimiter, detectDelimiter } from '../../../platform/text/csv.ts';
-import { fileError } from './errors.ts';
 import {
   detectEncoding,
   detectEncodingOfSample,
@@ -39,7 +39,7 @@ const MULTILINE = { multiline: true };
  */
 export async function openSpreadsheet(filePath: string, options: { sampleOnly?: boolean } = {}): Promise<Spreadsheet> {
   const size = (await fs.promises.stat(filePath)).size;
-  if (size === 0) throw fileError('EMPTY_FILE');
+  if (size === 0) throw new AppError('EMPTY_FILE');
   const head = await readHead(filePath, SNIFF_BYTES);
   const kind = sniffKind(head);
   let bytesRead = 0;
@@ -63,7 +63,7 @@ export async function openSpreadsheet(filePath: string, options: { sampleOnly?: 
     ? detectEncodingOfSample(head, head.length === size)
     : await detectEncoding(filePath);
   const sampleText = new TextDecoder(encoding).decode(head);
-  if (sampleText.replace(/[\s\ufeff]/g, '').length === 0) throw fileError('EMPTY_FILE');
+  if (sampleText.replace(/[\s\ufeff]/g, '').length === 0) throw new AppError('EMPTY_FILE');
   const delimiter = detectDelimiter(sampleText.replace(/^\ufeff/, ''));
   const sampleOnly = options.sampleOnly === true;
 

@@ -1,7 +1,3 @@
-import type { FileLimit } from '@ecoa/shared';
-import type { AppError } from '../../../platform/errors/app-error.ts';
-import { fileLimitError } from './errors.ts';
-
 export const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
@@ -51,7 +47,3 @@ export const XLSX_LIMITS: Readonly<{
 };
 
 export type XlsxLimits = typeof XLSX_LIMITS;
-
-export function xlsxTooLarge(limit: FileLimit, max: number): AppError {
-  return fileLimitError('XLSX_TOO_LARGE', limit, max);
-}

@@ -5,8 +5,9 @@
  */
 import path from 'node:path';
 import { type ZipArchive, type ZipEntry, ZipLimitError } from '../../../platform/archive/zip.ts';
+import { AppError } from '../../../platform/errors/app-error.ts';
 import { type XmlAttributes, type XmlHandler, XmlTokenizer } from '../../../platform/xml/xml.ts';
-import { type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
+import type { XlsxLimits } from './xlsx-limits.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Streaming a part through a handler
@@ -28,7 +29,7 @@ export async function parsePart(
     tokenizer.end();
   } catch (err) {
     if (err instanceof ZipLimitError && err.limit === 'entryBytes') {
-      throw xlsxTooLarge('partBytes', limits.partBytes);
+      throw new AppError('XLSX_TOO_LARGE', { limit: 'partBytes', max: limits.partBytes });
     }
     throw err;
   } finally {
@@ -122,7 +123,8 @@ export class StylesHandler extends AttributesHandler {
       const id = Number(a.get('numFmtId'));
       if (Number.isInteger(id)) this.customDates.set(id, isDateFormat(a.get('formatCode') ?? ''));
     } else if (name === 'xf' && this.section === 'cellXfs') {
-      if (this.xfFormats.length >= this.limits.styles) throw xlsxTooLarge('styles', this.limits.styles);
+      if (this.xfFormats.length >= this.limits.styles)
+        throw new AppError('XLSX_TOO_LARGE', { limit: 'styles', max: this.limits.styles });
       this.xfFormats.push(Number(a.get('numFmtId') ?? 0));
     }
   }

@@ -1,7 +1,8 @@
 /** A worksheet's rows, cell by cell, from its streamed XML (`<sheetData><row><c r t s><v>…`). */
 
+import { AppError } from '../../../platform/errors/app-error.ts';
 import type { XmlAttributes, XmlHandler, XmlTokenizer } from '../../../platform/xml/xml.ts';
-import { type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
+import type { XlsxLimits } from './xlsx-limits.ts';
 import { unescapeOoxml } from './xlsx-strings.ts';
 
 /** Rows handed out per batch, unless the batch's cells or characters fill up first. */
@@ -20,7 +21,7 @@ function columnOf(ref: string, maxColumns: number): number {
     const c = ref.charCodeAt(i) | 0x20; // lower case
     if (c < 97 || c > 122) break;
     col = col * 26 + (c - 96);
-    if (col > maxColumns) throw xlsxTooLarge('columns', maxColumns);
+    if (col > maxColumns) throw new AppError('XLSX_TOO_LARGE', { limit: 'columns', max: maxColumns });
   }
   return i === 0 ? -1 : col - 1;
 }
@@ -94,7 +95,7 @@ export class SheetHandler implements XmlHandler {
         const maxColumns = this.options.limits.columns;
         const col = ref === undefined ? -1 : columnOf(ref, maxColumns);
         this.col = col >= 0 ? col : this.lastCol + 1;
-        if (this.col >= maxColumns) throw xlsxTooLarge('columns', maxColumns);
+        if (this.col >= maxColumns) throw new AppError('XLSX_TOO_LARGE', { limit: 'columns', max: maxColumns });
         this.type = a.get('t') ?? 'n';
         const s = a.get('s');
         this.style = s === undefined ? 0 : Number(s);
@@ -159,7 +160,7 @@ export class SheetHandler implements XmlHandler {
   text(text: string): void {
     this.value += text;
     const max = this.options.limits.cellChars;
-    if (this.value.length > max * 2) throw xlsxTooLarge('cellChars', max);
+    if (this.value.length > max * 2) throw new AppError('XLSX_TOO_LARGE', { limit: 'cellChars', max: max });
   }
 
   /** The rows so far (and a fresh batch). */
@@ -223,9 +224,9 @@ export class SheetHandler implements XmlHandler {
     }
     if (text === '') return;
     const { cellChars, rowChars } = this.options.limits;
-    if (text.length > cellChars) throw xlsxTooLarge('cellChars', cellChars);
+    if (text.length > cellChars) throw new AppError('XLSX_TOO_LARGE', { limit: 'cellChars', max: cellChars });
     this.rowChars += text.length;
-    if (this.rowChars > rowChars) throw xlsxTooLarge('rowChars', rowChars);
+    if (this.rowChars > rowChars) throw new AppError('XLSX_TOO_LARGE', { limit: 'rowChars', max: rowChars });
     this.place(col, text);
     this.rowHasData = true;
   }

@@ -1,7 +1,8 @@
 /** An XLSX's shared strings: every one (for reading rows), or only those a sample refers to. */
 
+import { AppError } from '../../../platform/errors/app-error.ts';
 import type { XmlHandler, XmlTokenizer } from '../../../platform/xml/xml.ts';
-import { MiB, XLSX_LIMITS, type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
+import { MiB, XLSX_LIMITS, type XlsxLimits } from './xlsx-limits.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared strings
@@ -34,7 +35,8 @@ export class SharedStrings implements StringSink {
   constructor(private readonly limits: XlsxLimits = XLSX_LIMITS) {}
 
   add(text: string): void {
-    if (this.count >= this.limits.sharedStrings) throw xlsxTooLarge('sharedStrings', this.limits.sharedStrings);
+    if (this.count >= this.limits.sharedStrings)
+      throw new AppError('XLSX_TOO_LARGE', { limit: 'sharedStrings', max: this.limits.sharedStrings });
     const last = this.slabs.length - 1;
     let slab = last;
     if (slab < 0 || this.slabFill[slab]! + text.length * 3 > SharedStrings.SLAB) {
@@ -46,7 +48,7 @@ export class SharedStrings implements StringSink {
     const written = this.slabs[slab]!.write(text, offset, 'utf8');
     this.bytes += written;
     if (this.bytes > this.limits.sharedStringBytes) {
-      throw xlsxTooLarge('sharedStringBytes', this.limits.sharedStringBytes);
+      throw new AppError('XLSX_TOO_LARGE', { limit: 'sharedStringBytes', max: this.limits.sharedStringBytes });
     }
     this.slabFill[slab] = offset + written;
     const block = this.count >>> 16;
@@ -97,7 +99,8 @@ export class SelectedStrings implements StringSink {
     this.done = last < 0;
   }
   add(text: string): void {
-    if (this.index >= this.limits.sharedStrings) throw xlsxTooLarge('sharedStrings', this.limits.sharedStrings);
+    if (this.index >= this.limits.sharedStrings)
+      throw new AppError('XLSX_TOO_LARGE', { limit: 'sharedStrings', max: this.limits.sharedStrings });
     if (this.wanted.has(this.index)) this.values.set(this.index, text);
     if (this.index >= this.last) this.done = true;
     this.index++;
@@ -143,6 +146,7 @@ export class SharedStringsHandler implements XmlHandler {
   }
   text(text: string): void {
     this.current += text;
-    if (this.current.length > this.limits.cellChars * 2) throw xlsxTooLarge('cellChars', this.limits.cellChars);
+    if (this.current.length > this.limits.cellChars * 2)
+      throw new AppError('XLSX_TOO_LARGE', { limit: 'cellChars', max: this.limits.cellChars });
   }
 }

@@ -11,14 +11,15 @@ import {
   ZipFormatError,
   ZipLimitError,
 } from '../../../platform/archive/zip.ts';
+import { AppError } from '../../../platform/errors/app-error.ts';
 import { XmlError, XmlLimitError, XmlTokenizer } from '../../../platform/xml/xml.ts';
-import { fileError, isFileError } from './errors.ts';
-import { XLSX_LIMITS, type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
+import { isFileError } from './errors.ts';
+import { XLSX_LIMITS, type XlsxLimits } from './xlsx-limits.ts';
 import { parsePart, RelationsHandler, relsPathOf, StylesHandler, WorkbookHandler } from './xlsx-parts.ts';
 import { SheetHandler } from './xlsx-sheet.ts';
 import { SelectedStrings, SharedStrings, SharedStringsHandler, type StringSink } from './xlsx-strings.ts';
 
-export { XLSX_LIMITS, type XlsxLimits, xlsxTooLarge } from './xlsx-limits.ts';
+export { XLSX_LIMITS, type XlsxLimits } from './xlsx-limits.ts';
 export { isDateFormat } from './xlsx-parts.ts';
 export { excelDate } from './xlsx-sheet.ts';
 export { SharedStrings } from './xlsx-strings.ts';
@@ -145,10 +146,11 @@ function asFileError(err: unknown): unknown {
   if (isFileError(err)) return err;
   if (err instanceof ZipLimitError) {
     const limit = err.limit === 'entryBytes' ? 'sheetBytes' : err.limit;
-    return xlsxTooLarge(limit, err.max);
+    return new AppError('XLSX_TOO_LARGE', { limit, max: err.max });
   }
-  if (err instanceof XmlLimitError) return xlsxTooLarge('xmlToken', err.max);
-  if (err instanceof ZipFormatError || err instanceof XmlError) return fileError('XLSX_BROKEN', { cause: err.message });
+  if (err instanceof XmlLimitError) return new AppError('XLSX_TOO_LARGE', { limit: 'xmlToken', max: err.max });
+  if (err instanceof ZipFormatError || err instanceof XmlError)
+    return new AppError('XLSX_BROKEN', { cause: err.message });
   return err;
 }
 
@@ -169,7 +171,7 @@ export async function* readXlsxRows(
 ): AsyncGenerator<string[][]> {
   try {
     const book = await openWorkbook(filePath, { ...XLSX_LIMITS, ...limits });
-    if (book.sheets.length === 0) throw fileError('XLSX_BROKEN', { cause: 'no worksheet' });
+    if (book.sheets.length === 0) throw new AppError('XLSX_BROKEN', { cause: 'no worksheet' });
     const strings = new SharedStrings(book.limits);
     await readStrings(book, strings);
     for (const sheet of book.sheets) {
@@ -203,7 +205,7 @@ export async function readXlsxSample(
 ): Promise<string[][]> {
   try {
     const book = await openWorkbook(filePath, { ...XLSX_LIMITS, ...limits });
-    if (book.sheets.length === 0) throw fileError('XLSX_BROKEN', { cause: 'no worksheet' });
+    if (book.sheets.length === 0) throw new AppError('XLSX_BROKEN', { cause: 'no worksheet' });
     for (const sheet of book.sheets) {
       const handler = new SheetHandler({ ...book, strings: null });
       const rows: string[][] = [];
@@ -234,7 +236,8 @@ export async function readXlsxSample(
         while (row.length > 0 && row[row.length - 1] === '') row.pop();
         if (row.length === 0) continue;
         const rowChars = row.reduce((sum, cell) => sum + cell.length, 0);
-        if (rowChars > book.limits.rowChars) throw xlsxTooLarge('rowChars', book.limits.rowChars);
+        if (rowChars > book.limits.rowChars)
+          throw new AppError('XLSX_TOO_LARGE', { limit: 'rowChars', max: book.limits.rowChars });
         chars += rowChars;
         if (chars > SAMPLE_CHARS && out.length > 0) break;
         out.push(row);

@@ -2,8 +2,7 @@ import { type CampaignContent, type Channel, trackedLinkSample } from '@ecoa/sha
 import { Button, Group, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SmsCounter } from '../../channels/SmsCounter';
-import { type VoiceContent, VoiceFields } from '../../channels/VoiceFields';
+import { SmsCounter, type VoiceContent, VoiceFields } from '../../channels';
 import { TrackedLinkPicker } from './TrackedLinkPicker';
 import { VariableMenu } from './VariableMenu';
 

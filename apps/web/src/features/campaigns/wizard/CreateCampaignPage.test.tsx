@@ -3,11 +3,11 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../../test/real-api';
-import { renderWithApp } from '../../credits/testing';
+import { renderWithApp } from '../../../../test/render';
 import { CreateCampaignPage } from './CreateCampaignPage';
 import { toSaoPauloLocal } from './draft';
 
-vi.mock('../../auth/SessionProvider', () => ({ useSession: () => ({ refreshUser: vi.fn() }) }));
+vi.mock('../../../platform/SessionProvider', () => ({ useSession: () => ({ refreshUser: vi.fn() }) }));
 vi.mock('../../credits/CreditsProvider', () => ({ useCredits: () => ({ openBuyCredits: vi.fn() }) }));
 
 type Sent = { method: string; path: string; body: unknown };

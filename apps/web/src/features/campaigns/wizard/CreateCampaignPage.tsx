@@ -20,9 +20,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
 import { LoadErrorAlert } from '../../../ui/LoadErrorAlert';
-import { refreshMoney } from '../../credits/money';
-import { listsApi } from '../../lists/listsApi';
-import { CAMPAIGNS_KEY, campaignsApi, DASHBOARD_SUMMARY_KEY } from '../campaignsApi';
+import { usePhone } from '../../../ui/usePhone';
+import { refreshMoney } from '../../credits';
+import { listsApi } from '../../lists';
+import { listsKeys } from '../../lists/queryKeys';
+import { campaignsApi } from '../campaignsApi';
+import { campaignsKeys } from '../queryKeys';
 import { ContentStep } from './ContentStep';
 import {
   emptyDraft,
@@ -37,6 +40,7 @@ import { wizardErrorText } from './problemText';
 import { RecipientsStep } from './RecipientsStep';
 import { ReviewStep } from './ReviewStep';
 import { ScheduleStep } from './ScheduleStep';
+import { StepCount } from './StepCount';
 
 const MOBILE_ONLY = new Set<Channel>(['sms_short', 'sms_flash', 'whatsapp', 'rcs']);
 const WHEN_STEP = 3;
@@ -58,6 +62,7 @@ export function CreateCampaignPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
+  const phone = usePhone();
   const draftId = params.get('rascunho');
   const [step, setStep] = useState(0);
   const [draft, setDraft] = useState<WizardDraft>(emptyDraft);
@@ -75,7 +80,7 @@ export function CreateCampaignPage() {
   const createdHere = useRef<string | null>(null);
   const needsLoad = Boolean(draftId) && loadedFor !== draftId && createdHere.current !== draftId;
   const existing = useQuery({
-    queryKey: ['campaign-draft', draftId],
+    queryKey: campaignsKeys.draft(draftId),
     queryFn: () => campaignsApi.get(draftId!),
     enabled: needsLoad,
     // Never from the cache: another tab or a colleague may have changed it since.
@@ -89,9 +94,9 @@ export function CreateCampaignPage() {
     setLoadedFor(existing.data.id);
     setStep(0);
   }, [needsLoad, existing.data, existing.isFetchedAfterMount, existing.isFetching]);
-  const lists = useQuery({ queryKey: ['lists', 'wizard'], queryFn: () => listsApi.list(1, 100) });
+  const lists = useQuery({ queryKey: listsKeys.wizard, queryFn: () => listsApi.list(1, 100) });
   const estimate = useQuery({
-    queryKey: ['campaign-estimate', draftId, saved],
+    queryKey: campaignsKeys.estimate(draftId, saved),
     queryFn: () => campaignsApi.estimate(draftId!),
     enabled: Boolean(draftId) && step >= 1,
   });
@@ -127,8 +132,8 @@ export function CreateCampaignPage() {
     },
     onError: (err) => showScheduleRefusal(scheduleRefusal(err)),
     onSuccess: (campaign) => {
-      void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_SUMMARY_KEY });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: campaignsKeys.dashboardSummary });
       void refreshMoney(queryClient);
       void navigate(`/campanhas/${campaign.id}`);
     },
@@ -175,7 +180,15 @@ export function CreateCampaignPage() {
     <Stack gap="lg" data-testid="campaign-wizard">
       <Title order={2}>{t('nav.createCampaign')}</Title>
       <Card withBorder radius="lg" padding="lg">
-        <Stepper active={step} onStepClick={(s) => draftId && setStep(s)} allowNextStepsSelect={false} size="sm">
+        {/* A phone has no room for five steps in a row: "Etapa 3 de 5" instead, the content unchanged. */}
+        {phone && <StepCount step={step} />}
+        <Stepper
+          active={step}
+          onStepClick={(s) => draftId && setStep(s)}
+          allowNextStepsSelect={false}
+          size="sm"
+          styles={phone ? { steps: { display: 'none' } } : undefined}
+        >
           <Stepper.Step label={t('campaignWizard.steps.channel')}>
             <Stack>
               <TextInput

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { intlLocale } from '../../../platform/i18n';
 import { PICKER_PAGE, useSearchPicker } from '../../../ui/useSearchPicker';
-import { listsApi } from '../../lists/listsApi';
+import { listsApi } from '../../lists';
+import { listsKeys } from '../../lists/queryKeys';
 import { Figure } from './Figure';
 
 /** One or more ready lists; who is left out (opt-outs, duplicates, landlines) counted live by the server. */
@@ -28,7 +29,7 @@ export function RecipientsStep({
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
   // The newest lists, or the server's search over all of them; the chosen ones always shown.
   const picker = useSearchPicker<ContactList>({
-    key: 'lists',
+    keys: listsKeys.picker,
     search: (q) => listsApi.list(1, PICKER_PAGE, q),
     byId: listsApi.get,
     chosen: selected,

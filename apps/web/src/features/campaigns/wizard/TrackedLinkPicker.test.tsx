@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pt from '../../../../public/locales/pt.json';
 import { realApi, serverCall, useRealApi } from '../../../../test/real-api';
-import { renderWithApp } from '../../credits/testing';
+import { renderWithApp } from '../../../../test/render';
 import { TrackedLinkPicker } from './TrackedLinkPicker';
 
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('the tracked link picker (issue 21)', () => {
+describe('the tracked link picker', () => {
   it('finds a link past the newest 100 by searching the server, one request per pause in typing', async () => {
     const run = Date.now().toString(36);
     // 101 links: the first one created is the 101st newest, out of any first page of 100.

@@ -15,7 +15,8 @@ import { IconLink, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PICKER_PAGE, useSearchPicker } from '../../../ui/useSearchPicker';
-import { linksApi } from '../../links/linksApi';
+import { linksApi } from '../../links';
+import { linksKeys } from '../../links/queryKeys';
 
 const PLACEHOLDER = `{${TRACKED_LINK_VARIABLE}}`;
 const linkLabel = (l: RotatingLink) => `${l.name} (/l/${l.slug})`;
@@ -46,7 +47,7 @@ export function TrackedLinkPicker({
   const chosenId = tracked && 'rotatingLinkId' in tracked ? tracked.rotatingLinkId : null;
   // The newest links, or the server's search (name or address) over all of them.
   const links = useSearchPicker<RotatingLink>({
-    key: 'links',
+    keys: linksKeys.picker,
     search: (q) => linksApi.list(q, 1, PICKER_PAGE),
     byId: linksApi.get,
     chosen: [chosenId, linkId].filter((id): id is string => Boolean(id)),

@@ -7,7 +7,7 @@ import { wizardErrorText } from './problemText';
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe("the wizard's errors (issue 21)", () => {
+describe("the wizard's errors", () => {
   it('a tracked link refused by the schema (zod\'s "Invalid URL") reaches a pt user in Portuguese', async () => {
     const i18n = i18next.createInstance();
     await i18n.init({ lng: 'pt', resources: { pt: { translation: pt } }, interpolation: { escapeValue: false } });

@@ -1,0 +1,7 @@
+/** What other features use of the channels: the test send, the SMS counter, voice fields, statuses and reasons. */
+export { ChannelsHealthPanel } from './ChannelsHealthPanel';
+export { STATUS_COLOR } from './MessageStatusView';
+export { reasonText } from './reasons';
+export { SmsCounter } from './SmsCounter';
+export { TestSendDialog } from './TestSendDialog';
+export { type VoiceContent, VoiceFields } from './VoiceFields';
