@@ -1,6 +1,10 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { type ReactNode, useMemo } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 
 export type TextPromptOptions = {
   title: ReactNode;
@@ -36,40 +40,33 @@ export function openTextPrompt(options: TextPromptOptions): string {
 }
 
 function TextPrompt({ onDone, ...o }: TextPromptOptions & { onDone: () => void }) {
-  const [value, setValue] = useState(o.initial ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const send = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    if (o.requiredText && !value.trim()) {
-      setError(o.requiredText);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await o.submit(value);
-      onDone();
-    } catch (err) {
-      setError(o.errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  // An empty text is refused before sending when the caller says so; the message stays until the next try.
+  const schema = useMemo(
+    () => z.object({ value: o.requiredText ? z.string().trim().min(1, o.requiredText) : z.string() }),
+    [o.requiredText],
+  );
+  const form = useForm<{ value: string }>({
+    resolver: zodResolver(schema),
+    reValidateMode: 'onSubmit',
+    defaultValues: { value: o.initial ?? '' },
+  });
+  const send = useMutation({ mutationFn: (value: string) => o.submit(value), onSuccess: onDone });
+  const error = form.formState.errors.value?.message ?? (send.error ? o.errorText(send.error) : null);
+  // The text as typed (not trimmed) is what is sent.
+  const submit = form.handleSubmit(() => {
+    if (!send.isPending) send.mutate(form.getValues('value'));
+  });
 
   const field = {
     'data-autofocus': true,
     label: o.label,
     description: o.description,
-    value,
     maxLength: o.maxLength,
-    onChange: (e: { currentTarget: { value: string } }) => setValue(e.currentTarget.value),
     'data-testid': o.inputTestId,
+    ...form.register('value'),
   };
   return (
-    <form onSubmit={(e) => void send(e)}>
+    <form onSubmit={(e) => void submit(e)}>
       <Stack gap="md">
         {o.multiline ? <Textarea {...field} autosize minRows={2} /> : <TextInput {...field} />}
         {error && (
@@ -78,10 +75,10 @@ function TextPrompt({ onDone, ...o }: TextPromptOptions & { onDone: () => void }
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onDone} disabled={busy}>
+          <Button variant="default" onClick={onDone} disabled={send.isPending}>
             {o.cancelLabel}
           </Button>
-          <Button type="submit" color={o.confirmColor} loading={busy} data-testid={o.confirmTestId}>
+          <Button type="submit" color={o.confirmColor} loading={send.isPending} data-testid={o.confirmTestId}>
             {o.confirmLabel}
           </Button>
         </Group>

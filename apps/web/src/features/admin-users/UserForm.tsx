@@ -1,10 +1,13 @@
-import type { AccessLevel, AdminUser, AdminUserPatch, PriceTable } from '@ecoa/shared';
+import { type AdminUser, type AdminUserPatch, adminUserPatchSchema, type PriceTable } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { errorText } from '../../platform/errors';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
@@ -12,7 +15,22 @@ import { adminUsersApi } from './adminUsersApi';
 import { enrichmentPermission, hasEnrichment, PRICE_FIELDS } from './format';
 import { adminUsersKeys } from './queryKeys';
 
-type Prices = Record<keyof PriceTable, number | ''>;
+/** A price field: empty ('') while nothing is typed, refused on its field then. */
+const priceField = z.union([z.number(), z.literal('')]).pipe(z.number({ error: 'adminUsers.drawer.priceRequired' }));
+
+/**
+ * The drawer's fields, as the PATCH takes them; a price left empty is refused on its field (the
+ * server's price rules judge the rest).
+ */
+const userFormSchema = z.object({
+  active: adminUserPatchSchema.shape.active.unwrap(),
+  accessLevel: adminUserPatchSchema.shape.accessLevel.unwrap(),
+  enrichment: z.boolean(),
+  prices: z.object(
+    Object.fromEntries(PRICE_FIELDS.map(({ key }) => [key, priceField])) as Record<keyof PriceTable, typeof priceField>,
+  ),
+});
+type FormValues = z.input<typeof userFormSchema>;
 
 /** NumberInput's value → a price in reais, or '' while the field is empty (or not a number yet). */
 const toPrice = (v: number | string): number | '' => {
@@ -25,10 +43,7 @@ const priceText = (n: number | ''): number | string =>
   n === '' ? '' : n.toFixed(Math.min(4, Math.max(2, (String(n).split('.')[1] ?? '').length)));
 
 /** The fields of `user` that differ from the form: exactly what the PATCH sends. */
-function changesOf(
-  user: AdminUser,
-  form: { active: boolean; accessLevel: AccessLevel; enrichment: boolean; prices: Prices },
-) {
+function changesOf(user: AdminUser, form: FormValues) {
   const patch: AdminUserPatch = {};
   if (form.active !== user.active) patch.active = form.active;
   if (form.accessLevel !== user.accessLevel) patch.accessLevel = form.accessLevel;
@@ -54,13 +69,24 @@ export function UserForm({ user }: { user: AdminUser }) {
   const queryClient = useQueryClient();
   const session = useSession();
   const isSelf = session.user?.id === user.id;
-  const [active, setActive] = useState(user.active);
-  const [accessLevel, setAccessLevel] = useState<AccessLevel>(user.accessLevel);
-  const [enrichment, setEnrichment] = useState(hasEnrichment(user.permissions.enriched));
+  // Checked as typed: an emptied price says so on its field at once.
+  const form = useForm<FormValues, unknown, z.output<typeof userFormSchema>>({
+    resolver: zodResolver(userFormSchema),
+    mode: 'onChange',
+    defaultValues: {
+      active: user.active,
+      accessLevel: user.accessLevel,
+      enrichment: hasEnrichment(user.permissions.enriched),
+      prices: { ...user.priceTable },
+    },
+  });
+  const values = form.watch();
+  const prices = values.prices;
+  const errors = form.formState.errors;
+  // Which price is being typed: at rest a price shows its cents.
   const [editing, setEditing] = useState<keyof PriceTable | null>(null);
-  const [prices, setPrices] = useState<Prices>({ ...user.priceTable });
 
-  const patch = changesOf(user, { active, accessLevel, enrichment, prices });
+  const patch = changesOf(user, values);
   const missingPrice = PRICE_FIELDS.some(({ key }) => prices[key] === '');
   const dirty = Object.keys(patch).length > 0;
 
@@ -74,8 +100,8 @@ export function UserForm({ user }: { user: AdminUser }) {
     onError: (err) => notify.error(errorText(err, t, 'adminUsers.drawer.saveError')),
   });
 
-  const submit = () => {
-    if (!dirty || missingPrice) return;
+  const submit = form.handleSubmit(() => {
+    if (!dirty) return;
     if (patch.active === false) {
       modals.openConfirmModal({
         title: t('adminUsers.confirmDeactivate.title'),
@@ -92,17 +118,10 @@ export function UserForm({ user }: { user: AdminUser }) {
       return;
     }
     save.mutate(patch);
-  };
+  });
 
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-      noValidate
-      data-testid="user-form"
-    >
+    <form onSubmit={submit} noValidate data-testid="user-form">
       <Stack gap="md">
         <Card withBorder radius="md" padding="md">
           <Stack gap="md">
@@ -112,34 +131,52 @@ export function UserForm({ user }: { user: AdminUser }) {
                 {t('adminUsers.drawer.selfHint')}
               </Text>
             )}
-            <Switch
-              checked={active}
-              onChange={(e) => setActive(e.currentTarget.checked)}
-              disabled={isSelf}
-              label={t('adminUsers.drawer.active')}
-              description={t('adminUsers.drawer.activeHint')}
-              data-testid="user-active-switch"
+            <Controller
+              control={form.control}
+              name="active"
+              render={({ field }) => (
+                <Switch
+                  checked={field.value}
+                  onChange={(e) => field.onChange(e.currentTarget.checked)}
+                  disabled={isSelf}
+                  label={t('adminUsers.drawer.active')}
+                  description={t('adminUsers.drawer.activeHint')}
+                  data-testid="user-active-switch"
+                />
+              )}
             />
-            <Select
-              label={t('adminUsers.drawer.accessLevel')}
-              data={(['USER', 'ADMINISTRATOR'] as const).map((level) => ({
-                value: level,
-                label: t(`adminUsers.accessLevels.${level}`),
-              }))}
-              value={accessLevel}
-              onChange={(v) => v && setAccessLevel(v as AccessLevel)}
-              allowDeselect={false}
-              disabled={isSelf}
-              maw={320}
-              comboboxProps={{ withinPortal: true }}
-              data-testid="user-access-level"
+            <Controller
+              control={form.control}
+              name="accessLevel"
+              render={({ field }) => (
+                <Select
+                  label={t('adminUsers.drawer.accessLevel')}
+                  data={(['USER', 'ADMINISTRATOR'] as const).map((level) => ({
+                    value: level,
+                    label: t(`adminUsers.accessLevels.${level}`),
+                  }))}
+                  value={field.value}
+                  onChange={(v) => v && field.onChange(v)}
+                  allowDeselect={false}
+                  disabled={isSelf}
+                  maw={320}
+                  comboboxProps={{ withinPortal: true }}
+                  data-testid="user-access-level"
+                />
+              )}
             />
-            <Switch
-              checked={enrichment}
-              onChange={(e) => setEnrichment(e.currentTarget.checked)}
-              label={t('adminUsers.drawer.enrichment')}
-              description={t('adminUsers.drawer.enrichmentHint')}
-              data-testid="user-enrichment-switch"
+            <Controller
+              control={form.control}
+              name="enrichment"
+              render={({ field }) => (
+                <Switch
+                  checked={field.value}
+                  onChange={(e) => field.onChange(e.currentTarget.checked)}
+                  label={t('adminUsers.drawer.enrichment')}
+                  description={t('adminUsers.drawer.enrichmentHint')}
+                  data-testid="user-enrichment-switch"
+                />
+              )}
             />
           </Stack>
         </Card>
@@ -154,23 +191,32 @@ export function UserForm({ user }: { user: AdminUser }) {
             </div>
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
               {PRICE_FIELDS.map(({ key, type }) => (
-                <NumberInput
+                <Controller
                   key={key}
-                  label={t(`credits.types.${type}`)}
-                  prefix="R$ "
-                  decimalScale={4}
-                  decimalSeparator=","
-                  thousandSeparator="."
-                  min={0}
-                  allowNegative={false}
-                  hideControls
-                  // At rest "R$ 0,00" (cents always shown); while typing, what is typed.
-                  value={editing === key ? prices[key] : priceText(prices[key])}
-                  onFocus={() => setEditing(key)}
-                  onBlur={() => setEditing(null)}
-                  onChange={(v) => setPrices((p) => ({ ...p, [key]: toPrice(v) }))}
-                  error={prices[key] === '' ? t('adminUsers.drawer.priceRequired') : undefined}
-                  data-testid={`price-${key}`}
+                  control={form.control}
+                  name={`prices.${key}`}
+                  render={({ field }) => (
+                    <NumberInput
+                      label={t(`credits.types.${type}`)}
+                      prefix="R$ "
+                      decimalScale={4}
+                      decimalSeparator=","
+                      thousandSeparator="."
+                      min={0}
+                      allowNegative={false}
+                      hideControls
+                      // At rest "R$ 0,00" (cents always shown); while typing, what is typed.
+                      value={editing === key ? field.value : priceText(field.value)}
+                      onFocus={() => setEditing(key)}
+                      onBlur={() => {
+                        setEditing(null);
+                        field.onBlur();
+                      }}
+                      onChange={(v) => field.onChange(toPrice(v))}
+                      error={errors.prices?.[key]?.message && t(errors.prices[key].message)}
+                      data-testid={`price-${key}`}
+                    />
+                  )}
                 />
               ))}
             </SimpleGrid>

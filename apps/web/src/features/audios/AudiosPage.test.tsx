@@ -175,7 +175,9 @@ describe('UploadAudioModal', () => {
   function renderModal() {
     return render(
       <MantineProvider>
-        <UploadAudioModal opened onClose={() => {}} onUploaded={() => {}} />
+        <QueryClientProvider client={new QueryClient()}>
+          <UploadAudioModal opened onClose={() => {}} onUploaded={() => {}} />
+        </QueryClientProvider>
       </MantineProvider>,
     );
   }

@@ -198,7 +198,6 @@ function AudioCard(props: RowProps) {
 /** `/audios`: the recordings voice torpedo and URA campaigns play (upload, listen, rename, delete). */
 export function AudiosPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [uploading, setUploading] = useState(false);
   const [page, setPage] = useState(1);
   const [playing, setPlaying] = useState<string | null>(null);
@@ -277,13 +276,12 @@ export function AudiosPage() {
       <UploadAudioModal
         opened={uploading}
         onClose={() => setUploading(false)}
-        onUploaded={async (audio) => {
+        onUploaded={(audio) => {
           setUploading(false);
           notify.success(
             t('audios.upload.done', { name: audio.name, duration: formatDuration(audio.durationSeconds) }),
           );
           setPage(1);
-          await queryClient.invalidateQueries({ queryKey: audiosKeys.all });
         }}
       />
     </Stack>

@@ -1,14 +1,25 @@
 import { AUDIO_NAME_MAX, type Audio, MAX_AUDIO_BYTES } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Modal, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconFileMusic } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { isAbort } from '../../platform/form-upload';
+import { z } from 'zod';
+import { useUploadMutation } from '../../platform/upload-mutation';
 import { AudioDropArea } from './AudioDropArea';
 import { audiosApi } from './audiosApi';
 import { audioErrorText } from './errors';
 import { formatBytes, nameFromFile } from './format';
+import { audiosKeys } from './queryKeys';
 import { useLocale } from './useLocale';
+
+/** The upload's name, as the server takes it (its message is the server's code, translated). */
+const uploadSchema = z.object({
+  name: z.string().trim().min(1, 'errors.codes.AUDIO_NAME_REQUIRED').max(AUDIO_NAME_MAX),
+});
+type Values = z.input<typeof uploadSchema>;
 
 /** Pick or drop an audio, name it (prefilled from the file name), upload it with progress. */
 export function UploadAudioModal({
@@ -22,18 +33,36 @@ export function UploadAudioModal({
 }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const uploading = progress !== null;
-  const upload = useRef<AbortController | null>(null);
+  /** A picked file refused before sending (too large). */
+  const [pickError, setPickError] = useState<string | null>(null);
+  // The name's message stays until the next submission, as the server's would.
+  const form = useForm<Values>({
+    resolver: zodResolver(uploadSchema),
+    reValidateMode: 'onSubmit',
+    defaultValues: { name: '' },
+  });
+  const upload = useUploadMutation(
+    (input: { file: File; name: string }, onProgress, signal) => audiosApi.upload(input, onProgress, signal),
+    {
+      onSuccess: (audio) => {
+        reset();
+        void queryClient.invalidateQueries({ queryKey: audiosKeys.all });
+        onUploaded(audio);
+      },
+    },
+  );
+  const uploading = upload.mutation.isPending;
+  const nameError = form.formState.errors.name?.message;
+  // Canceled: back to the chosen file and its name, nothing to report.
+  const error = pickError ?? (nameError ? t(nameError) : upload.failure ? audioErrorText(t, upload.failure) : null);
 
   const reset = () => {
     setFile(null);
-    setName('');
-    setError(null);
-    setProgress(null);
+    setPickError(null);
+    form.reset({ name: '' });
+    upload.mutation.reset();
   };
   const close = () => {
     if (uploading) return;
@@ -42,36 +71,22 @@ export function UploadAudioModal({
   };
 
   const pick = (picked: File) => {
+    upload.mutation.reset();
+    form.clearErrors();
     if (picked.size > MAX_AUDIO_BYTES) {
-      setError(t('errors.codes.AUDIO_TOO_LARGE'));
+      setPickError(t('errors.codes.AUDIO_TOO_LARGE'));
       return;
     }
-    setError(null);
+    setPickError(null);
     setFile(picked);
-    setName(nameFromFile(picked.name));
+    form.setValue('name', nameFromFile(picked.name));
   };
 
-  const submit = async () => {
+  const submit = form.handleSubmit(({ name }) => {
     if (!file) return;
-    if (!name.trim()) {
-      setError(t('errors.codes.AUDIO_NAME_REQUIRED'));
-      return;
-    }
-    setError(null);
-    setProgress(0);
-    upload.current = new AbortController();
-    try {
-      const audio = await audiosApi.upload({ file, name: name.trim() }, setProgress, upload.current.signal);
-      reset();
-      onUploaded(audio);
-    } catch (err) {
-      // Canceled: back to the chosen file and its name, nothing to report.
-      if (!isAbort(err)) setError(audioErrorText(t, err));
-      setProgress(null);
-    } finally {
-      upload.current = null;
-    }
-  };
+    setPickError(null);
+    upload.mutation.mutate({ file, name: name.trim() });
+  });
 
   return (
     <Modal opened={opened} onClose={close} title={t('audios.upload.title')} size="lg" data-testid="upload-modal">
@@ -83,53 +98,54 @@ export function UploadAudioModal({
         )}
         {!file && <AudioDropArea onFile={pick} />}
         {file && (
-          <>
-            <Paper withBorder p="sm" radius="md">
-              <Group gap="sm" wrap="nowrap">
-                <IconFileMusic size={28} stroke={1.5} />
-                <Stack gap={0} style={{ minWidth: 0 }}>
-                  <Text size="sm" fw={600} truncate data-testid="upload-file-name">
-                    {file.name}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {formatBytes(file.size, locale)}
-                  </Text>
+          <form onSubmit={submit} noValidate>
+            <Stack gap="md">
+              <Paper withBorder p="sm" radius="md">
+                <Group gap="sm" wrap="nowrap">
+                  <IconFileMusic size={28} stroke={1.5} />
+                  <Stack gap={0} style={{ minWidth: 0 }}>
+                    <Text size="sm" fw={600} truncate data-testid="upload-file-name">
+                      {file.name}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {formatBytes(file.size, locale)}
+                    </Text>
+                  </Stack>
+                </Group>
+              </Paper>
+              <TextInput
+                label={t('audios.upload.name')}
+                maxLength={AUDIO_NAME_MAX}
+                disabled={uploading}
+                data-autofocus
+                data-testid="upload-name"
+                {...form.register('name')}
+              />
+              {uploading && (
+                <Stack gap={4}>
+                  <Text size="sm">{t('audios.upload.uploading', { percent: Math.round(upload.progress * 100) })}</Text>
+                  <Progress value={upload.progress * 100} animated striped data-testid="upload-progress" />
+                  <Button
+                    variant="default"
+                    size="xs"
+                    onClick={upload.cancel}
+                    style={{ alignSelf: 'flex-start' }}
+                    data-testid="upload-cancel"
+                  >
+                    {t('audios.upload.cancel')}
+                  </Button>
                 </Stack>
-              </Group>
-            </Paper>
-            <TextInput
-              label={t('audios.upload.name')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              maxLength={AUDIO_NAME_MAX}
-              disabled={uploading}
-              data-autofocus
-              data-testid="upload-name"
-            />
-            {uploading && (
-              <Stack gap={4}>
-                <Text size="sm">{t('audios.upload.uploading', { percent: Math.round(progress * 100) })}</Text>
-                <Progress value={progress * 100} animated striped data-testid="upload-progress" />
-                <Button
-                  variant="default"
-                  size="xs"
-                  onClick={() => upload.current?.abort()}
-                  style={{ alignSelf: 'flex-start' }}
-                  data-testid="upload-cancel"
-                >
-                  {t('audios.upload.cancel')}
+              )}
+              <Group justify="space-between">
+                <Button variant="default" onClick={reset} disabled={uploading}>
+                  {t('audios.upload.otherFile')}
                 </Button>
-              </Stack>
-            )}
-            <Group justify="space-between">
-              <Button variant="default" onClick={reset} disabled={uploading}>
-                {t('audios.upload.otherFile')}
-              </Button>
-              <Button onClick={submit} loading={uploading} data-testid="upload-submit">
-                {t('audios.upload.submit')}
-              </Button>
-            </Group>
-          </>
+                <Button type="submit" loading={uploading} data-testid="upload-submit">
+                  {t('audios.upload.submit')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
         )}
       </Stack>
     </Modal>

@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -45,7 +46,9 @@ describe('an upload in progress can be canceled', () => {
     const uploaded = vi.fn();
     render(
       <MantineProvider>
-        <UploadAudioModal opened onClose={() => {}} onUploaded={uploaded} />
+        <QueryClientProvider client={new QueryClient()}>
+          <UploadAudioModal opened onClose={() => {}} onUploaded={uploaded} />
+        </QueryClientProvider>
       </MantineProvider>,
     );
     fireEvent.drop(screen.getByRole('button', { name: /Arraste o áudio aqui/ }), {

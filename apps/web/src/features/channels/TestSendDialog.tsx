@@ -2,6 +2,7 @@ import { CHANNEL_CREDIT_TYPE, CHANNELS, type Channel, type TestSendRequest } fro
 import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
 import { errorText } from '../../platform/errors';
@@ -70,46 +71,47 @@ export function toRequest(d: Draft): TestSendRequest {
 export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<Draft>({
-    channel: 'sms_short',
-    to: '',
-    text: '',
-    voice: { mode: 'tts', tts: '', audioId: null },
-    options: '12',
-    integrationUrl: '',
-    templateName: '',
-    templateLanguage: 'pt_BR',
-    templateParams: '',
+  // Nothing is checked here: the server's test-send schema judges the request, its refusal shown below.
+  const form = useForm<Draft>({
+    defaultValues: {
+      channel: 'sms_short',
+      to: '',
+      text: '',
+      voice: { mode: 'tts', tts: '', audioId: null },
+      options: '12',
+      integrationUrl: '',
+      templateName: '',
+      templateLanguage: 'pt_BR',
+      templateParams: '',
+    },
   });
+  const [channel, text] = form.watch(['channel', 'text']);
+  /** The message sent, shown live; "send again" goes back to the form as it was. */
   const [sentId, setSentId] = useState<string | null>(null);
   // The user's own mobile phone is the natural first recipient of a test.
   const profile = useQuery({ queryKey: settingsKeys.profile, queryFn: settingsApi.profile, enabled: opened });
   const ownPhone = profile.data?.mobilePhone;
   useEffect(() => {
-    if (ownPhone) setDraft((d) => (d.to ? d : { ...d, to: ownPhone }));
-  }, [ownPhone]);
+    if (ownPhone && !form.getValues('to')) form.setValue('to', ownPhone);
+  }, [ownPhone, form]);
   const balance = useQuery({ queryKey: creditsKeys.balance, queryFn: creditsApi.balance, enabled: opened });
   const submissionKey = useSubmissionKey();
   const send = useMutation({
-    mutationFn: () => {
-      const request = toRequest(draft);
-      return channelsApi.testSend(request, submissionKey.keyFor(request));
-    },
+    mutationFn: (request: TestSendRequest) => channelsApi.testSend(request, submissionKey.keyFor(request)),
     onSuccess: ({ id }) => {
       submissionKey.done();
       setSentId(id);
       void queryClient.invalidateQueries({ queryKey: creditsKeys.balance });
     },
   });
-  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
-  const type = CHANNEL_CREDIT_TYPE[draft.channel];
+  const type = CHANNEL_CREDIT_TYPE[channel];
   const available = balance.data?.credits[type]?.available;
   const close = () => {
     setSentId(null);
     send.reset();
     onClose();
   };
-  const isSms = draft.channel === 'sms_short' || draft.channel === 'sms_flash';
+  const isSms = channel === 'sms_short' || channel === 'sms_flash';
 
   return (
     <Modal opened={opened} onClose={close} title={t('channels.testSend.title')} size="lg">
@@ -127,81 +129,80 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
             </Group>
           </Stack>
         ) : (
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              send.mutate();
-            }}
-          >
+          <form onSubmit={form.handleSubmit((draft) => send.mutate(toRequest(draft)))}>
             <Stack>
-              <Select
-                label={t('channels.testSend.channel')}
-                data={CHANNELS.map((c) => ({ value: c, label: t(`channels.names.${c}`) }))}
-                value={draft.channel}
-                onChange={(v) => v && set({ channel: v as Channel })}
-                allowDeselect={false}
-                data-testid="test-send-channel"
+              <Controller
+                control={form.control}
+                name="channel"
+                render={({ field }) => (
+                  <Select
+                    label={t('channels.testSend.channel')}
+                    data={CHANNELS.map((c) => ({ value: c, label: t(`channels.names.${c}`) }))}
+                    value={field.value}
+                    onChange={(v) => v && field.onChange(v as Channel)}
+                    allowDeselect={false}
+                    data-testid="test-send-channel"
+                  />
+                )}
               />
               <TextInput
                 label={t('channels.testSend.to')}
                 description={t('channels.testSend.toHint')}
                 placeholder="(11) 91234-5678"
-                value={draft.to}
-                onChange={(e) => set({ to: e.currentTarget.value })}
                 inputMode="tel"
                 data-testid="test-send-to"
+                {...form.register('to')}
               />
-              {(isSms || draft.channel === 'rcs') && (
+              {(isSms || channel === 'rcs') && (
                 <Stack gap={4}>
                   <Textarea
                     label={t('channels.testSend.text')}
                     autosize
                     minRows={3}
                     maxRows={8}
-                    value={draft.text}
-                    onChange={(e) => set({ text: e.currentTarget.value })}
                     data-testid="test-send-text"
+                    {...form.register('text')}
                   />
-                  {isSms && <SmsCounter text={draft.text} onChange={(text) => set({ text })} />}
+                  {isSms && <SmsCounter text={text} onChange={(fixed) => form.setValue('text', fixed)} />}
                 </Stack>
               )}
-              {(draft.channel === 'voice_torpedo' || draft.channel === 'ura') && (
-                <VoiceFields value={draft.voice} onChange={(voice) => set({ voice })} />
+              {(channel === 'voice_torpedo' || channel === 'ura') && (
+                <Controller
+                  control={form.control}
+                  name="voice"
+                  render={({ field }) => <VoiceFields value={field.value} onChange={field.onChange} />}
+                />
               )}
-              {draft.channel === 'ura' && (
+              {channel === 'ura' && (
                 <Group grow align="flex-start">
                   <TextInput
                     label={t('channels.testSend.options')}
                     description={t('channels.testSend.optionsHint')}
-                    value={draft.options}
-                    onChange={(e) => set({ options: e.currentTarget.value })}
                     data-testid="test-send-options"
+                    {...form.register('options')}
                   />
                   <TextInput
                     label={t('channels.testSend.integrationUrl')}
                     description={t('channels.testSend.integrationUrlHint')}
                     placeholder="https://"
-                    value={draft.integrationUrl}
-                    onChange={(e) => set({ integrationUrl: e.currentTarget.value })}
                     data-testid="test-send-integration"
+                    {...form.register('integrationUrl')}
                   />
                 </Group>
               )}
-              {draft.channel === 'whatsapp' && (
+              {channel === 'whatsapp' && (
                 <>
                   <Group grow>
                     <TextInput
                       label={t('channels.testSend.templateName')}
                       placeholder="boas_vindas"
-                      value={draft.templateName}
-                      onChange={(e) => set({ templateName: e.currentTarget.value })}
                       data-testid="test-send-template"
+                      {...form.register('templateName')}
                     />
                     <TextInput
                       label={t('channels.testSend.templateLanguage')}
-                      value={draft.templateLanguage}
-                      onChange={(e) => set({ templateLanguage: e.currentTarget.value })}
                       data-testid="test-send-language"
+                      {...form.register('templateLanguage')}
                     />
                   </Group>
                   <Textarea
@@ -209,9 +210,8 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
                     description={t('channels.testSend.templateParamsHint', { first: '{{1}}', second: '{{2}}' })}
                     autosize
                     minRows={2}
-                    value={draft.templateParams}
-                    onChange={(e) => set({ templateParams: e.currentTarget.value })}
                     data-testid="test-send-params"
+                    {...form.register('templateParams')}
                   />
                 </>
               )}

@@ -14,8 +14,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconCreditCard, IconMinus, IconPlus, IconQrcode } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../../platform/api';
@@ -29,11 +30,6 @@ import { creditsKeys } from './queryKeys';
 import { TransferForm } from './TransferForm';
 
 export type CreditsTab = 'buy' | 'transfer';
-type CheckoutState =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready'; url: string }
-  | { status: 'failed' };
 
 /**
  * Where the checkout sends the customer back: the site root with success=true / cancel=true.
@@ -67,8 +63,10 @@ export function BuyCreditsModal({
   const navigate = useNavigate();
   const { user } = useSession();
   const [tab, setTab] = useState<CreditsTab>(initialTab);
-  const [quantity, setQuantity] = useState(0);
-  const [checkout, setCheckout] = useState<CheckoutState>({ status: 'idle' });
+  // The account-balance row's quantity; the rules (R$ 270 minimum, steps of 100) are purchase.ts's.
+  const form = useForm<{ quantity: number }>({ defaultValues: { quantity: 0 } });
+  const quantity = form.watch('quantity');
+  // The spec's 500 ms spinner before the PIX hand-off (no request is made).
   const [pixLoading, setPixLoading] = useState(false);
   const queryClient = useQueryClient();
   // Known before the click: a server without card payments says so on the button.
@@ -85,9 +83,31 @@ export function BuyCreditsModal({
   const payable = canPay(total);
   const { money } = useAccountBalance();
 
+  const checkout = useMutation({
+    mutationFn: (amount: number) => creditsApi.checkout({ amount, ...returnUrls() }),
+    onError: async (err) => {
+      // Spec section 8: the status goes to the console and the state becomes failed; no message.
+      console.error('checkout failed', isApiError(err) ? err.status : err);
+      // The server stopped taking cards since the options were read: the button says so now.
+      // An options read still in flight would overwrite this answer with its older one: cancel it.
+      if (isApiError(err) && err.code === 'CARD_PAYMENTS_NOT_CONFIGURED') {
+        await queryClient.cancelQueries({ queryKey: creditsKeys.checkoutOptions });
+        queryClient.setQueryData(creditsKeys.checkoutOptions, { card: 'unavailable' });
+      }
+    },
+  });
+  const checkoutState = checkout.isPending
+    ? 'loading'
+    : checkout.isSuccess
+      ? 'ready'
+      : checkout.isError
+        ? 'failed'
+        : 'idle';
+  const setQuantity = (update: (q: number) => number) => form.setValue('quantity', update(form.getValues('quantity')));
+
   const close = () => {
-    setQuantity(0);
-    setCheckout({ status: 'idle' });
+    form.reset({ quantity: 0 });
+    checkout.reset();
     setTab(initialTab);
     onClose();
   };
@@ -98,23 +118,9 @@ export function BuyCreditsModal({
     return false;
   };
 
-  const payWithCard = async () => {
+  const payWithCard = () => {
     if (!guardMinimum()) return;
-    setCheckout({ status: 'loading' });
-    try {
-      const { checkout_url } = await creditsApi.checkout({ amount: total, ...returnUrls() });
-      setCheckout({ status: 'ready', url: checkout_url });
-    } catch (err) {
-      // Spec section 8: the status goes to the console and the state becomes failed; no message.
-      console.error('checkout failed', isApiError(err) ? err.status : err);
-      setCheckout({ status: 'failed' });
-      // The server stopped taking cards since the options were read: the button says so now.
-      // An options read still in flight would overwrite this answer with its older one: cancel it.
-      if (isApiError(err) && err.code === 'CARD_PAYMENTS_NOT_CONFIGURED') {
-        await queryClient.cancelQueries({ queryKey: creditsKeys.checkoutOptions });
-        queryClient.setQueryData(creditsKeys.checkoutOptions, { card: 'unavailable' });
-      }
-    }
+    checkout.mutate(total);
   };
 
   const payWithPix = () => {
@@ -143,7 +149,7 @@ export function BuyCreditsModal({
   return (
     <>
       <Modal
-        opened={opened && checkout.status !== 'ready'}
+        opened={opened && checkoutState !== 'ready'}
         onClose={close}
         closeOnClickOutside={false}
         closeOnEscape={false}
@@ -190,13 +196,20 @@ export function BuyCreditsModal({
                         >
                           <IconMinus size={16} />
                         </ActionIcon>
-                        <TextInput
-                          aria-label={t('credits.quantity')}
-                          data-testid="purchase-quantity"
-                          inputMode="numeric"
-                          w={110}
-                          value={String(quantity)}
-                          onChange={(e) => setQuantity(digitsOnly(e.currentTarget.value))}
+                        <Controller
+                          control={form.control}
+                          name="quantity"
+                          render={({ field }) => (
+                            <TextInput
+                              aria-label={t('credits.quantity')}
+                              data-testid="purchase-quantity"
+                              inputMode="numeric"
+                              w={110}
+                              value={String(field.value)}
+                              onChange={(e) => field.onChange(digitsOnly(e.currentTarget.value))}
+                              onBlur={field.onBlur}
+                            />
+                          )}
                         />
                         <ActionIcon
                           variant="default"
@@ -245,10 +258,10 @@ export function BuyCreditsModal({
                     <Button
                       leftSection={<IconCreditCard size={18} />}
                       disabled={!payable || cardUnavailable}
-                      loading={checkout.status === 'loading'}
-                      onClick={() => void payWithCard()}
+                      loading={checkoutState === 'loading'}
+                      onClick={payWithCard}
                       data-testid="pay-card"
-                      data-state={checkout.status}
+                      data-state={checkoutState}
                     >
                       {cardUnavailable ? t('credits.payCardUnavailable') : t('credits.payCard')}
                     </Button>
@@ -279,7 +292,7 @@ export function BuyCreditsModal({
         </Stack>
       </Modal>
       <Modal
-        opened={opened && checkout.status === 'ready'}
+        opened={opened && checkoutState === 'ready'}
         onClose={close}
         closeOnClickOutside={false}
         centered
@@ -294,7 +307,7 @@ export function BuyCreditsModal({
               {t('credits.partnerBack')}
             </Button>
             <Button
-              onClick={() => checkout.status === 'ready' && continueToPartner(checkout.url)}
+              onClick={() => checkout.data && continueToPartner(checkout.data.checkout_url)}
               data-testid="partner-continue"
             >
               {t('credits.partnerContinue')}

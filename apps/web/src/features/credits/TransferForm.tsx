@@ -1,7 +1,8 @@
 import { formatBRL, formatPriceBRL, type TransferableCreditType } from '@ecoa/shared';
 import { Button, Group, NumberInput, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
 import { useSubmissionKeys } from '../../platform/idempotency';
@@ -10,6 +11,9 @@ import { useSession } from '../../platform/SessionProvider';
 import { creditsApi } from './creditsApi';
 import { refreshMoney, useAccountBalance } from './money';
 import { checkTransfer, TRANSFER_TYPES, unitPrice } from './purchase';
+
+type Quantities = Partial<Record<TransferableCreditType, number>>;
+type Transfer = { input: { type: TransferableCreditType; amount: number }; key: string };
 
 const ERROR_KEYS: Record<string, string> = {
   INVALID_QUANTITY: 'credits.invalidQuantity',
@@ -29,31 +33,25 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
   const { user } = useSession();
   const { money } = useAccountBalance();
   const queryClient = useQueryClient();
-  const [quantities, setQuantities] = useState<Partial<Record<TransferableCreditType, number>>>({});
-  const [serverErrors, setServerErrors] = useState<Partial<Record<TransferableCreditType, string>>>({});
-  // The rows in flight: the mutation's own state follows only its latest call.
-  const [converting, setConverting] = useState<ReadonlySet<TransferableCreditType>>(new Set());
-  const mark = (type: TransferableCreditType, inFlight: boolean) =>
-    setConverting((rows) => {
-      const next = new Set(rows);
-      if (inFlight) next.add(type);
-      else next.delete(type);
-      return next;
-    });
+  // Each row's quantity; the server's refusal of a row is that row's error until it is edited.
+  const form = useForm<Quantities>({ defaultValues: {} });
+  const quantities = form.watch();
+  const serverErrors = form.formState.errors;
 
   // One Idempotency-Key per submission, per row: converting again after an error (the answer may
   // have been lost after the server applied it) cannot charge the balance twice, even when
   // another row was converted meanwhile.
   const submissionKeys = useSubmissionKeys();
+  // This form's transfers: the rows in flight are read from them (the mutation's own state
+  // follows only its latest call).
+  const mutationKey = ['credits-transfer', useId()];
   const transfer = useMutation({
-    mutationFn: ({ input, key }: { input: { type: TransferableCreditType; amount: number }; key: string }) =>
-      creditsApi.transfer(input, key),
-    onMutate: ({ input }) => mark(input.type, true),
-    onSettled: (_result, _err, { input }) => mark(input.type, false),
+    mutationKey,
+    mutationFn: ({ input, key }: Transfer) => creditsApi.transfer(input, key),
     onSuccess: async (_result, { input }) => {
       submissionKeys.done(input.type);
       notify.success(t('credits.transferSuccess'));
-      setQuantities((q) => ({ ...q, [input.type]: undefined }));
+      form.setValue(input.type, undefined);
       await refreshMoney(queryClient);
       onDone?.();
     },
@@ -63,9 +61,15 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
           ? t(ERROR_KEYS[err.code]!)
           : err.message
         : String(err);
-      setServerErrors((e) => ({ ...e, [input.type]: message }));
+      form.setError(input.type, { type: 'server', message });
     },
   });
+  const converting = new Set(
+    useMutationState({
+      filters: { mutationKey, status: 'pending' },
+      select: (m) => (m.state.variables as Transfer).input.type,
+    }),
+  );
 
   return (
     <Stack gap="sm" data-testid="transfer-form">
@@ -87,8 +91,7 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
             const price = unitPrice(user?.priceTable, type);
             const quantity = quantities[type];
             const check = quantity ? checkTransfer(type, quantity, price, money) : null;
-            const error =
-              serverErrors[type] ?? (check && !check.ok ? t(`credits.${check.error}`) : undefined) ?? undefined;
+            const error = serverErrors[type]?.message ?? (check && !check.ok ? t(`credits.${check.error}`) : undefined);
             return (
               <Table.Tr key={type} data-testid={`transfer-row-${type}`}>
                 <Table.Td>
@@ -102,22 +105,29 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <NumberInput
-                    aria-label={`${t('credits.quantity')} ${t(`credits.types.${type}`)}`}
-                    data-testid={`transfer-quantity-${type}`}
-                    value={quantity ?? ''}
-                    min={0}
-                    allowDecimal={false}
-                    allowNegative={false}
-                    thousandSeparator="."
-                    decimalSeparator=","
-                    hideControls
-                    w={120}
-                    error={error}
-                    onChange={(value) => {
-                      setServerErrors((e) => ({ ...e, [type]: undefined }));
-                      setQuantities((q) => ({ ...q, [type]: typeof value === 'number' ? value : undefined }));
-                    }}
+                  <Controller
+                    control={form.control}
+                    name={type}
+                    render={({ field }) => (
+                      <NumberInput
+                        aria-label={`${t('credits.quantity')} ${t(`credits.types.${type}`)}`}
+                        data-testid={`transfer-quantity-${type}`}
+                        value={field.value ?? ''}
+                        min={0}
+                        allowDecimal={false}
+                        allowNegative={false}
+                        thousandSeparator="."
+                        decimalSeparator=","
+                        hideControls
+                        w={120}
+                        error={error}
+                        onBlur={field.onBlur}
+                        onChange={(value) => {
+                          form.clearErrors(type);
+                          field.onChange(typeof value === 'number' ? value : undefined);
+                        }}
+                      />
+                    )}
                   />
                 </Table.Td>
                 <Table.Td>

@@ -1,7 +1,10 @@
+import { cnpjBaseImportRequestSchema } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
@@ -10,12 +13,18 @@ import { enrichmentErrorText } from './errors';
 import { monthName } from './format';
 import { enrichmentKeys } from './queryKeys';
 
+const folderSchema = cnpjBaseImportRequestSchema.pick({ folder: true });
+
 /** The CNPJ base (administrators): its month and size, the last import, a refresh from a server folder. */
 export function CnpjBaseCard() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const [folder, setFolder] = useState('');
-  const [starting, setStarting] = useState(false);
+  // The folder as the import request takes it: the button waits for one.
+  const form = useForm<z.input<typeof folderSchema>, unknown, z.output<typeof folderSchema>>({
+    resolver: zodResolver(folderSchema),
+    mode: 'onChange',
+    defaultValues: { folder: '' },
+  });
   const base = useQuery({
     queryKey: enrichmentKeys.cnpjBase,
     queryFn: enrichmentApi.cnpjBase,
@@ -26,18 +35,15 @@ export function CnpjBaseCard() {
   const b = base.data;
   const last = b?.lastImport;
 
-  const start = async () => {
-    setStarting(true);
-    try {
-      await enrichmentApi.cnpjBaseImport(folder.trim());
+  const start = useMutation({
+    mutationFn: (folder: string) => enrichmentApi.cnpjBaseImport(folder),
+    onSuccess: async () => {
       notify.success(t('enrichment.base.started'));
       await queryClient.invalidateQueries({ queryKey: enrichmentKeys.cnpjBase });
-    } catch (err) {
-      notify.error(enrichmentErrorText(t, err));
-    } finally {
-      setStarting(false);
-    }
-  };
+    },
+    onError: (err) => notify.error(enrichmentErrorText(t, err)),
+  });
+  const submit = form.handleSubmit(({ folder }) => start.mutate(folder));
 
   return (
     <Card withBorder radius="lg" padding="lg" data-testid="cnpj-base">
@@ -83,14 +89,13 @@ export function CnpjBaseCard() {
             label={t('enrichment.base.folder')}
             description={t('enrichment.base.folderHelp')}
             placeholder="/dados/cnpj/2026-11"
-            value={folder}
-            onChange={(e) => setFolder(e.currentTarget.value)}
             data-testid="cnpj-base-folder"
+            {...form.register('folder')}
           />
           <Button
-            onClick={start}
-            loading={starting}
-            disabled={!folder.trim() || last?.status === 'running'}
+            onClick={() => void submit()}
+            loading={start.isPending}
+            disabled={!form.formState.isValid || last?.status === 'running'}
             data-testid="cnpj-base-import"
           >
             {t('enrichment.base.import')}

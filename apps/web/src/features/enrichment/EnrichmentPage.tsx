@@ -1,13 +1,12 @@
 import { Alert, Button, Pagination, Paper, Stack } from '@mantine/core';
 import { IconDatabaseSearch, IconPlus } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
-import { refreshMoney } from '../credits';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
 import { monthName } from './format';
@@ -18,7 +17,6 @@ import { enrichmentKeys } from './queryKeys';
 export function EnrichmentPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const base = useQuery({ queryKey: enrichmentKeys.base, queryFn: enrichmentApi.base });
@@ -79,9 +77,6 @@ export function EnrichmentPage() {
           onClose={() => setCreating(false)}
           onCreated={(id) => {
             setCreating(false);
-            void queryClient.invalidateQueries({ queryKey: enrichmentKeys.all });
-            // Its credits are reserved at once.
-            void refreshMoney(queryClient);
             void navigate(`/listas-enriquecidas/${id}`);
           }}
         />

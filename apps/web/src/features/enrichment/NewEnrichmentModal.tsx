@@ -1,5 +1,6 @@
 import '@mantine/dropzone/styles.css';
-import { cnpjChars, cnpjProblem, MAX_UPLOAD_BYTES } from '@ecoa/shared';
+import { cnpjChars, cnpjProblem, createEnrichmentSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert,
   Badge,
@@ -16,14 +17,18 @@ import {
 } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
-import { creditsApi } from '../credits';
+import { useUploadMutation } from '../../platform/upload-mutation';
+import { creditsApi, refreshMoney } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
+import { enrichmentKeys } from './queryKeys';
 
 const ACCEPT = {
   'text/csv': ['.csv'],
@@ -54,37 +59,60 @@ function countOf(values: string[]) {
   return { valid: seen.size, invalid, duplicates };
 }
 
+/**
+ * The form: a spreadsheet, or pasted text with at least one valid CNPJ (the button waits for
+ * one); the name may be left empty (the file's name, else a default, is used).
+ */
+const newEnrichmentSchema = z
+  .object({
+    source: z.enum(['file', 'paste']),
+    name: createEnrichmentSchema.shape.name.or(z.string().trim().length(0)),
+    file: z.instanceof(File).nullable(),
+    text: z.string(),
+    onlyActive: z.boolean(),
+  })
+  .refine((v) => (v.source === 'file' ? v.file !== null : countOf(pastedCnpjs(v.text)).valid > 0));
+type Values = z.input<typeof newEnrichmentSchema>;
+type Valid = z.output<typeof newEnrichmentSchema>;
+
 /** A new enrichment: a spreadsheet (its CNPJ column is found by itself) or pasted CNPJs. */
 export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void; onCreated: (id: string) => void }) {
   const { t, i18n } = useTranslation();
-  const [source, setSource] = useState<'file' | 'paste'>('file');
-  const [name, setName] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const [text, setText] = useState('');
-  const [onlyActive, setOnlyActive] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const form = useForm<Values, unknown, Valid>({
+    resolver: zodResolver(newEnrichmentSchema),
+    mode: 'onChange',
+    defaultValues: { source: 'file', name: '', file: null, text: '', onlyActive: false },
+  });
+  const [source, file, text] = form.watch(['source', 'file', 'text']);
+  /** A dropped file refused before sending (too large, not a spreadsheet). */
+  const [rejected, setRejected] = useState<string | null>(null);
   const balance = useQuery({ queryKey: creditsKeys.balance, queryFn: creditsApi.balance });
   const available = balance.data?.credits.ENRICHED.available;
   const counts = useMemo(() => countOf(pastedCnpjs(text)), [text]);
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
-  const ready = source === 'file' ? file !== null : counts.valid > 0;
 
-  const submit = async () => {
-    setError(null);
-    setProgress(0);
-    try {
-      const label = name.trim() || file?.name.replace(/\.[^.]+$/, '') || t('enrichment.new.defaultName');
-      const { id } =
-        source === 'file' && file
-          ? await enrichmentApi.createFromFile({ file, name: label, onlyActive }, setProgress)
-          : await enrichmentApi.createFromText({ name: label, cnpjs: pastedCnpjs(text), onlyActive });
-      onCreated(id);
-    } catch (err) {
-      setError(enrichmentErrorText(t, err));
-      setProgress(null);
-    }
-  };
+  const create = useUploadMutation(
+    (v: Valid, onProgress) => {
+      const label = v.name.trim() || v.file?.name.replace(/\.[^.]+$/, '') || t('enrichment.new.defaultName');
+      return v.source === 'file' && v.file
+        ? enrichmentApi.createFromFile({ file: v.file, name: label, onlyActive: v.onlyActive }, onProgress)
+        : enrichmentApi.createFromText({ name: label, cnpjs: pastedCnpjs(v.text), onlyActive: v.onlyActive });
+    },
+    {
+      onSuccess: ({ id }) => {
+        void queryClient.invalidateQueries({ queryKey: enrichmentKeys.all });
+        // Its credits are reserved at once.
+        void refreshMoney(queryClient);
+        onCreated(id);
+      },
+    },
+  );
+  const error = rejected ?? (create.failure ? enrichmentErrorText(t, create.failure) : null);
+  const submit = form.handleSubmit((values) => {
+    setRejected(null);
+    create.mutation.mutate(values);
+  });
 
   return (
     <Modal opened onClose={onClose} size="lg" title={t('enrichment.new.title')}>
@@ -97,28 +125,34 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
         <TextInput
           label={t('enrichment.new.name')}
           placeholder={t('enrichment.new.namePlaceholder')}
-          value={name}
           maxLength={120}
-          onChange={(e) => setName(e.currentTarget.value)}
           data-testid="enrichment-name"
+          {...form.register('name')}
         />
-        <SegmentedControl
-          value={source}
-          onChange={(v) => setSource(v as 'file' | 'paste')}
-          data={[
-            { value: 'file', label: t('enrichment.new.fromFile') },
-            { value: 'paste', label: t('enrichment.new.fromText') },
-          ]}
-          data-testid="enrichment-source"
+        <Controller
+          control={form.control}
+          name="source"
+          render={({ field }) => (
+            <SegmentedControl
+              value={field.value}
+              onChange={(v) => field.onChange(v as Values['source'])}
+              data={[
+                { value: 'file', label: t('enrichment.new.fromFile') },
+                { value: 'paste', label: t('enrichment.new.fromText') },
+              ]}
+              data-testid="enrichment-source"
+            />
+          )}
         />
         {source === 'file' ? (
           <Dropzone
             onDrop={(files) => {
-              setFile(files[0] ?? null);
-              setError(null);
+              form.setValue('file', files[0] ?? null, { shouldValidate: true });
+              setRejected(null);
+              create.mutation.reset();
             }}
             onReject={(rejections) =>
-              setError(
+              setRejected(
                 t(
                   rejections[0]?.errors[0]?.code === 'file-too-large'
                     ? 'errors.codes.FILE_TOO_LARGE'
@@ -157,9 +191,8 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
               minRows={5}
               maxRows={12}
               placeholder={'11.222.333/0001-81\n12.ABC.345/01DE-35'}
-              value={text}
-              onChange={(e) => setText(e.currentTarget.value)}
               data-testid="enrichment-text"
+              {...form.register('text')}
             />
             <Group gap="xs">
               <Badge color="teal" variant="light" data-testid="enrichment-count-valid">
@@ -177,19 +210,23 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
         <Switch
           label={t('enrichment.new.onlyActive')}
           description={t('enrichment.new.onlyActiveHelp')}
-          checked={onlyActive}
-          onChange={(e) => setOnlyActive(e.currentTarget.checked)}
           data-testid="enrichment-only-active"
+          {...form.register('onlyActive')}
         />
         <Text size="sm" c="dimmed">
           {t('enrichment.new.pricing', { available: available === undefined ? '…' : number.format(available) })}
         </Text>
-        {progress !== null && <Progress value={progress * 100} animated />}
+        {create.mutation.isPending && <Progress value={create.progress * 100} animated />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('enrichment.cancel')}
           </Button>
-          <Button onClick={submit} disabled={!ready} loading={progress !== null} data-testid="enrichment-start">
+          <Button
+            onClick={() => void submit()}
+            disabled={!form.formState.isValid}
+            loading={create.mutation.isPending}
+            data-testid="enrichment-start"
+          >
             {t('enrichment.new.start')}
           </Button>
         </Group>

@@ -1,13 +1,16 @@
-import { type LinkMode, type RotatingLink, suggestSlug } from '@ecoa/shared';
+import { type LinkInput, type LinkMode, type RotatingLink, suggestSlug } from '@ecoa/shared';
 import { Button, Group, Modal, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
 import { linkErrorText } from './errors';
 import { LinkExtras } from './LinkExtras';
 import { draftOf, emptyTarget, inputOf, type LinkDraft, type TargetDraft } from './linkDraft';
 import { linksApi } from './linksApi';
+import { linksKeys } from './queryKeys';
 import { TargetCard } from './TargetCard';
 
 /** Create or edit a rotating link: name, address, mode, the targets clicks go to, extras. */
@@ -24,26 +27,32 @@ export function LinkFormModal({
   onSaved: () => void;
 }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<LinkDraft>(() => draftOf(link));
+  const queryClient = useQueryClient();
+  // The form holds what was typed; the server's schema judges the body (its refusal is the toast),
+  // only the pixels are checked as typed (`LinkExtras`).
+  const form = useForm<LinkDraft>({ defaultValues: draftOf(link) });
+  const draft = form.watch();
   const [slugTouched, setSlugTouched] = useState(link !== null);
-  const [saving, setSaving] = useState(false);
-  const change = (patch: Partial<LinkDraft>) => setDraft((d) => ({ ...d, ...patch }));
-  const setTarget = (i: number, patch: Partial<TargetDraft>) =>
-    setDraft((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
-
-  const save = async () => {
-    setSaving(true);
-    try {
-      if (link) await linksApi.update(link.id, inputOf(draft));
-      else await linksApi.create(inputOf(draft));
-      notify.success(t(link ? 'links.form.saved' : 'links.form.created'));
-      onSaved();
-    } catch (err) {
-      notify.error(linkErrorText(t, err, 'links.errors.UNKNOWN'));
-    } finally {
-      setSaving(false);
+  const change = (patch: Partial<LinkDraft>) => {
+    for (const [key, value] of Object.entries(patch) as [keyof LinkDraft, LinkDraft[keyof LinkDraft]][]) {
+      form.setValue(key, value, { shouldDirty: true });
     }
   };
+  const setTargets = (update: (targets: TargetDraft[]) => TargetDraft[]) =>
+    change({ targets: update(form.getValues('targets')) });
+  const setTarget = (i: number, patch: Partial<TargetDraft>) =>
+    setTargets((targets) => targets.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+
+  const save = useMutation({
+    mutationFn: (input: LinkInput) => (link ? linksApi.update(link.id, input) : linksApi.create(input)),
+    onSuccess: () => {
+      notify.success(t(link ? 'links.form.saved' : 'links.form.created'));
+      void queryClient.invalidateQueries({ queryKey: linksKeys.all });
+      onSaved();
+    },
+    onError: (err) => notify.error(linkErrorText(t, err, 'links.errors.UNKNOWN')),
+  });
+  const submit = form.handleSubmit((values) => save.mutate(inputOf(values)));
 
   return (
     <Modal opened onClose={onClose} size="lg" title={t(link ? 'links.form.editTitle' : 'links.form.newTitle')}>
@@ -55,7 +64,7 @@ export function LinkFormModal({
           data-testid="link-name"
           onChange={(e) => {
             const name = e.currentTarget.value;
-            setDraft((d) => ({ ...d, name, slug: slugTouched ? d.slug : suggestSlug(name) }));
+            change(slugTouched ? { name } : { name, slug: suggestSlug(name) });
           }}
         />
         <TextInput
@@ -102,13 +111,13 @@ export function LinkFormModal({
             weighted={draft.mode === 'weighted'}
             removable={draft.targets.length > 1}
             onChange={(patch) => setTarget(i, patch)}
-            onRemove={() => setDraft((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
+            onRemove={() => setTargets((targets) => targets.filter((_, j) => j !== i))}
           />
         ))}
         <Button
           variant="light"
           leftSection={<IconPlus size={16} />}
-          onClick={() => setDraft((d) => ({ ...d, targets: [...d.targets, emptyTarget()] }))}
+          onClick={() => setTargets((targets) => [...targets, emptyTarget()])}
           disabled={draft.targets.length >= 50}
           data-testid="add-target"
         >
@@ -119,7 +128,7 @@ export function LinkFormModal({
           <Button variant="default" onClick={onClose}>
             {t('links.cancel')}
           </Button>
-          <Button onClick={save} loading={saving} data-testid="link-save">
+          <Button onClick={() => void submit()} loading={save.isPending} data-testid="link-save">
             {t('links.form.save')}
           </Button>
         </Group>

@@ -256,10 +256,7 @@ export function LinksPage() {
           link={editing}
           publicBase={publicBase}
           onClose={() => setEditing(undefined)}
-          onSaved={() => {
-            setEditing(undefined);
-            void refresh();
-          }}
+          onSaved={() => setEditing(undefined)}
         />
       )}
       {viewing && <LinkStatsModal link={viewing} onClose={() => setViewing(null)} />}

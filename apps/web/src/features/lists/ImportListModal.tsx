@@ -1,4 +1,5 @@
-import { type ColumnMapping, type ListPreview, MAX_UPLOAD_BYTES } from '@ecoa/shared';
+import { type ColumnMapping, columnMappingSchema, type ListPreview, MAX_UPLOAD_BYTES } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import '@mantine/dropzone/styles.css';
 import {
   Alert,
@@ -17,13 +18,17 @@ import {
 } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { isAbort } from '../../platform/form-upload';
+import { z } from 'zod';
+import { useUploadMutation } from '../../platform/upload-mutation';
 import { listErrorText } from './errors';
 import { listsApi } from './listsApi';
+import { listsKeys } from './queryKeys';
 
-type Step = { kind: 'pick' } | { kind: 'map'; file: File; preview: ListPreview } | { kind: 'upload'; file: File };
+type Step = { kind: 'pick' } | { kind: 'map'; file: File; preview: ListPreview };
 
 const ACCEPT = {
   'text/csv': ['.csv'],
@@ -33,6 +38,21 @@ const ACCEPT = {
 };
 
 const NONE = '-1';
+
+/** The mapping step: the Selects hold column indexes as text, `NONE` for "no column". */
+const mappingFormSchema = z.object({
+  name: z.string().max(120),
+  hasHeader: columnMappingSchema.shape.hasHeader,
+  // No phone column chosen (NONE, -1) is refused by the mapping's own rule.
+  phone: z.string().transform(Number).pipe(columnMappingSchema.shape.phone),
+  nameCol: z
+    .string()
+    .transform((v) => (v === NONE ? null : Number(v)))
+    .pipe(columnMappingSchema.shape.name),
+});
+type MappingValues = z.input<typeof mappingFormSchema>;
+type Mapping = z.output<typeof mappingFormSchema>;
+const EMPTY: MappingValues = { name: '', hasHeader: true, phone: NONE, nameCol: NONE };
 
 /** Keys of the custom fields: the detected ones with a header row, `coluna_N` without. */
 function fieldKeys(preview: ListPreview, hasHeader: boolean): string[] {
@@ -54,79 +74,83 @@ export function ImportListModal({
   onCreated: (id: string) => void;
 }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>({ kind: 'pick' });
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [uploaded, setUploaded] = useState(0);
-  const upload = useRef<AbortController | null>(null);
-  const [hasHeader, setHasHeader] = useState(true);
-  const [phone, setPhone] = useState<string>(NONE);
-  const [nameCol, setNameCol] = useState<string>(NONE);
+  /** A dropped file refused before sending (too large, not a spreadsheet). */
+  const [rejected, setRejected] = useState<string | null>(null);
+  const form = useForm<MappingValues, unknown, Mapping>({
+    resolver: zodResolver(mappingFormSchema),
+    defaultValues: EMPTY,
+  });
+  const [hasHeader, phone, nameCol] = form.watch(['hasHeader', 'phone', 'nameCol']);
+
+  const reading = useMutation({
+    mutationFn: (file: File) => listsApi.preview(file),
+    onSuccess: (result, file) => {
+      form.reset({
+        name: form.getValues('name') || file.name.replace(/\.[^.]+$/, ''),
+        hasHeader: result.hasHeader,
+        phone: String(result.mapping?.phone ?? NONE),
+        nameCol: String(result.mapping?.name ?? NONE),
+      });
+      setStep({ kind: 'map', file, preview: result });
+    },
+  });
+  // The import itself runs on the server: once the file is in, the lists table shows it.
+  const create = useUploadMutation(
+    (input: { file: File; name: string; mapping: ColumnMapping }, onProgress, signal) =>
+      listsApi.create(input, onProgress, signal),
+    {
+      onSuccess: ({ id }) => {
+        void queryClient.invalidateQueries({ queryKey: listsKeys.all });
+        onCreated(id);
+        reset();
+        onClose();
+      },
+    },
+  );
+  const uploading = create.mutation.isPending;
+  // Canceled: back to the mapping as it was, nothing to report.
+  const failure = create.failure ?? reading.error;
+  const error = rejected ?? (failure ? listErrorText(t, failure) : null);
 
   const reset = () => {
     setStep({ kind: 'pick' });
-    setName('');
-    setError(null);
-    setBusy(false);
-    setUploaded(0);
+    form.reset(EMPTY);
+    setRejected(null);
+    reading.reset();
+    create.mutation.reset();
   };
   const close = () => {
-    if (step.kind === 'upload') return;
+    if (uploading) return;
     reset();
     onClose();
   };
 
-  const onDrop = async (files: File[]) => {
+  const onDrop = (files: File[]) => {
     const file = files[0];
     if (!file) return;
-    setError(null);
-    setBusy(true);
-    try {
-      const preview = await listsApi.preview(file);
-      setHasHeader(preview.hasHeader);
-      setPhone(String(preview.mapping?.phone ?? NONE));
-      setNameCol(String(preview.mapping?.name ?? NONE));
-      if (!name) setName(file.name.replace(/\.[^.]+$/, ''));
-      setStep({ kind: 'map', file, preview });
-    } catch (err) {
-      setError(listErrorText(t, err));
-    } finally {
-      setBusy(false);
-    }
+    setRejected(null);
+    create.mutation.reset();
+    reading.mutate(file);
   };
 
-  const submit = async () => {
+  const submit = form.handleSubmit((values) => {
     if (step.kind !== 'map') return;
     const { file, preview } = step;
-    const phoneIndex = Number(phone);
-    const nameIndex = nameCol === NONE ? null : Number(nameCol);
-    const keys = fieldKeys(preview, hasHeader);
+    const keys = fieldKeys(preview, values.hasHeader);
     const mapping: ColumnMapping = {
-      hasHeader,
-      phone: phoneIndex,
-      name: nameIndex,
+      hasHeader: values.hasHeader,
+      phone: values.phone,
+      name: values.nameCol,
       fields: preview.columns
-        .filter((c) => c.index !== phoneIndex && c.index !== nameIndex)
+        .filter((c) => c.index !== values.phone && c.index !== values.nameCol)
         .map((c) => ({ column: c.index, key: keys[c.index]! })),
     };
-    setError(null);
-    setStep({ kind: 'upload', file });
-    upload.current = new AbortController();
-    try {
-      const input = { file, name: name.trim() || file.name, mapping };
-      const { id } = await listsApi.create(input, setUploaded, upload.current.signal);
-      onCreated(id);
-      reset();
-      onClose();
-    } catch (err) {
-      // Canceled: back to the mapping as it was, nothing to report.
-      if (!isAbort(err)) setError(listErrorText(t, err));
-      setStep({ kind: 'map', file, preview });
-    } finally {
-      upload.current = null;
-    }
-  };
+    setRejected(null);
+    reading.reset();
+    create.mutation.mutate({ file, name: values.name.trim() || file.name, mapping });
+  });
 
   const columnLabel = (preview: ListPreview, index: number) => {
     const header = hasHeader ? preview.columns[index]?.header : null;
@@ -145,7 +169,7 @@ export function ImportListModal({
           <Dropzone
             onDrop={onDrop}
             onReject={(rejections) =>
-              setError(
+              setRejected(
                 t(
                   rejections[0]?.errors[0]?.code === 'file-too-large'
                     ? 'errors.codes.FILE_TOO_LARGE'
@@ -157,7 +181,7 @@ export function ImportListModal({
             maxFiles={1}
             multiple={false}
             accept={ACCEPT}
-            loading={busy}
+            loading={reading.isPending}
             data-testid="import-dropzone"
           >
             <Group justify="center" gap="lg" mih={160} style={{ pointerEvents: 'none' }}>
@@ -182,14 +206,13 @@ export function ImportListModal({
           </Dropzone>
         )}
 
-        {step.kind === 'map' && (
+        {step.kind === 'map' && !uploading && (
           <>
             <TextInput
               label={t('lists.import.name')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
               maxLength={120}
               data-testid="import-name"
+              {...form.register('name')}
             />
             <Text size="sm" c="dimmed">
               {t('lists.import.fileInfo', {
@@ -199,37 +222,45 @@ export function ImportListModal({
               })}
             </Text>
             <Group grow align="flex-end">
-              <Select
-                label={t('lists.import.phoneColumn')}
-                data={step.preview.columns.map((c) => ({
-                  value: String(c.index),
-                  label: columnLabel(step.preview, c.index),
-                }))}
-                value={phone === NONE ? null : phone}
-                onChange={(v) => setPhone(v ?? NONE)}
-                allowDeselect={false}
-                placeholder={t('lists.import.choose')}
-                data-testid="import-phone-column"
+              <Controller
+                control={form.control}
+                name="phone"
+                render={({ field }) => (
+                  <Select
+                    label={t('lists.import.phoneColumn')}
+                    data={step.preview.columns.map((c) => ({
+                      value: String(c.index),
+                      label: columnLabel(step.preview, c.index),
+                    }))}
+                    value={field.value === NONE ? null : field.value}
+                    onChange={(v) => field.onChange(v ?? NONE)}
+                    allowDeselect={false}
+                    placeholder={t('lists.import.choose')}
+                    data-testid="import-phone-column"
+                  />
+                )}
               />
-              <Select
-                label={t('lists.import.nameColumn')}
-                data={[
-                  { value: NONE, label: t('lists.import.noName') },
-                  ...step.preview.columns
-                    .filter((c) => String(c.index) !== phone)
-                    .map((c) => ({ value: String(c.index), label: columnLabel(step.preview, c.index) })),
-                ]}
-                value={nameCol}
-                onChange={(v) => setNameCol(v ?? NONE)}
-                allowDeselect={false}
-                data-testid="import-name-column"
+              <Controller
+                control={form.control}
+                name="nameCol"
+                render={({ field }) => (
+                  <Select
+                    label={t('lists.import.nameColumn')}
+                    data={[
+                      { value: NONE, label: t('lists.import.noName') },
+                      ...step.preview.columns
+                        .filter((c) => String(c.index) !== phone)
+                        .map((c) => ({ value: String(c.index), label: columnLabel(step.preview, c.index) })),
+                    ]}
+                    value={field.value}
+                    onChange={(v) => field.onChange(v ?? NONE)}
+                    allowDeselect={false}
+                    data-testid="import-name-column"
+                  />
+                )}
               />
             </Group>
-            <Checkbox
-              label={t('lists.import.hasHeader')}
-              checked={hasHeader}
-              onChange={(e) => setHasHeader(e.currentTarget.checked)}
-            />
+            <Checkbox label={t('lists.import.hasHeader')} {...form.register('hasHeader')} />
             {phone === NONE && (
               <Alert color="yellow" icon={<IconAlertCircle size={18} />}>
                 {t('errors.codes.NO_PHONE_COLUMN')}
@@ -289,21 +320,21 @@ export function ImportListModal({
               <Button variant="default" onClick={reset}>
                 {t('lists.import.otherFile')}
               </Button>
-              <Button onClick={submit} disabled={phone === NONE} data-testid="import-submit">
+              <Button onClick={() => void submit()} disabled={phone === NONE} data-testid="import-submit">
                 {t('lists.import.submit')}
               </Button>
             </Group>
           </>
         )}
 
-        {step.kind === 'upload' && (
+        {step.kind === 'map' && uploading && (
           <Stack gap="xs" py="md">
             <Text size="sm">{t('lists.import.uploading', { file: step.file.name })}</Text>
-            <Progress value={uploaded * 100} animated striped />
+            <Progress value={create.progress * 100} animated striped />
             <Button
               variant="default"
               size="xs"
-              onClick={() => upload.current?.abort()}
+              onClick={create.cancel}
               style={{ alignSelf: 'flex-start' }}
               data-testid="import-cancel"
             >

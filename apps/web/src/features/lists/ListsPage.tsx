@@ -9,7 +9,7 @@ import {
   IconTrash,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
@@ -239,12 +239,8 @@ function ListsTable({ onImport }: { onImport: () => void }) {
 /** `/listas`: contact lists (import, progress, counts, exports) and the account's opt-outs. */
 export function ListsPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [importing, setImporting] = useState(false);
   const [tab, setTab] = useState<string | null>('lists');
-  const created = useMutation({
-    mutationFn: async () => queryClient.invalidateQueries({ queryKey: listsKeys.all }),
-  });
   return (
     <Stack gap="lg">
       <PageHeader
@@ -274,10 +270,7 @@ export function ListsPage() {
       <ImportListModal
         opened={importing}
         onClose={() => setImporting(false)}
-        onCreated={() => {
-          notify.success(t('lists.import.started'));
-          created.mutate();
-        }}
+        onCreated={() => notify.success(t('lists.import.started'))}
       />
     </Stack>
   );

@@ -1,4 +1,5 @@
 import { formatBrazilianPhone, OPT_OUT_ADD_MAX, type OptOutSummary } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ActionIcon,
   Button,
@@ -14,9 +15,11 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { notify } from '../../platform/notify';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
@@ -26,6 +29,18 @@ import { listsKeys, optOutsKeys } from './queryKeys';
 
 const PAGE_SIZE = 20;
 
+/** Pasted numbers: one per line, or separated by commas or semicolons. */
+const pastedPhones = (text: string) =>
+  text
+    .split(/[\n,;]+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+// Past the server's limit nothing is sent and the text stays, to be split or sent as a file.
+const addSchema = z.object({
+  numbers: z.string().refine((text) => pastedPhones(text).length <= OPT_OUT_ADD_MAX, 'optOuts.tooMany'),
+});
+
 /** The account's opt-out list: numbers no campaign sends to. Add, upload, search, remove. */
 export function OptOutsPanel() {
   const { t, i18n } = useTranslation();
@@ -34,9 +49,14 @@ export function OptOutsPanel() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [page, setPage] = useState(1);
-  const [numbers, setNumbers] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [inputError, setInputError] = useState<string | null>(null);
+  const form = useForm<{ numbers: string }>({
+    resolver: zodResolver(addSchema),
+    reValidateMode: 'onSubmit',
+    defaultValues: { numbers: '' },
+  });
+  const numbers = form.watch('numbers');
+  const tooMany = form.formState.errors.numbers?.message;
+  const n = (value: number) => value.toLocaleString(locale);
   const query = useQuery({
     queryKey: optOutsKeys.search(debounced, page),
     queryFn: () => optOutsApi.list(debounced, page, PAGE_SIZE),
@@ -49,40 +69,29 @@ export function OptOutsPanel() {
     void queryClient.invalidateQueries({ queryKey: listsKeys.all });
   };
 
-  const add = async () => {
-    const phones = numbers
-      .split(/[\n,;]+/)
-      .map((p) => p.trim())
-      .filter(Boolean);
-    if (phones.length === 0) return;
-    // Past the server's limit nothing is sent and the text stays, to be split or sent as a file.
-    if (phones.length > OPT_OUT_ADD_MAX) {
-      const n = (value: number) => value.toLocaleString(locale);
-      setInputError(t('optOuts.tooMany', { max: n(OPT_OUT_ADD_MAX), pasted: n(phones.length) }));
-      return;
-    }
-    setBusy(true);
-    try {
-      report(await optOutsApi.add(phones));
-      setNumbers('');
-    } catch (err) {
-      notify.error(listErrorText(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const upload = async (file: File | null) => {
-    if (!file) return;
-    setBusy(true);
-    try {
-      report(await optOutsApi.upload(file));
-    } catch (err) {
-      notify.error(listErrorText(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const onError = (err: unknown) => notify.error(listErrorText(t, err));
+  const add = useMutation({
+    mutationFn: (phones: string[]) => optOutsApi.add(phones),
+    onSuccess: (summary) => {
+      report(summary);
+      form.reset({ numbers: '' });
+    },
+    onError,
+  });
+  const upload = useMutation({ mutationFn: (file: File) => optOutsApi.upload(file), onSuccess: report, onError });
+  const remove = useMutation({
+    mutationFn: (phone: string) => optOutsApi.remove(phone),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: optOutsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: listsKeys.all });
+    },
+    onError,
+  });
+  const busy = add.isPending || upload.isPending;
+  const submit = form.handleSubmit(({ numbers }) => {
+    const phones = pastedPhones(numbers);
+    if (phones.length > 0) add.mutate(phones);
+  });
 
   // The person asked not to be contacted: taking the number out is confirmed first.
   const confirmRemove = (phone: string) =>
@@ -92,18 +101,8 @@ export function OptOutsPanel() {
       confirmLabel: t('optOuts.removeConfirm'),
       cancelLabel: t('optOuts.cancel'),
       confirmTestId: 'confirm-opt-out-remove',
-      onConfirm: () => remove(phone),
+      onConfirm: () => remove.mutate(phone),
     });
-
-  const remove = async (phone: string) => {
-    try {
-      await optOutsApi.remove(phone);
-      void queryClient.invalidateQueries({ queryKey: optOutsKeys.all });
-      void queryClient.invalidateQueries({ queryKey: listsKeys.all });
-    } catch (err) {
-      notify.error(listErrorText(t, err));
-    }
-  };
 
   const data = query.data;
   return (
@@ -119,23 +118,20 @@ export function OptOutsPanel() {
             autosize
             minRows={2}
             maxRows={6}
-            value={numbers}
-            onChange={(e) => {
-              setNumbers(e.currentTarget.value);
-              setInputError(null);
-            }}
-            error={inputError}
+            error={tooMany && t(tooMany, { max: n(OPT_OUT_ADD_MAX), pasted: n(pastedPhones(numbers).length) })}
             data-testid="opt-out-input"
+            // Editing the text takes the refusal away until the next try.
+            {...form.register('numbers', { onChange: () => form.clearErrors('numbers') })}
           />
           <Group justify="space-between">
-            <FileButton onChange={upload} accept=".csv,.txt,.xlsx">
+            <FileButton onChange={(file) => file && upload.mutate(file)} accept=".csv,.txt,.xlsx">
               {(props) => (
                 <Button variant="default" leftSection={<IconUpload size={16} />} loading={busy} {...props}>
                   {t('optOuts.upload')}
                 </Button>
               )}
             </FileButton>
-            <Button onClick={add} loading={busy} disabled={!numbers.trim()} data-testid="opt-out-add">
+            <Button onClick={() => void submit()} loading={busy} disabled={!numbers.trim()} data-testid="opt-out-add">
               {t('optOuts.add')}
             </Button>
           </Group>

@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
@@ -65,14 +66,18 @@ export function CreateCampaignPage() {
   const phone = usePhone();
   const draftId = params.get('rascunho');
   const [step, setStep] = useState(0);
-  const [draft, setDraft] = useState<WizardDraft>(emptyDraft);
+  // The draft as typed; a refused schedule (by `scheduleProblem` or the server) is the date field's error.
+  const form = useForm<WizardDraft>({ defaultValues: emptyDraft() });
+  const draft = form.watch();
+  const scheduleError = (form.formState.errors.scheduleAt?.message ?? null) as ScheduleProblem | null;
   const [saved, setSaved] = useState(0);
   /** The draft the form holds: loaded from the server, or created by this form (its own save). */
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
-  const [scheduleError, setScheduleError] = useState<ScheduleProblem | null>(null);
   const set = (patch: Partial<WizardDraft>) => {
-    if ('when' in patch || 'scheduleAt' in patch) setScheduleError(null);
-    setDraft((d) => ({ ...d, ...patch }));
+    if ('when' in patch || 'scheduleAt' in patch) form.clearErrors('scheduleAt');
+    for (const [key, value] of Object.entries(patch) as [keyof WizardDraft, WizardDraft[keyof WizardDraft]][]) {
+      form.setValue(key, value, { shouldDirty: true });
+    }
   };
 
   // The draft this form created: set before the address names it, so no render in between reads
@@ -90,10 +95,10 @@ export function CreateCampaignPage() {
   });
   useEffect(() => {
     if (!needsLoad || !existing.data || !existing.isFetchedAfterMount || existing.isFetching) return;
-    setDraft(fromCampaign(existing.data));
+    form.reset(fromCampaign(existing.data));
     setLoadedFor(existing.data.id);
     setStep(0);
-  }, [needsLoad, existing.data, existing.isFetchedAfterMount, existing.isFetching]);
+  }, [needsLoad, existing.data, existing.isFetchedAfterMount, existing.isFetching, form]);
   const lists = useQuery({ queryKey: listsKeys.wizard, queryFn: () => listsApi.list(1, 100) });
   const estimate = useQuery({
     queryKey: campaignsKeys.estimate(draftId, saved),
@@ -121,14 +126,15 @@ export function CreateCampaignPage() {
   /** A refused schedule is fixed where it is chosen: the "when" step, its reason on the field. */
   const showScheduleRefusal = (problem: ScheduleProblem | null) => {
     if (!problem) return false;
-    setScheduleError(problem);
+    form.setError('scheduleAt', { type: 'schedule', message: problem });
     setStep(WHEN_STEP);
     return true;
   };
   const start = useMutation({
     mutationFn: async () => {
-      const id = await save.mutateAsync(draft);
-      return campaignsApi.start(id, startRequest(draft));
+      const current = form.getValues();
+      const id = await save.mutateAsync(current);
+      return campaignsApi.start(id, startRequest(current));
     },
     onError: (err) => showScheduleRefusal(scheduleRefusal(err)),
     onSuccess: (campaign) => {
@@ -141,18 +147,18 @@ export function CreateCampaignPage() {
 
   // The recipients step counts live: each change of lists is saved, then estimated.
   const chooseLists = (listIds: string[]) => {
-    const next = { ...draft, listIds };
-    setDraft(next);
-    save.mutate(next);
+    set({ listIds });
+    save.mutate(form.getValues());
   };
   // A failed save stays on this step, its reason shown under the stepper.
   // Leaving the "when" step, and starting, need a future date when the user chose to schedule.
   const next = () => {
-    if (step === WHEN_STEP && showScheduleRefusal(scheduleProblem(draft))) return;
-    save.mutate(draft, { onSuccess: () => setStep((s) => Math.min(LAST, s + 1)) });
+    const current = form.getValues();
+    if (step === WHEN_STEP && showScheduleRefusal(scheduleProblem(current))) return;
+    save.mutate(current, { onSuccess: () => setStep((s) => Math.min(LAST, s + 1)) });
   };
   const startNow = () => {
-    if (showScheduleRefusal(scheduleProblem(draft))) return;
+    if (showScheduleRefusal(scheduleProblem(form.getValues()))) return;
     start.mutate();
   };
 
@@ -194,10 +200,9 @@ export function CreateCampaignPage() {
               <TextInput
                 label={t('campaignWizard.name')}
                 placeholder={t('campaignWizard.namePlaceholder')}
-                value={draft.name}
-                onChange={(e) => set({ name: e.currentTarget.value })}
                 maxLength={120}
                 data-testid="wizard-name"
+                {...form.register('name')}
               />
               <Radio.Group
                 value={draft.channel}
