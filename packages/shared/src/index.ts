@@ -17,6 +17,7 @@ export * from './schemas/ledger.ts';
 export * from './schemas/links.ts';
 export * from './schemas/lists.ts';
 export * from './schemas/opt-outs.ts';
+export * from './schemas/page.ts';
 export * from './schemas/public-config.ts';
 export * from './schemas/users.ts';
 export * from './sms/index.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES, CHANNELS, CREDIT_TYPES } from '../enums.ts';
 import { MESSAGE_STATUSES, rcsContentSchema, whatsappTemplateSchema } from './channels.ts';
+import { pageSchema } from './page.ts';
 
 /** Where campaigns are scheduled and their sending window is read. */
 export const CAMPAIGN_TIME_ZONE = 'America/Sao_Paulo';
@@ -215,12 +216,7 @@ export const campaignListQuerySchema = z.object({
 });
 export type CampaignListQuery = z.input<typeof campaignListQuerySchema>;
 
-export const campaignListSchema = z.object({
-  items: z.array(campaignSummarySchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const campaignListSchema = pageSchema(campaignSummarySchema);
 export type CampaignList = z.infer<typeof campaignListSchema>;
 
 /** `GET /api/v1/campaigns/:id/estimate`: who would get it, what it costs, against the user's credits. */
@@ -268,12 +264,7 @@ export const campaignMessageSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
-export const campaignMessagesSchema = z.object({
-  items: z.array(campaignMessageSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const campaignMessagesSchema = pageSchema(campaignMessageSchema);
 export type CampaignMessages = z.infer<typeof campaignMessagesSchema>;
 
 /**

@@ -4,6 +4,7 @@
  * `/api/v1/admin/enrichments` and `/api/v1/admin/cnpj-base`.
  */
 import { z } from 'zod';
+import { pageSchema } from './page.ts';
 
 export const ENRICHMENT_STATUSES = ['processing', 'ready', 'failed'] as const;
 export type EnrichmentStatus = (typeof ENRICHMENT_STATUSES)[number];
@@ -55,12 +56,7 @@ export const enrichmentSchema = z.object({
 });
 export type Enrichment = z.infer<typeof enrichmentSchema>;
 
-export const enrichmentListSchema = z.object({
-  items: z.array(enrichmentSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const enrichmentListSchema = pageSchema(enrichmentSchema);
 export type EnrichmentList = z.infer<typeof enrichmentListSchema>;
 
 export const enrichmentResultSchema = z.object({
@@ -82,12 +78,7 @@ export const enrichmentResultsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
-export const enrichmentResultsSchema = z.object({
-  items: z.array(enrichmentResultSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const enrichmentResultsSchema = pageSchema(enrichmentResultSchema);
 export type EnrichmentResults = z.infer<typeof enrichmentResultsSchema>;
 
 /** `POST /api/v1/enrichments/:id/list`: a contact list of the phones found. */
@@ -106,12 +97,7 @@ export const adminEnrichmentsQuerySchema = z.object({
 export const adminEnrichmentSchema = enrichmentSchema.extend({
   user: z.object({ id: z.string(), name: z.string(), email: z.string(), company: z.string() }),
 });
-export const adminEnrichmentListSchema = z.object({
-  items: z.array(adminEnrichmentSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const adminEnrichmentListSchema = pageSchema(adminEnrichmentSchema);
 export type AdminEnrichmentList = z.infer<typeof adminEnrichmentListSchema>;
 
 /** `GET /api/v1/admin/cnpj-base`: the live base and the last import. */

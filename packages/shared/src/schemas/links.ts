@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { sendingWindowSchema } from './campaigns.ts';
+import { pageSchema } from './page.ts';
 
 export const LINK_MODES = ['round_robin', 'weighted'] as const;
 export type LinkMode = (typeof LINK_MODES)[number];
@@ -139,12 +140,7 @@ export const linkSchema = z.object({
 });
 export type RotatingLink = z.infer<typeof linkSchema>;
 
-export const linkListSchema = z.object({
-  items: z.array(linkSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const linkListSchema = pageSchema(linkSchema);
 export type RotatingLinkList = z.infer<typeof linkListSchema>;
 
 /**
@@ -175,12 +171,7 @@ export type LinkStats = z.infer<typeof linkStatsSchema>;
 export const adminLinkSchema = linkSchema.extend({
   user: z.object({ id: z.string(), name: z.string(), email: z.string(), company: z.string() }),
 });
-export const adminLinkListSchema = z.object({
-  items: z.array(adminLinkSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const adminLinkListSchema = pageSchema(adminLinkSchema);
 export const adminLinkPatchSchema = z.object({
   disabled: z.boolean(),
   reason: z.string().trim().max(300).optional(),
@@ -207,10 +198,5 @@ export const adminTrackedLinkSchema = z.object({
   createdAt: z.string(),
 });
 export type AdminTrackedLink = z.infer<typeof adminTrackedLinkSchema>;
-export const adminTrackedLinkListSchema = z.object({
-  items: z.array(adminTrackedLinkSchema),
-  total: z.number(),
-  page: z.number(),
-  pageSize: z.number(),
-});
+export const adminTrackedLinkListSchema = pageSchema(adminTrackedLinkSchema);
 export type AdminTrackedLinkList = z.infer<typeof adminTrackedLinkListSchema>;

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, readLoginCode, signUpAndSignIn, uniqueIp } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind, tempDir, testConfig } from '../../../test/server.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
@@ -58,12 +59,10 @@ async function pngClaiming(width: number, height: number): Promise<Buffer> {
 describe(`account settings: profile, picture, sessions (${dbKind})`, () => {
   const clock = createManualClock(new Date('2031-05-01T12:00:00Z'));
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer({ clock });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => createTestServer({ clock }),
+    (opened) => (server = opened),
+  );
 
   const inject = (
     method: 'GET' | 'PATCH' | 'PUT' | 'DELETE',

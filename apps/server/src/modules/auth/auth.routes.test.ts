@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { MESSAGES } from '@ecoa/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bearer,
   latestMailTo,
@@ -11,6 +11,7 @@ import {
   uniqueEmail,
   uniqueIp,
 } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
@@ -23,12 +24,10 @@ const DAY = 24 * HOUR;
 describe(`sign-in with an e-mail code (${dbKind})`, () => {
   const clock = createManualClock(new Date('2030-03-01T12:00:00Z'));
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer({ clock });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => createTestServer({ clock }),
+    (opened) => (server = opened),
+  );
 
   const post = (url: string, payload: unknown, ip = uniqueIp()) =>
     server.app.inject({ method: 'POST', url, payload: payload as object, remoteAddress: ip });

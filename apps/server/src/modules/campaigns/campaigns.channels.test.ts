@@ -1,21 +1,15 @@
 import type { Channel, CreateCampaignRequest } from '@ecoa/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wavFile } from '../../../test/audio-builder.test-support.ts';
+import { describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/factories.test-support.ts';
-import { multipart } from '../../../test/multipart.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits, userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { api, campaignsUser, importList, mobile, startCampaignsServer, uploadAudio } from './campaigns.test-support.ts';
 
 /** The whole lifecycle on each channel, through the real adapters and their simulators. */
 describe('campaigns on every channel', () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(startCampaignsServer, (opened) => (server = opened));
 
   const cases: { channel: Channel; type: string; content: CreateCampaignRequest['content']; final: string }[] = [
     { channel: 'sms_flash', type: 'SMSFLASH', content: { text: 'Alerta {nome}' }, final: 'delivered' },
@@ -47,8 +41,7 @@ describe('campaigns on every channel', () => {
 
   for (const { channel, type, content, final } of cases) {
     it(`${channel}: sends to each recipient once, settles every one, credits exact`, async () => {
-      const user = await userWithCredits(server, 10);
-      const c = api(server, user.token);
+      const { user, api: c } = await campaignsUser(server, 10);
       const list = await importList(server, user.token, [
         { phone: mobile(), name: 'Ana' },
         { phone: mobile(), name: 'Bia' },
@@ -66,20 +59,8 @@ describe('campaigns on every channel', () => {
   }
 
   it('voice torpedo with an uploaded audio: the carrier fetches it; the audio cannot be deleted while the campaign may call', async () => {
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
-    const form = multipart([
-      { name: 'name', value: 'Aviso' },
-      { name: 'file', filename: 'aviso.wav', content: wavFile({ seconds: 1 }) },
-    ]);
-    const uploaded = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/audios',
-      payload: form.payload,
-      headers: { ...bearer(user.token), ...form.headers },
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(201);
-    const audioId = uploaded.json().id as string;
+    const { user, api: c } = await campaignsUser(server, 10);
+    const audioId = await uploadAudio(server, user.token);
     const list = await importList(server, user.token, [{ phone: mobile() }]);
     const later = await c.create({
       name: 'Depois',

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { campaignsUser, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
 
 describe('the estimate shows the review an example and what removing accents saves', () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(startCampaignsServer, (opened) => (server = opened));
 
   it('gives the first recipient’s rendered text and the parts without accents when that saves some', async () => {
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 10);
     const phones = [mobile(), mobile()].sort();
     const list = await importList(server, user.token, [
       { phone: phones[1]!, name: 'Bia' },

@@ -1,17 +1,21 @@
 import { analyzeSms } from '@ecoa/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { credits, userWithCredits } from '../channels/channels.test-support.ts';
-import { api, dispatchSettled, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { credits } from '../channels/channels.test-support.ts';
+import {
+  campaignsUser,
+  dispatchSettled,
+  freshMobiles,
+  importList,
+  mobile,
+  smsCampaign,
+  startCampaignsServer,
+} from './campaigns.test-support.ts';
 
 describe('campaigns: create, estimate, start, dispatch, settle', () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(startCampaignsServer, (opened) => (server = opened));
   const smsc = () => server.providers.simulators.smsc!;
 
   // A text with variables is rendered per recipient in Node; the same text for all is written by one SQL statement.
@@ -21,8 +25,7 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
   ])(
     'sends an SMS campaign once to each eligible recipient, with the credits captured exactly ("$text")',
     async ({ text, rendered, loser }) => {
-      const user = await userWithCredits(server, 100);
-      const c = api(server, user.token);
+      const { user, api: c } = await campaignsUser(server, 100);
       const shared = mobile();
       const optedOut = mobile();
       const a = [shared, optedOut, mobile(), mobile()].map((phone, i) => ({ phone, name: `Ana ${i}` }));
@@ -81,13 +84,8 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
   );
 
   it('refuses to start without enough credits, with the exact shortfall, and changes nothing', async () => {
-    const user = await userWithCredits(server, 3);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      [1, 2, 3, 4, 5].map(() => ({ phone: mobile() })),
-    );
+    const { user, api: c } = await campaignsUser(server, 3);
+    const list = await importList(server, user.token, freshMobiles(5));
     const long = 'x'.repeat(200); // two parts each
     expect(analyzeSms(long).parts).toHaveLength(2);
     const id = await c.create({ name: 'Grande', channel: 'sms_short', listIds: [list], content: { text: long } });
@@ -102,8 +100,7 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
   });
 
   it('says what is missing before a draft can start', async () => {
-    const user = await userWithCredits(server, 5);
-    const c = api(server, user.token);
+    const { api: c } = await campaignsUser(server, 5);
     const id = await c.create({ name: 'Incompleta', channel: 'whatsapp' });
     const estimate = await c.estimate(id);
     expect(estimate.problems.map((p) => p.code).sort()).toEqual(['LISTS_REQUIRED', 'TEMPLATE_REQUIRED']);
@@ -113,20 +110,9 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
   });
 
   it('pauses and resumes mid-run without sending anyone twice, and cancel releases the rest at once', async () => {
-    const user = await userWithCredits(server, 60);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      Array.from({ length: 40 }, () => ({ phone: mobile() })),
-    );
-    const id = await c.create({
-      name: 'Lenta',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-      maxRate: 20,
-    });
+    const { user, api: c } = await campaignsUser(server, 60);
+    const list = await importList(server, user.token, freshMobiles(40));
+    const id = await c.create({ ...smsCampaign('Lenta', list), maxRate: 20 });
     smsc().reset();
     await c.move(id, 'start');
     await c.waitFor(id, (x) => x.counts.delivered >= 5);
@@ -152,13 +138,8 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
   });
 
   it('keeps each failure reason and releases what the carrier refused', async () => {
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      [1, 2, 3].map(() => ({ phone: mobile() })),
-    );
+    const { user, api: c } = await campaignsUser(server, 10);
+    const list = await importList(server, user.token, freshMobiles(3));
     const id = await c.create({ name: 'Recusada', channel: 'sms_flash', listIds: [list], content: { text: 'Alerta' } });
     smsc().setOptions({ rejectStatus: 0x0b });
     try {
@@ -177,19 +158,9 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
   });
 
   it('pauses a campaign whose carrier keeps refusing for now, with the reason shown', async () => {
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      [1, 2].map(() => ({ phone: mobile() })),
-    );
-    const id = await c.create({
-      name: 'Congestionada',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-    });
+    const { user, api: c } = await campaignsUser(server, 10);
+    const list = await importList(server, user.token, freshMobiles(2));
+    const id = await c.create(smsCampaign('Congestionada', list));
     // The carrier changed the account's password: every bind is refused, nothing can leave Ecoa.
     const password = smsc().options().password;
     smsc().setOptions({ password: 'trocada' });

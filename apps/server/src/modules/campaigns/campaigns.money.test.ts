@@ -1,9 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
-import { credits, userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { credits } from '../channels/channels.test-support.ts';
+import {
+  campaignsUser,
+  freshMobiles,
+  importList,
+  mobile,
+  smsCampaign,
+  startCampaignsServer,
+} from './campaigns.test-support.ts';
 
 /**
  * Where a campaign's credits go at the moments that decide them: a cancel's own answer (before
@@ -23,17 +31,14 @@ const OPENS_AT_NINE = { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' }
 describe(`campaign credits at the moments that decide them (${dbKind})`, () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer({ clock });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => startCampaignsServer({ clock }),
+    (opened) => (server = opened),
+  );
   const smsc = () => server.providers.simulators.smsc!;
 
   it('cancel releases every queued credit in its own answer (nothing in flight, before any supervisor pass)', async () => {
-    const user = await userWithCredits(server, 50);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 50);
     const phones = Array.from({ length: 12 }, () => mobile());
     const list = await importList(
       server,
@@ -41,13 +46,7 @@ describe(`campaign credits at the moments that decide them (${dbKind})`, () => {
       phones.map((phone) => ({ phone })),
     );
     // Started before its window opens: running, all 12 queued, none handed to a dispatcher.
-    const id = await c.create({
-      name: 'Antes das 9',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-      window: OPENS_AT_NINE,
-    });
+    const id = await c.create({ ...smsCampaign('Antes das 9', list), window: OPENS_AT_NINE });
     const started = await c.move(id, 'start');
     expect(started).toMatchObject({ status: 'RUNNING', waitingWindow: true, counts: { queued: 12 } });
     expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 38, reserved: 12 });
@@ -66,20 +65,9 @@ describe(`campaign credits at the moments that decide them (${dbKind})`, () => {
   });
 
   it('cancel mid-run releases, in its answer, exactly the credits of the messages it canceled', async () => {
-    const user = await userWithCredits(server, 60);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      Array.from({ length: 40 }, () => ({ phone: mobile() })),
-    );
-    const id = await c.create({
-      name: 'Lenta',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-      maxRate: 10,
-    });
+    const { user, api: c } = await campaignsUser(server, 60);
+    const list = await importList(server, user.token, freshMobiles(40));
+    const id = await c.create({ ...smsCampaign('Lenta', list), maxRate: 10 });
     await c.move(id, 'start');
     await c.waitFor(id, (x) => x.counts.delivered >= 3);
     const canceled = await c.move(id, 'cancel');
@@ -100,8 +88,7 @@ describe(`campaign credits at the moments that decide them (${dbKind})`, () => {
   });
 
   it('a carrier answer that leaves "maybe sent" (the bind dropped mid-submit) is unknown and paid, never released', async () => {
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 10);
     const phone = mobile();
     const list = await importList(server, user.token, [{ phone }]);
     const id = await c.create({ name: 'Talvez', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });

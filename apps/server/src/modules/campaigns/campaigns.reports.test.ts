@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { api, campaignsUser, importList, mobile, smsCampaign, startCampaignsServer } from './campaigns.test-support.ts';
 
 describe('campaign reports, the dashboard and the administrators’ list', () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(startCampaignsServer, (opened) => (server = opened));
 
   it('lists campaigns with progress, pages recipients, exports CSV, draws the timeline, fills the dashboard', async () => {
-    const user = await userWithCredits(server, 50);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 50);
     const home = async () =>
       (
         await server.app.inject({ method: 'GET', url: '/api/v1/dashboard/summary', headers: bearer(user.token) })
@@ -29,12 +23,7 @@ describe('campaign reports, the dashboard and the administrators’ list', () =>
       { phone: phones[2]!, name: 'Caio' },
     ]);
     const draft = await c.create({ name: 'Rascunho', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
-    const id = await c.create({
-      name: 'Black Friday',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi {nome}' },
-    });
+    const id = await c.create(smsCampaign('Black Friday', list, 'Oi {nome}'));
     await c.move(id, 'start');
     await c.waitFor(id);
 

@@ -1,8 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
-import { userWithCredits } from '../channels/channels.test-support.ts';
-import { api, dispatchSettled, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import {
+  campaignsUser,
+  dispatchSettled,
+  importList,
+  mobile,
+  smsCampaign,
+  startCampaignsServer,
+} from './campaigns.test-support.ts';
 
 /**
  * A Monday at 08:00 in São Paulo (UTC−3, no daylight saving), before the default window opens at
@@ -24,23 +31,17 @@ function saoPaulo(days: number, time: string): Date {
 describe('schedules and the sending window (injected clock)', () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer({ clock });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => startCampaignsServer({ clock }),
+    (opened) => (server = opened),
+  );
 
   it('waits for its window, then sends by itself when it opens', async () => {
     clock.set(MONDAY_8AM);
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 10);
     const list = await importList(server, user.token, [{ phone: mobile() }, { phone: mobile() }]);
     const id = await c.create({
-      name: 'Janela',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Bom dia' },
+      ...smsCampaign('Janela', list, 'Bom dia'),
       window: { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' },
     });
     const started = await c.move(id, 'start');
@@ -57,14 +58,10 @@ describe('schedules and the sending window (injected clock)', () => {
 
   it('starts a schedule that passed while Ecoa was down, inside its window', async () => {
     clock.set(saoPaulo(1, '10:00')); // Tuesday
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 10);
     const list = await importList(server, user.token, [{ phone: mobile() }]);
     const id = await c.create({
-      name: 'Agendada',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Lembrete' },
+      ...smsCampaign('Agendada', list, 'Lembrete'),
       schedule: saoPaulo(1, '15:00').toISOString(),
     });
     const scheduled = await c.move(id, 'start');
@@ -82,18 +79,11 @@ describe('schedules and the sending window (injected clock)', () => {
 
   it('never sends a recipient who opted out after the start (credits come back)', async () => {
     clock.set(saoPaulo(2, '10:00')); // Wednesday
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 10);
     const stays = mobile();
     const leaves = mobile();
     const list = await importList(server, user.token, [{ phone: stays }, { phone: leaves }]);
-    const id = await c.create({
-      name: 'Sair',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-      schedule: saoPaulo(2, '11:00').toISOString(),
-    });
+    const id = await c.create({ ...smsCampaign('Sair', list), schedule: saoPaulo(2, '11:00').toISOString() });
     expect((await c.move(id, 'start')).total).toBe(2);
     // Between the start and the sending, the number asks to stop.
     const optOut = await c.call('POST', '/api/v1/opt-outs', { phones: [leaves] });
@@ -112,18 +102,15 @@ describe('schedules and the sending window (injected clock)', () => {
 describe('a scheduled start needs a future date', () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer({ clock });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => startCampaignsServer({ clock }),
+    (opened) => (server = opened),
+  );
 
   /** A user with 10 SMS credits and a one-recipient list, the clock on Monday 10:00. */
   async function setUp() {
     clock.set(saoPaulo(0, '10:00'));
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 10);
     const list = await importList(server, user.token, [{ phone: mobile() }]);
     const draft = { name: 'Agenda', channel: 'sms_short' as const, listIds: [list], content: { text: 'Oi' } };
     const untouched = async (id: string) => {

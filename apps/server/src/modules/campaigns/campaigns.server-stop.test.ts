@@ -7,9 +7,9 @@ import {
 } from '../../../test/server.test-support.ts';
 import { type DbHandle, openDb } from '../../platform/db/client.ts';
 import type { RunningServer } from '../../server.ts';
-import { credits, userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
+import { credits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import type { SimulatorOverrides } from '../channels/providers/index.ts';
-import { api, importList, mobile } from './campaigns.test-support.ts';
+import { api, campaignsUser, freshMobiles, importList } from './campaigns.test-support.ts';
 
 /**
  * A server stopping (SIGTERM → server.close()) mid-campaign: it
@@ -71,13 +71,8 @@ describe('a server stopping mid-campaign', () => {
     '$channel: stop returns within seconds, what was not handed over is queued, the next start sends it once',
     async ({ channel, type, recipients, content, simulators, congest, reached }) => {
       const first = await start(simulators);
-      const user = await userWithCredits(first, 500);
-      const c = api(first, user.token);
-      const list = await importList(
-        first,
-        user.token,
-        Array.from({ length: recipients }, () => ({ phone: mobile() })),
-      );
+      const { user, api: c } = await campaignsUser(first, 500);
+      const list = await importList(first, user.token, freshMobiles(recipients));
       const id = await c.create({ name: 'Parada', channel, listIds: [list], content });
       congest(first);
       await c.move(id, 'start');

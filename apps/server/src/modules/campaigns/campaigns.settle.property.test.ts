@@ -20,7 +20,7 @@ import { createProviderRegistry } from '../channels/providers/registry.ts';
 import { composeModules } from '../index.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
 import { ScriptedCarrier, step } from './campaigns.settle.test-support.ts';
-import { api, importList, mobile } from './campaigns.test-support.ts';
+import { api, importList, mobile, smsCampaign } from './campaigns.test-support.ts';
 
 /**
  * The settle rules as a property: whatever order submit results (sent, failed, maybe-sent,
@@ -84,10 +84,7 @@ describe('the settle rules: any interleaving gives the credits of the rows’ fi
     // than its own campaign reserved takes them from there, instead of failing for want of any.
     const c = api(server, user.token);
     const later = await c.create({
-      name: 'reserva',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Olá {nome}, até logo!' },
+      ...smsCampaign('reserva', list, 'Olá {nome}, até logo!'),
       schedule: '2099-01-04T10:00:00-03:00',
     });
     expect((await c.move(later, 'start')).status).toBe('SCHEDULED');
@@ -109,12 +106,7 @@ describe('the settle rules: any interleaving gives the credits of the rows’ fi
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 14 }), async (steps) => {
         run++;
-        const id = await c.create({
-          name: `prop ${run}`,
-          channel: 'sms_short',
-          listIds: [list],
-          content: { text: 'Olá {nome}, oferta!' },
-        });
+        const id = await c.create(smsCampaign(`prop ${run}`, list, 'Olá {nome}, oferta!'));
         // A submit still waiting from an earlier run (a loop the last supervisor pass started) is
         // taken: left unanswered, its loop would wait for ever.
         for (const p of carrier.pending.splice(0)) p.resolve({ providerMessageIds: carrier.idsFor(p.message) });

@@ -1,13 +1,19 @@
 import { analyzeSms } from '@ecoa/shared';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wavFile } from '../../../test/audio-builder.test-support.ts';
-import { bearer } from '../../../test/factories.test-support.ts';
-import { multipart } from '../../../test/multipart.test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { credits, userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { credits } from '../channels/channels.test-support.ts';
+import {
+  campaignsUser,
+  freshMobiles,
+  importList,
+  mobile,
+  smsCampaign,
+  startCampaignsServer,
+  uploadAudio,
+} from './campaigns.test-support.ts';
 
 /**
  * Credits under slow carriers, crashes and broken campaigns:
@@ -16,12 +22,7 @@ import { api, importList, mobile, startCampaignsServer } from './campaigns.test-
  */
 describe('campaign credits move once, and one campaign never blocks another', () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(startCampaignsServer, (opened) => (server = opened));
   const smsc = () => server.providers.simulators.smsc!;
   const sql = (text: string, params: unknown[] = []) => server.db.executeSql(text, params);
   const backdateClaims = (id: string) =>
@@ -31,20 +32,9 @@ describe('campaign credits move once, and one campaign never blocks another', ()
     );
 
   async function slowCampaign(recipients: number) {
-    const user = await userWithCredits(server, 50);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      Array.from({ length: recipients }, () => ({ phone: mobile() })),
-    );
-    const id = await c.create({
-      name: 'Lenta',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-      maxRate: 4,
-    });
+    const { user, api: c } = await campaignsUser(server, 50);
+    const list = await importList(server, user.token, freshMobiles(recipients));
+    const id = await c.create({ ...smsCampaign('Lenta', list), maxRate: 4 });
     smsc().reset();
     // Each submit answered after 3 s: a batch stays out long enough to be looked at.
     smsc().setOptions({ responseLatencyMs: 3000 });
@@ -94,15 +84,9 @@ describe('campaign credits move once, and one campaign never blocks another', ()
   it("a campaign whose cut-off settle throws does not stop another user's scheduled campaign from starting or a finished one from completing", async () => {
     // A campaign whose reservation is spent, with a recipient left `submitting` by a dead worker:
     // capturing it throws RESERVATION_EXCEEDED on every pass.
-    const broken = await userWithCredits(server, 10);
-    const b = api(server, broken.token);
+    const { user: broken, api: b } = await campaignsUser(server, 10);
     const brokenList = await importList(server, broken.token, [{ phone: mobile() }, { phone: mobile() }]);
-    const brokenId = await b.create({
-      name: 'Quebrada',
-      channel: 'sms_short',
-      listIds: [brokenList],
-      content: { text: 'Oi' },
-    });
+    const brokenId = await b.create(smsCampaign('Quebrada', brokenList));
     await b.move(brokenId, 'start');
     await b.waitFor(brokenId);
     await sql(
@@ -111,25 +95,13 @@ describe('campaign credits move once, and one campaign never blocks another', ()
     );
     await sql(`update campaigns set status = 'RUNNING', finished_at = null where id = $1`, [brokenId]);
 
-    const other = await userWithCredits(server, 10);
-    const o = api(server, other.token);
+    const { user: other, api: o } = await campaignsUser(server, 10);
     const list = await importList(server, other.token, [{ phone: mobile() }]);
-    const scheduled = await o.create({
-      name: 'Agendada',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-      schedule: '2099-01-04T10:00:00-03:00',
-    });
+    const scheduled = await o.create({ ...smsCampaign('Agendada', list), schedule: '2099-01-04T10:00:00-03:00' });
     expect((await o.move(scheduled, 'start')).status).toBe('SCHEDULED');
     await sql(`update campaigns set scheduled_at = now() - interval '1 minute' where id = $1`, [scheduled]);
     // A campaign with nothing left that is not marked finished yet (its last settle's process died).
-    const finished = await o.create({
-      name: 'Terminada',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-    });
+    const finished = await o.create(smsCampaign('Terminada', list));
     await o.move(finished, 'start');
     await o.waitFor(finished);
     await sql(`update campaigns set status = 'RUNNING', finished_at = null where id = $1`, [finished]);
@@ -146,13 +118,8 @@ describe('campaign credits move once, and one campaign never blocks another', ()
   }, 60_000);
 
   it("a long SMS whose first part the SMSC took and second refused is `unknown` and captured, its taken part's id kept", async () => {
-    const user = await userWithCredits(server, 20);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      [1, 2, 3].map(() => ({ phone: mobile() })),
-    );
+    const { user, api: c } = await campaignsUser(server, 20);
+    const list = await importList(server, user.token, freshMobiles(3));
     const text = 'Oferta '.repeat(30);
     expect(analyzeSms(text).parts).toHaveLength(2);
     const id = await c.create({ name: 'Metade', channel: 'sms_short', listIds: [list], content: { text } });
@@ -186,28 +153,12 @@ describe('campaign credits move once, and one campaign never blocks another', ()
     }
   }, 60_000);
 
-  async function uploadAudio(token: string): Promise<string> {
-    const form = multipart([
-      { name: 'name', value: 'Aviso' },
-      { name: 'file', filename: 'aviso.wav', content: wavFile({ seconds: 1 }) },
-    ]);
-    const uploaded = await server.app.inject({
-      method: 'POST',
-      url: '/api/v1/audios',
-      payload: form.payload,
-      headers: { ...bearer(token), ...form.headers },
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(201);
-    return uploaded.json().id as string;
-  }
-
   // Two connections needed: PGlite has one, where the delete's open transaction would hold everything.
   it.runIf(dbKind === 'postgres')(
     "a start and the audio's delete serialise: a start waiting on a delete in progress is refused with AUDIO_NOT_FOUND, nothing reserved",
     async () => {
-      const user = await userWithCredits(server, 10);
-      const c = api(server, user.token);
-      const audioId = await uploadAudio(user.token);
+      const { user, api: c } = await campaignsUser(server, 10);
+      const audioId = await uploadAudio(server, user.token);
       const list = await importList(server, user.token, [{ phone: mobile() }]);
       const id = await c.create({ name: 'Corrida', channel: 'voice_torpedo', listIds: [list], content: { audioId } });
       const deleting = new pg.Client({ connectionString: server.config.databaseUrl });
@@ -245,9 +196,8 @@ describe('campaign credits move once, and one campaign never blocks another', ()
   );
 
   it('a voice campaign whose audio vanished is never charged: its recipients go back to the queue and the campaign pauses with the reason', async () => {
-    const user = await userWithCredits(server, 10);
-    const c = api(server, user.token);
-    const audioId = await uploadAudio(user.token);
+    const { user, api: c } = await campaignsUser(server, 10);
+    const audioId = await uploadAudio(server, user.token);
     const list = await importList(server, user.token, [{ phone: mobile() }, { phone: mobile() }]);
     const id = await c.create({
       name: 'Sem áudio',

@@ -2,8 +2,15 @@ import type { Campaign } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { credits, userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
-import { api, dispatchSettled, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { credits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
+import {
+  campaignsUser,
+  dispatchSettled,
+  freshMobiles,
+  importList,
+  smsCampaign,
+  startCampaignsServer,
+} from './campaigns.test-support.ts';
 
 /**
  * Pause and cancel take effect within seconds: after their answer nothing
@@ -38,19 +45,9 @@ describe('pause and cancel stop the sending within seconds', () => {
   const arrivals = () => smsc().counters().submits + smsc().counters().throttled;
 
   async function congestedCampaign(balance: number) {
-    const user = await userWithCredits(server, balance);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      Array.from({ length: RECIPIENTS }, () => ({ phone: mobile() })),
-    );
-    const id = await c.create({
-      name: 'Congestionada',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi' },
-    });
+    const { user, api: c } = await campaignsUser(server, balance);
+    const list = await importList(server, user.token, freshMobiles(RECIPIENTS));
+    const id = await c.create(smsCampaign('Congestionada', list));
     smsc().reset();
     const throttleUntil = Date.now() + 12_000;
     smsc().setOptions({ responseLatencyMs: 400, throttleUntil });
@@ -132,13 +129,8 @@ describe('pause and cancel stop the sending within seconds', () => {
   }, 90_000);
 
   it('a cancel while the carrier answers "try later" releases those recipients as canceled and the campaign ends (not queued in a canceled campaign forever)', async () => {
-    const user = await userWithCredits(server, 50);
-    const c = api(server, user.token);
-    const list = await importList(
-      server,
-      user.token,
-      Array.from({ length: 20 }, () => ({ phone: mobile() })),
-    );
+    const { user, api: c } = await campaignsUser(server, 50);
+    const list = await importList(server, user.token, freshMobiles(20));
     const id = await c.create({ name: 'Tente depois', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
     smsc().reset();
     // ESME_RSYSERR: nothing was taken, the same submit may succeed later.
@@ -180,13 +172,8 @@ describe('pause and cancel stop the sending within seconds', () => {
   ])(
     '$channel at $perSecond/s canceled after 2 s hands at most ~2 more to the carrier, the rest canceled and released',
     async ({ channel, type, content, perSecond }) => {
-      const user = await userWithCredits(server, 100);
-      const c = api(server, user.token);
-      const list = await importList(
-        server,
-        user.token,
-        Array.from({ length: 40 }, () => ({ phone: mobile() })),
-      );
+      const { user, api: c } = await campaignsUser(server, 100);
+      const list = await importList(server, user.token, freshMobiles(40));
       const id = await c.create({ name: 'Lenta', channel, listIds: [list], content });
       const sims = server.providers.simulators;
       const reached = () =>

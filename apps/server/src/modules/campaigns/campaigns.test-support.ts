@@ -4,13 +4,14 @@
  */
 import type { Campaign, CampaignEstimate, CreateCampaignRequest } from '@ecoa/shared';
 import { expect } from 'vitest';
+import { wavFile } from '../../../test/audio-builder.test-support.ts';
 import { injectAs } from '../../../test/http.test-support.ts';
 import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
-import { WELL_BEHAVED } from '../channels/channels.test-support.ts';
+import { userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
 import type { SimulatorOverrides } from '../channels/providers/index.ts';
 import { dispatchQueue } from './campaigns.jobs.ts';
 
@@ -52,18 +53,10 @@ export async function importList(
     ['telefone', 'nome', ...extra].join(';'),
     ...rows.map((r) => [r.phone, r.name ?? '', ...extra.map((k) => r[k] ?? '')].join(';')),
   ];
-  const form = multipart([
+  const id = await postCreated(server, token, '/api/v1/lists', [
     { name: 'name', value: name },
     { name: 'file', filename: 'lista.csv', content: Buffer.from(lines.join('\n'), 'utf8') },
   ]);
-  const res = await injectAs(server, token, {
-    method: 'POST',
-    url: '/api/v1/lists',
-    payload: form.payload,
-    headers: form.headers,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const id = res.json().id as string;
   // Imports queue behind each other (the chaos test sends five at once) on a loaded machine.
   const list = await waitForListImported(server, token, id, 90_000);
   if (list.status !== 'ready') throw new Error(`list not ready: ${JSON.stringify(list)}`);
@@ -143,4 +136,41 @@ export function api(server: RunningServer, token: string) {
       }
     },
   };
+}
+
+/** `count` fresh mobiles, the rows of a list whose recipients are all alike. */
+export function freshMobiles(count: number): { phone: string }[] {
+  return Array.from({ length: count }, () => ({ phone: mobile() }));
+}
+
+/** A short SMS campaign's body: its name, one list, and a text ('Oi' where the text is not the point). */
+export function smsCampaign(name: string, list: string, text = 'Oi'): CreateCampaignRequest {
+  return { name, channel: 'sms_short', listIds: [list], content: { text } };
+}
+
+/** A user with `count` of each paid credit type, and the campaigns API as that user. */
+export async function campaignsUser(server: RunningServer, count: number) {
+  const user = await userWithCredits(server, count);
+  return { user, api: api(server, user.token) };
+}
+
+/** A one-second WAV uploaded through the real route as the user with `token`: its id. */
+export function uploadAudio(server: RunningServer, token: string): Promise<string> {
+  return postCreated(server, token, '/api/v1/audios', [
+    { name: 'name', value: 'Aviso' },
+    { name: 'file', filename: 'aviso.wav', content: wavFile({ seconds: 1 }) },
+  ]);
+}
+
+/** A multipart form POSTed through the real route as the user with `token`; 201 expected: the new id. */
+async function postCreated(
+  server: RunningServer,
+  token: string,
+  url: string,
+  parts: Parameters<typeof multipart>[0],
+): Promise<string> {
+  const form = multipart(parts);
+  const res = await injectAs(server, token, { method: 'POST', url, payload: form.payload, headers: form.headers });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as string;
 }

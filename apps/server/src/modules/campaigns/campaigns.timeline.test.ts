@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { campaignsUser, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
 
 describe('the campaign timeline’s bucket follows how long the campaign ran', () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(startCampaignsServer, (opened) => (server = opened));
 
   it('draws a campaign of seconds second by second, and wider buckets as campaigns run longer', async () => {
-    const user = await userWithCredits(server, 20);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 20);
     const list = await importList(server, user.token, [{ phone: mobile() }, { phone: mobile() }, { phone: mobile() }]);
     const id = await c.create({ name: 'Relâmpago', channel: 'sms_short', listIds: [list], content: { text: 'Oi' } });
     await c.move(id, 'start');

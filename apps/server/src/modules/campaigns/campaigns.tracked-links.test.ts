@@ -1,20 +1,15 @@
 import { analyzeSms } from '@ecoa/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { injectAs } from '../../../test/http.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { userWithCredits } from '../channels/channels.test-support.ts';
-import { api, importList, mobile, startCampaignsServer } from './campaigns.test-support.ts';
+import { api, campaignsUser, importList, mobile, smsCampaign, startCampaignsServer } from './campaigns.test-support.ts';
 
 /** A campaign's `{link}`: each recipient's own short address, clicks and click-through in the report. */
 describe('campaigns: tracked links', () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(startCampaignsServer, (opened) => (server = opened));
   const smsc = () => server.providers.simulators.smsc!;
   const click = (path: string, i: number) =>
     server.app.inject({
@@ -25,20 +20,14 @@ describe('campaigns: tracked links', () => {
     });
 
   it('gives each recipient its own address, counts who clicked, and shows it in the report and export', async () => {
-    const user = await userWithCredits(server, 50);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 50);
     const people = [mobile(), mobile(), mobile()];
     const list = await importList(
       server,
       user.token,
       people.map((phone, i) => ({ phone, name: `Cliente ${i}` })),
     );
-    const missing = await c.create({
-      name: 'Sem destino',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Veja {link}' },
-    });
+    const missing = await c.create(smsCampaign('Sem destino', list, 'Veja {link}'));
     expect((await c.estimate(missing)).problems.map((p) => p.code)).toContain('TRACKED_LINK_MISSING');
 
     const text = 'Oferta de Natal, {nome}: {link}';
@@ -103,8 +92,7 @@ describe('campaigns: tracked links', () => {
   });
 
   it('a tracked rotating link takes its turn and counts in the link’s stats; someone else’s link is refused', async () => {
-    const user = await userWithCredits(server, 50);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 50);
     const link = await server.modules.links.create(user.id, {
       name: 'Equipe',
       slug: `equipe-${user.id.slice(0, 8)}`,
@@ -147,8 +135,7 @@ describe('campaigns: tracked links', () => {
   });
 
   it('administrators list campaigns’ tracked links and turn one off (the friendly page), audited', async () => {
-    const user = await userWithCredits(server, 50);
-    const c = api(server, user.token);
+    const { user, api: c } = await campaignsUser(server, 50);
     const list = await importList(server, user.token, [{ phone: mobile() }]);
     const id = await c.create({
       name: `Golpe ${user.id.slice(0, 6)}`,

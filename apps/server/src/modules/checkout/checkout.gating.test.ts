@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { checkoutCall, expectReconciled, money, payments, returnUrls } from './checkout.test-support.ts';
@@ -19,12 +20,10 @@ async function cardOption(server: RunningServer, token: string) {
  */
 describe(`card payments without Stripe on a public PUBLIC_URL (${dbKind})`, () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer({ work: false, config: testConfig({ PUBLIC_URL: PRODUCTION_URL }) });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => createTestServer({ work: false, config: testConfig({ PUBLIC_URL: PRODUCTION_URL }) }),
+    (opened) => (server = opened),
+  );
 
   it('POST /api/checkout answers 503 CARD_PAYMENTS_NOT_CONFIGURED and creates nothing', async () => {
     const { token } = await signUpAndSignIn(server);

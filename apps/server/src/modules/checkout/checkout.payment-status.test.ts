@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { checkoutCall } from './checkout.test-support.ts';
@@ -12,12 +13,10 @@ const form = { 'content-type': 'application/x-www-form-urlencoded' };
  */
 describe(`a card payment's status for its owner (${dbKind})`, () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer({ work: false });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => createTestServer({ work: false }),
+    (opened) => (server = opened),
+  );
 
   const status = (token: string | undefined, id: string) =>
     server.app.inject({ method: 'GET', url: `/api/v1/payments/${id}`, headers: token ? bearer(token) : {} });

@@ -1,18 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import { users } from '../users/users.schema.ts';
 import { expectReconciled, money, payments, type StripeHarness, startStripeHarness } from './checkout.test-support.ts';
 
 describe(`card refunds through the Stripe webhook (${dbKind})`, () => {
   let h: StripeHarness;
-  beforeAll(async () => {
-    h = await startStripeHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  openBeforeAll(startStripeHarness, (opened) => (h = opened));
 
   it('takes refunds back, never below zero, recording the shortfall', async () => {
     const full = await h.startCheckout(300);

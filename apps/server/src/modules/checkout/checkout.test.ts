@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import {
@@ -15,12 +16,10 @@ import {
 
 describe(`checkout without Stripe: the built-in test checkout (${dbKind})`, () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer({ work: false });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => createTestServer({ work: false }),
+    (opened) => (server = opened),
+  );
 
   it('validates the amount (whole reais, R$ 270 to R$ 100.000), the return URLs and the session', async () => {
     const { token } = await signUpAndSignIn(server);

@@ -1,6 +1,7 @@
 import { cnpjCheckDigits } from '@ecoa/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { injectAs } from '../../../test/http.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
@@ -21,12 +22,10 @@ const MISSING = cnpj('998887770001'); // not in the base
  */
 describe(`enrichment (${dbKind})`, () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer({ isolated: true });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(
+    () => createTestServer({ isolated: true }),
+    (opened) => (server = opened),
+  );
 
   const sql = (text: string, params: unknown[] = []) => server.db.executeSql(text, params);
 

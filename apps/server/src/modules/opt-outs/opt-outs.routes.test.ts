@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { injectAs } from '../../../test/http.test-support.ts';
 import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
@@ -12,12 +13,7 @@ const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirna
 
 describe(`opt-outs API (${dbKind})`, () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(createTestServer, (opened) => (server = opened));
 
   async function importList(token: string, name: string) {
     const form = multipart([{ name: 'file', filename: name, content: fixture(name) }]);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bearer,
   makeAdmin,
@@ -9,17 +9,13 @@ import {
   uniqueEmail,
   uniqueIp,
 } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 describe(`company sign-up and /api/me (${dbKind})`, () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(createTestServer, (opened) => (server = opened));
 
   const signUp = (payload: unknown) =>
     server.app.inject({ method: 'POST', url: '/api/user', payload: payload as object, remoteAddress: uniqueIp() });

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, signUpAndSignIn, signupPayload, uniqueIp } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { findDisallowedText } from './input-guard.ts';
@@ -24,12 +25,7 @@ describe('findDisallowedText', () => {
 
 describe(`API input with control characters (${dbKind})`, () => {
   let server: RunningServer;
-  beforeAll(async () => {
-    server = await createTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openBeforeAll(createTestServer, (opened) => (server = opened));
 
   it('refuses a NUL in a JSON field with a clear 400, and changes nothing', async () => {
     const { token } = await signUpAndSignIn(server);

@@ -4,6 +4,7 @@
  * that stop emitting once it is closed. Each adapter (rcs/, whatsapp/) gives only its protocol.
  */
 import type { Channel } from '@ecoa/shared';
+import type { Clock } from '../../../../platform/clock/clock.ts';
 import type {
   ChannelProvider,
   EventListener,
@@ -16,6 +17,16 @@ import type {
 import type { HealthTracker } from './health.ts';
 import { TransportError } from './http-client.ts';
 import { type SendPacer, waitOrStopped } from './pacer.ts';
+
+/** How an HTTP carrier adapter is created: its configuration, and what may override it. */
+export type CarrierOptions<Config> = {
+  config: Config;
+  mode: 'simulator' | 'real';
+  /** Overrides the configured sends per second. */
+  messagesPerSecond?: number;
+  timeoutMs?: number;
+  clock?: Clock;
+};
 
 export type CarrierAdapter<Content> = {
   name: string;

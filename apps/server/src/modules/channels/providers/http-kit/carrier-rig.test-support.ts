@@ -4,8 +4,9 @@
  * on loopback (the simulator's callback URL), and every event the provider emitted. Each
  * carrier's rig (`rcs.test-support.ts`, `whatsapp.test-support.ts`) only starts its own two.
  */
-import { afterEach } from 'vitest';
-import type { ChannelProvider, ProviderEvent } from '../../provider.ts';
+import { afterEach, expect } from 'vitest';
+import { type ChannelProvider, ProviderError, type ProviderEvent } from '../../provider.ts';
+import type { CarrierOptions } from './carrier-provider.ts';
 import { serveWebhooks, type WebhookServer } from './webhook-server.test-support.ts';
 
 export type CarrierRig<Simulator> = {
@@ -18,24 +19,36 @@ export type CarrierRig<Simulator> = {
   close(): Promise<void>;
 };
 
-type RigSimulator = { setOptions(patch: { callbackUrl: string }): void; close(): Promise<void> };
-
-/** The provider's config as a rig takes it: any field may be overridden, the rest is the simulator's. */
-export type RigProviderOptions<Options extends { config: object }> = Partial<Omit<Options, 'config'>> & {
-  config?: Partial<Options['config']>;
+type RigSimulator<Config> = {
+  config: Config;
+  setOptions(patch: { callbackUrl: string }): void;
+  close(): Promise<void>;
 };
 
+/** The provider's options as a rig takes them: any config field may be overridden, the rest is the simulator's. */
+export type RigProviderOptions<Config> = Partial<Omit<CarrierOptions<Config>, 'config'>> & { config?: Partial<Config> };
+
+/** A simulator that answers at once, posts at once, never retries and takes any throughput. */
+export const QUICK_SIMULATOR = { latencyMs: 0, callbackRetries: 0, throughputPerSecond: null };
+
 /**
- * Serves `provider`'s webhooks, records its events, and points the simulator's callbacks at
- * `webhookPath` unless the test chose its own callback URL.
+ * The provider pointed at `simulator` (in simulator mode), its webhooks served, its events
+ * recorded, and the simulator's callbacks pointed at `webhookPath` unless the test chose its own
+ * callback URL.
  */
-export async function wireCarrierRig<Simulator extends RigSimulator>(parts: {
+export async function startCarrierRig<Config, Simulator extends RigSimulator<Config>>(parts: {
   simulator: Simulator;
-  provider: ChannelProvider;
+  createProvider(options: CarrierOptions<Config>): ChannelProvider;
+  providerOptions: RigProviderOptions<Config>;
   webhookPath: string;
   callbackUrlChosen: boolean;
 }): Promise<CarrierRig<Simulator>> {
-  const { simulator, provider } = parts;
+  const { simulator, providerOptions } = parts;
+  const provider = parts.createProvider({
+    mode: 'simulator',
+    ...providerOptions,
+    config: { ...simulator.config, ...providerOptions.config },
+  });
   const events: ProviderEvent[] = [];
   provider.onEvent(async (event) => {
     events.push(event);
@@ -80,4 +93,14 @@ export function simulatorControl(simulatorUrl: string, path: string, body?: unkn
     headers: { 'content-type': 'application/json' },
     ...(read ? {} : { body: JSON.stringify(body ?? {}) }),
   });
+}
+
+/** The ProviderError a send was refused with (the test fails when it resolved or threw anything else). */
+export async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { type OutboundMessage, ProviderError, type StatusEvent } from '../../provider.ts';
-import { closedAfterEach } from '../http-kit/carrier-rig.test-support.ts';
+import type { OutboundMessage, StatusEvent } from '../../provider.ts';
+import { closedAfterEach, rejection } from '../http-kit/carrier-rig.test-support.ts';
 import { type RcsRig, startRcsRig } from './rcs.test-support.ts';
 
 const rig = closedAfterEach(startRcsRig);
@@ -20,15 +20,6 @@ function text(to: string, body = 'Sua fatura vence amanhã'): OutboundMessage {
       ],
     },
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 const statusesOf = (r: RcsRig, id: string) =>

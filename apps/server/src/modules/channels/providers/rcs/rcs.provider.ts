@@ -4,7 +4,7 @@
  * twice), authorised by a service account's OAuth2 token, paced to the agent's quota, and the
  * signed events webhook mapped to Ecoa's statuses.
  */
-import { type Clock, systemClock } from '../../../../platform/clock/clock.ts';
+import { systemClock } from '../../../../platform/clock/clock.ts';
 import type { ProvidersConfig } from '../../../../platform/config/config.ts';
 import {
   type ChannelProvider,
@@ -13,7 +13,7 @@ import {
   ProviderError,
   type SubmitResult,
 } from '../../provider.ts';
-import { carrierProvider } from '../http-kit/carrier-provider.ts';
+import { type CarrierOptions, carrierProvider } from '../http-kit/carrier-provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
 import { httpExchange, type TransportError } from '../http-kit/http-client.ts';
 import { SendPacer } from '../http-kit/pacer.ts';
@@ -32,14 +32,8 @@ export const RCS_PROVIDER = 'rcs';
  */
 export const RCS_DEFAULT_MESSAGES_PER_SECOND = 100;
 
-export type RcsProviderOptions = {
-  config: RcsConfig;
-  mode: 'simulator' | 'real';
-  /** Overrides the configured quota (the bench lifts it). */
-  messagesPerSecond?: number;
-  timeoutMs?: number;
-  clock?: Clock;
-};
+/** `messagesPerSecond` overrides the configured quota (the bench lifts it). */
+export type RcsProviderOptions = CarrierOptions<RcsConfig>;
 
 export function createRcsProvider(options: RcsProviderOptions): ChannelProvider {
   const { config } = options;

@@ -1,8 +1,13 @@
 /** The RCS adapter wired to its simulator over real HTTP (see `http-kit/carrier-rig.test-support.ts`). */
 import { randomUUID } from 'node:crypto';
 import type { OutboundMessage } from '../../provider.ts';
-import { type CarrierRig, type RigProviderOptions, wireCarrierRig } from '../http-kit/carrier-rig.test-support.ts';
-import { createRcsProvider, type RcsProviderOptions } from './rcs.provider.ts';
+import {
+  type CarrierRig,
+  QUICK_SIMULATOR,
+  type RigProviderOptions,
+  startCarrierRig,
+} from '../http-kit/carrier-rig.test-support.ts';
+import { createRcsProvider, type RcsConfig } from './rcs.provider.ts';
 import { type RcsSimulator, startRcsSimulator } from './rcs.simulator.ts';
 import type { RcsSimulatorOptions } from './rcs.simulator-options.ts';
 import { RCS_WEBHOOK_PATH } from './rcs.webhook.ts';
@@ -12,23 +17,12 @@ export type RcsRig = CarrierRig<RcsSimulator>;
 /** A quick simulator by default: no latency, events at once, no retries, no throughput limit. */
 export async function startRcsRig(
   simulatorOptions: Partial<RcsSimulatorOptions> = {},
-  providerOptions: RigProviderOptions<RcsProviderOptions> = {},
+  providerOptions: RigProviderOptions<RcsConfig> = {},
 ): Promise<RcsRig> {
-  const simulator = await startRcsSimulator({
-    latencyMs: 0,
-    eventDelayMs: 0,
-    callbackRetries: 0,
-    throughputPerSecond: null,
-    ...simulatorOptions,
-  });
-  const provider = createRcsProvider({
-    mode: 'simulator',
-    ...providerOptions,
-    config: { ...simulator.config, ...providerOptions.config },
-  });
-  return wireCarrierRig({
-    simulator,
-    provider,
+  return startCarrierRig({
+    simulator: await startRcsSimulator({ ...QUICK_SIMULATOR, eventDelayMs: 0, ...simulatorOptions }),
+    createProvider: createRcsProvider,
+    providerOptions,
     webhookPath: RCS_WEBHOOK_PATH,
     callbackUrlChosen: simulatorOptions.callbackUrl !== undefined,
   });

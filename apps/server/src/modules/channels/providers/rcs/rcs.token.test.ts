@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../../../platform/clock/clock.ts';
-import { ProviderError } from '../../provider.ts';
-import { closedAfterEach } from '../http-kit/carrier-rig.test-support.ts';
+import { closedAfterEach, rejection } from '../http-kit/carrier-rig.test-support.ts';
 import { listen } from '../http-kit/simulator-kit.ts';
 import { createRcsProvider } from './rcs.provider.ts';
 import { type RcsRig, rcsText, startRcsRig } from './rcs.test-support.ts';
@@ -16,15 +15,6 @@ const sendMany = (r: RcsRig, n: number, prefix: string) =>
   Promise.all(
     Array.from({ length: n }, (_, i) => r.provider.submit(rcsText(`${prefix}${String(i).padStart(2, '0')}`))),
   );
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 function tempKeyFile(content: object | string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ecoa-rcs-key-'));

@@ -3,15 +3,8 @@ import type { SmppConfig } from '../../../../platform/config/config.ts';
 import type { IdBases } from './message-ids.ts';
 import { STATUS } from './pdu.ts';
 
-export type SmppProviderOptions = {
-  host: string;
-  port: number;
-  systemId: string;
-  password: string;
-  /** Submits per second on the bind. */
-  tps: number;
-  /** submit_sm in flight on the bind. */
-  window: number;
+/** The bind (host, port, account) and its limits (`tps`, `window`: submit_sm in flight) as SMPP_URL gives them. */
+export type SmppProviderOptions = Pick<SmppConfig, 'host' | 'port' | 'systemId' | 'password' | 'tps' | 'window'> & {
   /**
    * The TPS window is 1 s plus this margin (flow-control.ts): the SMSC counts by arrival, and a
    * first submit that reached it late would make the next second's look like tps + 1.

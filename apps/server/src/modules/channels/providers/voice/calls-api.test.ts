@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../../../test/hooks.test-support.ts';
 import { ProviderError } from '../../provider.ts';
 import { startVoiceSimulator } from './simulator/voice-simulator.ts';
 import { createVoiceProvider } from './voice.provider.ts';
@@ -39,12 +40,7 @@ async function scriptedCarrier(answers: Record<string, [number, string]>) {
 
 describe('calls API answers, mapped to ProviderError', () => {
   let rig: VoiceRig;
-  beforeAll(async () => {
-    rig = await startVoiceRig();
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  openBeforeAll(startVoiceRig, (opened) => (rig = opened));
 
   it("maps the simulator's refusals like the real API's (code → VOICE_<code>, final)", async () => {
     const table: Array<[number, Expected]> = [

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../../../test/hooks.test-support.ts';
 import { ProviderError, type StatusEvent } from '../../provider.ts';
 import { CALL_PHRASES } from './twiml.ts';
 import { createVoiceProvider } from './voice.provider.ts';
@@ -7,13 +8,7 @@ import { startVoiceRig, torpedo, uniquePhone, ura, type VoiceRig } from './voice
 /** The voice adapter against its simulator over real HTTP: calls placed, played and reported. */
 describe('voice provider (torpedo and URA) against the calls simulator', () => {
   let rig: VoiceRig;
-
-  beforeAll(async () => {
-    rig = await startVoiceRig();
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
+  openBeforeAll(startVoiceRig, (opened) => (rig = opened));
   beforeEach(() => {
     rig.simulator.setOptions({ destinations: {} });
   });

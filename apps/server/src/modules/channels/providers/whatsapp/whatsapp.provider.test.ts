@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type OutboundMessage, ProviderError } from '../../provider.ts';
-import { closedAfterEach } from '../http-kit/carrier-rig.test-support.ts';
+import type { OutboundMessage } from '../../provider.ts';
+import { closedAfterEach, rejection } from '../http-kit/carrier-rig.test-support.ts';
 import { listen } from '../http-kit/simulator-kit.ts';
 import { createWhatsAppProvider } from './whatsapp.provider.ts';
 import { startWhatsAppRig } from './whatsapp.test-support.ts';
@@ -15,15 +15,6 @@ function message(to: string, params = ['Ana', 'R$ 10,00']): OutboundMessage {
     to,
     content: { kind: 'whatsapp', template: { name: 'cobranca_aviso', language: 'pt_BR', params } },
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 describe('WhatsApp adapter against its simulator (Cloud API over HTTP)', () => {

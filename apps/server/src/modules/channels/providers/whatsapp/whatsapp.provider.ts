@@ -3,7 +3,7 @@
  * template messages, paced to the business number's throughput, answers and webhook
  * notifications mapped to Ecoa's statuses and `WHATSAPP_<code>` reasons.
  */
-import { type Clock, systemClock } from '../../../../platform/clock/clock.ts';
+import { systemClock } from '../../../../platform/clock/clock.ts';
 import type { ProvidersConfig } from '../../../../platform/config/config.ts';
 import {
   type ChannelProvider,
@@ -12,7 +12,7 @@ import {
   type SubmitResult,
   type WhatsAppTemplate,
 } from '../../provider.ts';
-import { carrierProvider } from '../http-kit/carrier-provider.ts';
+import { type CarrierOptions, carrierProvider } from '../http-kit/carrier-provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
 import { httpExchange, type TransportError } from '../http-kit/http-client.ts';
 import { SendPacer } from '../http-kit/pacer.ts';
@@ -26,14 +26,8 @@ export const WHATSAPP_PROVIDER = 'whatsapp';
 /** The Cloud API's default throughput per business phone number (messages per second). */
 export const WHATSAPP_DEFAULT_MESSAGES_PER_SECOND = 80;
 
-export type WhatsAppProviderOptions = {
-  config: WhatsAppConfig;
-  mode: 'simulator' | 'real';
-  /** Overrides the configured throughput (the bench lifts it). */
-  messagesPerSecond?: number;
-  timeoutMs?: number;
-  clock?: Clock;
-};
+/** `messagesPerSecond` overrides the configured throughput (the bench lifts it). */
+export type WhatsAppProviderOptions = CarrierOptions<WhatsAppConfig>;
 
 /** A send answer is a few hundred bytes; more is not the Cloud API. */
 const MAX_ANSWER_BYTES = 64 * 1024;

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../../../../test/hooks.test-support.ts';
 import { FAST_CALLS } from '../voice.test-support.ts';
 import { startVoiceSimulator, type VoiceSimulator, type VoiceSimulatorCounters } from './voice-simulator.ts';
 
 /** The simulator as a carrier sees it: the calls API and its HTTP control API. */
 describe('voice simulator', () => {
   let simulator: VoiceSimulator;
-  beforeAll(async () => {
-    simulator = await startVoiceSimulator({ ...FAST_CALLS });
-  });
-  afterAll(async () => {
-    await simulator?.close();
-  });
+  openBeforeAll(
+    () => startVoiceSimulator({ ...FAST_CALLS }),
+    (opened) => (simulator = opened),
+  );
 
   function createCall(form: Record<string, string>, auth = simulator.account) {
     const credentials = Buffer.from(`${auth.accountSid}:${auth.authToken}`).toString('base64');
