@@ -1,84 +1,33 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { loadAuthSecret } from '../platform/auth/crypto.ts';
-import { type AuthGuard, createAuthGuard } from '../platform/auth/guard.ts';
+import type { AuthGuard } from '../platform/auth/guard.ts';
 import { type Clock, systemClock } from '../platform/clock/clock.ts';
 import type { Config } from '../platform/config/config.ts';
 import type { DbHandle } from '../platform/db/client.ts';
-import { customerUrlPoster } from '../platform/http/outbound.ts';
+import type { RegisterRoutes } from '../platform/http/module-routes.ts';
 import { createUploadStorage } from '../platform/http/upload-storage.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
-import { createAccountRepository } from './account/account.repository.ts';
-import { registerAccountRoutes } from './account/account.routes.ts';
-import { type AccountService, createAccountService, MAX_IMAGE_PIXELS } from './account/account.service.ts';
-import { createAvatarStorage } from './account/avatar-storage.ts';
-import { createProfileImages } from './account/profile-images.ts';
-import { createAdminUsersRepository } from './admin-users/admin-users.repository.ts';
-import { registerAdminUsersRoutes } from './admin-users/admin-users.routes.ts';
-import { type AdminUsersService, createAdminUsersService } from './admin-users/admin-users.service.ts';
-import { createAudioStorage } from './audios/audio-storage.ts';
-import { createAudiosRepository } from './audios/audios.repository.ts';
-import { registerAudiosRoutes } from './audios/audios.routes.ts';
-import { type AudiosService, createAudiosService } from './audios/audios.service.ts';
-import { createPlaybackTokens } from './audios/playback-token.ts';
-import { createAuditRepository } from './audit/audit.repository.ts';
-import { createAuthRepository } from './auth/auth.repository.ts';
-import { registerAuthRoutes } from './auth/auth.routes.ts';
-import { type AuthService, createAuthService } from './auth/auth.service.ts';
-import { createDispatcher, type Dispatcher } from './campaigns/campaigns.dispatcher.ts';
-import { defineCampaignsJobs } from './campaigns/campaigns.jobs.ts';
-import { createCampaignReportsRepository } from './campaigns/campaigns.reports.repository.ts';
-import { registerCampaignReportRoutes } from './campaigns/campaigns.reports.routes.ts';
-import { createCampaignReports } from './campaigns/campaigns.reports.service.ts';
-import { createCampaignsRepository } from './campaigns/campaigns.repository.ts';
-import { registerCampaignsRoutes } from './campaigns/campaigns.routes.ts';
-import { type CampaignsService, createCampaignsService } from './campaigns/campaigns.service.ts';
-import { type CampaignSupervisor, createCampaignSupervisor } from './campaigns/campaigns.supervisor.ts';
-import { defineChannelsJobs } from './channels/channels.jobs.ts';
-import { createChannelsRepository } from './channels/channels.repository.ts';
-import { registerChannelsRoutes } from './channels/channels.routes.ts';
-import { type ChannelsService, createChannelsService } from './channels/channels.service.ts';
-import { registerProviderWebhooks } from './channels/channels.webhooks.ts';
-import { createMessageCounts } from './channels/message-counts.ts';
-import { createMessagesPerDay } from './channels/messages-per-day.ts';
-import type { ProviderRegistry } from './channels/providers/registry.ts';
-import { registerCheckoutRoutes } from './checkout/checkout.routes.ts';
-import { type CheckoutService, createCheckoutService } from './checkout/checkout.service.ts';
-import { choosePaymentProvider } from './checkout/providers/index.ts';
-import { type CnpjBaseModule, createCnpjBase } from './cnpj-base/cnpj-base.module.ts';
-import { createDashboardRepository } from './dashboard/dashboard.repository.ts';
-import { registerDashboardRoutes } from './dashboard/dashboard.routes.ts';
-import { createDashboardService } from './dashboard/dashboard.service.ts';
-import { defineEnrichmentJobs } from './enrichment/enrichment.jobs.ts';
-import { createEnrichmentRepository } from './enrichment/enrichment.repository.ts';
-import { registerEnrichmentRoutes } from './enrichment/enrichment.routes.ts';
-import { createEnrichmentService, type EnrichmentService } from './enrichment/enrichment.service.ts';
-import { createLedgerRepository } from './ledger/ledger.repository.ts';
-import { registerLedgerRoutes } from './ledger/ledger.routes.ts';
-import { createLedgerService, type LedgerService } from './ledger/ledger.service.ts';
-import { type ClickRecorder, createClickRecorder } from './links/links.clicks.ts';
-import { createHop } from './links/links.hop.ts';
-import { createLinkCache } from './links/links.hop-cache.ts';
-import { registerHopRoute } from './links/links.public.ts';
-import { createLinksRepository } from './links/links.repository.ts';
-import { registerLinksRoutes } from './links/links.routes.ts';
-import { createLinksService, type LinksService } from './links/links.service.ts';
-import { createTrackedLinksRepository } from './links/links.tracked.repository.ts';
-import { createTrackedLinksAdmin } from './links/links.tracked-admin.ts';
-import { createDirectListsRepository } from './lists/lists.direct.repository.ts';
-import { defineListsJobs } from './lists/lists.jobs.ts';
-import { createListsRepository } from './lists/lists.repository.ts';
-import { registerListsRoutes } from './lists/lists.routes.ts';
-import { createListsService, type ListsService } from './lists/lists.service.ts';
-import { registerMetrics } from './metrics/metrics.module.ts';
-import { createOptOutsRepository } from './opt-outs/opt-outs.repository.ts';
-import { registerOptOutsRoutes } from './opt-outs/opt-outs.routes.ts';
-import { createOptOutsService, type OptOutsService } from './opt-outs/opt-outs.service.ts';
-import { createUsersRepository } from './users/users.repository.ts';
-import { registerUsersRoutes } from './users/users.routes.ts';
-import { createUsersService, type UsersService } from './users/users.service.ts';
+import { type AccountService, createAccountModule } from './account/index.ts';
+import { type AdminUsersService, createAdminUsersModule } from './admin-users/index.ts';
+import { type AudiosService, createAudiosModule } from './audios/index.ts';
+import { createAuditModule } from './audit/index.ts';
+import { type AuthModule, type AuthService, createAuthModule } from './auth/index.ts';
+import { type CampaignsModule, type CampaignsService, createCampaignsModule } from './campaigns/index.ts';
+import { type ChannelsService, createChannelsModule, type ProviderRegistry } from './channels/index.ts';
+import { type CheckoutService, createCheckoutModule } from './checkout/index.ts';
+import { type CnpjBaseModule, createCnpjBaseModule } from './cnpj-base/index.ts';
+import { createDashboardModule } from './dashboard/index.ts';
+import { createEnrichmentModule, type EnrichmentService } from './enrichment/index.ts';
+import { createLedgerModule, type LedgerService } from './ledger/index.ts';
+import { createLinksModule, type LinksModule, type LinksService } from './links/index.ts';
+import { createListsModule, type ListsService } from './lists/index.ts';
+import { createMetricsModule } from './metrics/index.ts';
+import { createOptOutsModule, type OptOutsService } from './opt-outs/index.ts';
+// Not through its index: the users service needs the auth index, whose tables need the users index.
+import { createUsersModule } from './users/users.module.ts';
+import type { UsersService } from './users/users.service.ts';
 
 export type ModuleDeps = {
   config: Config;
@@ -112,296 +61,156 @@ export type ComposedModules = {
   campaigns: CampaignsService;
   links: LinksService;
   /** The hop's clicks waiting to be written (a clean shutdown writes them). */
-  linkClicks: ClickRecorder;
+  linkClicks: LinksModule['clicks'];
   /** Keeps campaigns moving across crashes and schedules; started by the processes that work jobs. */
-  supervisor: CampaignSupervisor;
-  dispatcher: Dispatcher;
+  supervisor: CampaignsModule['supervisor'];
+  dispatcher: CampaignsModule['dispatcher'];
   /** The Receita's CNPJ base (enrichment's data): its state and refresh, for administrators. */
   cnpjBase: CnpjBaseModule;
   registerRoutes(app: FastifyInstance): Promise<void>;
 };
 
 /**
- * The composition root: builds each feature's service from its explicit dependencies,
- * registers its job workers, and returns the routes to mount. The server and the worker
- * both call it, so a job defined here runs in either process.
+ * The composition root: each module built from the platform and the modules it depends on (it
+ * builds its own repositories and services and defines its job workers), then their routes
+ * mounted in one order. The server and the worker both call it, so a job defined here runs in
+ * either process.
  */
 export function composeModules(deps: ModuleDeps): ComposedModules {
-  const { config, logger } = deps;
-  const db = deps.db.db;
+  const { config, db, jobs, logger, providers } = deps;
   const clock = deps.clock ?? systemClock;
+  const { publicUrl, dataDir } = config;
   // Keys the login codes' hashes, the audios' playback links and the link visitors' hashes.
-  const appSecret = loadAuthSecret(config.authSecret, config.dataDir);
-  const mailer =
-    deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const secret = loadAuthSecret(config.authSecret, dataDir);
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir, logger });
+  // Uploads (lists, opt-outs, enrichment) wait in DATA_DIR/uploads for their import job.
+  const storage = createUploadStorage(dataDir);
 
-  // The money core: balances, ledger, transfers, payments (sign-up grants the welcome bonus).
-  const ledger = createLedgerService({ repo: createLedgerRepository(db), clock });
-  // Card purchases: Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout page
-  // for a local trial or CHECKOUT_TEST_MODE, else none (config.cardPayments).
-  const checkout = createCheckoutService({
-    ledger,
-    provider: choosePaymentProvider(config),
-    publicUrl: config.publicUrl,
-    logger,
-  });
-
+  const ledger = createLedgerModule({ db, clock });
+  const checkout = createCheckoutModule({ config, ledger: ledger.service, logger });
   // users ⇄ auth: sign-in returns the user's public shape; deactivation ends the sessions.
-  const authRepo = createAuthRepository(db);
-  let auth: AuthService | undefined;
-  const users = createUsersService({
+  let auth: AuthModule | undefined;
+  const users = createUsersModule({ db, clock, logger, publicUrl, ledger: ledger.service, auth: () => auth!.service });
+  auth = createAuthModule({ db, mailer, clock, secret, logger, loadUser: users.service.getPublicUser });
+  const sessions = auth.service;
+  const account = createAccountModule({ db, dataDir, publicUrl, sessions, logger });
+  const audit = createAuditModule({ db }).service;
+  const adminUsers = createAdminUsersModule({ db, audit, sessions, ledger: ledger.service, logger });
+  const lists = createListsModule({ db, jobs, clock, storage, logger });
+  const optOuts = createOptOutsModule({ db, storage });
+  const enrichment = createEnrichmentModule({
     db,
-    repo: createUsersRepository(db),
+    jobs,
     clock,
-    logger,
-    publicUrl: config.publicUrl,
-    getMoneyBalanceCentavos: ledger.getMoneyBalanceCentavos,
-    // In the sign-up transaction: the account and its welcome bonus exist together or not at all.
-    onUserCreated: async (user, tx) => {
-      await ledger.grantWelcomeBonus(user.id, { tx });
-    },
-    endAllSessions: (userId, tx) => auth!.endAllSessions(userId, tx),
-    allowSignup: (meta) => auth!.allowSignup(meta),
-    authenticateWith: (token, lookup) => auth!.authenticateWith(token, lookup),
+    storage,
+    ledger: ledger.service,
+    enrichmentPermissions: users.service.enrichmentPermissions,
+    createList: lists.createFromContacts,
   });
-  auth = createAuthService({
-    repo: authRepo,
-    mailer,
-    clock,
-    secret: appSecret,
-    logger,
-    loadUser: users.getPublicUser,
-  });
-  const guard = createAuthGuard({ sessions: auth });
-  // The user's own settings: profile, picture (DATA_DIR/avatars), sessions (the auth module's).
-  const account = createAccountService({
-    repo: createAccountRepository(db),
-    images: createProfileImages({ maxPixels: MAX_IMAGE_PIXELS }),
-    avatars: createAvatarStorage(config.dataDir),
-    sessions: auth,
-    publicUrl: config.publicUrl,
-    logger,
-  });
-
-  // Administrators' actions on users, campaigns and links, each in the transaction of the change.
-  const auditRepo = createAuditRepository(db);
-  // User administration: every change is audited; deactivation ends the user's sessions at once.
-  const adminUsers = createAdminUsersService({
+  // audios ⇄ campaigns: a campaign plays an audio; a delete asks whether a campaign still does.
+  let campaigns: CampaignsModule | undefined;
+  const audios = createAudiosModule({
     db,
-    repo: createAdminUsersRepository(db),
-    audit: auditRepo,
+    dataDir,
+    publicUrl,
+    secret,
+    clock,
     logger,
-    endAllSessions: (userId, tx) => auth!.endAllSessions(userId, tx),
-    // A page's balances in one query.
-    moneyBalances: ledger.getMoneyBalancesCentavos,
+    audioInUse: (userId, audioId, tx) => campaigns!.audioInUse(userId, audioId, tx),
   });
-
-  // Contact lists: uploads wait in DATA_DIR/uploads for their import job; opt-outs are account-wide.
-  const storage = createUploadStorage(config.dataDir);
-  const lists = createListsService({ repo: createListsRepository(deps.db), jobs: deps.jobs, clock, storage, logger });
-  defineListsJobs(deps.jobs, lists);
-  const optOuts = createOptOutsService({ repo: createOptOutsRepository(deps.db), storage });
-
-  // Enrichment: CNPJs looked up in the CNPJ base, paid per hit; results become contact lists.
-  const enrichment = createEnrichmentService({
+  const channels = createChannelsModule({
     db,
-    repo: createEnrichmentRepository(db),
-    ledger,
-    jobs: deps.jobs,
-    enrichmentPermissions: users.enrichmentPermissions,
-    createList: createDirectListsRepository(db).createFromContacts,
+    config,
+    providers,
+    ledger: ledger.service,
+    optOuts: optOuts.service,
+    audioUrl: (userId, audioId) => audios.service.playbackUrl(userId, audioId),
+    jobs,
     clock,
-  });
-  defineEnrichmentJobs(deps.jobs, enrichment);
-
-  const campaignsRepo = createCampaignsRepository(db);
-  const channelsRepo = createChannelsRepository(db);
-  // Audios for voice campaigns (DATA_DIR/audios); signed playback links for the carrier.
-  const audioStorage = createAudioStorage(config.dataDir);
-  const audios = createAudiosService({
-    repo: createAudiosRepository(db),
-    storage: audioStorage,
-    clock,
-    tokens: createPlaybackTokens(appSecret),
-    publicUrl: config.publicUrl,
-    // A scheduled, running or paused campaign still plays it.
-    audioInUse: (userId, audioId, tx) => campaignsRepo.audioInUse(userId, audioId, tx),
     logger,
   });
-
-  // Channels: test sends and every carrier's receipts and replies (messages, their history, opt-out words).
-  const channels = createChannelsService({
+  const links = createLinksModule({
     db,
-    repo: channelsRepo,
-    providers: deps.providers,
-    ledger,
-    optOuts,
-    audioUrl: (userId, audioId) => audios.playbackUrl(userId, audioId),
-    jobs: deps.jobs,
+    audit,
+    publicUrl,
+    secret,
     clock,
     logger,
+    clicksPerIpPerMinute: config.linkClicksPerIpPerMinute,
   });
-  for (const provider of deps.providers.all()) provider.onEvent((event) => channels.handleEvent(event));
-  defineChannelsJobs(deps.jobs, {
+  campaigns = createCampaignsModule({
+    db,
+    publicUrl,
+    ledger: ledger.service,
+    providers,
+    optOuts: optOuts.service,
+    audios: audios.service,
+    rotatingLinkExists: links.service.exists,
+    audit,
     channels,
-    post: customerUrlPoster(config),
-    purgeEarlyReceipts: () => channelsRepo.purgeEarlyReceipts(),
-    foldMessageCounts: () => createMessageCounts(deps.db).fold(),
-    logger,
-  });
-
-  // Rotating links' storage (campaigns check a tracked `{link}` against it).
-  const linksRepo = createLinksRepository(db);
-
-  // Rotating links: the owner's links and stats, the public hop, clicks written in the background.
-  const liveLinks = createLinkCache({ load: (slug) => linksRepo.findLive(slug) });
-  const links = createLinksService({
-    db,
-    repo: linksRepo,
-    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'link' }, tx),
-    publicUrl: config.publicUrl,
-    forget: liveLinks.forget,
-    clock,
-  });
-  // Campaigns: drafts, the start's snapshot and reservation, the dispatchers, the supervisor.
-  const workerId = randomUUID();
-  // A batch's outcomes, written set-based by the channels module.
-  const store = {
-    recordSubmittedBatch: channelsRepo.recordSubmittedBatch,
-    settleBatch: channelsRepo.settleBatch,
-    inflightBatch: channels.inflightBatch,
-  };
-  let supervisor: CampaignSupervisor | undefined;
-  // The dispatcher is made after the service it calls; the service's pause and cancel reach it through this.
-  let haltDispatch: (campaignId: string) => void = () => {};
-  const campaigns = createCampaignsService({
-    db,
-    repo: campaignsRepo,
-    ledger,
-    providers: deps.providers,
-    audioExists: audios.exists,
-    jobs: deps.jobs,
-    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'campaign' }, tx),
-    rotatingLinkExists: links.exists,
-    publicUrl: config.publicUrl,
-    liveWorkers: () => supervisor?.liveWorkers() ?? 1,
-    halt: (campaignId) => haltDispatch(campaignId),
-    lockAudio: audios.lockShared,
+    jobs,
     clock,
     logger,
   });
-  const dispatcher = createDispatcher({
+  const dashboard = createDashboardModule({
     db,
-    repo: campaignsRepo,
-    store,
-    ledger,
-    providers: deps.providers,
-    optOuts,
-    audioUrl: (userId, audioId) => audios.playbackUrl(userId, audioId),
-    lifecycle: campaigns,
-    afterReceipt: (event, messageId) => channels.afterReceipt(event, messageId),
-    jobs: deps.jobs,
-    liveWorkers: () => supervisor?.liveWorkers() ?? 1,
-    workerId,
+    campaigns: campaigns.reports,
+    ledger: ledger.service,
     clock,
-    logger,
+    messagesPerDay: channels.messagesPerDay,
   });
-  haltDispatch = dispatcher.halt;
-  defineCampaignsJobs(deps.jobs, dispatcher);
-  supervisor = createCampaignSupervisor({
-    db,
-    repo: campaignsRepo,
-    store,
-    ledger,
-    lifecycle: campaigns,
-    dispatcher,
-    sweepEarlyReceipts: () => channels.sweepEarlyReceipts(),
-    workerId,
-    singleProcess: deps.db.kind === 'pglite',
-    clock,
-    logger,
-  });
+  // The Receita's open data, refreshed by the import job (or `npm run cnpj:import`).
+  const cnpjBase = createCnpjBaseModule({ db, jobs, clock, logger });
+  const metrics = createMetricsModule({ token: config.metricsToken, db, providers, logger });
 
-  // What the campaign screens and the home page read.
-  const reportsRepo = createCampaignReportsRepository(db);
-  const reports = createCampaignReports({
-    repo: reportsRepo,
-    campaigns: campaignsRepo,
-    clock,
-    publicUrl: config.publicUrl,
-  });
-  const dashboard = createDashboardService({
-    repo: createDashboardRepository(db),
-    campaigns: reportsRepo,
-    ledger,
-    messagesPerDay: createMessagesPerDay(db).since,
-    clock,
-  });
-
-  const trackedAdmin = createTrackedLinksAdmin({
-    db,
-    repo: createTrackedLinksRepository(db),
-    audit: (entry, tx) => auditRepo.record({ ...entry, subjectType: 'campaign' }, tx),
-    clock,
-  });
-  const linkClicks = createClickRecorder({ insert: (clicks) => linksRepo.insertClicks(clicks), logger });
-  const hop = createHop({ repo: linksRepo, links: liveLinks, clicks: linkClicks, secret: appSecret, clock });
-
-  // CNPJ base: the Receita's open data, refreshed by the import job (or `npm run cnpj:import`).
-  const cnpjBase = createCnpjBase({ db: deps.db, jobs: deps.jobs, clock, logger });
+  // Mounted in this order: metrics first, so its response hook reaches every module's routes.
+  const routes: RegisterRoutes[] = [
+    metrics.registerRoutes,
+    auth.registerRoutes,
+    users.registerRoutes,
+    account.registerRoutes,
+    lists.registerRoutes,
+    enrichment.registerRoutes,
+    optOuts.registerRoutes,
+    audios.registerRoutes,
+    channels.registerRoutes,
+    campaigns.registerRoutes,
+    dashboard.registerRoutes,
+    links.registerRoutes,
+    channels.registerWebhooks,
+    ledger.registerRoutes,
+    checkout.registerRoutes,
+    adminUsers.registerRoutes,
+    cnpjBase.registerRoutes,
+  ];
+  const { guard } = auth;
 
   return {
-    cnpjBase,
-    campaigns,
-    links,
-    linkClicks,
-    supervisor,
-    dispatcher,
     clock,
     mailer,
-    auth,
+    auth: auth.service,
     guard,
-    users,
-    account,
-    lists,
-    optOuts,
-    audios,
-    channels,
-    ledger,
-    enrichment,
-    checkout,
-    adminUsers,
+    users: users.service,
+    account: account.service,
+    lists: lists.service,
+    optOuts: optOuts.service,
+    audios: audios.service,
+    channels: channels.service,
+    ledger: ledger.service,
+    enrichment: enrichment.service,
+    checkout: checkout.service,
+    adminUsers: adminUsers.service,
+    campaigns: campaigns.service,
+    links: links.service,
+    linkClicks: links.clicks,
+    supervisor: campaigns.supervisor,
+    dispatcher: campaigns.dispatcher,
+    cnpjBase,
     async registerRoutes(app) {
       app.decorateRequest('user', undefined);
-      // First, so its response hook reaches every module's routes (issue 14, METRICS_TOKEN).
-      registerMetrics(app, { token: config.metricsToken, db: deps.db, providers: deps.providers, logger });
-      registerAuthRoutes(app, { auth: auth! });
-      registerUsersRoutes(app, { users });
-      await registerAccountRoutes(app, { account, guard });
-      await registerListsRoutes(app, { lists, storage, guard });
-      await registerEnrichmentRoutes(app, { enrichment, storage, guard });
-      await registerOptOutsRoutes(app, { optOuts, storage, guard });
-      await registerAudiosRoutes(app, { audios, storage: audioStorage, guard });
-      registerChannelsRoutes(app, { channels, guard });
-      registerCampaignsRoutes(app, { campaigns, guard });
-      registerCampaignReportRoutes(app, { reports, guard });
-      registerDashboardRoutes(app, { dashboard, guard });
-      registerLinksRoutes(app, { links, trackedAdmin, guard });
-      registerHopRoute(app, { hop, clock, clicksPerIpPerMinute: config.linkClicksPerIpPerMinute });
-      await registerProviderWebhooks(app, { providers: deps.providers.all(), publicUrl: config.publicUrl });
-      registerLedgerRoutes(app, { ledger, guard });
-      registerCheckoutRoutes(app, { checkout, guard });
-      registerAdminUsersRoutes(app, { service: adminUsers, guard });
-      cnpjBase.registerRoutes(app, guard);
-      if (checkout.cardPayments === 'test') {
-        logger.warn('STRIPE_SECRET_KEY is not set: card purchases use the built-in TEST checkout (no real charge)');
-      } else if (checkout.cardPayments === 'unavailable') {
-        logger.warn(
-          'card payments are not configured: set STRIPE_SECRET_KEY (CHECKOUT_TEST_MODE=true offers the test checkout)',
-        );
-      }
+      for (const register of routes) await register(app, guard);
       // ADMIN_EMAIL (runtime contract): on start, that account exists and is an active administrator.
-      if (config.adminEmail) await users.ensureAdmin(config.adminEmail);
+      if (config.adminEmail) await users.service.ensureAdmin(config.adminEmail);
     },
   };
 }

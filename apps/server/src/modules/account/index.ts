@@ -1,2 +1,6 @@
-/** The account module's public surface: the signed-in user's own settings service. */
+/**
+ * The account module's public surface: the module as the composition root builds it, and its
+ * settings service.
+ */
+export { type AccountModule, createAccountModule } from './account.module.ts';
 export { type AccountService, createAccountService } from './account.service.ts';

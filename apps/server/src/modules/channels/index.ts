@@ -1,9 +1,11 @@
 /**
- * The channels module's public surface: its service, the carrier interface campaigns hand messages to (the
- * provider, its content and events, the registry of the six channels), the batch outcomes and
- * in-flight submits the dispatcher shares with it, and the message counts metrics read.
+ * The channels module's public surface: the module as the composition root builds it, its service,
+ * the carrier interface campaigns hand messages to (the provider, its content and events, the
+ * registry of the six channels), the batch outcomes and in-flight submits the dispatcher shares
+ * with it, and the message counts metrics read.
  */
 export type { SubmittedBatchResult } from './channels.batch.ts';
+export { type ChannelsModule, createChannelsModule } from './channels.module.ts';
 export { type ChannelsService, createChannelsService } from './channels.service.ts';
 export type { InflightBatch } from './inflight-submits.ts';
 export { createMessageCounts, type MessageCount } from './message-counts.ts';

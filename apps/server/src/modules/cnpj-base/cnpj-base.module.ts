@@ -2,10 +2,9 @@
  * The CNPJ base as the composition root wires it: repository, importer, service, job queue and
  * routes built from explicit dependencies, so `modules/index.ts` needs one call.
  */
-import type { FastifyInstance } from 'fastify';
-import type { AuthGuard } from '../../platform/auth/guard.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
+import type { RegisterRoutes } from '../../platform/http/module-routes.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createCnpjImporter } from './cnpj-base.importer.ts';
@@ -16,10 +15,10 @@ import { type CnpjBaseService, createCnpjBaseService } from './cnpj-base.service
 
 export type CnpjBaseModule = {
   service: CnpjBaseService;
-  registerRoutes(app: FastifyInstance, guard: AuthGuard): void;
+  registerRoutes: RegisterRoutes;
 };
 
-export function createCnpjBase(deps: { db: DbHandle; jobs: Jobs; clock: Clock; logger: Logger }): CnpjBaseModule {
+export function createCnpjBaseModule(deps: { db: DbHandle; jobs: Jobs; clock: Clock; logger: Logger }): CnpjBaseModule {
   const repo = createCnpjBaseRepository(deps.db);
   const importer = createCnpjImporter({ handle: deps.db, repo, clock: deps.clock });
   const service = createCnpjBaseService({ repo, importer, jobs: deps.jobs, clock: deps.clock, logger: deps.logger });

@@ -1,2 +1,5 @@
-/** The CNPJ base's public surface: the module as the composition root builds it (service and routes). */
-export { type CnpjBaseModule, createCnpjBase } from './cnpj-base.module.ts';
+/**
+ * The CNPJ base's public surface: the module as the composition root builds it (service and
+ * routes).
+ */
+export { type CnpjBaseModule, createCnpjBaseModule } from './cnpj-base.module.ts';

@@ -1,2 +1,6 @@
-/** The rotating links module's public surface: its service. */
+/**
+ * The rotating links module's public surface: the module as the composition root builds it, and
+ * its service.
+ */
+export { createLinksModule, type LinksModule } from './links.module.ts';
 export { createLinksService, type LinksService } from './links.service.ts';

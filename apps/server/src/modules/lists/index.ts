@@ -1,9 +1,11 @@
 /**
- * The lists module's public surface: its service, its spreadsheet rules, which opt-outs and enrichment read
- * their uploads with (open a CSV/XLSX, guess its columns), a list made directly
- * from contacts (enrichment's results), and the lists table campaigns read.
+ * The lists module's public surface: the module as the composition root builds it, its service,
+ * its spreadsheet rules, which opt-outs and enrichment read their uploads with (open a CSV/XLSX,
+ * guess its columns), a list made directly from contacts (enrichment's results), and the lists
+ * table campaigns read.
  */
 export { createDirectListsRepository, type DirectContact } from './lists.direct.repository.ts';
+export { createListsModule, type ListsModule } from './lists.module.ts';
 export { contactLists } from './lists.schema.ts';
 export { createListsService, type ListsService } from './lists.service.ts';
 export { detectMapping } from './parser/mapping.ts';

@@ -1,2 +1,5 @@
-/** The metrics module's public surface: `GET /metrics` and its response hook, registered first. */
-export { registerMetrics } from './metrics.module.ts';
+/**
+ * The metrics module's public surface: the module (`GET /metrics` and its response hook), its
+ * routes registered first.
+ */
+export { createMetricsModule, type MetricsModule } from './metrics.module.ts';

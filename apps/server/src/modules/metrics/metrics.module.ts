@@ -20,11 +20,17 @@ export type MetricsModuleDeps = {
   logger: Logger;
 };
 
+export type MetricsModule = { registerRoutes(app: FastifyInstance): void };
+
 /**
- * Called first in `registerRoutes`, so the hook exists before any module's plugin loads (the
+ * Its routes are registered first, so the hook exists before any module's plugin loads (the
  * test checks that earlier routes, `/api/health` and `/api/docs/json`, are counted as well).
  */
-export function registerMetrics(app: FastifyInstance, deps: MetricsModuleDeps): void {
+export function createMetricsModule(deps: MetricsModuleDeps): MetricsModule {
+  return { registerRoutes: (app) => registerMetrics(app, deps) };
+}
+
+function registerMetrics(app: FastifyInstance, deps: MetricsModuleDeps): void {
   if (!deps.token) {
     registerMetricsRoutes(app, { token: undefined, service: undefined });
     return;

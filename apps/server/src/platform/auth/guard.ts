@@ -1,7 +1,7 @@
 /**
  * Session checks for every module's routes.
  *
- *   const guard = createAuthGuard({ sessions: auth });          // built once, in modules/index.ts
+ *   const guard = createAuthGuard({ sessions: auth });          // built once, in auth/auth.module.ts
  *   app.get('/api/v1/things', { onRequest: guard.requireUser }, async (request) => {
  *     const user = currentUser(request);                           // typed AuthUser, never undefined
  *   });

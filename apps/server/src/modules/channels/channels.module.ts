@@ -1,0 +1,76 @@
+/**
+ * The channels as the composition root wires them: test sends and every carrier's receipts and
+ * replies (messages, their history, opt-out words), the carriers' webhooks, the jobs. Campaigns
+ * write their batches' outcomes through `batches`; the home page reads `messagesPerDay`.
+ */
+import type { Clock } from '../../platform/clock/clock.ts';
+import type { Config } from '../../platform/config/config.ts';
+import type { DbHandle } from '../../platform/db/client.ts';
+import type { RegisterRoutes } from '../../platform/http/module-routes.ts';
+import { customerUrlPoster } from '../../platform/http/outbound.ts';
+import type { Jobs } from '../../platform/jobs/jobs.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { defineChannelsJobs } from './channels.jobs.ts';
+import { type ChannelsRepository, createChannelsRepository } from './channels.repository.ts';
+import { registerChannelsRoutes } from './channels.routes.ts';
+import { type ChannelsService, type ChannelsServiceDeps, createChannelsService } from './channels.service.ts';
+import { registerProviderWebhooks } from './channels.webhooks.ts';
+import { createMessageCounts } from './message-counts.ts';
+import { createMessagesPerDay } from './messages-per-day.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
+
+export type ChannelsModule = {
+  service: ChannelsService;
+  /** A campaign batch's outcomes, written set-based, and the in-flight submits its receipts may ride with. */
+  batches: Pick<ChannelsRepository, 'recordSubmittedBatch' | 'settleBatch'> & Pick<ChannelsService, 'inflightBatch'>;
+  messagesPerDay: ReturnType<typeof createMessagesPerDay>['since'];
+  registerRoutes: RegisterRoutes;
+  /** Each provider's webhooks under `/api/webhooks/<provider>/…`, in a scope of their own (raw body). */
+  registerWebhooks: RegisterRoutes;
+};
+
+export function createChannelsModule(deps: {
+  db: DbHandle;
+  config: Config;
+  providers: ProviderRegistry;
+  ledger: ChannelsServiceDeps['ledger'];
+  optOuts: ChannelsServiceDeps['optOuts'];
+  audioUrl: ChannelsServiceDeps['audioUrl'];
+  jobs: Jobs;
+  clock: Clock;
+  logger: Logger;
+}): ChannelsModule {
+  const { config, providers, jobs, logger } = deps;
+  const repo = createChannelsRepository(deps.db.db);
+  const service = createChannelsService({
+    db: deps.db.db,
+    repo,
+    providers,
+    ledger: deps.ledger,
+    optOuts: deps.optOuts,
+    audioUrl: deps.audioUrl,
+    jobs,
+    clock: deps.clock,
+    logger,
+  });
+  for (const provider of providers.all()) provider.onEvent((event) => service.handleEvent(event));
+  defineChannelsJobs(jobs, {
+    channels: service,
+    post: customerUrlPoster(config),
+    purgeEarlyReceipts: () => repo.purgeEarlyReceipts(),
+    foldMessageCounts: () => createMessageCounts(deps.db).fold(),
+    logger,
+  });
+  return {
+    service,
+    batches: {
+      recordSubmittedBatch: repo.recordSubmittedBatch,
+      settleBatch: repo.settleBatch,
+      inflightBatch: service.inflightBatch,
+    },
+    messagesPerDay: createMessagesPerDay(deps.db.db).since,
+    registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),
+    registerWebhooks: (app) =>
+      registerProviderWebhooks(app, { providers: providers.all(), publicUrl: config.publicUrl }),
+  };
+}

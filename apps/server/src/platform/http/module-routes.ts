@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import type { AuthGuard } from '../auth/guard.ts';
+
+/**
+ * How a module mounts its HTTP routes: the composition root calls each module's in a fixed order,
+ * after every module is built, handing the guard the routes name in their `onRequest` hooks.
+ */
+export type RegisterRoutes = (app: FastifyInstance, guard: AuthGuard) => void | Promise<void>;
