@@ -41,7 +41,7 @@ export default defineConfig({
           // Web tests render whole screens and many talk to the real server: on a 2-core machine
           // running server tests beside them, 5 s was not always enough for an honest pass.
           testTimeout: 30_000,
-          // The real server the web tests that talk to the API use (test/real-api.ts).
+          // The real server the web tests that talk to the API use (test/real-api.test-support.ts).
           globalSetup: ['../server/test/web-api-server.ts'],
         },
       },

@@ -7,7 +7,7 @@ import { fixtureWebRoot, listeningTestConfig, silentLogger } from './server.test
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The real Ecoa server the web tests that talk to the API use (see apps/web/test/real-api.ts). */
+    /** The real Ecoa server the web tests that talk to the API use (see apps/web/test/real-api.test-support.ts). */
     webApi: {
       url: string;
       adminToken: string;
@@ -21,7 +21,7 @@ declare module 'vitest' {
   }
 }
 
-/** How many spare users the web tests get (realApi().spareUsers; which file uses which: real-api.ts). */
+/** How many spare users the web tests get (realApi().spareUsers; which file uses which: real-api.test-support.ts). */
 const SPARE_USERS = 4;
 
 /**

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { wavFile } from '../../server/test/audio-builder.test-support';
 import { multipart } from '../../server/test/multipart.test-support';
 import { VoiceFields } from '../src/features/channels/VoiceFields';
-import { realApi, useRealApi } from './real-api';
-import { renderWithApp } from './render';
+import { realApi, useRealApi } from './real-api.test-support';
+import { renderWithApp } from './render.test-support';
 
 afterEach(() => {
   cleanup();

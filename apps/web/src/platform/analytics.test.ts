@@ -1,7 +1,7 @@
 import { GTM_ORIGIN, PUBLIC_CONFIG_PATH } from '@ecoa/shared';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, useRealApi } from '../../test/real-api';
+import { jsonAnswer, realApi, useRealApi } from '../../test/real-api.test-support';
 import { loadTagManager, startTagManager, track } from './analytics';
 
 const containers = () =>

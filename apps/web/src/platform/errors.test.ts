@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import cn from '../../public/locales/cn.json';
 import en from '../../public/locales/en.json';
 import pt from '../../public/locales/pt.json';
-import { jsonAnswer, realApi, useRealApi } from '../../test/real-api';
+import { jsonAnswer, realApi, useRealApi } from '../../test/real-api.test-support';
 import { api } from './api';
 import { downloadFile } from './download';
 import { errorText } from './errors';

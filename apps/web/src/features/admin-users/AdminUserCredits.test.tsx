@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { AdminUserCredits } from './AdminUserCredits';
 
 type Page<T> = { items: T[] };

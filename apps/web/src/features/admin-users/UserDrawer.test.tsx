@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { balanceOf } from '../../../test/money-setup';
-import { realApi, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { balanceOf } from '../../../test/money-setup.test-support';
+import { realApi, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { SessionProvider } from '../../platform/SessionProvider';
 import { UserDrawer } from './UserDrawer';
 

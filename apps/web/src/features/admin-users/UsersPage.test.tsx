@@ -1,8 +1,8 @@
 import { cnpjCheckDigits } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { UsersPage } from './UsersPage';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));

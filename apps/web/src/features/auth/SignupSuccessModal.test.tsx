@@ -1,8 +1,8 @@
 import { PUBLIC_CONFIG_PATH } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApiServer, serveApi } from '../../../test/api-server';
-import { renderWithApp } from '../../../test/render';
+import { type ApiServer, serveApi } from '../../../test/api-server.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { platformKeys } from '../../platform/queryKeys';
 import { SignupSuccessModal } from './SignupSuccessModal';
 

@@ -1,7 +1,7 @@
 import type { CampaignSummary } from '@ecoa/shared';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderWithApp } from '../../../test/render';
+import { renderWithApp } from '../../../test/render.test-support';
 import { CampaignsTable } from './CampaignsTable';
 import { browserShowsSaoPaulo } from './times';
 

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { DashboardPage } from '../dashboard/DashboardPage';
 import { ListsPage } from '../lists/ListsPage';
 import { CampaignRecipients } from './CampaignRecipients';

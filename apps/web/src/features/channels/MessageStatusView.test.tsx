@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { jsonAnswer, realApi, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { MessageStatusView, messagePollInterval } from './MessageStatusView';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

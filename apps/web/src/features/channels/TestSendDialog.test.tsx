@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithApp } from '../../../test/render';
+import { renderWithApp } from '../../../test/render.test-support';
 import { TestSendDialog, toRequest } from './TestSendDialog';
 
 const json = (status: number, body: unknown) =>

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { platformKeys } from '../../platform/queryKeys';
 import { BuyCreditsModal } from './BuyCreditsModal';
 

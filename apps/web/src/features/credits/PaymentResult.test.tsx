@@ -2,8 +2,8 @@ import { MODAL_CLOSE_DELAY_MS } from '@ecoa/shared';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import confetti from 'canvas-confetti';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { PaymentResult, paymentResultOf, withoutResultParams } from './PaymentResult';
 
 vi.mock('canvas-confetti', () => ({ default: vi.fn() }));

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithApp } from '../../../test/render';
+import { renderWithApp } from '../../../test/render.test-support';
 import { AdminUserCredits } from '../admin-users/AdminUserCredits';
 import { TransferForm } from './TransferForm';
 

@@ -1,9 +1,9 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { recordPix, setPrices } from '../../../test/money-setup';
-import { realApi, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { recordPix, setPrices } from '../../../test/money-setup.test-support';
+import { realApi, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { SessionProvider } from '../../platform/SessionProvider';
 import { AuthenticatedLayout } from '../shell/AuthenticatedLayout';
 import { CreditsProvider } from './CreditsProvider';

@@ -2,8 +2,8 @@ import { ModalsProvider } from '@mantine/modals';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
-import { realApi, serverCall, useRealApi } from '../../../test/real-api';
-import { renderWithApp } from '../../../test/render';
+import { realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { AdminLinksPage } from './AdminLinksPage';
 
 afterEach(() => {

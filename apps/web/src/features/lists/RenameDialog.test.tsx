@@ -6,7 +6,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
-import { realApi, serverCall, useRealApi } from '../../../test/real-api';
+import { realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
 import { ListsPage } from './ListsPage';
 
 /** A list of the test user's, uploaded through the real server (it stays importing: no jobs run here). */

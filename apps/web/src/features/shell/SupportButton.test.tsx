@@ -2,8 +2,8 @@ import { PUBLIC_CONFIG_PATH, publicConfigSchema } from '@ecoa/shared';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
-import { type ApiServer, serveApi } from '../../../test/api-server';
-import { renderWithApp } from '../../../test/render';
+import { type ApiServer, serveApi } from '../../../test/api-server.test-support';
+import { renderWithApp } from '../../../test/render.test-support';
 import { SupportButton } from './SupportButton';
 
 describe('SupportButton', () => {

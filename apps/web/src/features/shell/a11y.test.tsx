@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
-import { renderWithApp } from '../../../test/render';
+import { renderWithApp } from '../../../test/render.test-support';
 import { canSee, NAV_ITEMS, type ShellUser } from './navigation';
 import { Sidebar } from './Sidebar';
 import { WelcomeModal } from './WelcomeModal';

@@ -2,8 +2,8 @@ import type { Campaign } from '@ecoa/shared';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../../test/real-api';
-import { renderWithApp } from '../../../../test/render';
+import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../../test/real-api.test-support';
+import { renderWithApp } from '../../../../test/render.test-support';
 import { CreateCampaignPage } from './CreateCampaignPage';
 import { toSaoPauloLocal } from './draft';
 

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pt from '../../../../public/locales/pt.json';
-import { realApi, useRealApi } from '../../../../test/real-api';
+import { realApi, useRealApi } from '../../../../test/real-api.test-support';
 import { api } from '../../../platform/api';
 import { wizardErrorText } from './problemText';
 

@@ -1,4 +1,4 @@
-import { realApi, serverCall } from './real-api';
+import { realApi, serverCall } from './real-api.test-support';
 
 type Balance = { money: number; credits: Record<string, { available: number; reserved: number }> };
 type LedgerEntry = { kind: string; type: string; amount: number; referenceId: string | null };
