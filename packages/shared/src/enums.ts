@@ -47,3 +47,17 @@ export const CAMPAIGN_STATUSES = [
   'FAILED',
 ] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/**
+ * What an API key may do (issue 23). A signed-in session may do all of it; a key only what it
+ * was created with, and a route names the one scope it needs (`guard.requireScope(…)`).
+ */
+export const API_SCOPES = [
+  'messages:send',
+  'messages:read',
+  'campaigns:read',
+  'campaigns:write',
+  'lists:write',
+  'webhooks:manage',
+] as const;
+export type ApiScope = (typeof API_SCOPES)[number];

@@ -16,7 +16,7 @@
  * deactivated account → 401 `{message, code: 'UNAUTHORIZED'}` (the web app signs out silently);
  * `requireAdmin` for a non-administrator → 403 `{code: 'FORBIDDEN'}`.
  */
-import type { AccessLevel, Language } from '@ecoa/shared';
+import type { AccessLevel, ApiScope, Language } from '@ecoa/shared';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
 
@@ -47,6 +47,11 @@ export type SessionVerifier = {
 export type AuthGuard = {
   requireUser: onRequestAsyncHookHandler;
   requireAdmin: onRequestAsyncHookHandler;
+  /**
+   * A route of the developers' API (issue 23): a signed-in session passes whatever the scope; an
+   * API key only if it was created with `scope`.
+   */
+  requireScope(scope: ApiScope): onRequestAsyncHookHandler;
 };
 
 /** The token of an `Authorization` header: `Bearer <token>` or the bare token; undefined if none. */
@@ -75,7 +80,9 @@ export function createAuthGuard(deps: { sessions: SessionVerifier }): AuthGuard 
     const user = await signedIn(request);
     if (user.accessLevel !== 'ADMINISTRATOR') throw new AppError('FORBIDDEN');
   };
-  return { requireUser, requireAdmin };
+  // Sessions carry every scope. API keys (issue 23) are checked here once they exist.
+  const requireScope = (_scope: ApiScope): onRequestAsyncHookHandler => requireUser;
+  return { requireUser, requireAdmin, requireScope };
 }
 
 /** The guarded request's user; throws 401 if the route forgot its guard (a bug, never a leak). */
