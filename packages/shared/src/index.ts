@@ -19,6 +19,7 @@ export * from './schemas/lists.ts';
 export * from './schemas/opt-outs.ts';
 export * from './schemas/page.ts';
 export * from './schemas/public-config.ts';
+export * from './schemas/replies.ts';
 export * from './schemas/users.ts';
 export * from './sms/index.ts';
 export * from './text/sanitize.ts';

@@ -25,6 +25,7 @@ import { createLinksModule, type LinksModule, type LinksService } from './links/
 import { createListsModule, type ListsService } from './lists/index.ts';
 import { createMetricsModule } from './metrics/index.ts';
 import { createOptOutsModule, type OptOutsService } from './opt-outs/index.ts';
+import { createRepliesModule, type RepliesService } from './replies/index.ts';
 // Not through its index: the users service needs the auth index, whose tables need the users index.
 import { createUsersModule } from './users/users.module.ts';
 import type { UsersService } from './users/users.service.ts';
@@ -60,6 +61,7 @@ export type ComposedModules = {
   adminUsers: AdminUsersService;
   campaigns: CampaignsService;
   links: LinksService;
+  replies: RepliesService;
   /** The hop's clicks waiting to be written (a clean shutdown writes them). */
   linkClicks: LinksModule['clicks'];
   /** Keeps campaigns moving across crashes and schedules; started by the processes that work jobs. */
@@ -161,6 +163,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   });
   // The Receita's open data, refreshed by the import job (or `npm run cnpj:import`).
   const cnpjBase = createCnpjBaseModule({ db, jobs, clock, logger });
+  // The replies inbox: the replies channels stored, answered through its paid send.
+  const replies = createRepliesModule({ inbox: channels.replies, channels: channels.service, clock });
   const metrics = createMetricsModule({ token: config.metricsToken, db, providers, logger });
 
   // Mounted in this order: metrics first, so its response hook reaches every module's routes.
@@ -177,6 +181,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     campaigns.registerRoutes,
     dashboard.registerRoutes,
     links.registerRoutes,
+    replies.registerRoutes,
     channels.registerWebhooks,
     ledger.registerRoutes,
     checkout.registerRoutes,
@@ -202,6 +207,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     adminUsers: adminUsers.service,
     campaigns: campaigns.service,
     links: links.service,
+    replies: replies.service,
     linkClicks: links.clicks,
     supervisor: campaigns.supervisor,
     dispatcher: campaigns.dispatcher,

@@ -254,6 +254,16 @@ export const ERRORS = {
     message: 'Este número pediu para não receber mensagens (está no seu descadastro).',
   },
   MESSAGE_NOT_FOUND: { status: 404, message: 'Mensagem não encontrada.' },
+  REPLY_NOT_FOUND: { status: 404, message: 'Resposta não encontrada.' },
+  /** A reply page's cursor that this server did not write. */
+  REPLY_CURSOR_INVALID: { status: 400, message: 'Cursor de página inválido.' },
+  /** WhatsApp allows a free-form answer only within 24 hours of the person's message. */
+  REPLY_WINDOW_CLOSED: {
+    status: 409,
+    message: 'A janela de 24 horas do WhatsApp para responder a esta mensagem já fechou.',
+  },
+  /** Only SMS and WhatsApp replies are answered from the inbox. */
+  REPLY_NOT_ANSWERABLE: { status: 409, message: 'Esta resposta não pode ser respondida pela caixa de respostas.' },
   /** An URA's integration URL failed: the job retries (never an HTTP answer). */
   INTEGRATION_UNAVAILABLE: {
     status: 502,

@@ -18,12 +18,15 @@ import { registerProviderWebhooks } from './channels.webhooks.ts';
 import { createMessageCounts } from './message-counts.ts';
 import { createMessagesPerDay } from './messages-per-day.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
+import { createRepliesRepository, type RepliesRepository } from './replies.repository.ts';
 
 export type ChannelsModule = {
   service: ChannelsService;
   /** A campaign batch's outcomes, written set-based, and the in-flight submits its receipts may ride with. */
   batches: Pick<ChannelsRepository, 'recordSubmittedBatch' | 'settleBatch'> & Pick<ChannelsService, 'inflightBatch'>;
   messagesPerDay: ReturnType<typeof createMessagesPerDay>['since'];
+  /** The stored replies, for the inbox (modules/replies). */
+  replies: RepliesRepository;
   registerRoutes: RegisterRoutes;
   /** Each provider's webhooks under `/api/webhooks/<provider>/…`, in a scope of their own (raw body). */
   registerWebhooks: RegisterRoutes;
@@ -69,6 +72,7 @@ export function createChannelsModule(deps: {
       inflightBatch: service.inflightBatch,
     },
     messagesPerDay: createMessagesPerDay(deps.db.db).since,
+    replies: createRepliesRepository(deps.db.db),
     registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),
     registerWebhooks: (app) =>
       registerProviderWebhooks(app, { providers: providers.all(), publicUrl: config.publicUrl }),

@@ -1,5 +1,5 @@
 import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
-import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { createMessageBatches } from './channels.batch.ts';
 import { inboundMessages, type MessageRow, messageEvents, messages } from './channels.schema.ts';
@@ -205,25 +205,28 @@ export function createChannelsRepository(db: Database) {
     },
 
     /** The account that last sent a message to `phone` (an SMS reply belongs to it). */
-    async lastSenderTo(phone: string): Promise<string | undefined> {
+    /**
+     * The last message sent to `phone` on one of `channels` before `before`: whose account a reply
+     * belongs to, and the message (and campaign) it answers.
+     */
+    async lastMessageTo(
+      phone: string,
+      channels: readonly Channel[],
+      before: Date,
+    ): Promise<{ userId: string; messageId: string; campaignId: string | null } | undefined> {
       const [row] = await db
-        .select({ userId: messages.userId })
+        .select({ userId: messages.userId, messageId: messages.id, campaignId: messages.campaignId })
         .from(messages)
-        .where(eq(messages.toPhone, phone))
+        .where(
+          and(eq(messages.toPhone, phone), inArray(messages.channel, [...channels]), lte(messages.createdAt, before)),
+        )
         .orderBy(desc(messages.createdAt))
         .limit(1);
-      return row?.userId;
+      return row;
     },
 
-    async storeInbound(input: {
-      userId: string | undefined;
-      provider: string;
-      fromPhone: string;
-      text: string;
-      optedOut: boolean;
-      receivedAt: Date;
-    }): Promise<void> {
-      await db.insert(inboundMessages).values({ ...input, userId: input.userId ?? null });
+    async storeInbound(input: typeof inboundMessages.$inferInsert): Promise<void> {
+      await db.insert(inboundMessages).values(input);
     },
   };
 }

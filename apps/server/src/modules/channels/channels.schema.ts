@@ -1,4 +1,4 @@
-import { CHANNELS, MESSAGE_EVENT_STATUSES, MESSAGE_STATUSES } from '@ecoa/shared';
+import { CHANNELS, MESSAGE_EVENT_STATUSES, MESSAGE_STATUSES, REPLY_CHANNELS } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -139,18 +139,34 @@ export const messageStatusCounts = pgTable('message_status_counts', {
   n: bigint('n', { mode: 'number' }).notNull(),
 });
 
-/** Messages people sent us (SMS replies), per account: the account that last wrote to that number. */
+/**
+ * Messages people sent us (SMS, WhatsApp and RCS replies), per account: the account that last
+ * wrote to that number on that channel family, and that last message (`message_id`, its
+ * `campaign_id`), linked when the reply is stored. The replies inbox reads them (replies.repository.ts).
+ */
 export const inboundMessages = pgTable(
   'inbound_messages',
   {
     id: randomId(),
     userId: uuid('user_id').references(() => users.id),
     provider: text('provider').notNull(),
+    /** The family it came on (`sms` for SMPP), which is the family of the message it answers. */
+    channel: text('channel', { enum: REPLY_CHANNELS }).notNull().default('sms'),
     fromPhone: text('from_phone').notNull(),
     text: text('text').notNull(),
     /** The text was an opt-out word and the sender joined the account's opt-outs. */
     optedOut: boolean('opted_out').notNull().default(false),
     receivedAt: timestamptz('received_at').notNull(),
+    /** The last message the account sent this number on this family before the reply. */
+    messageId: uuid('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    /** That message's campaign (null for a test send): the inbox filters by it. */
+    campaignId: uuid('campaign_id'),
+    /** When the user marked it handled in the inbox; null: not handled. */
+    handledAt: timestamptz('handled_at'),
   },
-  (t) => [index('inbound_user_received_idx').on(t.userId, t.receivedAt)],
+  (t) => [
+    // The inbox's keyset order (newest first, id breaking ties).
+    index('inbound_user_received_idx').on(t.userId, t.receivedAt, t.id),
+    index('inbound_user_campaign_idx').on(t.userId, t.campaignId, t.receivedAt),
+  ],
 );

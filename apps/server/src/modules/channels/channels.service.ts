@@ -1,12 +1,16 @@
 import {
   analyzeSms,
   CHANNEL_CREDIT_TYPE,
+  CHANNELS,
   type Channel,
   type Message,
   normalizeBrazilianPhone,
   type ProviderHealthDto,
+  REPLY_FAMILY_CHANNELS,
+  type ReplyChannel,
   sanitizeText,
   type TestSendInput,
+  WHATSAPP_ANSWER_WINDOW_MS,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
@@ -134,24 +138,103 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     await deps.jobs.send(uraAnswerQueue, { messageId, digits: event.detail.digits });
   }
 
+  /** The reply family of each provider's inbound messages (SMPP's are SMS replies). */
+  function replyChannelOf(providerName: string): ReplyChannel {
+    const channels = providers.all().find((p) => p.name === providerName)?.channels ?? [];
+    if (channels.includes('whatsapp')) return 'whatsapp';
+    if (channels.includes('rcs')) return 'rcs';
+    return 'sms';
+  }
+
   async function onInbound(event: InboundEvent): Promise<void> {
     const from = normalizeBrazilianPhone(event.from);
     // What a phone sends is outside input like any other: a NUL in it would fail the insert, and
     // the carrier would be told to send it again, forever.
     const phone = from.ok ? from.e164 : sanitizeText(event.from).slice(0, 40);
     const text = sanitizeText(event.text, { multiline: true });
-    const userId = await repo.lastSenderTo(phone);
+    const channel = replyChannelOf(event.provider);
+    // The message it answers: the last one sent to this number on its family. Failing that, the
+    // account that last wrote to it on any channel still owns it (its opt-out words count).
+    const answered = await repo.lastMessageTo(phone, REPLY_FAMILY_CHANNELS[channel], event.at);
+    const userId = answered?.userId ?? (await repo.lastMessageTo(phone, CHANNELS, event.at))?.userId;
     const optOut = Boolean(userId) && from.ok && isOptOutReply(text);
     if (optOut) await deps.optOuts.addReply(userId!, phone);
     await repo.storeInbound({
-      userId,
+      userId: userId ?? null,
       provider: event.provider,
+      channel,
       fromPhone: phone,
       text,
       optedOut: optOut,
       receivedAt: event.at,
+      messageId: answered?.messageId ?? null,
+      campaignId: answered?.campaignId ?? null,
     });
     logger.info({ provider: event.provider, userId, optOut }, 'inbound message stored');
+  }
+
+  /**
+   * One paid message to one number through the real adapter: reserved with the message, captured
+   * once the carrier took it (or may have), released when it refused. Test sends and the inbox's
+   * answers both come here.
+   */
+  async function sendPaid(
+    userId: string,
+    send: { channel: Channel; phone: string; content: OutboundContent; parts: number; clientKey: string | null },
+  ): Promise<{ id: string; replayed: boolean }> {
+    const { channel, content, parts, clientKey } = send;
+    const provider = providers.forChannel(channel);
+    const type = CHANNEL_CREDIT_TYPE[channel];
+    const now = clock.now();
+    let id: string;
+    try {
+      id = await db.transaction(async (tx) => {
+        const messageId = await repo.createMessage(
+          { userId, channel, toPhone: send.phone, parts, provider: provider.name, content, clientKey },
+          now,
+          tx,
+        );
+        await ledger.reserve({ userId, type, amount: parts, reference: { type: 'message', id: messageId }, tx });
+        return messageId;
+      });
+    } catch (err) {
+      // The same key at the same moment: the twin created the message; this one answers it.
+      const twin = clientKey && sqlStateOf(err) === '23505' ? await repo.findByClientKey(userId, clientKey) : undefined;
+      if (twin) return { id: twin, replayed: true };
+      throw err;
+    }
+
+    const reference = { type: 'message', id };
+    // Settled meanwhile (this process stalled past settleInterrupted's bound, which released
+    // it as never sent): it must not be sent now.
+    if (!(await repo.markSubmitting(id, clock.now()))) return { id, replayed: false };
+    let result: SubmitResult;
+    try {
+      result = await submitWithRetries(channel, { id, channel, to: send.phone, content });
+    } catch (err) {
+      const unknown = err instanceof ProviderError && err.options.sentUnknown;
+      const reason = err instanceof ProviderError ? err.reason : 'INTERNAL';
+      if (!(err instanceof ProviderError)) logger.error({ err, messageId: id }, 'test send failed unexpectedly');
+      await db.transaction(async (tx) => {
+        const moved = await repo.settleWithoutCarrier(id, unknown ? 'unknown' : 'failed', reason, clock.now(), tx);
+        // Settled meanwhile by settleInterrupted: its credits moved then.
+        if (!moved) return;
+        // The carrier may have sent it: it is paid. Refused: the credits come back.
+        if (unknown) await ledger.capture({ userId, type, amount: parts, reference, tx });
+        else await ledger.release({ userId, type, amount: parts, reference, tx });
+      });
+      return { id, replayed: false };
+    }
+    // The carrier took it. Should this write fail (the database gone), the message stays
+    // `submitting` with its credits reserved, and settleInterrupted settles it: never resent.
+    const early = await db.transaction(async (tx) => {
+      // Still `submitting`: paid now. Otherwise settleInterrupted took it for cut off and
+      // captured it already; its ids are stored all the same, so its receipts settle it.
+      if (await repo.lockIfSubmitting(id, tx)) await ledger.capture({ userId, type, amount: parts, reference, tx });
+      return repo.recordSubmitted(id, provider.name, result.providerMessageIds, clock.now(), tx);
+    });
+    for (const event of early) await afterReceipt(event, id);
+    return { id, replayed: false };
   }
 
   return {
@@ -179,59 +262,42 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
         throw new AppError('RECIPIENT_OPTED_OUT');
       }
       const { content, parts } = await contentOf(userId, input);
-      const provider = providers.forChannel(input.channel);
-      const type = CHANNEL_CREDIT_TYPE[input.channel];
-      const now = clock.now();
-      let id: string;
-      try {
-        id = await db.transaction(async (tx) => {
-          const messageId = await repo.createMessage(
-            { userId, channel: input.channel, toPhone: phone.e164, parts, provider: provider.name, content, clientKey },
-            now,
-            tx,
-          );
-          await ledger.reserve({ userId, type, amount: parts, reference: { type: 'message', id: messageId }, tx });
-          return messageId;
-        });
-      } catch (err) {
-        // The same key at the same moment: the twin created the message; this one answers it.
-        const twin =
-          clientKey && sqlStateOf(err) === '23505' ? await repo.findByClientKey(userId, clientKey) : undefined;
-        if (twin) return { id: twin, replayed: true };
-        throw err;
-      }
+      return sendPaid(userId, { channel: input.channel, phone: phone.e164, content, parts, clientKey });
+    },
 
-      const reference = { type: 'message', id };
-      // Settled meanwhile (this process stalled past settleInterrupted's bound, which released
-      // it as never sent): it must not be sent now.
-      if (!(await repo.markSubmitting(id, clock.now()))) return { id, replayed: false };
-      let result: SubmitResult;
-      try {
-        result = await submitWithRetries(input.channel, { id, channel: input.channel, to: phone.e164, content });
-      } catch (err) {
-        const unknown = err instanceof ProviderError && err.options.sentUnknown;
-        const reason = err instanceof ProviderError ? err.reason : 'INTERNAL';
-        if (!(err instanceof ProviderError)) logger.error({ err, messageId: id }, 'test send failed unexpectedly');
-        await db.transaction(async (tx) => {
-          const moved = await repo.settleWithoutCarrier(id, unknown ? 'unknown' : 'failed', reason, clock.now(), tx);
-          // Settled meanwhile by settleInterrupted: its credits moved then.
-          if (!moved) return;
-          // The carrier may have sent it: it is paid. Refused: the credits come back.
-          if (unknown) await ledger.capture({ userId, type, amount: parts, reference, tx });
-          else await ledger.release({ userId, type, amount: parts, reference, tx });
-        });
-        return { id, replayed: false };
+    /**
+     * Answers a reply from the inbox, paid like a test send (its Idempotency-Key too): an SMS
+     * reply by SMS, a WhatsApp one by a free-form text inside WhatsApp's 24-hour customer-service
+     * window after it. The reply must be the user's own (another's is not found).
+     */
+    async answerReply(
+      userId: string,
+      reply: { phone: string; channel: ReplyChannel; receivedAt: Date },
+      text: string,
+      options: { idempotencyKey?: string } = {},
+    ): Promise<{ id: string; replayed: boolean }> {
+      const clientKey = options.idempotencyKey ?? null;
+      if (clientKey) {
+        const earlier = await repo.findByClientKey(userId, clientKey);
+        if (earlier) return { id: earlier, replayed: true };
       }
-      // The carrier took it. Should this write fail (the database gone), the message stays
-      // `submitting` with its credits reserved, and settleInterrupted settles it: never resent.
-      const early = await db.transaction(async (tx) => {
-        // Still `submitting`: paid now. Otherwise settleInterrupted took it for cut off and
-        // captured it already; its ids are stored all the same, so its receipts settle it.
-        if (await repo.lockIfSubmitting(id, tx)) await ledger.capture({ userId, type, amount: parts, reference, tx });
-        return repo.recordSubmitted(id, provider.name, result.providerMessageIds, clock.now(), tx);
-      });
-      for (const event of early) await afterReceipt(event, id);
-      return { id, replayed: false };
+      const phone = normalizeBrazilianPhone(reply.phone);
+      if (reply.channel === 'rcs' || !phone.ok || phone.kind !== 'mobile') throw new AppError('REPLY_NOT_ANSWERABLE');
+      if (
+        reply.channel === 'whatsapp' &&
+        clock.now().getTime() - reply.receivedAt.getTime() >= WHATSAPP_ANSWER_WINDOW_MS
+      )
+        throw new AppError('REPLY_WINDOW_CLOSED');
+      if ((await deps.optOuts.optedOut(userId, [phone.e164])).size > 0) throw new AppError('RECIPIENT_OPTED_OUT');
+      const clean = sanitizeText(text, { multiline: true }).trim();
+      if (!clean) throw new AppError('TEXT_REQUIRED');
+      if (reply.channel === 'whatsapp') {
+        const content: OutboundContent = { kind: 'whatsapp_text', text: clean };
+        return sendPaid(userId, { channel: 'whatsapp', phone: phone.e164, content, parts: 1, clientKey });
+      }
+      const content: OutboundContent = { kind: 'sms', text: clean, flash: false };
+      const parts = analyzeSms(clean).parts.length;
+      return sendPaid(userId, { channel: 'sms_short', phone: phone.e164, content, parts, clientKey });
     },
 
     /** Test sends whose process died, settled (interrupted-test-sends.ts); every minute. */

@@ -2,7 +2,7 @@
  * The channels module's public surface: the module as the composition root builds it, its service,
  * the carrier interface campaigns hand messages to (the provider, its content and events, the
  * registry of the six channels), the batch outcomes and in-flight submits the dispatcher shares
- * with it, and the message counts metrics read.
+ * with it, the message counts metrics read, and the replies the inbox (modules/replies) reads.
  */
 export type { SubmittedBatchResult } from './channels.batch.ts';
 export { type ChannelsModule, createChannelsModule } from './channels.module.ts';
@@ -19,3 +19,9 @@ export {
   type VoicePrompt,
 } from './provider.ts';
 export type { ProviderRegistry } from './providers/registry.ts';
+export {
+  createRepliesRepository,
+  type RepliesFilterRows,
+  type RepliesRepository,
+  type ReplyRow,
+} from './replies.repository.ts';

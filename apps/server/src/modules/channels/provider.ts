@@ -32,6 +32,8 @@ export type OutboundContent =
       campaignId?: string;
     }
   | { kind: 'whatsapp'; template: WhatsAppTemplate }
+  /** A free-form text: only inside the 24-hour window after the person wrote (the inbox's answers). */
+  | { kind: 'whatsapp_text'; text: string }
   | { kind: 'rcs'; text?: string; card?: RcsCard; suggestions?: RcsSuggestion[] };
 
 /** One message to one recipient. */

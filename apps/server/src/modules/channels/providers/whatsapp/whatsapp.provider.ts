@@ -1,24 +1,18 @@
 /**
  * WhatsApp (channel `whatsapp`) through the WhatsApp Business Cloud API: business-initiated
- * template messages, paced to the business number's throughput, answers and webhook
+ * template messages (and free-form texts inside the 24-hour window, the inbox's answers), paced to the business number's throughput, answers and webhook
  * notifications mapped to Ecoa's statuses and `WHATSAPP_<code>` reasons.
  */
 import { systemClock } from '../../../../platform/clock/clock.ts';
 import type { ProvidersConfig } from '../../../../platform/config/config.ts';
-import {
-  type ChannelProvider,
-  type OutboundMessage,
-  ProviderError,
-  type SubmitResult,
-  type WhatsAppTemplate,
-} from '../../provider.ts';
+import { type ChannelProvider, type OutboundMessage, ProviderError, type SubmitResult } from '../../provider.ts';
 import { type CarrierOptions, carrierProvider } from '../http-kit/carrier-provider.ts';
 import { HealthTracker } from '../http-kit/health.ts';
 import { httpExchange, type TransportError } from '../http-kit/http-client.ts';
 import { SendPacer } from '../http-kit/pacer.ts';
 import { interpretSendAnswer } from './whatsapp.answer.ts';
 import { whatsappWebhookRoutes } from './whatsapp.webhook.ts';
-import { templateRequest } from './whatsapp.wire.ts';
+import { templateRequest, textRequest } from './whatsapp.wire.ts';
 
 export type WhatsAppConfig = NonNullable<ProvidersConfig['whatsapp']>;
 
@@ -39,22 +33,28 @@ export function createWhatsAppProvider(options: WhatsAppProviderOptions): Channe
   const timeoutMs = options.timeoutMs ?? 15_000;
   const endpoint = `${config.apiUrl}/${config.apiVersion}/${config.phoneNumberId}/messages`;
 
-  function check(message: OutboundMessage): WhatsAppTemplate {
-    if (message.content.kind !== 'whatsapp') {
-      throw new ProviderError('WHATSAPP_CONTENT_UNSUPPORTED', `WhatsApp sends templates, not ${message.content.kind}`);
+  /** The request body: a template, or a free-form text (the inbox's answers, inside the window). */
+  function check(message: OutboundMessage): object {
+    const { content } = message;
+    if (content.kind !== 'whatsapp' && content.kind !== 'whatsapp_text') {
+      throw new ProviderError(
+        'WHATSAPP_CONTENT_UNSUPPORTED',
+        `WhatsApp sends templates and texts, not ${content.kind}`,
+      );
     }
     if (!/^\+[1-9]\d{7,14}$/.test(message.to)) {
       throw new ProviderError('WHATSAPP_NUMBER_INVALID', 'the recipient is not an E.164 number');
     }
-    return message.content.template;
+    const to = message.to.slice(1);
+    return content.kind === 'whatsapp' ? templateRequest(to, content.template) : textRequest(to, content.text);
   }
 
-  async function send(message: OutboundMessage, template: WhatsAppTemplate): Promise<SubmitResult> {
+  async function send(_message: OutboundMessage, request: object): Promise<SubmitResult> {
     const answer = await httpExchange({
       method: 'POST',
       url: endpoint,
       headers: { authorization: `Bearer ${config.accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(templateRequest(message.to.slice(1), template)),
+      body: JSON.stringify(request),
       timeoutMs,
       maxAnswerBytes: MAX_ANSWER_BYTES,
     });

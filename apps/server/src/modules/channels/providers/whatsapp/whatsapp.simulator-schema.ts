@@ -1,5 +1,5 @@
 /**
- * The template send the simulator accepts: the Cloud API's shape for a business-initiated
+ * The sends the simulator accepts: a template, the Cloud API's shape for a business-initiated
  * template message with text body parameters (template names are lowercase with underscores;
  * parameter texts non-empty and bounded).
  */
@@ -23,3 +23,14 @@ export const graphTemplateSend = z.object({
       .optional(),
   }),
 });
+
+/** A free-form text: the Cloud API takes it only inside the 24-hour window after the user wrote. */
+export const graphTextSend = z.object({
+  messaging_product: z.literal('whatsapp'),
+  recipient_type: z.literal('individual').optional(),
+  to: z.string().regex(/^\+?[1-9]\d{7,14}$/),
+  type: z.literal('text'),
+  text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }),
+});
+
+export const graphSend = z.discriminatedUnion('type', [graphTemplateSend, graphTextSend]);

@@ -1,6 +1,6 @@
 /**
  * A WhatsApp Cloud API on loopback: `POST /{version}/{phone-number-id}/messages` checks the
- * bearer token and the template payload and answers like Graph (a wamid, or its error JSON);
+ * bearer token and the template (or, within 24 h of the user's message, text) payload and answers like Graph (a wamid, or its error JSON);
  * then it posts signed status webhooks to `callbackUrl` (sent → delivered → read, or failed with
  * 131026/131047), and an inbound text on demand. Counters say what each number received.
  */
@@ -33,7 +33,7 @@ import {
   type WhatsAppSimulatorRuntimeOptions,
   whatsappSimulatorRuntimeOptions,
 } from './whatsapp.simulator-options.ts';
-import { graphTemplateSend } from './whatsapp.simulator-schema.ts';
+import { graphSend } from './whatsapp.simulator-schema.ts';
 import {
   graphError,
   newWamid,
@@ -44,6 +44,9 @@ import {
 } from './whatsapp.wire.ts';
 
 export { WHATSAPP_SIMULATOR_DEFAULTS } from './whatsapp.simulator-options.ts';
+
+/** WhatsApp's customer-service window. */
+const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export type WhatsAppSimulator = {
   url: string;
@@ -82,6 +85,8 @@ export async function startWhatsAppSimulator(
   const bucket = new TokenBucket(options.throughputPerSecond);
   const deliveries = new DeliveryQueue();
   const tally = new SendTally(emptySendCounters);
+  /** When each number last wrote to the business (`sendInbound`): free-form texts need it within 24 h. */
+  const lastInboundAt = new Map<string, number>();
 
   function refuse(code: number, message: string, details?: string, subcode?: number): SimResponse {
     tally.refused(code);
@@ -118,9 +123,9 @@ export async function startWhatsAppSimulator(
     if (version !== fixed.apiVersion || phoneNumberId !== fixed.phoneNumberId) {
       return refuse(100, `Unsupported post request. Object with ID '${phoneNumberId}' does not exist`, undefined, 33);
     }
-    let parsed: z.infer<typeof graphTemplateSend>;
+    let parsed: z.infer<typeof graphSend>;
     try {
-      parsed = graphTemplateSend.parse(JSON.parse(request.body.toString('utf8')));
+      parsed = graphSend.parse(JSON.parse(request.body.toString('utf8')));
     } catch (err) {
       const details = err instanceof z.ZodError ? z.prettifyError(err) : 'the body is not JSON';
       return refuse(100, 'Invalid parameter', details);
@@ -131,6 +136,17 @@ export async function startWhatsAppSimulator(
     const fate = options.numberOutcomes[to] ?? pickFate(to);
     if (typeof fate === 'object')
       return refuse(fate.apiError, 'Simulated error', `numberOutcomes says ${fate.apiError}`);
+    if (parsed.type === 'text') {
+      // Graph's answer to a free-form text outside the customer-service window.
+      const wrote = lastInboundAt.get(to);
+      if (wrote === undefined || Date.now() - wrote >= SERVICE_WINDOW_MS)
+        return refuse(
+          131047,
+          'Re-engagement message',
+          'More than 24 hours have passed since the customer last replied.',
+        );
+      return accept(to, parsed.to, parsed.text, fate);
+    }
     const params = parsed.template.components?.[0]?.parameters.length ?? 0;
     const known = options.knownTemplates;
     if (known && known[parsed.template.name] === undefined) {
@@ -143,14 +159,18 @@ export async function startWhatsAppSimulator(
     if (known && known[parsed.template.name] !== params) {
       return refuse(132000, 'Number of parameters does not match the expected number of params');
     }
-    tally.accepted(to, parsed.template);
+    return accept(to, parsed.to, parsed.template, fate);
+  }
+
+  function accept(to: string, input: string, content: unknown, fate: Exclude<WhatsAppOutcome, object>): SimResponse {
+    tally.accepted(to, content);
     const wamid = newWamid();
     scheduleStatuses(wamid, to.slice(1), fate);
     return {
       status: 200,
       body: {
         messaging_product: 'whatsapp',
-        contacts: [{ input: parsed.to, wa_id: to.slice(1) }],
+        contacts: [{ input, wa_id: to.slice(1) }],
         messages: [{ id: wamid, message_status: 'accepted' }],
       },
     };
@@ -171,6 +191,7 @@ export async function startWhatsAppSimulator(
     async sendInbound(input: { from: string; text: string }) {
       tally.counters.inbound++;
       const from = input.from.replace(/^\+/, '');
+      lastInboundAt.set(`+${from}`, Date.now());
       const document = textMessageNotification({
         phoneNumberId: fixed.phoneNumberId,
         from,

@@ -30,6 +30,11 @@ export function templateRequest(to: string, template: WhatsAppTemplate) {
   };
 }
 
+/** `POST /{version}/{phone-number-id}/messages`: a free-form text (inside the customer-service window). */
+export function textRequest(to: string, text: string) {
+  return { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { body: text } };
+}
+
 /** The Graph API's error body. */
 export function graphError(code: number, message: string, details?: string, subcode?: number) {
   return {
