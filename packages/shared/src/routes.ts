@@ -13,5 +13,6 @@ export const ROUTES = {
   users: '/usuarios',
   settings: '/configuracoes',
   links: '/links',
+  replies: '/respostas',
 } as const;
 export type RoutePath = (typeof ROUTES)[keyof typeof ROUTES];

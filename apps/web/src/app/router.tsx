@@ -29,6 +29,7 @@ const ShoppingPage = lazyPage(() => import('../features/credits/ShoppingPage'), 
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'SettingsPage');
 const AdminLinksPage = lazyPage(() => import('../features/links/AdminLinksPage'), 'AdminLinksPage');
 const LinksPage = lazyPage(() => import('../features/links/LinksPage'), 'LinksPage');
+const RepliesPage = lazyPage(() => import('../features/replies/RepliesPage'), 'RepliesPage');
 const UsersPage = lazyPage(() => import('../features/admin-users/UsersPage'), 'UsersPage');
 const EnrichmentPage = lazyPage(() => import('../features/enrichment/EnrichmentPage'), 'EnrichmentPage');
 const EnrichmentDetailPage = lazyPage(
@@ -61,6 +62,7 @@ export const router = createBrowserRouter([
       { path: ROUTES.createCampaign, element: <CreateCampaignPage /> },
       { path: `${ROUTES.campaigns}/:id`, element: <CampaignDetailPage /> },
       { path: ROUTES.campaignsPerUser, element: <AdminCampaignsPage /> },
+      { path: ROUTES.replies, element: <RepliesPage /> },
       { path: ROUTES.shopping, element: <ShoppingPage /> },
       { path: ROUTES.settings, element: <SettingsPage /> },
       { path: ROUTES.users, element: <UsersPage /> },

@@ -6,13 +6,14 @@ const enricher = { accessLevel: 'USER', permissions: { enriched: ['all'] } };
 const admin = { accessLevel: 'ADMINISTRATOR', permissions: { enriched: [] as string[] } };
 
 describe('shell navigation rules', () => {
-  it('shows a regular user only the six common entries', () => {
+  it('shows a regular user only the seven common entries', () => {
     expect(NAV_ITEMS.filter((i) => canSee(i, user)).map((i) => i.path)).toEqual([
       '/',
       '/listas',
       '/campanhas',
       '/audios',
       '/link-rotativo',
+      '/respostas',
       '/shopping',
     ]);
   });

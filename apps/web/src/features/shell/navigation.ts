@@ -15,7 +15,10 @@ export type NavVisibility = 'all' | 'admin' | 'enrichment';
 
 export type NavItem = { path: string; labelKey: string; icon: string; visibility: NavVisibility; badgeKey?: string };
 
-/** The spec's sidebar (section 2), in its order, and the administrators' links page beside their other pages. */
+/**
+ * The spec's sidebar (section 2), in its order, the replies inbox (issue 23) after the campaigns'
+ * tools, and the administrators' links page beside their other pages.
+ */
 export const NAV_ITEMS: NavItem[] = [
   { path: ROUTES.dashboard, labelKey: 'nav.dashboard', icon: 'dashboard', visibility: 'all' },
   { path: ROUTES.lists, labelKey: 'nav.lists', icon: 'lists', visibility: 'all' },
@@ -28,6 +31,7 @@ export const NAV_ITEMS: NavItem[] = [
     visibility: 'all',
     badgeKey: 'nav.new',
   },
+  { path: ROUTES.replies, labelKey: 'nav.replies', icon: 'replies', visibility: 'all' },
   { path: ROUTES.enrichment, labelKey: 'nav.enrichment', icon: 'enrichment', visibility: 'enrichment' },
   { path: ROUTES.shopping, labelKey: 'nav.shopping', icon: 'shopping', visibility: 'all' },
   { path: ROUTES.campaignsPerUser, labelKey: 'nav.campaignsPerUser', icon: 'campaignsPerUser', visibility: 'admin' },
