@@ -1,10 +1,5 @@
-import { applyMask, MOBILE_PHONE_MASK } from '../../platform/masks';
-
-/** A Brazilian number as the app shows it elsewhere (`(11) 98765-4321`); any other as it came. */
-export function displayPhone(e164: string): string {
-  const national = /^\+55(\d{10,11})$/.exec(e164)?.[1];
-  return national ? applyMask(MOBILE_PHONE_MASK, national) : e164;
-}
+/** A Brazilian number as the lists and opt-outs show it (`(11) 98765-4321`); any other as it came. */
+export { formatBrazilianPhone as displayPhone } from '@ecoa/shared';
 
 export const PERIODS = ['today', 'week', 'month', 'all'] as const;
 export type Period = (typeof PERIODS)[number];
