@@ -1,3 +1,4 @@
+import { STORAGE_KEYS } from '@ecoa/shared';
 import { expect, type Page, test } from '@playwright/test';
 import { signInWithApi, useOwnNetwork } from './auth.test-support';
 import { closeOnboarding, inEveryLook, snap } from './screens.test-support';
@@ -80,8 +81,8 @@ test('replies arrive in /respostas: read, marked handled, filtered, answered by 
 
   // Nothing yet: the empty state.
   await page.goto('/respostas');
+  await expect(page.getByTestId('replies-empty')).toBeVisible({ timeout: 30_000 });
   await closeOnboarding(page);
-  await expect(page.getByTestId('replies-empty')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Respostas' })).toBeVisible();
   await snap(page, 'replies-empty-pt-light');
 
@@ -146,20 +147,32 @@ test('replies arrive in /respostas: read, marked handled, filtered, answered by 
   await page.keyboard.press('Escape');
   expect(await submitsTo(page, joao)).toBe(joaoBefore);
 
-  // At 390 px: cards, nothing past the right edge, no sideways scroll.
+  // At 390 px, in every language and theme (chosen as a phone would: stored, then reloaded):
+  // cards, nothing past the right edge, no sideways scroll.
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByTestId('replies-cards')).toBeVisible();
-  await expect(page.getByTestId('reply-row')).toHaveCount(2);
-  const overflow = await page.evaluate(() => {
-    const cards = [...document.querySelectorAll('[data-testid="reply-row"], [data-testid="replies-filters"]')];
-    return {
-      page: document.documentElement.scrollWidth,
-      right: Math.max(...cards.map((c) => c.getBoundingClientRect().right)),
-    };
-  });
-  expect(overflow.page).toBeLessThanOrEqual(390);
-  expect(overflow.right).toBeLessThanOrEqual(390);
-  await inEveryLook(page, async (look) => {
-    await snap(page, `replies-phone-${look}`);
-  });
+  for (const lang of ['pt', 'en', 'cn']) {
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate(
+        ({ keys, lang, theme }) => {
+          localStorage.setItem(keys.language, lang);
+          localStorage.setItem(keys.colorScheme, theme);
+        },
+        { keys: STORAGE_KEYS, lang, theme },
+      );
+      await page.reload();
+      await expect(page.getByTestId('replies-cards')).toBeVisible({ timeout: 30_000 });
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', theme);
+      await expect(page.getByTestId('reply-row')).toHaveCount(2);
+      const overflow = await page.evaluate(() => {
+        const boxes = [...document.querySelectorAll('[data-testid="reply-row"], [data-testid="replies-filters"] *')];
+        return {
+          page: document.documentElement.scrollWidth,
+          right: Math.max(...boxes.map((c) => c.getBoundingClientRect().right)),
+        };
+      });
+      expect(overflow.page, `${lang} ${theme}`).toBeLessThanOrEqual(390);
+      expect(overflow.right, `${lang} ${theme}`).toBeLessThanOrEqual(390);
+      await snap(page, `replies-phone-${lang}-${theme}`);
+    }
+  }
 });
