@@ -83,7 +83,8 @@ export function RepliesPage() {
   };
 
   return (
-    <Stack gap="lg">
+    // On a phone the menu and support buttons float over the bottom: room for the last card's actions.
+    <Stack gap="lg" pb={phone ? 80 : undefined}>
       <PageHeader
         title={t('nav.replies')}
         subtitle={t('replies.intro')}

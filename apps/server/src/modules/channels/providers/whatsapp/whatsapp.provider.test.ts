@@ -43,6 +43,23 @@ describe('WhatsApp adapter against its simulator (Cloud API over HTTP)', () => {
     );
   });
 
+  it('a free-form text (the inbox answer) is taken only within 24 hours of the number writing: else WHATSAPP_131047', async () => {
+    const r = await rig();
+    const text = (to: string): OutboundMessage => ({
+      id: randomUUID(),
+      channel: 'whatsapp',
+      to,
+      content: { kind: 'whatsapp_text', text: 'Olá! Como posso ajudar?' },
+    });
+    const refused = await rejection(r.provider.submit(text('+5511999990020')));
+    expect(refused.reason).toBe('WHATSAPP_131047');
+    expect(r.simulator.counters().destinations['+5511999990020']).toMatchObject({ received: 1, accepted: 0 });
+    await r.simulator.sendInbound({ from: '+5511999990020', text: 'Oi' });
+    const taken = await r.provider.submit(text('+5511999990020'));
+    expect(taken.providerMessageIds[0]).toMatch(/^wamid\./);
+    expect(r.simulator.counters().destinations['+5511999990020']).toMatchObject({ received: 2, accepted: 1 });
+  });
+
   it('counts the same template to the same number twice as a duplicate', async () => {
     const r = await rig({ numberOutcomes: { '+5511999990004': 'delivered' } });
     await r.provider.submit(message('+5511999990004'));

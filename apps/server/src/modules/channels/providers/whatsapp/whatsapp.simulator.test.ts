@@ -40,7 +40,8 @@ describe('WhatsApp simulator: the Graph API fake refuses what Meta refuses', () 
   it.each([
     ['no bearer token', valid, { authorization: '' }, undefined, 401, 190],
     ['another phone number id', valid, {}, '42', 400, 100],
-    ['a text message (not a template)', { ...valid, type: 'text', text: { body: 'oi' } }, {}, undefined, 400, 100],
+    // A free-form text only within 24 h of the number writing (this one never wrote): Graph's re-engagement error.
+    ['a text message outside the window', { ...valid, type: 'text', text: { body: 'oi' } }, {}, undefined, 400, 131047],
     ['a template without a language', { ...valid, template: { name: 'aviso' } }, {}, undefined, 400, 100],
   ])('refuses %s with the Graph error JSON', async (_, body, headers, id, status, code) => {
     const r = await rig();
