@@ -53,6 +53,8 @@ export type ChannelsServiceDeps = {
 
 /** Channels whose recipients must be mobile phones (a landline cannot get an SMS, WhatsApp or RCS). */
 const MOBILE_ONLY: ReadonlySet<Channel> = new Set(['sms_short', 'sms_flash', 'whatsapp', 'rcs']);
+/** How far a carrier's clock may be behind ours when a reply is matched to the message it answers. */
+const REPLY_CLOCK_SLACK_MS = 60_000;
 /** A throttled or briefly unavailable carrier: a test send tries this many times. */
 const SUBMIT_ATTEMPTS = 3;
 
@@ -155,8 +157,11 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     const channel = replyChannelOf(event.provider);
     // The message it answers: the last one sent to this number on its family. Failing that, the
     // account that last wrote to it on any channel still owns it (its opt-out words count).
-    const answered = await repo.lastMessageTo(phone, REPLY_FAMILY_CHANNELS[channel], event.at);
-    const userId = answered?.userId ?? (await repo.lastMessageTo(phone, CHANNELS, event.at))?.userId;
+    // Sent before the reply, by the carrier's clock (whole seconds on WhatsApp, and not ours): a
+    // minute's slack, so a quick answer still finds the message it answers.
+    const before = new Date(event.at.getTime() + REPLY_CLOCK_SLACK_MS);
+    const answered = await repo.lastMessageTo(phone, REPLY_FAMILY_CHANNELS[channel], before);
+    const userId = answered?.userId ?? (await repo.lastMessageTo(phone, CHANNELS, before))?.userId;
     const optOut = Boolean(userId) && from.ok && isOptOutReply(text);
     if (optOut) await deps.optOuts.addReply(userId!, phone);
     await repo.storeInbound({
