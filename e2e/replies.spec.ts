@@ -74,7 +74,8 @@ async function submitsTo(page: Page, phone: string): Promise<number> {
 }
 
 test('replies arrive in /respostas: read, marked handled, filtered, answered by SMS', async ({ page }) => {
-  test.setTimeout(180_000);
+  // A campaign run to its end, then every look twice: minutes on a loaded machine.
+  test.setTimeout(360_000);
   const account = await signInWithApi(page);
   const maria = mobile();
   const joao = mobile();
