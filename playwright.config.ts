@@ -47,7 +47,7 @@ export default defineConfig({
     reuseExistingServer: false,
     // The server's own log (warnings and errors only, LOG_LEVEL below) shows up in the run's output.
     stdout: 'pipe',
-    timeout: 60_000,
+    timeout: 180_000, // a compiled server starts in ~5 s; on a loaded 2-core machine PGlite took 70 s
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
