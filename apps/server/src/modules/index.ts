@@ -23,6 +23,7 @@ import { createEnrichmentModule, type EnrichmentService } from './enrichment/ind
 import { createLedgerModule, type LedgerService } from './ledger/index.ts';
 import { createLinksModule, type LinksModule, type LinksService } from './links/index.ts';
 import { createListsModule, type ListsService } from './lists/index.ts';
+import { createMessagesApiModule } from './messages-api/index.ts';
 import { createMetricsModule } from './metrics/index.ts';
 import { createOptOutsModule, type OptOutsService } from './opt-outs/index.ts';
 // Not through its index: the users service needs the auth index, whose tables need the users index.
@@ -152,6 +153,11 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
     logger,
   });
+  const messagesApi = createMessagesApiModule({
+    db,
+    apiSends: campaigns.apiSends,
+    messagesList: channels.messagesList,
+  });
   const dashboard = createDashboardModule({
     db,
     campaigns: campaigns.reports,
@@ -175,6 +181,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     audios.registerRoutes,
     channels.registerRoutes,
     campaigns.registerRoutes,
+    messagesApi.registerRoutes,
     dashboard.registerRoutes,
     links.registerRoutes,
     channels.registerWebhooks,

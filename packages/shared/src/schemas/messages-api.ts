@@ -74,10 +74,9 @@ export type SendBatchRequest = z.input<typeof sendBatchRequestSchema>;
 export type SendBatchInput = z.output<typeof sendBatchRequestSchema>;
 
 export const sendBatchResultSchema = z.object({
-  batchId: z.string(),
-  accepted: z.array(
-    z.object({ index: z.number(), id: z.string(), to: z.string(), externalId: z.string().nullable() }),
-  ),
+  /** Null when no message was accepted (nothing was queued). */
+  batchId: z.string().nullable(),
+  accepted: z.array(z.object({ index: z.number(), id: z.string(), to: z.string(), externalId: z.string().nullable() })),
   /** Each refused item with an error code of the catalogue (INVALID_PHONE, RECIPIENT_OPTED_OUT, …). */
   rejected: z.array(z.object({ index: z.number(), code: z.string(), message: z.string() })),
   /** Credits reserved for the accepted messages. */

@@ -16,6 +16,7 @@ import { registerChannelsRoutes } from './channels.routes.ts';
 import { type ChannelsService, type ChannelsServiceDeps, createChannelsService } from './channels.service.ts';
 import { registerProviderWebhooks } from './channels.webhooks.ts';
 import { createMessageCounts } from './message-counts.ts';
+import { createMessagesList, type MessagesList } from './messages-list.ts';
 import { createMessagesPerDay } from './messages-per-day.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 
@@ -24,6 +25,8 @@ export type ChannelsModule = {
   /** A campaign batch's outcomes, written set-based, and the in-flight submits its receipts may ride with. */
   batches: Pick<ChannelsRepository, 'recordSubmittedBatch' | 'settleBatch'> & Pick<ChannelsService, 'inflightBatch'>;
   messagesPerDay: ReturnType<typeof createMessagesPerDay>['since'];
+  /** The user's messages in keyset pages (the sending API's `GET /api/v1/messages`). */
+  messagesList: MessagesList;
   registerRoutes: RegisterRoutes;
   /** Each provider's webhooks under `/api/webhooks/<provider>/…`, in a scope of their own (raw body). */
   registerWebhooks: RegisterRoutes;
@@ -69,6 +72,7 @@ export function createChannelsModule(deps: {
       inflightBatch: service.inflightBatch,
     },
     messagesPerDay: createMessagesPerDay(deps.db.db).since,
+    messagesList: createMessagesList(deps.db.db),
     registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),
     registerWebhooks: (app) =>
       registerProviderWebhooks(app, { providers: providers.all(), publicUrl: config.publicUrl }),
