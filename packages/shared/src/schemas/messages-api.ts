@@ -4,6 +4,7 @@
  * (same rules, same variables), given per request instead of per draft.
  */
 import { z } from 'zod';
+import { sendingWindowSchema } from './campaigns.ts';
 import { MESSAGE_STATUSES, rcsContentSchema, whatsappTemplateSchema } from './channels.ts';
 
 /** The channels the API sends today (URA needs its menu and integration URL: campaigns only for now). */
@@ -33,6 +34,8 @@ const contentFields = {
   rcs: rcsContentSchema.optional(),
   /** When to send (ISO 8601, never in the past); the sending window still applies. */
   scheduledAt: z.iso.datetime({ offset: true }).optional(),
+  /** Days and hours (São Paulo) it may be sent in, as a campaign's; 09:00–21:00 Monday to Saturday when absent. */
+  window: sendingWindowSchema.optional(),
 };
 
 /** `POST /api/v1/messages`: one message to one number. */

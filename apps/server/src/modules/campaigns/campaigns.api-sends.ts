@@ -14,6 +14,7 @@ import {
   DEFAULT_SENDING_WINDOW,
   type ErrorCode,
   normalizeBrazilianPhone,
+  type SendingWindow,
 } from '@ecoa/shared';
 import type { Tx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
@@ -35,6 +36,7 @@ export type ApiContent = {
   tts?: string;
   rcs?: { text?: string; card?: CampaignContent['card']; suggestions?: CampaignContent['suggestions'] };
   scheduledAt?: string;
+  window?: SendingWindow;
 };
 
 /** One recipient of a request. */
@@ -47,6 +49,7 @@ export type ApiRejected = { index: number; code: ErrorCode; message: string };
 export type PreparedApiSend = {
   userId: string;
   channel: ApiChannel;
+  window: SendingWindow;
   content: CampaignContent;
   scheduledAt: Date | null;
   rows: ApiMessageRow[];
@@ -147,7 +150,8 @@ export function createApiSends(deps: ApiSendsDeps) {
         parts += message.parts;
       }
       rejected.sort((a, b) => a.index - b.index);
-      return { userId, channel: input.channel, content, scheduledAt, rows, accepted, rejected, parts };
+      const window = input.window ?? DEFAULT_SENDING_WINDOW;
+      return { userId, channel: input.channel, window, content, scheduledAt, rows, accepted, rejected, parts };
     },
 
     /**
@@ -169,7 +173,7 @@ export function createApiSends(deps: ApiSendsDeps) {
           status: scheduled ? 'SCHEDULED' : 'RUNNING',
           listIds: [],
           content: prepared.content,
-          window: DEFAULT_SENDING_WINDOW,
+          window: prepared.window,
           creditType: CHANNEL_CREDIT_TYPE[channel],
           total: prepared.rows.length,
           creditsReserved: prepared.parts,

@@ -27,8 +27,8 @@ function requestHash(route: string, body: unknown): string {
 }
 
 function contentOf(input: SendMessageInput | SendBatchInput): ApiContent {
-  const { channel, text, template, audioId, tts, rcs, scheduledAt } = input;
-  return { channel, text, template, audioId, tts, rcs, scheduledAt };
+  const { channel, text, template, audioId, tts, rcs, scheduledAt, window } = input;
+  return { channel, text, template, audioId, tts, rcs, scheduledAt, window };
 }
 
 export function createMessagesApiService(deps: Deps) {
