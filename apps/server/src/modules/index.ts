@@ -60,6 +60,8 @@ export type ComposedModules = {
   checkout: CheckoutService;
   adminUsers: AdminUsersService;
   campaigns: CampaignsService;
+  /** The sending API's requests on the campaign engine (the bench times its phases). */
+  apiSends: CampaignsModule['apiSends'];
   links: LinksService;
   /** The hop's clicks waiting to be written (a clean shutdown writes them). */
   linkClicks: LinksModule['clicks'];
@@ -208,6 +210,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     checkout: checkout.service,
     adminUsers: adminUsers.service,
     campaigns: campaigns.service,
+    apiSends: campaigns.apiSends,
     links: links.service,
     linkClicks: links.clicks,
     supervisor: campaigns.supervisor,
