@@ -111,19 +111,16 @@ export function createApiSends(deps: ApiSendsDeps) {
         rejected.push({ index, code, message: new AppError(code).message });
       const seen = new Set<string>();
       const valid: { index: number; phone: string; r: ApiRecipient }[] = [];
-      recipients.forEach((r, index) => {
+      for (const [index, r] of recipients.entries()) {
         const phone = normalizeBrazilianPhone(r.to);
-        const refusal = !phone.ok
-          ? 'INVALID_PHONE'
-          : MOBILE_ONLY.has(input.channel) && phone.kind !== 'mobile'
-            ? 'MOBILE_REQUIRED'
-            : seen.has(phone.e164)
-              ? 'DUPLICATE_RECIPIENT'
-              : undefined;
-        if (refusal || !phone.ok) return void reject(index, refusal ?? 'INVALID_PHONE');
-        seen.add(phone.e164);
-        valid.push({ index, phone: phone.e164, r });
-      });
+        if (!phone.ok) reject(index, 'INVALID_PHONE');
+        else if (MOBILE_ONLY.has(input.channel) && phone.kind !== 'mobile') reject(index, 'MOBILE_REQUIRED');
+        else if (seen.has(phone.e164)) reject(index, 'DUPLICATE_RECIPIENT');
+        else {
+          seen.add(phone.e164);
+          valid.push({ index, phone: phone.e164, r });
+        }
+      }
       const optedOut = valid.length ? await deps.optOuts.optedOut(userId, [...seen]) : new Set<string>();
 
       // Without variables every message is the same: rendered once (and written once).
@@ -184,6 +181,9 @@ export function createApiSends(deps: ApiSendsDeps) {
         },
         tx,
       );
+      // Its audio locked as a campaign's start locks it: deleted meanwhile, refused; deleted after, the delete is.
+      if (prepared.content.audioId && !(await deps.lockAudio(userId, prepared.content.audioId, tx)))
+        throw new AppError('CAMPAIGN_PROBLEM', undefined, { problem: 'AUDIO_NOT_FOUND' });
       await apiRepo.insert(batch, provider, prepared.rows, now, tx);
       await reserveForCampaign(deps.ledger, {
         userId,

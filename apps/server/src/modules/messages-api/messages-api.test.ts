@@ -1,3 +1,4 @@
+import type { SendMessageRequest } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
@@ -47,6 +48,35 @@ describe(`the sending API (${dbKind})`, () => {
       headers: { authorization: `Bearer ${user.token}` },
     });
     expect(campaigns.json().total).toBe(0);
+  });
+
+  it('sends WhatsApp templates, RCS texts and voice torpedoes by the same route, each paid in its channel’s credits', async () => {
+    const user = await userWithCredits(server, 5);
+    const api = messagesApi(server, user.token);
+    const bodies = [
+      {
+        channel: 'whatsapp',
+        to: mobile(),
+        template: { name: 'pedido_enviado', language: 'pt_BR', params: ['{pedido}'] },
+        variables: { pedido: '7' },
+      },
+      { channel: 'rcs', to: mobile(), rcs: { text: 'Seu pedido saiu' } },
+      { channel: 'voice_torpedo', to: mobile(), tts: 'Seu pedido saiu para entrega' },
+    ] satisfies SendMessageRequest[];
+    for (const body of bodies) {
+      const res = await api.send(body);
+      expect(res.statusCode, res.body).toBe(202);
+      expect(await waitForMessage(server, user, res.json().id)).toMatchObject({
+        channel: body.channel,
+        status: 'delivered',
+      });
+    }
+    const balances = await server.modules.ledger.getBalances(user.id);
+    expect([balances.WHATSAPP, balances.RCS, balances.URA]).toEqual([
+      { available: 4, reserved: 0 },
+      { available: 4, reserved: 0 },
+      { available: 4, reserved: 0 },
+    ]);
   });
 
   it('refuses a single message for its recipient, its content or its schedule, nothing reserved', async () => {
