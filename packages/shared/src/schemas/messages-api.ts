@@ -4,6 +4,7 @@
  * (same rules, same variables), given per request instead of per draft.
  */
 import { z } from 'zod';
+import { CHANNELS } from '../enums.ts';
 import { sendingWindowSchema } from './campaigns.ts';
 import { MESSAGE_STATUSES, rcsContentSchema, whatsappTemplateSchema } from './channels.ts';
 
@@ -90,7 +91,7 @@ export type SendBatchResult = z.infer<typeof sendBatchResultSchema>;
 /** `GET /api/v1/messages`: the newest first, in keyset pages. */
 export const messageListQuerySchema = z.object({
   status: z.enum(MESSAGE_STATUSES).optional(),
-  channel: z.string().optional(),
+  channel: z.enum(CHANNELS).optional(),
   externalId: externalIdSchema.optional(),
   /** Only messages created at or after this instant. */
   since: z.iso.datetime({ offset: true }).optional(),
@@ -102,7 +103,7 @@ export type MessageListQuery = z.input<typeof messageListQuerySchema>;
 
 export const messageListItemSchema = z.object({
   id: z.string(),
-  channel: z.string(),
+  channel: z.enum(CHANNELS),
   to: z.string(),
   status: z.enum(MESSAGE_STATUSES),
   reason: z.string().nullable(),

@@ -1,4 +1,4 @@
-import type { MessageList, MessageListItem, MessageStatus } from '@ecoa/shared';
+import type { Channel, MessageList, MessageListItem, MessageStatus } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors/app-error.ts';
 
 export type MessageListFilter = {
   status?: MessageStatus;
-  channel?: string;
+  channel?: Channel;
   externalId?: string;
   since?: Date;
   cursor?: string;
@@ -15,7 +15,7 @@ export type MessageListFilter = {
 
 type Row = {
   id: string;
-  channel: string;
+  channel: Channel;
   toPhone: string;
   status: MessageStatus;
   reason: string | null;
