@@ -82,8 +82,31 @@ const recipient = fc.record(
   { requiredKeys: ['to'] },
 );
 
+/** A body a client would plausibly send (only its numbers, variables and references hostile): most are queued. */
+const plausible = fc.record({
+  channel: fc.constantFrom('sms_short', 'sms_flash'),
+  text: fc.constantFrom('Olá {nome}, seu pedido saiu', 'Oi', 'Código: {codigo}', 'Fatura {telefone}'),
+  scheduledAt: fc.constant('2099-01-01T12:00:00Z'),
+  messages: fc.array(
+    fc.record(
+      {
+        to: phone,
+        variables: fc.dictionary(fc.constantFrom('nome', 'codigo', 'x'), hostileText, { maxKeys: 2 }),
+        externalId: fc.string({ minLength: 1, maxLength: 20 }),
+      },
+      { requiredKeys: ['to'] },
+    ),
+    { minLength: 1, maxLength: 30 },
+  ),
+});
+
 type Input = { route: 'single' | 'batch'; body: unknown; key?: string };
 const inputs: fc.Arbitrary<Input> = fc.oneof(
+  { weight: 3, arbitrary: plausible.map((body): Input => ({ route: 'batch', body })) },
+  {
+    weight: 2,
+    arbitrary: plausible.map(({ messages, ...c }): Input => ({ route: 'single', body: { ...c, ...messages[0] } })),
+  },
   fc
     .tuple(content, recipient, fc.option(fc.constantFrom('k1', 'k2', 'k3'), { nil: undefined }))
     .map(([c, r, key]): Input => ({ route: 'single', body: { ...c, ...r }, key })),
