@@ -23,9 +23,9 @@ import { type CampaignReportsRepository, createCampaignReportsRepository } from 
 import { registerCampaignReportRoutes } from './campaigns.reports.routes.ts';
 import { createCampaignReports } from './campaigns.reports.service.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
-import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
 import { registerCampaignsRoutes } from './campaigns.routes.ts';
 import { type CampaignsService, createCampaignsService } from './campaigns.service.ts';
+import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
 import { type CampaignSupervisor, createCampaignSupervisor } from './campaigns.supervisor.ts';
 
 export type CampaignsModule = {

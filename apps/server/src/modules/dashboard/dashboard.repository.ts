@@ -15,7 +15,9 @@ export function createDashboardRepository(db: Database) {
           order by created_at desc limit 10`),
       );
       const recent = await rowsOf<{ id: string }>(
-        db.execute(sql`select id from campaigns where user_id = ${userId} and kind = 'campaign' order by created_at desc limit 5`),
+        db.execute(
+          sql`select id from campaigns where user_id = ${userId} and kind = 'campaign' order by created_at desc limit 5`,
+        ),
       );
       return { running: running.map((r) => r.id), recent: recent.map((r) => r.id) };
     },
