@@ -17,6 +17,8 @@ type Use = { table: string; access: Access };
 const ALLOWED: Record<string, Partial<Record<string, Access>>> = {
   // The dispatch core: snapshot, claim, unclaim, keep-alive, cancel (ADR 011, 018).
   'modules/campaigns/campaigns.recipients.repository.ts': { messages: 'write', message_events: 'read' },
+  // The sending API's snapshot and the cancel of one queued message, in its batch's transaction (ADR 020).
+  'modules/campaigns/campaigns.api-messages.repository.ts': { messages: 'write' },
   'modules/campaigns/campaigns.repository.ts': { messages: 'read' },
   'modules/campaigns/campaigns.reports.repository.ts': { messages: 'read', message_events: 'read' },
   // The hop's tracked-link code, one statement per click.

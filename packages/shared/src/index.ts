@@ -16,6 +16,7 @@ export * from './schemas/enrichment.ts';
 export * from './schemas/ledger.ts';
 export * from './schemas/links.ts';
 export * from './schemas/lists.ts';
+export * from './schemas/messages-api.ts';
 export * from './schemas/opt-outs.ts';
 export * from './schemas/page.ts';
 export * from './schemas/public-config.ts';

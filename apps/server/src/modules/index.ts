@@ -23,6 +23,7 @@ import { createEnrichmentModule, type EnrichmentService } from './enrichment/ind
 import { createLedgerModule, type LedgerService } from './ledger/index.ts';
 import { createLinksModule, type LinksModule, type LinksService } from './links/index.ts';
 import { createListsModule, type ListsService } from './lists/index.ts';
+import { createMessagesApiModule } from './messages-api/index.ts';
 import { createMetricsModule } from './metrics/index.ts';
 import { createOptOutsModule, type OptOutsService } from './opt-outs/index.ts';
 import { createRepliesModule, type RepliesService } from './replies/index.ts';
@@ -60,6 +61,8 @@ export type ComposedModules = {
   checkout: CheckoutService;
   adminUsers: AdminUsersService;
   campaigns: CampaignsService;
+  /** The sending API's requests on the campaign engine (the bench times its phases). */
+  apiSends: CampaignsModule['apiSends'];
   links: LinksService;
   replies: RepliesService;
   /** The hop's clicks waiting to be written (a clean shutdown writes them). */
@@ -154,6 +157,11 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
     logger,
   });
+  const messagesApi = createMessagesApiModule({
+    db,
+    apiSends: campaigns.apiSends,
+    messagesList: channels.messagesList,
+  });
   const dashboard = createDashboardModule({
     db,
     campaigns: campaigns.reports,
@@ -179,6 +187,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     audios.registerRoutes,
     channels.registerRoutes,
     campaigns.registerRoutes,
+    messagesApi.registerRoutes,
     dashboard.registerRoutes,
     links.registerRoutes,
     replies.registerRoutes,
@@ -206,6 +215,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     checkout: checkout.service,
     adminUsers: adminUsers.service,
     campaigns: campaigns.service,
+    apiSends: campaigns.apiSends,
     links: links.service,
     replies: replies.service,
     linkClicks: links.clicks,

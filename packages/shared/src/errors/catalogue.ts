@@ -264,6 +264,14 @@ export const ERRORS = {
   },
   /** Only SMS and WhatsApp replies are answered from the inbox. */
   REPLY_NOT_ANSWERABLE: { status: 409, message: 'Esta resposta não pode ser respondida pela caixa de respostas.' },
+
+  // The sending API (issue 23)
+  DUPLICATE_RECIPIENT: { status: 400, message: 'Este número já está neste lote.' },
+  MESSAGE_NOT_CANCELABLE: {
+    status: 409,
+    message: 'Esta mensagem já foi entregue à operadora (ou já terminou) e não pode ser cancelada.',
+  },
+  INVALID_CURSOR: { status: 400, message: 'Cursor de paginação inválido.' },
   /** An URA's integration URL failed: the job retries (never an HTTP answer). */
   INTEGRATION_UNAVAILABLE: {
     status: 502,

@@ -91,6 +91,10 @@ export const messageSchema = z.object({
   reason: z.string().optional(),
   /** Credits it costs: SMS parts, 1 for the other channels. */
   parts: z.number(),
+  /** The client's own reference (the sending API's `externalId`). */
+  externalId: z.string().nullable(),
+  /** The batch (or campaign) it was sent in; null for a test send. */
+  batchId: z.string().nullable(),
   createdAt: z.string(),
   events: z.array(
     z.object({

@@ -25,6 +25,36 @@ export function audioOf(row: Pick<CampaignRow, 'channel' | 'content'>): string |
   return undefined;
 }
 
+/**
+ * Reserves a campaign's (or an API batch's) credits in `tx`; a shortfall is refused with the
+ * exact number missing (`INSUFFICIENT_BALANCE` with `shortfall`), nothing reserved.
+ */
+export async function reserveForCampaign(
+  ledger: Pick<CampaignsServiceDeps['ledger'], 'reserve'>,
+  r: { userId: string; type: CampaignRow['creditType']; amount: number; campaignId: string; tx: Tx },
+): Promise<void> {
+  try {
+    await ledger.reserve({
+      userId: r.userId,
+      type: r.type,
+      amount: r.amount,
+      reference: reference(r.campaignId),
+      tx: r.tx,
+    });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'INSUFFICIENT_BALANCE') {
+      const { available = 0 } = (err.details ?? {}) as { available?: number };
+      throw new AppError('INSUFFICIENT_BALANCE', {
+        type: r.type,
+        available,
+        requested: r.amount,
+        shortfall: r.amount - available,
+      });
+    }
+    throw err;
+  }
+}
+
 /** The audit's record of an administrator's move. */
 const moved = (from: CampaignStatus, to: CampaignStatus) => ({ status: { from, to } });
 
@@ -32,9 +62,10 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
   const { db, repo, ledger, clock, logger } = deps;
 
   /** Queues the dispatch jobs of a campaign that is (now) RUNNING: in `tx` when given, so they exist if it commits. */
-  async function queueDispatch(campaignId: string, tx?: Tx): Promise<void> {
-    // They share the recipients: more processes, more jobs; never fewer than a process's loops.
-    const jobs = Math.max(MAX_LOOPS_PER_CAMPAIGN, deps.liveWorkers());
+  async function queueDispatch(campaignId: string, tx?: Tx, loops = MAX_LOOPS_PER_CAMPAIGN): Promise<void> {
+    // They share the recipients: more processes, more jobs; never fewer than a process's loops
+    // (`loops`: fewer for an API request of one message, which one loop sends).
+    const jobs = Math.max(loops, deps.liveWorkers());
     for (let i = 0; i < jobs; i++) await deps.jobs.send(dispatchQueue, { campaignId }, tx ? { tx } : {});
   }
 
@@ -113,6 +144,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
 
   return {
     queueDispatch,
+    releaseParts,
 
     /**
      * Starts a draft, in one transaction: every recipient snapshotted as a `queued` message with
@@ -142,20 +174,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           throw new AppError('CAMPAIGN_PROBLEM', undefined, { problem: 'AUDIO_NOT_FOUND' });
         const { total, parts } = await snapshotAudience(repo, row, provider, now, deps.publicUrl, tx);
         if (total === 0) throw new AppError('CAMPAIGN_PROBLEM', undefined, { problem: 'NO_RECIPIENTS' });
-        try {
-          await ledger.reserve({ userId, type: row.creditType, amount: parts, reference: reference(id), tx });
-        } catch (err) {
-          if (err instanceof AppError && err.code === 'INSUFFICIENT_BALANCE') {
-            const { available = 0 } = (err.details ?? {}) as { available?: number };
-            throw new AppError('INSUFFICIENT_BALANCE', {
-              type: row.creditType,
-              available,
-              requested: parts,
-              shortfall: parts - available,
-            });
-          }
-          throw err;
-        }
+        await reserveForCampaign(ledger, { userId, type: row.creditType, amount: parts, campaignId: id, tx });
         const scheduled = scheduledAt !== null && scheduledAt > now;
         const updated = await repo.update(
           id,

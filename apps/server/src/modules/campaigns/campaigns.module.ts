@@ -15,6 +15,8 @@ import type { AuditRepository } from '../audit/index.ts';
 import type { ChannelsService, ProviderRegistry } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { OptOutsService } from '../opt-outs/index.ts';
+import { createApiMessagesRepository } from './campaigns.api-messages.repository.ts';
+import { type ApiSends, createApiSends } from './campaigns.api-sends.ts';
 import { createDispatcher, type Dispatcher, type RecipientStore } from './campaigns.dispatcher.ts';
 import { defineCampaignsJobs } from './campaigns.jobs.ts';
 import { type CampaignReportsRepository, createCampaignReportsRepository } from './campaigns.reports.repository.ts';
@@ -23,10 +25,13 @@ import { createCampaignReports } from './campaigns.reports.service.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
 import { registerCampaignsRoutes } from './campaigns.routes.ts';
 import { type CampaignsService, createCampaignsService } from './campaigns.service.ts';
+import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
 import { type CampaignSupervisor, createCampaignSupervisor } from './campaigns.supervisor.ts';
 
 export type CampaignsModule = {
   service: CampaignsService;
+  /** The sending API's requests, queued on the campaign engine (ADR 020). */
+  apiSends: ApiSends;
   dispatcher: Dispatcher;
   supervisor: CampaignSupervisor;
   /** What the home page reads of the campaigns. */
@@ -61,7 +66,7 @@ export function createCampaignsModule(deps: {
   let supervisor: CampaignSupervisor | undefined;
   // The dispatcher is made after the service it calls; the service's pause and cancel reach it through this.
   let haltDispatch: (campaignId: string) => void = () => {};
-  const service = createCampaignsService({
+  const serviceDeps: CampaignsServiceDeps = {
     db,
     repo,
     ledger,
@@ -76,6 +81,13 @@ export function createCampaignsModule(deps: {
     lockAudio: audios.lockShared,
     clock,
     logger,
+  };
+  const service = createCampaignsService(serviceDeps);
+  const apiSends = createApiSends({
+    ...serviceDeps,
+    apiRepo: createApiMessagesRepository(db),
+    optOuts: deps.optOuts,
+    lifecycle: service,
   });
   const dispatcher = createDispatcher({
     db,
@@ -112,6 +124,7 @@ export function createCampaignsModule(deps: {
   const reports = createCampaignReports({ repo: reportsRepo, campaigns: repo, clock, publicUrl: deps.publicUrl });
   return {
     service,
+    apiSends,
     dispatcher,
     supervisor,
     reports: reportsRepo,

@@ -49,7 +49,7 @@ export type RecipientReportRow = {
 export function createCampaignReportsRepository(db: Database) {
   const where = (f: CampaignFilter) => {
     const like = f.q ? `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-    return sql`true
+    return sql`c.kind = 'campaign'
       ${f.userId ? sql`and c.user_id = ${f.userId}` : sql``}
       ${f.status ? sql`and c.status = ${f.status}` : sql``}
       ${f.channel ? sql`and c.channel = ${f.channel}` : sql``}
@@ -178,6 +178,7 @@ function toProgressRow(r: Record<string, unknown>): CampaignProgressRow {
     id: String(r.id),
     userId: String(r.user_id),
     name: String(r.name),
+    kind: r.kind as CampaignRow['kind'],
     channel: r.channel as Channel,
     status: r.status as CampaignStatus,
     listIds: r.list_ids as string[],

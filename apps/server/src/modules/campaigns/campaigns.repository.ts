@@ -32,8 +32,8 @@ const isCutOff = sql`(m.updated_at < now() - interval '10 minutes'
 export function createCampaignsRepository(db: Database) {
   return {
     ...createRecipientQueries(db),
-    async insert(row: NewCampaign): Promise<CampaignRow> {
-      const [created] = await db.insert(campaigns).values(row).returning();
+    async insert(row: NewCampaign, tx: DbOrTx = db): Promise<CampaignRow> {
+      const [created] = await tx.insert(campaigns).values(row).returning();
       return created!;
     },
 
@@ -62,11 +62,12 @@ export function createCampaignsRepository(db: Database) {
       return row;
     },
 
+    /** The user's campaign made in the wizard (the sending API's batches are not campaigns to the user). */
     async findOwned(userId: string, id: string): Promise<CampaignRow | undefined> {
       const [row] = await db
         .select()
         .from(campaigns)
-        .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId)));
+        .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId), eq(campaigns.kind, 'campaign')));
       return row;
     },
 

@@ -3,6 +3,8 @@ import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core'
 import { ownedBy, randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
 
+export const CAMPAIGN_KINDS = ['campaign', 'api'] as const;
+
 /** What the start left out of a campaign's recipients, and why. */
 export type CampaignExclusions = { optedOut: number; duplicates: number; landlines: number };
 
@@ -18,6 +20,11 @@ export const campaigns = pgTable(
     id: randomId(),
     userId: ownedBy(users),
     name: text('name').notNull(),
+    /**
+     * `campaign`: made in the wizard from lists. `api`: a request of the sending API (one message
+     * or one batch, ADR 020), drained by the same dispatcher and hidden from the campaigns' screens.
+     */
+    kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('campaign'),
     channel: text('channel', { enum: CHANNELS }).notNull(),
     status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('DRAFT'),
     listIds: uuid('list_ids').array().notNull(),

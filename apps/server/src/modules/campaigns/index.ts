@@ -3,6 +3,14 @@
  * dispatcher, supervisor, routes), its service, and what the home page reads of the campaigns (the
  * reports' repository and a campaign's summary).
  */
+export type {
+  ApiAccepted,
+  ApiContent,
+  ApiRecipient,
+  ApiRejected,
+  ApiSends,
+  PreparedApiSend,
+} from './campaigns.api-sends.ts';
 export { type CampaignsModule, createCampaignsModule } from './campaigns.module.ts';
 export type { CampaignReportsRepository } from './campaigns.reports.repository.ts';
 export { toSummary } from './campaigns.reports.service.ts';

@@ -16,6 +16,7 @@ import { registerChannelsRoutes } from './channels.routes.ts';
 import { type ChannelsService, type ChannelsServiceDeps, createChannelsService } from './channels.service.ts';
 import { registerProviderWebhooks } from './channels.webhooks.ts';
 import { createMessageCounts } from './message-counts.ts';
+import { createMessagesList, type MessagesList } from './messages-list.ts';
 import { createMessagesPerDay } from './messages-per-day.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { createRepliesRepository, type RepliesRepository } from './replies.repository.ts';
@@ -27,6 +28,8 @@ export type ChannelsModule = {
   messagesPerDay: ReturnType<typeof createMessagesPerDay>['since'];
   /** The stored replies, for the inbox (modules/replies). */
   replies: RepliesRepository;
+  /** The user's messages in keyset pages (the sending API's `GET /api/v1/messages`). */
+  messagesList: MessagesList;
   registerRoutes: RegisterRoutes;
   /** Each provider's webhooks under `/api/webhooks/<provider>/…`, in a scope of their own (raw body). */
   registerWebhooks: RegisterRoutes;
@@ -73,6 +76,7 @@ export function createChannelsModule(deps: {
     },
     messagesPerDay: createMessagesPerDay(deps.db.db).since,
     replies: createRepliesRepository(deps.db.db),
+    messagesList: createMessagesList(deps.db.db),
     registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),
     registerWebhooks: (app) =>
       registerProviderWebhooks(app, { providers: providers.all(), publicUrl: config.publicUrl }),

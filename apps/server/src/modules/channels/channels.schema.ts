@@ -47,6 +47,8 @@ export const messages = pgTable(
     clientKey: text('client_key'),
     /** A campaign recipient's tracked link code (`PUBLIC_URL/l/_<code>`), when its text has `{link}`. */
     shortCode: text('short_code'),
+    /** The sending API's client reference (an order number): echoed back, filterable. */
+    externalId: text('external_id'),
     ...timestamps(),
     submittedAt: timestamptz('submitted_at'),
     finishedAt: timestamptz('finished_at'),
@@ -59,6 +61,7 @@ export const messages = pgTable(
     // entry a status change writes is work taken from the send rate (thousands of rows a second).
     uniqueIndex('messages_user_client_key').on(t.userId, t.clientKey).where(sql`client_key is not null`),
     index('messages_submitting_idx').on(t.updatedAt).where(sql`status = 'submitting'`),
+    index('messages_user_external_idx').on(t.userId, t.externalId).where(sql`external_id is not null`),
     uniqueIndex('messages_short_code_key').on(t.shortCode).where(sql`short_code is not null`),
   ],
 );

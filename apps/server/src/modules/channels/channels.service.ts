@@ -319,6 +319,8 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
         status: message.status,
         ...(message.reason ? { reason: message.reason } : {}),
         parts: message.parts,
+        externalId: message.externalId,
+        batchId: message.campaignId,
         createdAt: message.createdAt.toISOString(),
         events: events.map((e) => ({
           status: e.status,

@@ -1,0 +1,45 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database, DbOrTx, Tx } from '../../platform/db/client.ts';
+import { apiIdempotencyKeys } from './messages-api.schema.ts';
+
+/** The answer a request with an `Idempotency-Key` gave, and what it was asked. */
+export type StoredAnswer = { requestHash: string; status: number; response: unknown };
+
+export function createMessagesApiRepository(db: Database) {
+  return {
+    async find(userId: string, key: string, tx: DbOrTx = db): Promise<StoredAnswer | undefined> {
+      const [row] = await tx
+        .select({
+          requestHash: apiIdempotencyKeys.requestHash,
+          status: apiIdempotencyKeys.status,
+          response: apiIdempotencyKeys.response,
+        })
+        .from(apiIdempotencyKeys)
+        .where(and(eq(apiIdempotencyKeys.userId, userId), eq(apiIdempotencyKeys.key, key)));
+      return row;
+    },
+
+    /**
+     * Takes the key for this transaction, first thing in it: false when another request holds it.
+     * A twin running at the same moment waits here on the key's unique entry until the first
+     * commits (then false: its answer is stored) or rolls back (then true: this one goes on).
+     */
+    async claim(userId: string, key: string, requestHash: string, tx: Tx): Promise<boolean> {
+      const rows = await tx
+        .insert(apiIdempotencyKeys)
+        .values({ userId, key, requestHash, status: 0, response: {} })
+        .onConflictDoNothing()
+        .returning({ key: apiIdempotencyKeys.key });
+      return rows.length > 0;
+    },
+
+    async store(userId: string, key: string, status: number, response: unknown, tx: Tx): Promise<void> {
+      await tx
+        .update(apiIdempotencyKeys)
+        .set({ status, response })
+        .where(and(eq(apiIdempotencyKeys.userId, userId), eq(apiIdempotencyKeys.key, key)));
+    },
+  };
+}
+
+export type MessagesApiRepository = ReturnType<typeof createMessagesApiRepository>;
