@@ -255,8 +255,6 @@ export const ERRORS = {
   },
   MESSAGE_NOT_FOUND: { status: 404, message: 'Mensagem não encontrada.' },
   REPLY_NOT_FOUND: { status: 404, message: 'Resposta não encontrada.' },
-  /** A reply page's cursor that this server did not write. */
-  REPLY_CURSOR_INVALID: { status: 400, message: 'Cursor de página inválido.' },
   /** WhatsApp allows a free-form answer only within 24 hours of the person's message. */
   REPLY_WINDOW_CLOSED: {
     status: 409,

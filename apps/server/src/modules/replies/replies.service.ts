@@ -45,7 +45,7 @@ export function createRepliesService(deps: {
     async list(userId: string, query: RepliesQuery): Promise<RepliesPage> {
       const q = repliesQuerySchema.parse(query);
       const after = q.cursor ? decodeCursor(q.cursor) : undefined;
-      if (q.cursor && !after) throw new AppError('REPLY_CURSOR_INVALID');
+      if (q.cursor && !after) throw new AppError('INVALID_CURSOR');
       // One more than asked says whether another page follows.
       const rows = await inbox.page(userId, rowsFilter(q), after, q.limit + 1);
       const items = rows.slice(0, q.limit);

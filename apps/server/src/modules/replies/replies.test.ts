@@ -127,7 +127,7 @@ describe(`replies inbox (${dbKind})`, () => {
     expect(rest).toEqual({ items: [replies[2]], nextCursor: null });
     const forged = await as({ method: 'GET', url: '/api/v1/replies?cursor=bm90LWEtY3Vyc29y' });
     expect(forged.statusCode).toBe(400);
-    expect(forged.json().code).toBe('REPLY_CURSOR_INVALID');
+    expect(forged.json().code).toBe('INVALID_CURSOR');
   });
 
   it('marks a reply handled and not handled again; the filter follows', async () => {
