@@ -6,6 +6,7 @@ import type { EnrichmentInvalid, EnrichmentPhone } from '@ecoa/shared';
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { findOwnedRow, findRowById } from '../../platform/db/paging.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import { users } from '../users/index.ts';
 import { type EnrichmentRow, enrichmentItems, enrichments } from './enrichment.schema.ts';
@@ -76,18 +77,10 @@ export function createEnrichmentRepository(db: Database) {
       }
     },
 
-    async find(id: string): Promise<EnrichmentRow | undefined> {
-      const [row] = await db.select().from(enrichments).where(eq(enrichments.id, id));
-      return row;
-    },
+    find: (id: string): Promise<EnrichmentRow | undefined> => findRowById(db, enrichments, id),
 
-    async findOwned(userId: string, id: string): Promise<EnrichmentRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(enrichments)
-        .where(and(eq(enrichments.id, id), eq(enrichments.userId, userId)));
-      return row;
-    },
+    findOwned: (userId: string, id: string): Promise<EnrichmentRow | undefined> =>
+      findOwnedRow(db, enrichments, userId, id),
 
     /** The row locked for the rest of `tx` (settling its credits happens once). */
     async lock(id: string, tx: DbOrTx): Promise<EnrichmentRow | undefined> {

@@ -4,6 +4,7 @@ import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbHandle, Tx } from '../../platform/db/client.ts';
 import { containsPattern } from '../../platform/db/like.ts';
+import { findOwnedRow, findRowById, newestFirstPage } from '../../platform/db/paging.ts';
 import { type ContactListRow, contactLists, contacts, listInvalidRows } from './lists.schema.ts';
 
 /** What an import counts (the list's counts in the API). */
@@ -158,18 +159,10 @@ export function createListsRepository(handle: DbHandle) {
       });
     },
 
-    async findById(id: string): Promise<ContactListRow | undefined> {
-      const [row] = await db.select().from(contactLists).where(eq(contactLists.id, id));
-      return row;
-    },
+    findById: (id: string): Promise<ContactListRow | undefined> => findRowById(db, contactLists, id),
 
-    async findOwned(userId: string, id: string): Promise<ContactListRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(contactLists)
-        .where(and(eq(contactLists.id, id), eq(contactLists.userId, userId)));
-      return row;
-    },
+    findOwned: (userId: string, id: string): Promise<ContactListRow | undefined> =>
+      findOwnedRow(db, contactLists, userId, id),
 
     /** Newest first; `q` keeps the lists whose name contains it (the pickers' search). */
     async page(
@@ -180,15 +173,7 @@ export function createListsRepository(handle: DbHandle) {
     ): Promise<{ rows: ContactListRow[]; total: number }> {
       if (q) {
         const where = and(eq(contactLists.userId, userId), ilike(contactLists.name, containsPattern(q)));
-        const rows = await db
-          .select()
-          .from(contactLists)
-          .where(where)
-          .orderBy(desc(contactLists.createdAt), desc(contactLists.id))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize);
-        const [total] = await db.select({ n: count() }).from(contactLists).where(where);
-        return { rows, total: total?.n ?? 0 };
+        return newestFirstPage(db, contactLists, where, { page, pageSize });
       }
       const rows = await listsPage.execute({ userId, limit: pageSize, offset: (page - 1) * pageSize });
       const [total] = await listsCount.execute({ userId });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { injectAs } from '../../../test/http.test-support.ts';
+import { injectAs, uploadAs } from '../../../test/http.test-support.ts';
 import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
@@ -32,7 +32,7 @@ describe(`contact lists API (${dbKind})`, () => {
       ...Object.entries(fields).map(([name, value]) => ({ name, value })),
       { name: 'file', filename, content: file },
     ]);
-    return injectAs(server, t, { method: 'POST', url: '/api/v1/lists', payload: form.payload, headers: form.headers });
+    return uploadAs(server, t, '/api/v1/lists', form);
   }
 
   async function importFixture(t: string, name: string, fields: Record<string, string> = {}) {
@@ -189,12 +189,7 @@ describe(`contact lists API (${dbKind})`, () => {
 
   it('previews a file for the mapping step', async () => {
     const form = multipart([{ name: 'file', filename: 'x.csv', content: fixture('excel-br-windows1252.csv') }]);
-    const res = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/lists/preview',
-      payload: form.payload,
-      headers: form.headers,
-    });
+    const res = await uploadAs(server, token, '/api/v1/lists/preview', form);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ kind: 'csv', encoding: 'windows-1252', delimiter: ';', hasHeader: true });
@@ -212,12 +207,7 @@ describe(`contact lists API (${dbKind})`, () => {
     expect(uploadsLeft()).toEqual([]);
 
     const noPhone = multipart([{ name: 'file', filename: 'x.csv', content: fixture('no-phone.csv') }]);
-    const res2 = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/lists/preview',
-      payload: noPhone.payload,
-      headers: noPhone.headers,
-    });
+    const res2 = await uploadAs(server, token, '/api/v1/lists/preview', noPhone);
     expect(res2.statusCode).toBe(200);
     expect(res2.json().mapping).toBeNull();
   });
@@ -247,12 +237,7 @@ describe(`contact lists API (${dbKind})`, () => {
     });
     expect(outOfRange.json().code).toBe('NO_PHONE_COLUMN');
     const noFile = multipart([{ name: 'name', value: 'x' }]);
-    const res = await injectAs(server, fresh, {
-      method: 'POST',
-      url: '/api/v1/lists',
-      payload: noFile.payload,
-      headers: noFile.headers,
-    });
+    const res = await uploadAs(server, fresh, '/api/v1/lists', noFile);
     expect(res.json().code).toBe('FILE_REQUIRED');
     const json = await injectAs(server, fresh, { method: 'POST', url: '/api/v1/lists', payload: { name: 'x' } });
     expect(json.statusCode).toBe(400);
