@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { injectAs, uploadAs } from '../../../test/http.test-support.ts';
@@ -10,8 +11,9 @@ import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import { sharedStringsXml, sheetXml, xlsxBuffer } from '../../../test/xlsx-builder.test-support.ts';
 import { sharedStringsBomb } from '../../../test/zip-writer.test-support.ts';
 import type { RunningServer } from '../../server.ts';
+import { EXCEL_BR_MAPPING, fixtureBytes } from './fixtures.test-support.ts';
 
-const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures', name));
+const fixture = fixtureBytes;
 
 describe(`contact lists API (${dbKind})`, () => {
   let server: RunningServer;
@@ -193,15 +195,7 @@ describe(`contact lists API (${dbKind})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ kind: 'csv', encoding: 'windows-1252', delimiter: ';', hasHeader: true });
-    expect(body.mapping).toEqual({
-      hasHeader: true,
-      phone: 1,
-      name: 0,
-      fields: [
-        { column: 2, key: 'empresa' },
-        { column: 3, key: 'cidade' },
-      ],
-    });
+    expect(body.mapping).toEqual(EXCEL_BR_MAPPING);
     expect(body.columns.map((c: { header: string }) => c.header)).toEqual(['Nome', 'Telefone', 'Empresa', 'Cidade']);
     expect(body.rows[0]).toEqual(['João da Silva', '(11) 91234-5678', 'Padaria Pão Quente', 'São Paulo']);
     expect(uploadsLeft()).toEqual([]);
@@ -279,6 +273,15 @@ describe(`contact lists API (${dbKind})`, () => {
     expect(uploadsLeft()).toEqual([]);
   });
 
+  /** An upload taken (201) whose import then fails with XLSX_TOO_LARGE and these details, keeping no contact. */
+  async function importFailsTooLarge(res: LightMyRequestResponse, errorDetails: { limit: string; max: number }) {
+    expect(res.statusCode, res.body).toBe(201);
+    const list = await waitForListImported(server, token, res.json().id);
+    expect(list).toMatchObject({ status: 'failed', errorCode: 'XLSX_TOO_LARGE', errorDetails, valid: 0 });
+    expect(await countRows('contacts', list.id)).toBe(0);
+    return list;
+  }
+
   it('the same bomb padded to pass the upload check fails its import quickly with XLSX_TOO_LARGE', async () => {
     const { compressed, size } = sharedStringsBomb(2000, { crc: false });
     // Junk inside the entry makes the declared ratio 200: only the counted ratio can tell.
@@ -290,16 +293,7 @@ describe(`contact lists API (${dbKind})`, () => {
       sheets: [{ xml: sheetXml(rows) }],
       parts: { 'xl/sharedStrings.xml': { method: 8, compressed: padded, size } },
     });
-    const res = await upload(token, bomb, 'bomba.xlsx');
-    expect(res.statusCode, res.body).toBe(201);
-    const list = await waitForListImported(server, token, res.json().id);
-    expect(list).toMatchObject({
-      status: 'failed',
-      errorCode: 'XLSX_TOO_LARGE',
-      errorDetails: { limit: 'ratio', max: 200 },
-      valid: 0,
-    });
-    expect(await countRows('contacts', list.id)).toBe(0);
+    await importFailsTooLarge(await upload(token, bomb, 'bomba.xlsx'), { limit: 'ratio', max: 200 });
   });
 
   it('an XLSX that passes a limit after its first rows fails its import with that code, not IMPORT_FAILED', async () => {
@@ -310,17 +304,11 @@ describe(`contact lists API (${dbKind})`, () => {
     for (let i = 0; i < 60; i++)
       rows += `<row r="${i + 2}"><c t="s"><v>${i + 2}</v></c><c><v>${11_912_340_000 + i}</v></c></row>`;
     const book = xlsxBuffer({ sheets: [{ xml: sheetXml(rows) }], sharedStrings: sharedStringsXml(strings) });
-    const res = await upload(token, book, 'longa.xlsx');
-    expect(res.statusCode, res.body).toBe(201);
-    const list = await waitForListImported(server, token, res.json().id);
-    expect(list).toMatchObject({
-      status: 'failed',
-      errorCode: 'XLSX_TOO_LARGE',
-      errorDetails: { limit: 'cellChars', max: 32_767 },
-      valid: 0,
+    const list = await importFailsTooLarge(await upload(token, book, 'longa.xlsx'), {
+      limit: 'cellChars',
+      max: 32_767,
     });
     expect(list.error).toMatch(/célula com mais de 32\.767 caracteres.*CSV/);
-    expect(await countRows('contacts', list.id)).toBe(0);
   });
 
   it('a file that turns ragged after its first rows fails with no contacts left', async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeCallScript } from './call-script.ts';
 import { twilioSignature } from './twilio-signature.ts';
-import { startVoiceRig, type VoiceRig } from './voice.test-support.ts';
+import { openVoiceRig, type VoiceRig } from './voice.test-support.ts';
 import { callWebhookUrl } from './voice.webhooks.ts';
 
 const CALL_SID = `CA${'ab'.repeat(16)}`;
@@ -13,16 +13,7 @@ describe('voice webhooks: only the carrier is heard', () => {
   let rig: VoiceRig;
   let token: string;
 
-  beforeAll(async () => {
-    rig = await startVoiceRig();
-    token = rig.simulator.account.authToken;
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
-  beforeEach(() => {
-    rig.events.length = 0;
-  });
+  openVoiceRig((opened) => ({ rig, token } = opened));
 
   const urls = () => ({
     status: callWebhookUrl(rig.app.publicUrl, 'm1', 'status'),
