@@ -8,6 +8,7 @@ import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { findOwnedRow, findRowById } from '../../platform/db/paging.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
+import type { EstablishmentRecord } from '../cnpj-base/index.ts';
 import { users } from '../users/index.ts';
 import { type EnrichmentRow, enrichmentItems, enrichments } from './enrichment.schema.ts';
 
@@ -15,17 +16,7 @@ import { type EnrichmentRow, enrichmentItems, enrichments } from './enrichment.s
 const BATCH = 5_000;
 
 /** What the CNPJ base holds for one establishment (phones as E.164, classified by the caller). */
-export type BaseRow = {
-  cnpj: string;
-  companyName: string | null;
-  tradeName: string | null;
-  situation: number;
-  cnae: string | null;
-  uf: string | null;
-  city: string | null;
-  phones: string[];
-  email: string | null;
-};
+export type BaseRow = Omit<EstablishmentRecord, 'basico'> & { companyName: string | null };
 
 export type ItemFill = {
   position: number;
