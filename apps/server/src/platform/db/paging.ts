@@ -57,3 +57,24 @@ export async function newestFirstPage<T extends NewestFirstTable>(
     .where(where);
   return { rows: rows as Row<T>[], total: Number(total?.n ?? 0) };
 }
+
+/**
+ * Every row of a query in key order, `batchSize` at a time (keyset paging: each batch starts
+ * after the last key of the one before, so it stays fast however deep it goes). `fetch` reads
+ * the batch after `after`; `keyOf` names a row's key.
+ */
+export async function* keysetBatches<Row, Key>(
+  first: Key,
+  batchSize: number,
+  fetch: (after: Key, limit: number) => Promise<unknown[]>,
+  keyOf: (row: Row) => Key,
+): AsyncGenerator<Row[]> {
+  let after = first;
+  for (;;) {
+    const rows = (await fetch(after, batchSize)) as Row[];
+    if (rows.length === 0) return;
+    yield rows;
+    after = keyOf(rows.at(-1)!);
+    if (rows.length < batchSize) return;
+  }
+}

@@ -78,21 +78,21 @@ export function carrierRigStarter<
   Config,
   SimulatorOptions extends { callbackUrl: string | null },
   Simulator extends RigSimulator<Config>,
->(parts: {
-  startSimulator(options: Partial<SimulatorOptions>): Promise<Simulator>;
-  quick: Partial<SimulatorOptions>;
-  createProvider(options: CarrierOptions<Config>): ChannelProvider;
-  webhookPath: string;
-}): (
+>(
+  startSimulator: (options: Partial<SimulatorOptions>) => Promise<Simulator>,
+  quick: Partial<SimulatorOptions>,
+  createProvider: (options: CarrierOptions<Config>) => ChannelProvider,
+  webhookPath: string,
+): (
   simulatorOptions?: Partial<SimulatorOptions>,
   providerOptions?: RigProviderOptions<Config>,
 ) => Promise<CarrierRig<Simulator>> {
   return async (simulatorOptions = {}, providerOptions = {}) =>
     startCarrierRig({
-      simulator: await parts.startSimulator({ ...QUICK_SIMULATOR, ...parts.quick, ...simulatorOptions }),
-      createProvider: parts.createProvider,
+      simulator: await startSimulator({ ...QUICK_SIMULATOR, ...quick, ...simulatorOptions }),
+      createProvider,
       providerOptions,
-      webhookPath: parts.webhookPath,
+      webhookPath,
       callbackUrlChosen: simulatorOptions.callbackUrl !== undefined,
     });
 }

@@ -9,12 +9,12 @@ import { RCS_WEBHOOK_PATH } from './rcs.webhook.ts';
 export type RcsRig = CarrierRig<RcsSimulator>;
 
 /** A quick simulator by default: no latency, events at once, no retries, no throughput limit. */
-export const startRcsRig = carrierRigStarter({
-  startSimulator: startRcsSimulator,
-  quick: { eventDelayMs: 0 },
-  createProvider: createRcsProvider,
-  webhookPath: RCS_WEBHOOK_PATH,
-});
+export const startRcsRig = carrierRigStarter(
+  startRcsSimulator,
+  { eventDelayMs: 0 },
+  createRcsProvider,
+  RCS_WEBHOOK_PATH,
+);
 
 /** A plain RCS text to `to`, with a fresh message id. */
 export const rcsText = (to: string): OutboundMessage => ({

@@ -7,9 +7,9 @@ import { WHATSAPP_WEBHOOK_PATH } from './whatsapp.webhook.ts';
 export type WhatsAppRig = CarrierRig<WhatsAppSimulator>;
 
 /** A quick simulator by default: no latency, statuses at once, no retries, no throughput limit. */
-export const startWhatsAppRig = carrierRigStarter({
-  startSimulator: startWhatsAppSimulator,
-  quick: { statusDelayMs: 0 },
-  createProvider: createWhatsAppProvider,
-  webhookPath: WHATSAPP_WEBHOOK_PATH,
-});
+export const startWhatsAppRig = carrierRigStarter(
+  startWhatsAppSimulator,
+  { statusDelayMs: 0 },
+  createWhatsAppProvider,
+  WHATSAPP_WEBHOOK_PATH,
+);
