@@ -13,7 +13,7 @@ import { startLoopbackServer } from '../../../../../test/loopback-server.test-su
 import { encodeCallScript } from './call-script.ts';
 import { createCall } from './calls-api.ts';
 import { twilioSignature } from './twilio-signature.ts';
-import { openVoiceRig, type VoiceRig } from './voice.test-support.ts';
+import { openVoiceRig, postCallback as post, type VoiceRig } from './voice.test-support.ts';
 import { callWebhookUrl } from './voice.webhooks.ts';
 
 const CALL_SID = `CA${'cd'.repeat(16)}`;
@@ -45,18 +45,6 @@ describe('voice webhooks and the twilio library', () => {
   let token: string;
 
   openVoiceRig((opened) => ({ rig, token } = opened));
-
-  async function post(url: string, params: Record<string, string>, signature: string | null) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(signature === null ? {} : { 'x-twilio-signature': signature }),
-      },
-      body: new URLSearchParams(params).toString(),
-    });
-    return { status: response.status, text: await response.text() };
-  }
 
   it('hears status, gather and TwiML callbacks signed by twilio.getExpectedTwilioSignature', async () => {
     const status = callWebhookUrl(rig.app.publicUrl, 'm-sdk', 'status');

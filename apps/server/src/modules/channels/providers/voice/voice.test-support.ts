@@ -96,3 +96,20 @@ export function openVoiceRig(assign: (opened: { rig: VoiceRig; token: string }) 
     if (rig) rig.events.length = 0;
   });
 }
+
+/** POSTs a carrier callback form to `url`, with `signature` as X-Twilio-Signature (null: none). */
+export async function postCallback(
+  url: string,
+  form: Record<string, string> | Array<[string, string]>,
+  signature: string | null,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(signature === null ? {} : { 'x-twilio-signature': signature }),
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: response.status, text: await response.text() };
+}
