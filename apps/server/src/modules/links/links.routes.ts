@@ -123,6 +123,7 @@ export function registerLinksRoutes(
     userRoute({
       summary: "Every click of a link (CSV, ';', formula-safe)",
       params: idParams,
+      response: {},
     }),
     async (request, reply) => {
       const source = await links.exportSource(currentUser(request).id, request.params.id);

@@ -17,13 +17,16 @@ export function routeOptions<const Errors extends Record<number, unknown> = Reco
   onRequest: onRequestAsyncHookHandler,
   group: { tags: string[]; errors?: Errors },
 ) {
+  // A route without `response` documents none (a download); `response: {}` means the group's errors only.
   return <const Schema extends RouteSchema>(schema: Schema) => ({
     onRequest,
     schema: {
       tags: group.tags,
       security: BEARER_SECURITY,
       ...schema,
-      response: { ...schema.response, ...group.errors } as Schema['response'] & Errors,
+      ...(schema.response && {
+        response: { ...schema.response, ...group.errors } as Schema['response'] & Errors,
+      }),
     },
   });
 }
