@@ -6,6 +6,9 @@
  *   openBeforeAll(() => startCampaignsServer(), (opened) => (server = opened));
  */
 import { afterAll, beforeAll } from 'vitest';
+import type { RunningServer } from '../src/server.ts';
+import { signUpAndSignIn } from './factories.test-support.ts';
+import { createTestServer } from './server.test-support.ts';
 
 export function openBeforeAll<T extends { close(): Promise<unknown> }>(
   open: () => Promise<T>,
@@ -19,4 +22,27 @@ export function openBeforeAll<T extends { close(): Promise<unknown> }>(
   afterAll(async () => {
     await opened?.close();
   });
+}
+
+export type ServerWithUser = { server: RunningServer; token: string; userId: string; close(): Promise<void> };
+
+/**
+ * A test server and one signed-up user of it, shared by a test file:
+ *
+ *   openServerWithUser((opened) => ({ server, token } = opened));
+ */
+export function openServerWithUser(
+  assign: (opened: ServerWithUser) => void,
+  options: Parameters<typeof createTestServer>[0] = {},
+): void {
+  openBeforeAll(async () => {
+    const server = await createTestServer(options);
+    try {
+      const { token, user } = await signUpAndSignIn(server);
+      return { server, token, userId: user.id, close: () => server.close() };
+    } catch (err) {
+      await server.close();
+      throw err;
+    }
+  }, assign);
 }

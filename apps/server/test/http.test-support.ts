@@ -10,6 +10,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { RunningServer } from '../src/server.ts';
 import { bearer } from './factories.test-support.ts';
+import { type FormPart, multipart } from './multipart.test-support.ts';
 
 /** `options` sent to `server` as the user holding `token` (none: anonymously). */
 export function injectAs(
@@ -26,4 +27,19 @@ export function asUser(
   token: string | null | undefined,
 ): (options: InjectOptions) => Promise<LightMyRequestResponse> {
   return (options) => injectAs(server, token, options);
+}
+
+/**
+ * A multipart upload as the user holding `token`: `form` is the parts, or a body `multipart` built
+ * already (a test that reuses it).
+ */
+export function uploadAs(
+  server: RunningServer,
+  token: string | null | undefined,
+  url: string,
+  form: FormPart[] | ReturnType<typeof multipart>,
+  method: 'POST' | 'PUT' = 'POST',
+): Promise<LightMyRequestResponse> {
+  const body = Array.isArray(form) ? multipart(form) : form;
+  return injectAs(server, token, { method, url, payload: body.payload, headers: body.headers });
 }

@@ -13,15 +13,23 @@ export type ProfileInput = z.input<typeof profileSchema>;
 export const profileUpdateSchema = profileSchema.partial();
 export type ProfileUpdate = z.output<typeof profileUpdateSchema>;
 
-/** `GET /api/v1/me/profile`, and the answer of every profile or picture change. */
-export const accountProfileSchema = z.object({
-  fullName: z.string(),
-  name: z.string(),
+/**
+ * How an account is identified and reached, as the account's owner and the administrators see
+ * it: the e-mail, the CNPJ and the mobile phone.
+ */
+export const accountContactFields = {
   email: z.string(),
   /** Digits only; the web shows it masked 99.999.999/9999-99. */
   cnpj: z.string(),
   /** Digits only (DDD + number). */
   mobilePhone: z.string(),
+};
+
+/** `GET /api/v1/me/profile`, and the answer of every profile or picture change. */
+export const accountProfileSchema = z.object({
+  fullName: z.string(),
+  name: z.string(),
+  ...accountContactFields,
   userProfileImageLink: z.string().nullable(),
 });
 export type AccountProfile = z.infer<typeof accountProfileSchema>;

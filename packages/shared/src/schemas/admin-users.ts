@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '../enums.ts';
 import { priceToTenThousandths } from '../money.ts';
+import { accountContactFields } from './account.ts';
 import { PRICE_TABLE_FIELDS, type PriceTableKey } from './auth.ts';
 
 const PRICE_MESSAGE = 'Preço inválido: use um valor em reais, nunca negativo, com até 4 casas decimais.';
@@ -45,9 +46,7 @@ export const adminUserSchema = z.object({
   id: z.string(),
   name: z.string(),
   fullName: z.string(),
-  email: z.string(),
-  cnpj: z.string(),
-  mobilePhone: z.string(),
+  ...accountContactFields,
   createdAt: z.string(),
   active: z.boolean(),
   accessLevel: z.enum(ACCESS_LEVELS),

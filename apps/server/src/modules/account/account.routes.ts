@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import type { AccountService } from './account.service.ts';
 import { AVATAR_NAME } from './avatar-storage.ts';
 
@@ -50,7 +51,7 @@ export async function registerAccountRoutes(
 ): Promise<void> {
   const { account, guard } = deps;
   const tags = ['account'];
-  const security = [{ bearer: [] }];
+  const userRoute = routeOptions(guard.requireUser, { tags });
 
   await app.register(async (scope) => {
     // Multipart only in this scope, with the picture's own limit.
@@ -61,40 +62,27 @@ export async function registerAccountRoutes(
 
     r.get(
       '/api/v1/me/profile',
-      {
-        onRequest: guard.requireUser,
-        schema: { tags, security, summary: 'The signed-in user’s profile', response: { 200: accountProfileSchema } },
-      },
+      userRoute({ summary: 'The signed-in user’s profile', response: { 200: accountProfileSchema } }),
       async (request) => account.getProfile(currentUser(request).id),
     );
 
     r.patch(
       '/api/v1/me/profile',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'Change the full name, company name or mobile phone (the sign-up rules)',
-          body: profileUpdateSchema,
-          response: { 200: accountProfileSchema, 400: errorResponse },
-        },
-      },
+      userRoute({
+        summary: 'Change the full name, company name or mobile phone (the sign-up rules)',
+        body: profileUpdateSchema,
+        response: { 200: accountProfileSchema, 400: errorResponse },
+      }),
       async (request) => account.updateProfile(currentUser(request).id, request.body),
     );
 
     r.put(
       '/api/v1/me/avatar',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'Set the profile picture (multipart `file`: PNG, JPEG or WebP, ≤ 2 MB; stored as 256×256 WebP)',
-          consumes: ['multipart/form-data'],
-          response: { 200: accountProfileSchema, 400: errorResponse, 413: errorResponse, 415: errorResponse },
-        },
-      },
+      userRoute({
+        summary: 'Set the profile picture (multipart `file`: PNG, JPEG or WebP, ≤ 2 MB; stored as 256×256 WebP)',
+        consumes: ['multipart/form-data'],
+        response: { 200: accountProfileSchema, 400: errorResponse, 413: errorResponse, 415: errorResponse },
+      }),
       async (request) => {
         const user = currentUser(request);
         return account.setPicture(user.id, await receiveImage(request));
@@ -103,10 +91,7 @@ export async function registerAccountRoutes(
 
     r.delete(
       '/api/v1/me/avatar',
-      {
-        onRequest: guard.requireUser,
-        schema: { tags, security, summary: 'Remove the profile picture', response: { 200: accountProfileSchema } },
-      },
+      userRoute({ summary: 'Remove the profile picture', response: { 200: accountProfileSchema } }),
       async (request) => account.removePicture(currentUser(request).id),
     );
 
@@ -136,15 +121,10 @@ export async function registerAccountRoutes(
 
     r.get(
       '/api/v1/me/sessions',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'The signed-in user’s live sessions, this one first',
-          response: { 200: z.object({ items: z.array(sessionInfoSchema) }) },
-        },
-      },
+      userRoute({
+        summary: 'The signed-in user’s live sessions, this one first',
+        response: { 200: z.object({ items: z.array(sessionInfoSchema) }) },
+      }),
       async (request) => {
         const user = currentUser(request);
         return { items: await account.listSessions(user.id, user.sessionId) };
@@ -153,16 +133,11 @@ export async function registerAccountRoutes(
 
     r.delete(
       '/api/v1/me/sessions/:id',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'Sign out of one device (this one too: `current` says so)',
-          params: z.object({ id: z.uuid() }),
-          response: { 200: z.object({ current: z.boolean() }), 404: errorResponse },
-        },
-      },
+      userRoute({
+        summary: 'Sign out of one device (this one too: `current` says so)',
+        params: z.object({ id: z.uuid() }),
+        response: { 200: z.object({ current: z.boolean() }), 404: errorResponse },
+      }),
       async (request) => {
         const user = currentUser(request);
         return account.endSession(user.id, user.sessionId, request.params.id);
@@ -171,15 +146,10 @@ export async function registerAccountRoutes(
 
     r.delete(
       '/api/v1/me/sessions',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'Sign out of all devices, this one included',
-          response: { 200: z.object({ ended: z.number() }) },
-        },
-      },
+      userRoute({
+        summary: 'Sign out of all devices, this one included',
+        response: { 200: z.object({ ended: z.number() }) },
+      }),
       async (request) => account.endAllSessions(currentUser(request).id),
     );
   });

@@ -1,6 +1,7 @@
 import { cnpjChars } from '@ecoa/shared';
 import { count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Database, DbOrTx, Tx } from '../../platform/db/client.ts';
+import { newestFirstPage } from '../../platform/db/paging.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
 import { type PriceColumn, type UserRow, users } from '../users/index.ts';
 
@@ -55,15 +56,7 @@ export function createAdminUsersRepository(db: Database) {
         ilike(users.email, p),
         ...(chars && CNPJ_LIKE.test(term) ? [ilike(users.cnpj, likePattern(chars))] : []),
       );
-      const rows = await tx
-        .select()
-        .from(users)
-        .where(where)
-        .orderBy(desc(users.createdAt), desc(users.id))
-        .limit(limit)
-        .offset(offset);
-      const [totals] = await tx.select({ n: count() }).from(users).where(where);
-      return { rows, total: Number(totals?.n ?? 0) };
+      return newestFirstPage(tx, users, where, params);
     },
 
     async findById(id: string, tx: DbOrTx = db): Promise<UserRow | undefined> {

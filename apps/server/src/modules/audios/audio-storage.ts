@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { AudioFormat } from '@ecoa/shared';
+import { streamToNewFile } from '../../platform/http/upload-storage.ts';
 
 /** A stored audio opened for reading: its size and streams over byte ranges of it. */
 export type StoredAudio = {
@@ -62,15 +62,7 @@ export function createAudioStorage(dataDir: string): AudioStorage {
     async receive(stream) {
       await fs.promises.mkdir(dir, { recursive: true });
       if (!swept) await sweepStaleUploads();
-      const file = path.join(dir, `${crypto.randomBytes(16).toString('hex')}.upload`);
-      try {
-        await pipeline(stream, fs.createWriteStream(file, { flags: 'wx' }));
-      } catch (err) {
-        await fs.promises.rm(file, { force: true });
-        throw err;
-      }
-      const { size } = await fs.promises.stat(file);
-      return { path: file, size };
+      return streamToNewFile(stream, path.join(dir, `${crypto.randomBytes(16).toString('hex')}.upload`));
     },
     async keep(tempPath, format) {
       const from = received(tempPath);

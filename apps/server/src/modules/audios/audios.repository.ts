@@ -1,6 +1,7 @@
-import { and, count, desc, eq, ilike } from 'drizzle-orm';
+import { and, eq, ilike } from 'drizzle-orm';
 import type { Database, Tx } from '../../platform/db/client.ts';
 import { containsPattern } from '../../platform/db/like.ts';
+import { findOwnedRow, findRowById, newestFirstPage } from '../../platform/db/paging.ts';
 import { type AudioRow, audios } from './audios.schema.ts';
 
 export type NewAudio = Omit<AudioRow, 'id' | 'createdAt' | 'updatedAt'>;
@@ -15,33 +16,16 @@ export function createAudiosRepository(db: Database) {
       return created!;
     },
 
-    async findOwned(userId: string, id: string): Promise<AudioRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(audios)
-        .where(and(eq(audios.id, id), eq(audios.userId, userId)));
-      return row;
-    },
+    findOwned: (userId: string, id: string): Promise<AudioRow | undefined> => findOwnedRow(db, audios, userId, id),
 
-    async findById(id: string): Promise<AudioRow | undefined> {
-      const [row] = await db.select().from(audios).where(eq(audios.id, id));
-      return row;
-    },
+    findById: (id: string): Promise<AudioRow | undefined> => findRowById(db, audios, id),
 
     /** Newest first; `q` keeps the audios whose name contains it (the pickers' search). */
     async page(userId: string, page: number, pageSize: number, q = ''): Promise<{ rows: AudioRow[]; total: number }> {
       const where = q
         ? and(eq(audios.userId, userId), ilike(audios.name, containsPattern(q)))
         : eq(audios.userId, userId);
-      const rows = await db
-        .select()
-        .from(audios)
-        .where(where)
-        .orderBy(desc(audios.createdAt), desc(audios.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize);
-      const [total] = await db.select({ n: count() }).from(audios).where(where);
-      return { rows, total: total?.n ?? 0 };
+      return newestFirstPage(db, audios, where, { page, pageSize });
     },
 
     async rename(userId: string, id: string, name: string, now: Date): Promise<AudioRow | undefined> {

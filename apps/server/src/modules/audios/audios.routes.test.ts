@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mp3File, mp3Seconds, oggFile, wavFile } from '../../../test/audio-builder.test-support.ts';
 import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { injectAs } from '../../../test/http.test-support.ts';
+import { injectAs, uploadAs } from '../../../test/http.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind, fixtureWebRoot, silentLogger } from '../../../test/server.test-support.ts';
 import { buildApp } from '../../app.ts';
@@ -38,7 +38,7 @@ describe(`audios API (${dbKind})`, () => {
       ...(name === null ? [] : [{ name: 'name', value: name }]),
       { name: 'file', filename, content },
     ]);
-    return injectAs(server, t, { method: 'POST', url: '/api/v1/audios', payload: form.payload, headers: form.headers });
+    return uploadAs(server, t, '/api/v1/audios', form);
   }
 
   async function uploaded(content: Buffer, filename = 'audio.bin', name = 'Boas-vindas') {
@@ -120,12 +120,7 @@ describe(`audios API (${dbKind})`, () => {
       expect(res.json().code).toBe(code);
     }
     const noFile = multipart([{ name: 'name', value: 'Sem arquivo' }]);
-    const missing = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/audios',
-      payload: noFile.payload,
-      headers: noFile.headers,
-    });
+    const missing = await uploadAs(server, token, '/api/v1/audios', noFile);
     expect([missing.statusCode, missing.json().code]).toEqual([400, 'AUDIO_REQUIRED']);
     const json = await injectAs(server, token, { method: 'POST', url: '/api/v1/audios', payload: { name: 'x' } });
     expect([json.statusCode, json.json().code]).toEqual([400, 'AUDIO_REQUIRED']);

@@ -8,6 +8,7 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { parseByteRange } from '../../platform/http/byte-range.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { AudioStorage } from './audio-storage.ts';
 import type { AudioFile, AudiosService } from './audios.service.ts';
@@ -76,7 +77,7 @@ export type AudiosRoutesDeps = { audios: AudiosService; storage: AudioStorage; g
 export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRoutesDeps): Promise<void> {
   const { audios, storage, guard } = deps;
   const tags = ['audios'];
-  const security = [{ bearer: [] }];
+  const userRoute = routeOptions(guard.requireUser, { tags });
 
   await app.register(async (scope) => {
     // Multipart only in this scope, with the audio's own limit.
@@ -87,16 +88,11 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
 
     r.post(
       '/api/v1/audios',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'Upload an audio (multipart: file, name): MP3, WAV or OGG by content, ≤ 10 MB, ≤ 3 minutes',
-          consumes: ['multipart/form-data'],
-          response: { 201: audioSchema, 400: errorResponse, 413: errorResponse, 415: errorResponse },
-        },
-      },
+      userRoute({
+        summary: 'Upload an audio (multipart: file, name): MP3, WAV or OGG by content, ≤ 10 MB, ≤ 3 minutes',
+        consumes: ['multipart/form-data'],
+        response: { 201: audioSchema, 400: errorResponse, 413: errorResponse, 415: errorResponse },
+      }),
       async (request, reply) => {
         const user = currentUser(request);
         const { file, fields } = await audioUpload(request, storage);
@@ -108,16 +104,11 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
 
     r.get(
       '/api/v1/audios',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'The user’s audios, newest first',
-          querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
-          response: { 200: pageSchema(audioSchema) },
-        },
-      },
+      userRoute({
+        summary: 'The user’s audios, newest first',
+        querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
+        response: { 200: pageSchema(audioSchema) },
+      }),
       async (request) => {
         const { page, pageSize, q } = request.query;
         return audios.list(currentUser(request).id, page, pageSize, q);
@@ -126,24 +117,16 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
 
     r.get(
       '/api/v1/audios/:id',
-      {
-        onRequest: guard.requireUser,
-        schema: { tags, security, summary: 'An audio', params: idParams, response: { 200: audioSchema } },
-      },
+      userRoute({ summary: 'An audio', params: idParams, response: { 200: audioSchema } }),
       async (request) => audios.get(currentUser(request).id, request.params.id),
     );
 
     r.get(
       '/api/v1/audios/:id/file',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'The audio file, for the owner’s player (HTTP Range requests answered 206)',
-          params: idParams,
-        },
-      },
+      userRoute({
+        summary: 'The audio file, for the owner’s player (HTTP Range requests answered 206)',
+        params: idParams,
+      }),
       async (request, reply) => {
         const opened = await audios.openFile(currentUser(request).id, request.params.id);
         return sendAudio(request, reply, opened, 'private, no-cache');
@@ -152,31 +135,21 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
 
     r.patch(
       '/api/v1/audios/:id',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'Rename an audio',
-          params: idParams,
-          body: audioRenameSchema,
-          response: { 200: audioSchema, 400: errorResponse },
-        },
-      },
+      userRoute({
+        summary: 'Rename an audio',
+        params: idParams,
+        body: audioRenameSchema,
+        response: { 200: audioSchema, 400: errorResponse },
+      }),
       async (request) => audios.rename(currentUser(request).id, request.params.id, request.body.name),
     );
 
     r.delete(
       '/api/v1/audios/:id',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'Delete an audio (409 AUDIO_IN_USE while a scheduled or running campaign plays it)',
-          params: idParams,
-        },
-      },
+      userRoute({
+        summary: 'Delete an audio (409 AUDIO_IN_USE while a scheduled or running campaign plays it)',
+        params: idParams,
+      }),
       async (request, reply) => {
         await audios.remove(currentUser(request).id, request.params.id);
         return reply.status(204).send();

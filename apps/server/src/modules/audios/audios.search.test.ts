@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { wavFile } from '../../../test/audio-builder.test-support.ts';
-import { bearer, signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { multipart } from '../../../test/multipart.test-support.ts';
-import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
+import { bearer } from '../../../test/factories.test-support.ts';
+import { openServerWithUser } from '../../../test/hooks.test-support.ts';
+import { uploadAs } from '../../../test/http.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 /** Issue 21: the pickers find any audio or list by name, not only the newest 100. */
@@ -10,26 +11,14 @@ describe(`audios and lists searched by name (${dbKind})`, () => {
   let server: RunningServer;
   let token: string;
 
-  beforeAll(async () => {
-    server = await createTestServer();
-    token = (await signUpAndSignIn(server)).token;
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openServerWithUser((opened) => ({ server, token } = opened));
 
   const post = async (
     url: string,
     fields: { name: string; value: string }[],
     file: { filename: string; content: Buffer },
   ) => {
-    const form = multipart([...fields, { name: 'file', ...file }]);
-    const res = await server.app.inject({
-      method: 'POST',
-      url,
-      payload: form.payload,
-      headers: { ...bearer(token), ...form.headers },
-    });
+    const res = await uploadAs(server, token, url, [...fields, { name: 'file', ...file }]);
     expect(res.statusCode, res.body).toBe(201);
   };
   const names = async (url: string) => {

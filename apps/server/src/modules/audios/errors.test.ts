@@ -1,16 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { AUDIO_ERROR_CODES, ERRORS } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
+import { expectErrorTextsInEveryLanguage } from '../../../test/locales.test-support.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
-import { WEB_LOCALES_DIR } from '../../platform/paths.ts';
 
 describe('audio errors', () => {
   it('every code has its text in the web app’s three languages', () => {
-    for (const lng of ['pt', 'en', 'cn']) {
-      const texts = JSON.parse(fs.readFileSync(path.join(WEB_LOCALES_DIR, `${lng}.json`), 'utf8')).errors.codes;
-      for (const code of AUDIO_ERROR_CODES) expect(texts[code], `${lng}: errors.codes.${code}`).toMatch(/\S/);
-    }
+    expectErrorTextsInEveryLanguage(AUDIO_ERROR_CODES);
   });
 
   it('carry their catalogued status and message', () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
 import { users } from '../users/index.ts';
@@ -61,6 +61,16 @@ const liveSessionByTokenHash = preparedStatement('auth_live_session', (db, name)
     .limit(1)
     .prepare(name),
 );
+
+/** Revokes the live sessions `condition` picks (already revoked ones are left as they are); how many. */
+async function revokeSessionsWhere(condition: SQL | undefined, now: Date, tx: DbOrTx): Promise<number> {
+  const rows = await tx
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(condition, isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
 
 /** SQL of the auth module. */
 export function createAuthRepository(db: Database) {
@@ -197,12 +207,7 @@ export function createAuthRepository(db: Database) {
     },
 
     async revokeSessionByTokenHash(tokenHash: string, now: Date, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .update(sessions)
-        .set({ revokedAt: now })
-        .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)))
-        .returning({ id: sessions.id });
-      return rows.length > 0;
+      return (await revokeSessionsWhere(eq(sessions.tokenHash, tokenHash), now, tx)) > 0;
     },
 
     /** The user's live sessions (not revoked, not expired), most recently used first. */
@@ -224,30 +229,13 @@ export function createAuthRepository(db: Database) {
 
     /** Ends one live session of this user; false when it is unknown, someone else's or already over. */
     async revokeUserSession(userId: string, sessionId: string, now: Date, tx: DbOrTx = db): Promise<boolean> {
-      const rows = await tx
-        .update(sessions)
-        .set({ revokedAt: now })
-        .where(
-          and(
-            eq(sessions.id, sessionId),
-            eq(sessions.userId, userId),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, now),
-          ),
-        )
-        .returning({ id: sessions.id });
-      return rows.length === 1;
+      const condition = and(eq(sessions.id, sessionId), eq(sessions.userId, userId), gt(sessions.expiresAt, now));
+      return (await revokeSessionsWhere(condition, now, tx)) === 1;
     },
 
     /** Ends every session of a user; returns how many were live. */
-    async revokeAllSessions(userId: string, now: Date, tx: DbOrTx = db): Promise<number> {
-      const rows = await tx
-        .update(sessions)
-        .set({ revokedAt: now })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-        .returning({ id: sessions.id });
-      return rows.length;
-    },
+    revokeAllSessions: (userId: string, now: Date, tx: DbOrTx = db): Promise<number> =>
+      revokeSessionsWhere(eq(sessions.userId, userId), now, tx),
 
     /**
      * Counts each check's events inside its window and, when every check is under its limit,

@@ -13,13 +13,9 @@ import {
 } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
-import { createManualClock } from '../../platform/clock/clock.ts';
+import { createManualClock, DAY, HOUR, MINUTE } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { createAuthRepository } from './auth.repository.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 describe(`sign-in with an e-mail code (${dbKind})`, () => {
   const clock = createManualClock(new Date('2030-03-01T12:00:00Z'));

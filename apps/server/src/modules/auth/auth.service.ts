@@ -7,7 +7,7 @@ import {
   sameDigest,
 } from '../../platform/auth/crypto.ts';
 import type { AuthUser } from '../../platform/auth/guard.ts';
-import type { Clock } from '../../platform/clock/clock.ts';
+import { type Clock, DAY, HOUR, MINUTE } from '../../platform/clock/clock.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -15,10 +15,6 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import { loginCodeEmail } from './auth.emails.ts';
 import type { AuthRepository, LiveSession, RateLimitCheck, RateLimitVerdict } from './auth.repository.ts';
 import { describeUserAgent } from './user-agent.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /** The rules of sign-in (issue 3). Tests and the composition root may override any of them. */
 export const AUTH_RULES = {

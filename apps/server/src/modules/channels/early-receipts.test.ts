@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { openServerWithUser } from '../../../test/hooks.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import type { RunningServer } from '../../server.ts';
 import { earlyReceiptCandidates } from './channels.batch.ts';
@@ -20,13 +20,9 @@ describe(`early receipts: retention and the sweep's reach (${dbKind})`, () => {
   let userId: string;
   let n = 0;
 
-  beforeAll(async () => {
-    server = await createTestServer();
+  openServerWithUser((opened) => {
+    ({ server, userId } = opened);
     repo = createChannelsRepository(server.db.db);
-    userId = (await signUpAndSignIn(server)).user.id;
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const uniqueId = () => `ER-${userId.slice(0, 8)}-${++n}`;

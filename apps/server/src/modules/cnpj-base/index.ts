@@ -3,3 +3,4 @@
  * routes).
  */
 export { type CnpjBaseModule, createCnpjBaseModule } from './cnpj-base.module.ts';
+export type { EstablishmentRecord } from './cnpj-base.rows.ts';

@@ -6,7 +6,9 @@ import type { EnrichmentInvalid, EnrichmentPhone } from '@ecoa/shared';
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import { findOwnedRow, findRowById } from '../../platform/db/paging.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
+import type { EstablishmentRecord } from '../cnpj-base/index.ts';
 import { users } from '../users/index.ts';
 import { type EnrichmentRow, enrichmentItems, enrichments } from './enrichment.schema.ts';
 
@@ -14,17 +16,7 @@ import { type EnrichmentRow, enrichmentItems, enrichments } from './enrichment.s
 const BATCH = 5_000;
 
 /** What the CNPJ base holds for one establishment (phones as E.164, classified by the caller). */
-export type BaseRow = {
-  cnpj: string;
-  companyName: string | null;
-  tradeName: string | null;
-  situation: number;
-  cnae: string | null;
-  uf: string | null;
-  city: string | null;
-  phones: string[];
-  email: string | null;
-};
+export type BaseRow = Omit<EstablishmentRecord, 'basico'> & { companyName: string | null };
 
 export type ItemFill = {
   position: number;
@@ -76,18 +68,10 @@ export function createEnrichmentRepository(db: Database) {
       }
     },
 
-    async find(id: string): Promise<EnrichmentRow | undefined> {
-      const [row] = await db.select().from(enrichments).where(eq(enrichments.id, id));
-      return row;
-    },
+    find: (id: string): Promise<EnrichmentRow | undefined> => findRowById(db, enrichments, id),
 
-    async findOwned(userId: string, id: string): Promise<EnrichmentRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(enrichments)
-        .where(and(eq(enrichments.id, id), eq(enrichments.userId, userId)));
-      return row;
-    },
+    findOwned: (userId: string, id: string): Promise<EnrichmentRow | undefined> =>
+      findOwnedRow(db, enrichments, userId, id),
 
     /** The row locked for the rest of `tx` (settling its credits happens once). */
     async lock(id: string, tx: DbOrTx): Promise<EnrichmentRow | undefined> {

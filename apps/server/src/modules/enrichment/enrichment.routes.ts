@@ -17,6 +17,7 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError, validationFailed } from '../../platform/errors/app-error.ts';
 import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { BEARER_SECURITY, routeOptions } from '../../platform/http/route-options.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { EnrichmentService } from './enrichment.service.ts';
@@ -46,7 +47,6 @@ export async function registerEnrichmentRoutes(
   deps: { enrichment: EnrichmentService; storage: UploadStorage; guard: AuthGuard },
 ): Promise<void> {
   const { enrichment, storage, guard } = deps;
-  const security = [{ bearer: [] }];
   const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
   // Multipart only in this scope (a spreadsheet upload); JSON bodies work as everywhere.
@@ -56,6 +56,7 @@ export async function registerEnrichmentRoutes(
     });
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['enrichment'];
+    const userRoute = routeOptions(guard.requireUser, { tags, errors });
 
     r.post(
       '/api/v1/enrichments',
@@ -65,7 +66,7 @@ export async function registerEnrichmentRoutes(
         bodyLimit: 10 * 1024 * 1024,
         schema: {
           tags,
-          security,
+          security: BEARER_SECURITY,
           summary: 'Enrich CNPJs: multipart (file, name, onlyActive) or JSON {name, cnpjs, onlyActive?}',
           consumes: ['multipart/form-data', 'application/json'],
           response: { 201: z.object({ id: z.string() }), ...errors },
@@ -99,57 +100,38 @@ export async function registerEnrichmentRoutes(
 
     r.get(
       '/api/v1/enrichments',
-      {
-        onRequest: guard.requireUser,
-        schema: { tags, security, querystring: pageQuery, response: { 200: enrichmentListSchema, ...errors } },
-      },
+      userRoute({ querystring: pageQuery, response: { 200: enrichmentListSchema } }),
       async (request) => enrichment.list(currentUser(request), request.query.page, request.query.pageSize),
     );
 
     r.get(
       '/api/v1/enrichments/base',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'The CNPJ base\'s reference month ("Base da Receita Federal de <mês/ano>")',
-          response: { 200: z.object({ referenceMonth: z.string().nullable() }), ...errors },
-        },
-      },
+      userRoute({
+        summary: 'The CNPJ base\'s reference month ("Base da Receita Federal de <mês/ano>")',
+        response: { 200: z.object({ referenceMonth: z.string().nullable() }) },
+      }),
       async (request) => ({ referenceMonth: await enrichment.baseMonth(currentUser(request)) }),
     );
 
     r.get(
       '/api/v1/enrichments/:id',
-      {
-        onRequest: guard.requireUser,
-        schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } },
-      },
+      userRoute({ params: idParams, response: { 200: enrichmentSchema } }),
       async (request) => enrichment.get(currentUser(request), request.params.id),
     );
 
     r.get(
       '/api/v1/enrichments/:id/results',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          params: idParams,
-          querystring: enrichmentResultsQuerySchema,
-          response: { 200: enrichmentResultsSchema, ...errors },
-        },
-      },
+      userRoute({
+        params: idParams,
+        querystring: enrichmentResultsQuerySchema,
+        response: { 200: enrichmentResultsSchema },
+      }),
       async (request) => enrichment.results(currentUser(request), request.params.id, request.query),
     );
 
     r.get(
       '/api/v1/enrichments/:id/export',
-      {
-        onRequest: guard.requireUser,
-        schema: { tags, security, params: idParams, summary: 'The result as CSV (formula-safe)' },
-      },
+      userRoute({ params: idParams, summary: 'The result as CSV (formula-safe)' }),
       async (request, reply) => {
         const { enrichment: row, pages } = await enrichment.exportSource(currentUser(request), request.params.id);
         async function* lines(): AsyncGenerator<string> {
@@ -188,58 +170,40 @@ export async function registerEnrichmentRoutes(
 
     r.post(
       '/api/v1/enrichments/:id/list',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          security,
-          summary: 'A contact list of the phones found, ready for a campaign',
-          params: idParams,
-          body: enrichmentToListSchema,
-          response: { 201: z.object({ listId: z.string() }), ...errors },
-        },
-      },
+      userRoute({
+        summary: 'A contact list of the phones found, ready for a campaign',
+        params: idParams,
+        body: enrichmentToListSchema,
+        response: { 201: z.object({ listId: z.string() }) },
+      }),
       async (request, reply) =>
         reply.status(201).send(await enrichment.toList(currentUser(request), request.params.id, request.body)),
     );
   });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['admin'];
+  const adminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'], errors });
   r.get(
     '/api/v1/admin/enrichments',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        tags,
-        security,
-        summary: "Every user's enrichments, by user and period",
-        querystring: adminEnrichmentsQuerySchema,
-        response: { 200: adminEnrichmentListSchema, ...errors },
-      },
-    },
+    adminRoute({
+      summary: "Every user's enrichments, by user and period",
+      querystring: adminEnrichmentsQuerySchema,
+      response: { 200: adminEnrichmentListSchema },
+    }),
     async (request) => enrichment.adminList(request.query),
   );
   r.get(
     '/api/v1/admin/enrichments/:id',
-    {
-      onRequest: guard.requireAdmin,
-      schema: { tags, security, params: idParams, response: { 200: enrichmentSchema, ...errors } },
-    },
+    adminRoute({ params: idParams, response: { 200: enrichmentSchema } }),
     async (request) => enrichment.adminGet(request.params.id),
   );
   r.get(
     '/api/v1/admin/enrichments/:id/results',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        tags,
-        security,
-        params: idParams,
-        querystring: enrichmentResultsQuerySchema,
-        response: { 200: enrichmentResultsSchema, ...errors },
-      },
-    },
+    adminRoute({
+      params: idParams,
+      querystring: enrichmentResultsQuerySchema,
+      response: { 200: enrichmentResultsSchema },
+    }),
     async (request) => enrichment.adminResults(request.params.id, request.query),
   );
 }

@@ -20,7 +20,7 @@ import { AppError } from '../../platform/errors/app-error.ts';
 import { checkedPeriod } from '../../platform/http/period.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { LedgerService } from '../ledger/index.ts';
-import type { DirectContact } from '../lists/index.ts';
+import type { DirectContact, DirectList } from '../lists/index.ts';
 import { mayEnrich } from './enrichment.access.ts';
 import { type CheckedCnpjs, checkCnpjs, cnpjsFromFile } from './enrichment.input.ts';
 import { enrichmentLookupQueue } from './enrichment.jobs.ts';
@@ -39,14 +39,7 @@ export type EnrichmentServiceDeps = {
   jobs: Pick<Jobs, 'send' | 'wake'>;
   /** The user's `permissions.enriched` (the users module keeps it); `mayEnrich` is the rule over it. */
   enrichmentPermissions: (userId: string) => Promise<readonly string[]>;
-  createList: (input: {
-    userId: string;
-    name: string;
-    fileName: string;
-    fieldKeys: string[];
-    contacts: DirectContact[];
-    now: Date;
-  }) => Promise<string>;
+  createList: (input: DirectList) => Promise<string>;
   clock: Clock;
 };
 

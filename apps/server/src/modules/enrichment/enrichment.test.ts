@@ -2,7 +2,7 @@ import { cnpjCheckDigits } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
 import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
-import { injectAs } from '../../../test/http.test-support.ts';
+import { injectAs, uploadAs } from '../../../test/http.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
@@ -241,23 +241,13 @@ describe(`enrichment (${dbKind})`, () => {
       { name: 'onlyActive', value: 'true' },
       { name: 'file', filename: 'empresas.csv', content: Buffer.from(csv, 'latin1') },
     ]);
-    const res = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/enrichments',
-      payload: form.payload,
-      headers: form.headers,
-    });
+    const res = await uploadAs(server, token, '/api/v1/enrichments', form);
     expect(res.statusCode, res.body).toBe(201);
     const done = await waitReady(token, res.json().id);
     expect(done).toMatchObject({ total: 3, valid: 3, found: 2, withPhone: 2, notFound: 1, onlyActive: true });
 
     const noColumn = multipart([{ name: 'file', filename: 'nada.csv', content: Buffer.from('nome;cidade\nA;B\n') }]);
-    const refused = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/enrichments',
-      payload: noColumn.payload,
-      headers: noColumn.headers,
-    });
+    const refused = await uploadAs(server, token, '/api/v1/enrichments', noColumn);
     expect(refused.json().code).toBe('NO_CNPJ_COLUMN');
   });
 });

@@ -68,6 +68,19 @@ export type LedgerRepository = ReturnType<typeof ledgerQueries> &
   };
 
 function ledgerQueries(db: DbOrTx) {
+  /** A provider's payment by one of its external ids (a checkout session's, or the payment's own). */
+  async function findPaymentBy(
+    provider: PaymentProvider,
+    column: typeof payments.externalId | typeof payments.externalPaymentId,
+    value: string,
+  ): Promise<PaymentRow | null> {
+    const rows = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, provider), eq(column, value)))
+      .limit(1);
+    return rows[0] ?? null;
+  }
   const execute = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
     const result = (await db.execute(query)) as unknown as Rows<T>;
     return result.rows;
@@ -280,26 +293,11 @@ function ledgerQueries(db: DbOrTx) {
       return rows[0]!;
     },
 
-    async findPaymentByExternalId(provider: PaymentProvider, externalId: string): Promise<PaymentRow | null> {
-      const rows = await db
-        .select()
-        .from(payments)
-        .where(and(eq(payments.provider, provider), eq(payments.externalId, externalId)))
-        .limit(1);
-      return rows[0] ?? null;
-    },
+    findPaymentByExternalId: (provider: PaymentProvider, externalId: string) =>
+      findPaymentBy(provider, payments.externalId, externalId),
 
-    async findPaymentByExternalPaymentId(
-      provider: PaymentProvider,
-      externalPaymentId: string,
-    ): Promise<PaymentRow | null> {
-      const rows = await db
-        .select()
-        .from(payments)
-        .where(and(eq(payments.provider, provider), eq(payments.externalPaymentId, externalPaymentId)))
-        .limit(1);
-      return rows[0] ?? null;
-    },
+    findPaymentByExternalPaymentId: (provider: PaymentProvider, externalPaymentId: string) =>
+      findPaymentBy(provider, payments.externalPaymentId, externalPaymentId),
 
     async listPayments(
       userId: string,

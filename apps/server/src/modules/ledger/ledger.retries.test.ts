@@ -40,19 +40,31 @@ async function expectReconciled(userId: string) {
   expect((await server.modules.ledger.reconcile(userId)).mismatches).toEqual([]);
 }
 
+/**
+ * An administrator's submission sent 3 times at once, then once more, under one key: created
+ * once (201), the others answered with its result (200), all naming the same `idOf`.
+ */
+async function expectAppliedOnce(
+  url: string,
+  body: Record<string, unknown>,
+  idOf: (answer: { payment: { id: string }; entry: { id: string } }) => string,
+) {
+  const key = crypto.randomUUID();
+  const answers = [
+    ...(await repeated(3, url, admin.token, body, key)),
+    ...(await repeated(1, url, admin.token, body, key)),
+  ];
+  expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 201]);
+  expect(new Set(answers.map((r) => idOf(r.json()))).size).toBe(1);
+}
+
 /** The web sends one Idempotency-Key per form submission; a retry of that submission applies once. */
 describe(`a retried money request with the same Idempotency-Key applies once (${dbKind})`, () => {
   it('an administrator’s payment', async () => {
     const { user } = await signUpAndSignIn(server);
     const url = `/api/v1/admin/users/${user.id}/payments`;
     const body = { amount: 300, method: 'PIX', reason: 'PIX do dia' };
-    const key = crypto.randomUUID();
-    const answers = [
-      ...(await repeated(3, url, admin.token, body, key)),
-      ...(await repeated(1, url, admin.token, body, key)),
-    ];
-    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 201]);
-    expect(new Set(answers.map((r) => r.json().payment.id)).size).toBe(1);
+    await expectAppliedOnce(url, body, (answer) => answer.payment.id);
     expect((await balance(user.id)).money).toBe(300);
     // Another submission (a new key) is another payment.
     await repeated(1, url, admin.token, body, crypto.randomUUID());
@@ -64,13 +76,7 @@ describe(`a retried money request with the same Idempotency-Key applies once (${
     const { user } = await signUpAndSignIn(server);
     const url = `/api/v1/admin/users/${user.id}/adjustments`;
     const body = { type: 'SMSSHORT', amount: 10, reason: 'cortesia' };
-    const key = crypto.randomUUID();
-    const answers = [
-      ...(await repeated(3, url, admin.token, body, key)),
-      ...(await repeated(1, url, admin.token, body, key)),
-    ];
-    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 201]);
-    expect(new Set(answers.map((r) => r.json().entry.id)).size).toBe(1);
+    await expectAppliedOnce(url, body, (answer) => answer.entry.id);
     expect((await balance(user.id)).credits.SMSSHORT.available).toBe(15 + 10); // welcome bonus + 10
     await expectReconciled(user.id);
   });

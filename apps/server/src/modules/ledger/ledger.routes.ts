@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { idempotencyHeaderDoc, idempotencyKey } from '../../platform/http/idempotency-key.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import { createLedgerApi } from './ledger.api.ts';
 import type { LedgerService } from './ledger.service.ts';
 
@@ -42,36 +43,28 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { ledger, guard } = deps;
   const api = createLedgerApi(ledger);
-  const security = [{ bearer: [] }];
   const adminErrors = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
+  const userRoute = routeOptions(guard.requireUser, { tags: ['ledger'] });
+  const adminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'], errors: adminErrors });
+  const plainAdminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'] });
 
   r.get(
     '/api/v1/dashboard/balance',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags: ['ledger'],
-        summary: 'Money (reais) and every credit type (available and reserved) of the signed-in user',
-        security,
-        response: { 200: dashboardBalanceSchema, 401: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'Money (reais) and every credit type (available and reserved) of the signed-in user',
+      response: { 200: dashboardBalanceSchema, 401: errorResponse },
+    }),
     async (request) => api.balance(currentUser(request).id),
   );
 
   r.post(
     '/api/v1/credits/transfer',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags: ['ledger'],
-        summary: 'Turn money into credits at the user’s unit price (atomic)',
-        description: `amount: whole credits (> 0); type: any credit type but BALANCE. Errors: 400 INVALID_QUANTITY "Quantidade inválida" (the cost, rounded up to the centavo, exceeds the balance), 400 WHATSAPP_MINIMUM, 400 PRICE_NOT_CONFIGURED. ${idempotencyHeaderDoc.description}`,
-        security,
-        body: creditTransferSchema,
-        response: { 200: creditTransferResultSchema, 400: errorResponse, 401: errorResponse, 409: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'Turn money into credits at the user’s unit price (atomic)',
+      description: `amount: whole credits (> 0); type: any credit type but BALANCE. Errors: 400 INVALID_QUANTITY "Quantidade inválida" (the cost, rounded up to the centavo, exceeds the balance), 400 WHATSAPP_MINIMUM, 400 PRICE_NOT_CONFIGURED. ${idempotencyHeaderDoc.description}`,
+      body: creditTransferSchema,
+      response: { 200: creditTransferResultSchema, 400: errorResponse, 401: errorResponse, 409: errorResponse },
+    }),
     async (request) =>
       api.transfer({
         userId: currentUser(request).id,
@@ -83,48 +76,33 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
 
   r.get(
     '/api/v1/ledger',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags: ['ledger'],
-        summary: 'The signed-in user’s ledger, newest first',
-        security,
-        querystring: entriesQuery,
-        response: { 200: entriesPageSchema, 401: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'The signed-in user’s ledger, newest first',
+      querystring: entriesQuery,
+      response: { 200: entriesPageSchema, 401: errorResponse },
+    }),
     async (request) => api.entriesPage(currentUser(request).id, request.query),
   );
 
   r.get(
     '/api/v1/payments',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags: ['ledger'],
-        summary: 'The signed-in user’s payments, newest first',
-        security,
-        querystring: paginationQuerySchema,
-        response: { 200: paymentsPageSchema, 401: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'The signed-in user’s payments, newest first',
+      querystring: paginationQuerySchema,
+      response: { 200: paymentsPageSchema, 401: errorResponse },
+    }),
     async (request) => api.paymentsPage(currentUser(request).id, request.query),
   );
 
   r.get(
     '/api/v1/payments/:id',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags: ['ledger'],
-        summary: 'Where one of the signed-in user’s payments stands (another user’s: 404)',
-        description:
-          'PENDING until the card processor confirms it (webhook), then SUCCEEDED (the money is credited), FAILED or CANCELED; REFUNDED later. The web app polls it when a card checkout sends the customer back.',
-        security,
-        params: z.object({ id: z.uuid() }),
-        response: { 200: paymentStatusSchema, 400: errorResponse, 401: errorResponse, 404: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'Where one of the signed-in user’s payments stands (another user’s: 404)',
+      description:
+        'PENDING until the card processor confirms it (webhook), then SUCCEEDED (the money is credited), FAILED or CANCELED; REFUNDED later. The web app polls it when a card checkout sends the customer back.',
+      params: z.object({ id: z.uuid() }),
+      response: { 200: paymentStatusSchema, 400: errorResponse, 401: errorResponse, 404: errorResponse },
+    }),
     async (request) => api.paymentStatus(currentUser(request).id, request.params.id),
   );
 
@@ -132,16 +110,11 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
 
   r.get(
     '/api/v1/admin/users/:id/balance',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: 'A user’s balances (same shape as the dashboard balance)',
-        security,
-        params: userParams,
-        response: { 200: dashboardBalanceSchema, ...adminErrors },
-      },
-    },
+    adminRoute({
+      summary: 'A user’s balances (same shape as the dashboard balance)',
+      params: userParams,
+      response: { 200: dashboardBalanceSchema },
+    }),
     async (request) => {
       await ledger.assertUserExists(request.params.id);
       return api.balance(request.params.id);
@@ -150,17 +123,12 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
 
   r.get(
     '/api/v1/admin/users/:id/ledger',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: 'A user’s ledger, newest first',
-        security,
-        params: userParams,
-        querystring: entriesQuery,
-        response: { 200: entriesPageSchema, ...adminErrors },
-      },
-    },
+    adminRoute({
+      summary: 'A user’s ledger, newest first',
+      params: userParams,
+      querystring: entriesQuery,
+      response: { 200: entriesPageSchema },
+    }),
     async (request) => {
       await ledger.assertUserExists(request.params.id);
       return api.entriesPage(request.params.id, request.query);
@@ -169,17 +137,12 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
 
   r.get(
     '/api/v1/admin/users/:id/payments',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: 'A user’s payments, newest first',
-        security,
-        params: userParams,
-        querystring: paginationQuerySchema,
-        response: { 200: paymentsPageSchema, ...adminErrors },
-      },
-    },
+    adminRoute({
+      summary: 'A user’s payments, newest first',
+      params: userParams,
+      querystring: paginationQuerySchema,
+      response: { 200: paymentsPageSchema },
+    }),
     async (request) => {
       await ledger.assertUserExists(request.params.id);
       return api.paymentsPage(request.params.id, request.query);
@@ -188,24 +151,19 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
 
   r.post(
     '/api/v1/admin/users/:id/payments',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: 'Record a MANUAL or PIX payment (amount in reais); credited at once',
-        description: idempotencyHeaderDoc.description,
-        security,
-        params: userParams,
-        body: adminPaymentSchema,
-        response: {
-          200: adminPaymentResultSchema.describe('A retry with the same Idempotency-Key: the first result'),
-          201: adminPaymentResultSchema,
-          400: errorResponse,
-          ...adminErrors,
-          409: errorResponse,
-        },
+    plainAdminRoute({
+      summary: 'Record a MANUAL or PIX payment (amount in reais); credited at once',
+      description: idempotencyHeaderDoc.description,
+      params: userParams,
+      body: adminPaymentSchema,
+      response: {
+        200: adminPaymentResultSchema.describe('A retry with the same Idempotency-Key: the first result'),
+        201: adminPaymentResultSchema,
+        400: errorResponse,
+        ...adminErrors,
+        409: errorResponse,
       },
-    },
+    }),
     async (request, reply) => {
       const result = await api.recordManualPayment({
         userId: request.params.id,
@@ -221,24 +179,19 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
 
   r.post(
     '/api/v1/admin/users/:id/adjustments',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        tags: ['admin'],
-        summary: 'Adjust one balance with a reason (signed; reais for BALANCE, units otherwise)',
-        description: `Never below zero: 400 ADJUSTMENT_BELOW_ZERO. ${idempotencyHeaderDoc.description}`,
-        security,
-        params: userParams,
-        body: adminAdjustmentSchema,
-        response: {
-          200: adminAdjustmentResultSchema.describe('A retry with the same Idempotency-Key: the first result'),
-          201: adminAdjustmentResultSchema,
-          400: errorResponse,
-          ...adminErrors,
-          409: errorResponse,
-        },
+    plainAdminRoute({
+      summary: 'Adjust one balance with a reason (signed; reais for BALANCE, units otherwise)',
+      description: `Never below zero: 400 ADJUSTMENT_BELOW_ZERO. ${idempotencyHeaderDoc.description}`,
+      params: userParams,
+      body: adminAdjustmentSchema,
+      response: {
+        200: adminAdjustmentResultSchema.describe('A retry with the same Idempotency-Key: the first result'),
+        201: adminAdjustmentResultSchema,
+        400: errorResponse,
+        ...adminErrors,
+        409: errorResponse,
       },
-    },
+    }),
     async (request, reply) => {
       const { type, amount, reason } = request.body;
       const units = type === 'BALANCE' ? reaisToCentavos(amount)! : amount;

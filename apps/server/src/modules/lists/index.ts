@@ -4,7 +4,7 @@
  * guess its columns), a list made directly from contacts (enrichment's results), and the lists
  * table campaigns read.
  */
-export { createDirectListsRepository, type DirectContact } from './lists.direct.repository.ts';
+export { createDirectListsRepository, type DirectContact, type DirectList } from './lists.direct.repository.ts';
 export { createListsModule, type ListsModule } from './lists.module.ts';
 export { contactLists } from './lists.schema.ts';
 export { createListsService, type ListsService } from './lists.service.ts';

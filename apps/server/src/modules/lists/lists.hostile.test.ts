@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { injectAs } from '../../../test/http.test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { openServerWithUser } from '../../../test/hooks.test-support.ts';
+import { injectAs, uploadAs } from '../../../test/http.test-support.ts';
 import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
-import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 /** Files any signed-up account can upload, and that must not take the server down. */
@@ -11,25 +11,14 @@ describe(`hostile list files (${dbKind})`, () => {
   let server: RunningServer;
   let token: string;
 
-  beforeAll(async () => {
-    server = await createTestServer();
-    token = (await signUpAndSignIn(server)).token;
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  openServerWithUser((opened) => ({ server, token } = opened));
 
   async function upload(content: Buffer, filename: string, fields: Record<string, string> = {}) {
     const form = multipart([
       ...Object.entries(fields).map(([name, value]) => ({ name, value })),
       { name: 'file', filename, content },
     ]);
-    return injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/lists',
-      payload: form.payload,
-      headers: form.headers,
-    });
+    return uploadAs(server, token, '/api/v1/lists', form);
   }
 
   const phone = (i: number) => `119${String(70_000_000 + i).padStart(8, '0')}`;

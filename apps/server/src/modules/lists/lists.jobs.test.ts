@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { injectAs } from '../../../test/http.test-support.ts';
+import { uploadAs } from '../../../test/http.test-support.ts';
 import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
@@ -84,12 +84,7 @@ describe(`list import jobs (${dbKind})`, () => {
       const lines = ['telefone;nome'];
       for (let i = 0; i < rows; i++) lines.push(`119${String(10_000_000 + i).padStart(8, '0')};Contato ${i}`);
       const form = multipart([{ name: 'file', filename: 'grande.csv', content: Buffer.from(lines.join('\n')) }]);
-      const res = await injectAs(server, token, {
-        method: 'POST',
-        url: '/api/v1/lists',
-        payload: form.payload,
-        headers: form.headers,
-      });
+      const res = await uploadAs(server, token, '/api/v1/lists', form);
       expect(res.statusCode, res.body).toBe(201);
       const id = res.json().id as string;
 

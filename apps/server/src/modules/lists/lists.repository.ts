@@ -4,6 +4,7 @@ import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbHandle, Tx } from '../../platform/db/client.ts';
 import { containsPattern } from '../../platform/db/like.ts';
+import { findOwnedRow, findRowById, keysetBatches, newestFirstPage } from '../../platform/db/paging.ts';
 import { type ContactListRow, contactLists, contacts, listInvalidRows } from './lists.schema.ts';
 
 /** What an import counts (the list's counts in the API). */
@@ -158,18 +159,10 @@ export function createListsRepository(handle: DbHandle) {
       });
     },
 
-    async findById(id: string): Promise<ContactListRow | undefined> {
-      const [row] = await db.select().from(contactLists).where(eq(contactLists.id, id));
-      return row;
-    },
+    findById: (id: string): Promise<ContactListRow | undefined> => findRowById(db, contactLists, id),
 
-    async findOwned(userId: string, id: string): Promise<ContactListRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(contactLists)
-        .where(and(eq(contactLists.id, id), eq(contactLists.userId, userId)));
-      return row;
-    },
+    findOwned: (userId: string, id: string): Promise<ContactListRow | undefined> =>
+      findOwnedRow(db, contactLists, userId, id),
 
     /** Newest first; `q` keeps the lists whose name contains it (the pickers' search). */
     async page(
@@ -180,15 +173,7 @@ export function createListsRepository(handle: DbHandle) {
     ): Promise<{ rows: ContactListRow[]; total: number }> {
       if (q) {
         const where = and(eq(contactLists.userId, userId), ilike(contactLists.name, containsPattern(q)));
-        const rows = await db
-          .select()
-          .from(contactLists)
-          .where(where)
-          .orderBy(desc(contactLists.createdAt), desc(contactLists.id))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize);
-        const [total] = await db.select({ n: count() }).from(contactLists).where(where);
-        return { rows, total: total?.n ?? 0 };
+        return newestFirstPage(db, contactLists, where, { page, pageSize });
       }
       const rows = await listsPage.execute({ userId, limit: pageSize, offset: (page - 1) * pageSize });
       const [total] = await listsCount.execute({ userId });
@@ -307,34 +292,36 @@ export function createListsRepository(handle: DbHandle) {
     },
 
     /** Contacts in phone order, in batches (keyset paging on the unique index). */
-    async *iterateContacts(listId: string, batchSize = 5000): AsyncGenerator<ContactRow[]> {
-      let after = '';
-      for (;;) {
-        const { rows } = await handle.executeSql(
-          `select row_number as "rowNumber", phone, kind, name, fields from contacts
-            where list_id = $1 and phone > $2 order by phone limit $3`,
-          [listId, after, batchSize],
-        );
-        if (rows.length === 0) return;
-        yield rows as ContactRow[];
-        after = (rows.at(-1) as ContactRow).phone;
-        if (rows.length < batchSize) return;
-      }
+    iterateContacts(listId: string, batchSize = 5000): AsyncGenerator<ContactRow[]> {
+      return keysetBatches(
+        '',
+        batchSize,
+        async (after, limit) =>
+          (
+            await handle.executeSql(
+              `select row_number as "rowNumber", phone, kind, name, fields from contacts
+                where list_id = $1 and phone > $2 order by phone limit $3`,
+              [listId, after, limit],
+            )
+          ).rows,
+        (row: ContactRow) => row.phone,
+      );
     },
 
-    async *iterateInvalid(listId: string, batchSize = 5000): AsyncGenerator<InvalidRow[]> {
-      let after = 0;
-      for (;;) {
-        const { rows } = await handle.executeSql(
-          `select row_number as "rowNumber", reason, cells from list_invalid_rows
-            where list_id = $1 and row_number > $2 order by row_number limit $3`,
-          [listId, after, batchSize],
-        );
-        if (rows.length === 0) return;
-        yield rows as InvalidRow[];
-        after = (rows.at(-1) as InvalidRow).rowNumber;
-        if (rows.length < batchSize) return;
-      }
+    iterateInvalid(listId: string, batchSize = 5000): AsyncGenerator<InvalidRow[]> {
+      return keysetBatches(
+        0,
+        batchSize,
+        async (after, limit) =>
+          (
+            await handle.executeSql(
+              `select row_number as "rowNumber", reason, cells from list_invalid_rows
+                where list_id = $1 and row_number > $2 order by row_number limit $3`,
+              [listId, after, limit],
+            )
+          ).rows,
+        (row: InvalidRow) => row.rowNumber,
+      );
     },
 
     /** How many contacts of each list are on the account's opt-out list (driven by the opt-outs). */

@@ -1,17 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { injectAs } from '../../../test/http.test-support.ts';
+import { injectAs, uploadAs } from '../../../test/http.test-support.ts';
 import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import { sharedStringsXml, sheetXml, xlsxBuffer } from '../../../test/xlsx-builder.test-support.ts';
 import { sharedStringsBomb } from '../../../test/zip-writer.test-support.ts';
 import type { RunningServer } from '../../server.ts';
+import { EXCEL_BR_MAPPING, fixtureBytes } from './fixtures.test-support.ts';
 
-const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures', name));
+const fixture = fixtureBytes;
 
 describe(`contact lists API (${dbKind})`, () => {
   let server: RunningServer;
@@ -32,7 +34,7 @@ describe(`contact lists API (${dbKind})`, () => {
       ...Object.entries(fields).map(([name, value]) => ({ name, value })),
       { name: 'file', filename, content: file },
     ]);
-    return injectAs(server, t, { method: 'POST', url: '/api/v1/lists', payload: form.payload, headers: form.headers });
+    return uploadAs(server, t, '/api/v1/lists', form);
   }
 
   async function importFixture(t: string, name: string, fields: Record<string, string> = {}) {
@@ -189,35 +191,17 @@ describe(`contact lists API (${dbKind})`, () => {
 
   it('previews a file for the mapping step', async () => {
     const form = multipart([{ name: 'file', filename: 'x.csv', content: fixture('excel-br-windows1252.csv') }]);
-    const res = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/lists/preview',
-      payload: form.payload,
-      headers: form.headers,
-    });
+    const res = await uploadAs(server, token, '/api/v1/lists/preview', form);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ kind: 'csv', encoding: 'windows-1252', delimiter: ';', hasHeader: true });
-    expect(body.mapping).toEqual({
-      hasHeader: true,
-      phone: 1,
-      name: 0,
-      fields: [
-        { column: 2, key: 'empresa' },
-        { column: 3, key: 'cidade' },
-      ],
-    });
+    expect(body.mapping).toEqual(EXCEL_BR_MAPPING);
     expect(body.columns.map((c: { header: string }) => c.header)).toEqual(['Nome', 'Telefone', 'Empresa', 'Cidade']);
     expect(body.rows[0]).toEqual(['João da Silva', '(11) 91234-5678', 'Padaria Pão Quente', 'São Paulo']);
     expect(uploadsLeft()).toEqual([]);
 
     const noPhone = multipart([{ name: 'file', filename: 'x.csv', content: fixture('no-phone.csv') }]);
-    const res2 = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/lists/preview',
-      payload: noPhone.payload,
-      headers: noPhone.headers,
-    });
+    const res2 = await uploadAs(server, token, '/api/v1/lists/preview', noPhone);
     expect(res2.statusCode).toBe(200);
     expect(res2.json().mapping).toBeNull();
   });
@@ -247,12 +231,7 @@ describe(`contact lists API (${dbKind})`, () => {
     });
     expect(outOfRange.json().code).toBe('NO_PHONE_COLUMN');
     const noFile = multipart([{ name: 'name', value: 'x' }]);
-    const res = await injectAs(server, fresh, {
-      method: 'POST',
-      url: '/api/v1/lists',
-      payload: noFile.payload,
-      headers: noFile.headers,
-    });
+    const res = await uploadAs(server, fresh, '/api/v1/lists', noFile);
     expect(res.json().code).toBe('FILE_REQUIRED');
     const json = await injectAs(server, fresh, { method: 'POST', url: '/api/v1/lists', payload: { name: 'x' } });
     expect(json.statusCode).toBe(400);
@@ -294,6 +273,15 @@ describe(`contact lists API (${dbKind})`, () => {
     expect(uploadsLeft()).toEqual([]);
   });
 
+  /** An upload taken (201) whose import then fails with XLSX_TOO_LARGE and these details, keeping no contact. */
+  async function importFailsTooLarge(res: LightMyRequestResponse, errorDetails: { limit: string; max: number }) {
+    expect(res.statusCode, res.body).toBe(201);
+    const list = await waitForListImported(server, token, res.json().id);
+    expect(list).toMatchObject({ status: 'failed', errorCode: 'XLSX_TOO_LARGE', errorDetails, valid: 0 });
+    expect(await countRows('contacts', list.id)).toBe(0);
+    return list;
+  }
+
   it('the same bomb padded to pass the upload check fails its import quickly with XLSX_TOO_LARGE', async () => {
     const { compressed, size } = sharedStringsBomb(2000, { crc: false });
     // Junk inside the entry makes the declared ratio 200: only the counted ratio can tell.
@@ -305,16 +293,7 @@ describe(`contact lists API (${dbKind})`, () => {
       sheets: [{ xml: sheetXml(rows) }],
       parts: { 'xl/sharedStrings.xml': { method: 8, compressed: padded, size } },
     });
-    const res = await upload(token, bomb, 'bomba.xlsx');
-    expect(res.statusCode, res.body).toBe(201);
-    const list = await waitForListImported(server, token, res.json().id);
-    expect(list).toMatchObject({
-      status: 'failed',
-      errorCode: 'XLSX_TOO_LARGE',
-      errorDetails: { limit: 'ratio', max: 200 },
-      valid: 0,
-    });
-    expect(await countRows('contacts', list.id)).toBe(0);
+    await importFailsTooLarge(await upload(token, bomb, 'bomba.xlsx'), { limit: 'ratio', max: 200 });
   });
 
   it('an XLSX that passes a limit after its first rows fails its import with that code, not IMPORT_FAILED', async () => {
@@ -325,17 +304,11 @@ describe(`contact lists API (${dbKind})`, () => {
     for (let i = 0; i < 60; i++)
       rows += `<row r="${i + 2}"><c t="s"><v>${i + 2}</v></c><c><v>${11_912_340_000 + i}</v></c></row>`;
     const book = xlsxBuffer({ sheets: [{ xml: sheetXml(rows) }], sharedStrings: sharedStringsXml(strings) });
-    const res = await upload(token, book, 'longa.xlsx');
-    expect(res.statusCode, res.body).toBe(201);
-    const list = await waitForListImported(server, token, res.json().id);
-    expect(list).toMatchObject({
-      status: 'failed',
-      errorCode: 'XLSX_TOO_LARGE',
-      errorDetails: { limit: 'cellChars', max: 32_767 },
-      valid: 0,
+    const list = await importFailsTooLarge(await upload(token, book, 'longa.xlsx'), {
+      limit: 'cellChars',
+      max: 32_767,
     });
     expect(list.error).toMatch(/célula com mais de 32\.767 caracteres.*CSV/);
-    expect(await countRows('contacts', list.id)).toBe(0);
   });
 
   it('a file that turns ragged after its first rows fails with no contacts left', async () => {

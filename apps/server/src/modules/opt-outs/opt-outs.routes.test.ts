@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
-import { injectAs } from '../../../test/http.test-support.ts';
+import { injectAs, uploadAs } from '../../../test/http.test-support.ts';
 import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
@@ -17,12 +17,7 @@ describe(`opt-outs API (${dbKind})`, () => {
 
   async function importList(token: string, name: string) {
     const form = multipart([{ name: 'file', filename: name, content: fixture(name) }]);
-    const res = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/lists',
-      payload: form.payload,
-      headers: form.headers,
-    });
+    const res = await uploadAs(server, token, '/api/v1/lists', form);
     expect(res.statusCode, res.body).toBe(201);
     return waitForListImported(server, token, res.json().id);
   }
@@ -77,29 +72,14 @@ describe(`opt-outs API (${dbKind})`, () => {
   it('uploads a spreadsheet of numbers (phone column detected)', async () => {
     const { token } = await signUpAndSignIn(server);
     const form = multipart([{ name: 'file', filename: 'sair.csv', content: fixture('excel-br-windows1252.csv') }]);
-    const res = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/opt-outs/upload',
-      payload: form.payload,
-      headers: form.headers,
-    });
+    const res = await uploadAs(server, token, '/api/v1/opt-outs/upload', form);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ added: 7, alreadyOptedOut: 0, invalid: 2 });
     const xlsx = multipart([{ name: 'file', filename: 'sair.xlsx', content: fixture('contacts.xlsx') }]);
-    const res2 = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/opt-outs/upload',
-      payload: xlsx.payload,
-      headers: xlsx.headers,
-    });
+    const res2 = await uploadAs(server, token, '/api/v1/opt-outs/upload', xlsx);
     expect(res2.json()).toMatchObject({ added: 2, alreadyOptedOut: 1, invalid: 1 });
     const bad = multipart([{ name: 'file', filename: 'x.csv', content: fixture('image.png.csv') }]);
-    const res3 = await injectAs(server, token, {
-      method: 'POST',
-      url: '/api/v1/opt-outs/upload',
-      payload: bad.payload,
-      headers: bad.headers,
-    });
+    const res3 = await uploadAs(server, token, '/api/v1/opt-outs/upload', bad);
     expect(res3.statusCode).toBe(400);
     expect(res3.json().code).toBe('UNSUPPORTED_FILE_TYPE');
   });

@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES, OPT_OUT_ADD_MAX, optOutSchema, optOutSummarySchema } from '@ecoa/shared';
+import { MAX_UPLOAD_BYTES, OPT_OUT_ADD_MAX, optOutSchema, optOutSummarySchema, pageSchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -36,12 +36,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
             pageSize: z.coerce.number().int().min(1).max(100).default(20),
           }),
           response: {
-            200: z.object({
-              items: z.array(optOutSchema),
-              total: z.number(),
-              page: z.number(),
-              pageSize: z.number(),
-            }),
+            200: pageSchema(optOutSchema),
           },
         },
       },

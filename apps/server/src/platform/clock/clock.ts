@@ -8,6 +8,11 @@ export type Clock = {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** Durations in milliseconds, for windows and lifetimes. */
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
 export type ManualClock = Clock & {
   /** Moves time forward (or back, with a negative value) by `ms` milliseconds. */
   advance(ms: number): void;

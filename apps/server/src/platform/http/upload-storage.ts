@@ -18,15 +18,7 @@ export function createUploadStorage(dataDir: string): UploadStorage {
     dir,
     async save(stream) {
       await fs.promises.mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${Date.now()}-${crypto.randomUUID()}.upload`);
-      try {
-        await pipeline(stream, fs.createWriteStream(file, { flags: 'wx' }));
-      } catch (err) {
-        await fs.promises.rm(file, { force: true });
-        throw err;
-      }
-      const { size } = await fs.promises.stat(file);
-      return { path: file, size };
+      return streamToNewFile(stream, path.join(dir, `${Date.now()}-${crypto.randomUUID()}.upload`));
     },
     async remove(filePath) {
       if (!filePath) return;
@@ -35,4 +27,16 @@ export function createUploadStorage(dataDir: string): UploadStorage {
       await fs.promises.rm(filePath, { force: true });
     },
   };
+}
+
+/** Streams to `file`, which must not exist yet; a stream that fails leaves no file behind. */
+export async function streamToNewFile(stream: Readable, file: string): Promise<{ path: string; size: number }> {
+  try {
+    await pipeline(stream, fs.createWriteStream(file, { flags: 'wx' }));
+  } catch (err) {
+    await fs.promises.rm(file, { force: true });
+    throw err;
+  }
+  const { size } = await fs.promises.stat(file);
+  return { path: file, size };
 }

@@ -46,11 +46,7 @@ export function createMailer(options: MailerOptions): Mailer {
     const transport = lazyTransport(options.smtpUrl);
     return {
       async send(message) {
-        const info = await (await transport()).sendMail({
-          from: options.from,
-          ...message,
-          textEncoding: 'quoted-printable',
-        });
+        const info = await sendWith(transport, options.from, message);
         log.info({ to: redactAddress(message.to), subject: message.subject, messageId: info.messageId }, 'mail sent');
       },
     };
@@ -61,11 +57,7 @@ export function createMailer(options: MailerOptions): Mailer {
   let seq = 0;
   return {
     async send(message) {
-      const info = await (await transport()).sendMail({
-        from: options.from,
-        ...message,
-        textEncoding: 'quoted-printable',
-      });
+      const info = await sendWith(transport, options.from, message);
       await fs.promises.mkdir(dir, { recursive: true });
       const name = `${Date.now()}-${String(seq++).padStart(6, '0')}-${crypto.randomBytes(3).toString('hex')}-${safeFilePart(message.to)}.eml`;
       const file = path.join(dir, name);
@@ -85,6 +77,11 @@ function lazyTransport(settings: string | { streamTransport: true; buffer: true;
     transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(settings));
     return transport;
   };
+}
+
+/** Sends through `transport` from `from`, text parts always quoted-printable (see above). */
+async function sendWith(transport: () => Promise<Transporter>, from: string, message: MailMessage) {
+  return (await transport()).sendMail({ from, ...message, textEncoding: 'quoted-printable' });
 }
 
 /** "Ana.Silva@x.com.br" → "ana.silva_at_x.com.br": safe in a file name, still greppable. */

@@ -1,18 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { FILE_LIMITS } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
+import { expectErrorTextsInEveryLanguage, WEB_LANGUAGES, webLocale } from '../../../../test/locales.test-support.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
-import { WEB_LOCALES_DIR } from '../../../platform/paths.ts';
 import { FILE_ERROR_CODES } from './errors.ts';
 
 describe('file errors', () => {
   it('every code has its text in the web app’s three languages', () => {
-    for (const lng of ['pt', 'en', 'cn']) {
-      // The web translates every error by its code from one catalogue, errors.codes (apps/web/src/platform/errors.ts).
-      const texts = JSON.parse(fs.readFileSync(path.join(WEB_LOCALES_DIR, `${lng}.json`), 'utf8')).errors.codes;
-      for (const code of FILE_ERROR_CODES) expect(texts[code], `${lng}: errors.codes.${code}`).toMatch(/\S/);
-    }
+    expectErrorTextsInEveryLanguage(FILE_ERROR_CODES);
   });
 
   it('limit errors name the limit and its maximum, in the message and in details', () => {
@@ -33,8 +27,8 @@ describe('file errors', () => {
   });
 
   it('every limit has its words in the web app’s three languages', () => {
-    for (const lng of ['pt', 'en', 'cn']) {
-      const lists = JSON.parse(fs.readFileSync(path.join(WEB_LOCALES_DIR, `${lng}.json`), 'utf8')).lists;
+    for (const lng of WEB_LANGUAGES) {
+      const { lists } = webLocale(lng);
       for (const limit of FILE_LIMITS)
         expect(lists.limits[limit], `${lng}: lists.limits.${limit}`).toMatch(/\{\{max\}\}/);
       for (const code of ['XLSX_TOO_LARGE_LIMIT', 'IMPORT_TOO_LARGE_LIMIT']) {

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/server.test-support.ts';
 import { AppError } from '../../../platform/errors/app-error.ts';
 import { CsvParser, detectDelimiter } from '../../../platform/text/csv.ts';
+import { EXCEL_BR_MAPPING, fixturePath } from '../fixtures.test-support.ts';
 import { detectHeader, detectMapping, slugifyHeader, validateMapping } from './mapping.ts';
 import { openSpreadsheet } from './source.ts';
 
-const fixture = (name: string) => path.resolve(import.meta.dirname, '../fixtures', name);
+const fixture = fixturePath;
 
 async function readAll(file: string, options: { sampleOnly?: boolean } = {}) {
   const sheet = await openSpreadsheet(file, options);
@@ -171,15 +172,7 @@ describe('openSpreadsheet', () => {
 describe('column mapping', () => {
   it('detects header, phone, name and fields in the Excel export', async () => {
     const { rows } = await readAll(fixture('excel-br-windows1252.csv'));
-    expect(detectMapping(rows)).toEqual({
-      hasHeader: true,
-      phone: 1,
-      name: 0,
-      fields: [
-        { column: 2, key: 'empresa' },
-        { column: 3, key: 'cidade' },
-      ],
-    });
+    expect(detectMapping(rows)).toEqual(EXCEL_BR_MAPPING);
   });
 
   it('detects the phone column by content when there is no header', async () => {

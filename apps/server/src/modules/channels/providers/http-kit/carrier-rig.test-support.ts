@@ -70,6 +70,33 @@ export async function startCarrierRig<Config, Simulator extends RigSimulator<Con
   };
 }
 
+/**
+ * A carrier's rig starter: its simulator made quick (`QUICK_SIMULATOR` and the carrier's own
+ * `quick` delays) under the test's options, wired to its provider by `startCarrierRig`.
+ */
+export function carrierRigStarter<
+  Config,
+  SimulatorOptions extends { callbackUrl: string | null },
+  Simulator extends RigSimulator<Config>,
+>(
+  startSimulator: (options: Partial<SimulatorOptions>) => Promise<Simulator>,
+  quick: Partial<SimulatorOptions>,
+  createProvider: (options: CarrierOptions<Config>) => ChannelProvider,
+  webhookPath: string,
+): (
+  simulatorOptions?: Partial<SimulatorOptions>,
+  providerOptions?: RigProviderOptions<Config>,
+) => Promise<CarrierRig<Simulator>> {
+  return async (simulatorOptions = {}, providerOptions = {}) =>
+    startCarrierRig({
+      simulator: await startSimulator({ ...QUICK_SIMULATOR, ...quick, ...simulatorOptions }),
+      createProvider,
+      providerOptions,
+      webhookPath,
+      callbackUrlChosen: simulatorOptions.callbackUrl !== undefined,
+    });
+}
+
 /** `start`, remembering what it started: each is closed after every test of the file. */
 export function closedAfterEach<Args extends unknown[], Started extends { close(): Promise<void> }>(
   start: (...args: Args) => Promise<Started>,

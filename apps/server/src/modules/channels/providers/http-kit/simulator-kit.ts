@@ -20,10 +20,13 @@ export type SimHandler = (request: SimRequest) => Promise<SimResponse>;
 
 const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
+/** Where a simulator listens (port 0: any free port). */
+export type SimulatorAddress = { host: string; port: number };
+
 /** Starts a server on loopback; a handler's exception is a 500, never a crash. */
 export async function listen(
   handler: SimHandler,
-  options: { host: string; port: number },
+  options: SimulatorAddress,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     readBody(req)

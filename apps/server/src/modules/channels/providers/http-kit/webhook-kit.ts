@@ -32,6 +32,15 @@ export const OK: WebhookResponse = { status: 200, contentType: 'text/plain; char
 
 export type EventListener = import('../../provider.ts').EventListener;
 
+/** Where each HTTP carrier's webhook sits below its `/api/webhooks/<carrier>` mount. */
+export const CARRIER_WEBHOOK_PATH = '/events';
+
+/** What every carrier's webhook routes are built with, beside the carrier's own secrets. */
+export type CarrierWebhookOptions = {
+  provider: string;
+  listener: () => EventListener | undefined;
+};
+
 /**
  * Hands verified events to the listener, in the order received, before answering. When the
  * listener fails (the database is away) the answer is 503, so the carrier delivers again later;

@@ -3,6 +3,7 @@
  * (checked by the schema below).
  */
 import { z } from 'zod';
+import type { SimulatorAddress } from '../http-kit/simulator-kit.ts';
 import { callbackBehaviour, type SendCounters } from '../http-kit/simulator-tally.ts';
 
 const outcome = z.union([
@@ -30,16 +31,15 @@ export const rcsSimulatorRuntimeOptions = z.strictObject({
 });
 export type RcsSimulatorRuntimeOptions = z.infer<typeof rcsSimulatorRuntimeOptions>;
 
-export type RcsSimulatorOptions = RcsSimulatorRuntimeOptions & {
-  host: string;
-  port: number;
-  agentId: string;
-  /** The webhook's client token: signs events, answers the verification. */
-  webhookToken: string;
-  clientEmail: string;
-  /** Where the service account key file (token_uri pointing at the simulator) is written; null: a temporary file. */
-  keyFile: string | null;
-};
+export type RcsSimulatorOptions = RcsSimulatorRuntimeOptions &
+  SimulatorAddress & {
+    agentId: string;
+    /** The webhook's client token: signs events, answers the verification. */
+    webhookToken: string;
+    clientEmail: string;
+    /** Where the service account key file (token_uri pointing at the simulator) is written; null: a temporary file. */
+    keyFile: string | null;
+  };
 
 export const RCS_SIMULATOR_DEFAULTS: RcsSimulatorOptions = {
   host: '127.0.0.1',

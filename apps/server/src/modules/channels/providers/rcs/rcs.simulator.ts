@@ -8,24 +8,9 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import {
-  controlRoute,
-  DeliveryQueue,
-  fractionOf,
-  listen,
-  pickWeighted,
-  type SimRequest,
-  type SimResponse,
-  sleep,
-  TokenBucket,
-} from '../http-kit/simulator-kit.ts';
-import {
-  emptySendCounters,
-  initialRuntimeOptions,
-  postCallback,
-  SendTally,
-  scheduleCallbacks,
-} from '../http-kit/simulator-tally.ts';
+import { type CarrierSimulator, carrierSimulatorBase } from '../http-kit/carrier-simulator.ts';
+import type { SimRequest, SimResponse } from '../http-kit/simulator-kit.ts';
+import { emptySendCounters, postCallback, scheduleCallbacks } from '../http-kit/simulator-tally.ts';
 import { RCS_DEFAULT_MESSAGES_PER_SECOND, type RcsConfig } from './rcs.provider.ts';
 import { FakeGoogleOAuth, TOKEN_PATH } from './rcs.simulator-oauth.ts';
 import {
@@ -41,20 +26,10 @@ import { googleError, type RbmEventType, rbmDelivery, userEvent, userMessage } f
 
 export { RCS_SIMULATOR_DEFAULTS } from './rcs.simulator-options.ts';
 
-export type RcsSimulator = {
-  url: string;
-  /** The provider's configuration pointing at this simulator (its key file included). */
-  config: RcsConfig;
-  counters(): RcsSimulatorCounters;
-  reset(): void;
-  setOptions(patch: Partial<RcsSimulatorRuntimeOptions>): void;
+/** The config's key file is the one it wrote; `verifyWebhook` is RBM's `{clientToken, secret}` check. */
+export type RcsSimulator = CarrierSimulator<RcsConfig, RcsSimulatorRuntimeOptions, RcsSimulatorCounters> & {
   /** Every access token stops working (as after a key rotation). */
   revokeTokens(): void;
-  sendInbound(input: { from: string; text: string }): Promise<{ delivered: boolean; status: number }>;
-  /** RBM's verification of the webhook URL: `{clientToken, secret}`, expecting the secret back. */
-  verifyWebhook(): Promise<{ status: number; body: string; verified: boolean }>;
-  idle(): Promise<void>;
-  close(): Promise<void>;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -70,12 +45,17 @@ const STATUS_TEXT: Record<number, string> = {
 
 export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> = {}): Promise<RcsSimulator> {
   const fixed = { ...RCS_SIMULATOR_DEFAULTS, ...overrides };
-  let options: RcsSimulatorRuntimeOptions = initialRuntimeOptions(rcsSimulatorRuntimeOptions, fixed);
-  const bucket = new TokenBucket(options.throughputPerSecond);
-  const deliveries = new DeliveryQueue();
-  const tally = new SendTally(emptyCounters);
   let takenIds = new Set<string>();
   let oauth: FakeGoogleOAuth | undefined;
+  const sim = carrierSimulatorBase({
+    schema: rcsSimulatorRuntimeOptions,
+    fixed,
+    emptyCounters,
+    onReset: () => {
+      takenIds = new Set();
+    },
+  });
+  const { tally } = sim;
 
   function refuse(status: number, message: string, name = STATUS_TEXT[status] ?? 'INTERNAL'): SimResponse {
     tally.refused(status);
@@ -83,8 +63,8 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
   }
 
   function post(payload: object): Promise<{ delivered: boolean; status: number }> {
-    const { body, signature } = rbmDelivery(options.webhookSecret ?? fixed.webhookToken, fixed.agentId, payload);
-    return postCallback(options, body, { 'x-goog-signature': signature }, tally.counters.callbacks);
+    const { body, signature } = rbmDelivery(sim.options.webhookSecret ?? fixed.webhookToken, fixed.agentId, payload);
+    return postCallback(sim.options, body, { 'x-goog-signature': signature }, tally.counters.callbacks);
   }
 
   function scheduleEvents(phone: string, messageId: string, fate: 'delivered' | 'read'): void {
@@ -93,12 +73,11 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
     const events = types.map((type, i) =>
       userEvent({ agentId: fixed.agentId, phone, messageId, type, at: new Date(now + i * 1000) }),
     );
-    scheduleCallbacks(deliveries, events, { ...options, delayMs: options.eventDelayMs }, post);
+    scheduleCallbacks(sim.deliveries, events, { ...sim.options, delayMs: sim.options.eventDelayMs }, post);
   }
 
   async function createMessage(request: SimRequest, rawPhone: string): Promise<SimResponse> {
-    tally.counters.requests++;
-    if (options.latencyMs > 0) await sleep(options.latencyMs);
+    await sim.received();
     if (!oauth?.authorised(request.headers.authorization)) {
       return refuse(401, 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
     }
@@ -117,12 +96,12 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
       );
     }
     tally.destination(phone).received++;
-    if (!bucket.take()) return refuse(429, 'Quota exceeded for quota metric agent messages per second');
+    if (!sim.bucket.take()) return refuse(429, 'Quota exceeded for quota metric agent messages per second');
     if (takenIds.has(messageId)) {
       tally.repeated(phone);
       return refuse(409, `Message with ID ${messageId} already exists`);
     }
-    const fate: RcsOutcome = options.numberOutcomes[phone] ?? pickFate(phone);
+    const fate: RcsOutcome = sim.options.numberOutcomes[phone] ?? pickFate(phone);
     if (fate === 'not_capable') return refuse(404, 'Requested entity was not found.');
     if (typeof fate === 'object') return refuse(fate.httpError, 'Simulated error', fate.status);
     takenIds.add(messageId);
@@ -135,34 +114,22 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
   }
 
   function pickFate(phone: string): 'delivered' | 'read' | 'not_capable' {
-    const picked = pickWeighted(options.outcomeMix, fractionOf(phone));
+    const picked = sim.drawFate(phone);
     return picked === 'notCapable' ? 'not_capable' : picked;
   }
 
   const handle = {
-    counters: () => tally.snapshot(),
-    reset() {
-      tally.reset();
-      takenIds = new Set();
-    },
-    setOptions(patch: Partial<RcsSimulatorRuntimeOptions>) {
-      options = rcsSimulatorRuntimeOptions.parse({ ...options, ...patch });
-      if ('throughputPerSecond' in patch) bucket.setRate(options.throughputPerSecond);
-    },
+    ...sim.handle,
     revokeTokens: () => oauth?.revokeAll(),
-    async sendInbound(input: { from: string; text: string }) {
-      tally.counters.inbound++;
-      const payload = userMessage({ agentId: fixed.agentId, phone: input.from, text: input.text, at: new Date() });
-      let result = { delivered: false, status: 0 };
-      await deliveries.run(async () => {
-        result = await post(payload);
-      });
-      return result;
-    },
+    sendInbound: (input: { from: string; text: string }) =>
+      sim.postInbound(() =>
+        post(userMessage({ agentId: fixed.agentId, phone: input.from, text: input.text, at: new Date() })),
+      ),
     async verifyWebhook() {
-      if (!options.callbackUrl) throw new Error('no callbackUrl to verify');
+      const { callbackUrl } = sim.options;
+      if (!callbackUrl) throw new Error('no callbackUrl to verify');
       const secret = crypto.randomBytes(12).toString('hex');
-      const res = await fetch(options.callbackUrl, {
+      const res = await fetch(callbackUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-webhook-type': 'verification' },
         body: JSON.stringify({ clientToken: fixed.webhookToken, secret }),
@@ -171,27 +138,13 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
       const body = await res.text();
       return { status: res.status, body, verified: res.status === 200 && body === secret };
     },
-    idle: () => deliveries.idle(),
   };
 
-  const server = await listen(
+  const server = await sim.listen(
     async (request) => {
-      const control = await controlRoute(request, {
-        counters: handle.counters,
-        reset: handle.reset,
-        setOptions: (patch) => handle.setOptions(rcsSimulatorRuntimeOptions.partial().parse(patch)),
-        inbound: async (body) => {
-          const input = z
-            .object({ from: z.string().regex(/^\+\d{8,15}$/), text: z.string().min(1).max(4096) })
-            .parse(body);
-          await handle.sendInbound(input);
-        },
-        verifyWebhook: handle.verifyWebhook,
-      });
-      if (control) return control;
       if (request.method === 'POST' && request.path === TOKEN_PATH) {
         tally.counters.tokenRequests++;
-        const answer = oauth!.grant(request.body, options.tokenLifetimeSeconds);
+        const answer = oauth!.grant(request.body, sim.options.tokenLifetimeSeconds);
         if (answer.status === 200) tally.counters.tokensIssued++;
         return answer;
       }
@@ -199,7 +152,7 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
       if (request.method === 'POST' && route) return createMessage(request, route[1]!);
       return refuse(404, `The requested URL ${request.path} was not found on this server.`);
     },
-    { host: fixed.host, port: fixed.port },
+    { fromPattern: /^\+\d{8,15}$/, sendInbound: handle.sendInbound, verifyWebhook: handle.verifyWebhook },
   );
   oauth = new FakeGoogleOAuth(fixed.clientEmail, `${server.url}${TOKEN_PATH}`, fixed.keyFile);
 
@@ -210,11 +163,10 @@ export async function startRcsSimulator(overrides: Partial<RcsSimulatorOptions> 
       agentId: fixed.agentId,
       serviceAccountFile: oauth.keyFile,
       webhookToken: fixed.webhookToken,
-      messagesPerSecond: options.throughputPerSecond ?? RCS_DEFAULT_MESSAGES_PER_SECOND,
+      messagesPerSecond: sim.options.throughputPerSecond ?? RCS_DEFAULT_MESSAGES_PER_SECOND,
     },
     ...handle,
     async close() {
-      await deliveries.close();
       await server.close();
       oauth?.close();
     },

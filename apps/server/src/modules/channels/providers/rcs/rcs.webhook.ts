@@ -12,8 +12,9 @@ import crypto from 'node:crypto';
 import { sanitizeText } from '@ecoa/shared';
 import type { ProviderEvent, WebhookRequest, WebhookResponse, WebhookRoute } from '../../provider.ts';
 import {
+  CARRIER_WEBHOOK_PATH,
+  type CarrierWebhookOptions,
   carrierId,
-  type EventListener,
   e164,
   emitAll,
   header,
@@ -25,14 +26,9 @@ import {
   WEBHOOK_MAX_BYTES,
 } from '../http-kit/webhook-kit.ts';
 
-export const RCS_WEBHOOK_PATH = '/events';
+export const RCS_WEBHOOK_PATH = CARRIER_WEBHOOK_PATH;
 
-export type RcsWebhookOptions = {
-  provider: string;
-  agentId: string;
-  clientToken: string;
-  listener: () => EventListener | undefined;
-};
+export type RcsWebhookOptions = CarrierWebhookOptions & { agentId: string; clientToken: string };
 
 export function rcsWebhookRoutes(options: RcsWebhookOptions): WebhookRoute[] {
   return [{ method: 'POST', path: RCS_WEBHOOK_PATH, handle: (request) => handle(request, options) }];

@@ -1,7 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openBeforeAll } from '../../../../../test/hooks.test-support.ts';
+import { startLoopbackServer } from '../../../../../test/loopback-server.test-support.ts';
 import { ProviderError } from '../../provider.ts';
 import { startVoiceSimulator } from './simulator/voice-simulator.ts';
 import { createVoiceProvider } from './voice.provider.ts';
@@ -20,22 +19,11 @@ async function failure(promise: Promise<unknown>): Promise<Expected> {
 }
 
 /** A stand-in carrier that answers each destination with a scripted status and body. */
-async function scriptedCarrier(answers: Record<string, [number, string]>) {
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const [status, text] = answers[new URLSearchParams(body).get('To') ?? ''] ?? [500, ''];
-      response.writeHead(status, { 'content-type': 'application/json' }).end(text);
-    });
+function scriptedCarrier(answers: Record<string, [number, string]>) {
+  return startLoopbackServer((_request, body, response) => {
+    const [status, text] = answers[new URLSearchParams(body).get('To') ?? ''] ?? [500, ''];
+    response.writeHead(status, { 'content-type': 'application/json' }).end(text);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 describe('calls API answers, mapped to ProviderError', () => {

@@ -5,15 +5,15 @@
  * calls API client sends is the one the library sends for the same call (both captured on a local
  * HTTP server).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import fc from 'fast-check';
 import twilio from 'twilio';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startLoopbackServer } from '../../../../../test/loopback-server.test-support.ts';
 import { encodeCallScript } from './call-script.ts';
 import { createCall } from './calls-api.ts';
 import { twilioSignature } from './twilio-signature.ts';
-import { startVoiceRig, type VoiceRig } from './voice.test-support.ts';
+import { openVoiceRig, postCallback as post, type VoiceRig } from './voice.test-support.ts';
 import { callWebhookUrl } from './voice.webhooks.ts';
 
 const CALL_SID = `CA${'cd'.repeat(16)}`;
@@ -44,28 +44,7 @@ describe('voice webhooks and the twilio library', () => {
   let rig: VoiceRig;
   let token: string;
 
-  beforeAll(async () => {
-    rig = await startVoiceRig();
-    token = rig.simulator.account.authToken;
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
-  beforeEach(() => {
-    rig.events.length = 0;
-  });
-
-  async function post(url: string, params: Record<string, string>, signature: string | null) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(signature === null ? {} : { 'x-twilio-signature': signature }),
-      },
-      body: new URLSearchParams(params).toString(),
-    });
-    return { status: response.status, text: await response.text() };
-  }
+  openVoiceRig((opened) => ({ rig, token } = opened));
 
   it('hears status, gather and TwiML callbacks signed by twilio.getExpectedTwilioSignature', async () => {
     const status = callWebhookUrl(rig.app.publicUrl, 'm-sdk', 'status');
@@ -133,29 +112,18 @@ type Captured = { method: string; path: string; headers: http.IncomingHttpHeader
 /** An HTTP server that records each request and answers as Twilio does when it creates a call. */
 async function capturingCarrier() {
   const captured: Captured[] = [];
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
+  const server = await startLoopbackServer((request, body, response) => {
+    captured.push({
+      method: request.method ?? '',
+      path: request.url ?? '',
+      headers: request.headers,
+      form: [...new URLSearchParams(body).entries()],
     });
-    request.on('end', () => {
-      captured.push({
-        method: request.method ?? '',
-        path: request.url ?? '',
-        headers: request.headers,
-        form: [...new URLSearchParams(body).entries()],
-      });
-      response
-        .writeHead(201, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ sid: `CA${'ef'.repeat(16)}`, status: 'queued' }));
-    });
+    response
+      .writeHead(201, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ sid: `CA${'ef'.repeat(16)}`, status: 'queued' }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    captured,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { ...server, captured };
 }
 
 describe('the calls API request, ours and the twilio library’s', () => {

@@ -2,6 +2,8 @@
  * For tests: the real voice adapter, the real simulator as its carrier, and a real webhook
  * server between them (webhook-app.test-support.ts). Events the adapter reports are collected in order.
  */
+import { beforeEach } from 'vitest';
+import { openBeforeAll } from '../../../../../test/hooks.test-support.ts';
 import type { ChannelProvider, OutboundMessage, ProviderEvent, StatusEvent, VoicePrompt } from '../../provider.ts';
 import type { VoiceSimulatorOptions } from './simulator/simulator-options.ts';
 import { startVoiceSimulator, type VoiceSimulator } from './simulator/voice-simulator.ts';
@@ -76,4 +78,38 @@ export function torpedo(to: string, prompt: VoicePrompt, id = `msg-${to.slice(-6
 
 export function ura(to: string, prompt: VoicePrompt, options: string[], id = `ura-${to.slice(-6)}`): OutboundMessage {
   return { id, channel: 'ura', to, content: { kind: 'ura', prompt, options } };
+}
+
+/**
+ * One rig for a file's tests, its recorded events cleared before each test, and the account's
+ * auth token (what signs the carrier's callbacks):
+ *
+ *   openVoiceRig((opened) => ({ rig, token } = opened));
+ */
+export function openVoiceRig(assign: (opened: { rig: VoiceRig; token: string }) => void): void {
+  let rig: VoiceRig | undefined;
+  openBeforeAll(startVoiceRig, (opened) => {
+    rig = opened;
+    assign({ rig, token: rig.simulator.account.authToken });
+  });
+  beforeEach(() => {
+    if (rig) rig.events.length = 0;
+  });
+}
+
+/** POSTs a carrier callback form to `url`, with `signature` as X-Twilio-Signature (null: none). */
+export async function postCallback(
+  url: string,
+  form: Record<string, string> | Array<[string, string]>,
+  signature: string | null,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(signature === null ? {} : { 'x-twilio-signature': signature }),
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: response.status, text: await response.text() };
 }

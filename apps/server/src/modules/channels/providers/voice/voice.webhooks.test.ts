@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeCallScript } from './call-script.ts';
 import { twilioSignature } from './twilio-signature.ts';
-import { startVoiceRig, type VoiceRig } from './voice.test-support.ts';
+import { openVoiceRig, postCallback as post, type VoiceRig } from './voice.test-support.ts';
 import { callWebhookUrl } from './voice.webhooks.ts';
 
 const CALL_SID = `CA${'ab'.repeat(16)}`;
@@ -13,16 +13,7 @@ describe('voice webhooks: only the carrier is heard', () => {
   let rig: VoiceRig;
   let token: string;
 
-  beforeAll(async () => {
-    rig = await startVoiceRig();
-    token = rig.simulator.account.authToken;
-  });
-  afterAll(async () => {
-    await rig?.close();
-  });
-  beforeEach(() => {
-    rig.events.length = 0;
-  });
+  openVoiceRig((opened) => ({ rig, token } = opened));
 
   const urls = () => ({
     status: callWebhookUrl(rig.app.publicUrl, 'm1', 'status'),
@@ -44,18 +35,6 @@ describe('voice webhooks: only the carrier is heard', () => {
       ['CallStatus', 'in-progress'],
     ],
   } satisfies Record<string, Array<[string, string]>>;
-
-  async function post(url: string, form: Array<[string, string]>, signature: string | null) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(signature === null ? {} : { 'x-twilio-signature': signature }),
-      },
-      body: new URLSearchParams(form).toString(),
-    });
-    return { status: response.status, text: await response.text() };
-  }
 
   it('hears a correctly signed callback (the control for the refusals below)', async () => {
     const u = urls();

@@ -4,6 +4,7 @@
  * same options over `POST /__simulator/options` (checked by the schema below).
  */
 import { z } from 'zod';
+import type { SimulatorAddress } from '../http-kit/simulator-kit.ts';
 import { callbackBehaviour, type SendCounters } from '../http-kit/simulator-tally.ts';
 
 const outcome = z.union([
@@ -38,15 +39,14 @@ export const whatsappSimulatorRuntimeOptions = z.strictObject({
 });
 export type WhatsAppSimulatorRuntimeOptions = z.infer<typeof whatsappSimulatorRuntimeOptions>;
 
-export type WhatsAppSimulatorOptions = WhatsAppSimulatorRuntimeOptions & {
-  host: string;
-  port: number;
-  apiVersion: string;
-  phoneNumberId: string;
-  accessToken: string;
-  appSecret: string;
-  verifyToken: string;
-};
+export type WhatsAppSimulatorOptions = WhatsAppSimulatorRuntimeOptions &
+  SimulatorAddress & {
+    apiVersion: string;
+    phoneNumberId: string;
+    accessToken: string;
+    appSecret: string;
+    verifyToken: string;
+  };
 
 export const WHATSAPP_SIMULATOR_DEFAULTS: WhatsAppSimulatorOptions = {
   host: '127.0.0.1',

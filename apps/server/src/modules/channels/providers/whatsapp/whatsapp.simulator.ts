@@ -6,24 +6,9 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import {
-  controlRoute,
-  DeliveryQueue,
-  fractionOf,
-  listen,
-  pickWeighted,
-  type SimRequest,
-  type SimResponse,
-  sleep,
-  TokenBucket,
-} from '../http-kit/simulator-kit.ts';
-import {
-  emptySendCounters,
-  initialRuntimeOptions,
-  postCallback,
-  SendTally,
-  scheduleCallbacks,
-} from '../http-kit/simulator-tally.ts';
+import { type CarrierSimulator, carrierSimulatorBase } from '../http-kit/carrier-simulator.ts';
+import type { SimRequest, SimResponse } from '../http-kit/simulator-kit.ts';
+import { emptySendCounters, postCallback, scheduleCallbacks } from '../http-kit/simulator-tally.ts';
 import { WHATSAPP_DEFAULT_MESSAGES_PER_SECOND, type WhatsAppConfig } from './whatsapp.provider.ts';
 import {
   WHATSAPP_SIMULATOR_DEFAULTS,
@@ -48,21 +33,12 @@ export { WHATSAPP_SIMULATOR_DEFAULTS } from './whatsapp.simulator-options.ts';
 /** WhatsApp's customer-service window. */
 const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export type WhatsAppSimulator = {
-  url: string;
-  /** The provider's configuration pointing at this simulator. */
-  config: WhatsAppConfig;
-  counters(): WhatsAppSimulatorCounters;
-  reset(): void;
-  setOptions(patch: Partial<WhatsAppSimulatorRuntimeOptions>): void;
-  /** A WhatsApp user writes to the business number: posted to the webhook at once. */
-  sendInbound(input: { from: string; text: string }): Promise<{ delivered: boolean; status: number }>;
-  /** Meta's subscription handshake against the callback URL. */
-  verifyWebhook(): Promise<{ status: number; body: string; verified: boolean }>;
-  /** Resolves when every webhook owed so far has been posted. */
-  idle(): Promise<void>;
-  close(): Promise<void>;
-};
+/** `verifyWebhook` is Meta's subscription handshake against the callback URL. */
+export type WhatsAppSimulator = CarrierSimulator<
+  WhatsAppConfig,
+  WhatsAppSimulatorRuntimeOptions,
+  WhatsAppSimulatorCounters
+>;
 
 /** The HTTP status Graph uses with a code. */
 function httpStatusOf(code: number): number {
@@ -81,10 +57,12 @@ export async function startWhatsAppSimulator(
   overrides: Partial<WhatsAppSimulatorOptions> = {},
 ): Promise<WhatsAppSimulator> {
   const fixed = { ...WHATSAPP_SIMULATOR_DEFAULTS, ...overrides };
-  let options: WhatsAppSimulatorRuntimeOptions = initialRuntimeOptions(whatsappSimulatorRuntimeOptions, fixed);
-  const bucket = new TokenBucket(options.throughputPerSecond);
-  const deliveries = new DeliveryQueue();
-  const tally = new SendTally(emptySendCounters);
+  const sim = carrierSimulatorBase({
+    schema: whatsappSimulatorRuntimeOptions,
+    fixed,
+    emptyCounters: emptySendCounters,
+  });
+  const { tally } = sim;
   /** When each number last wrote to the business (`sendInbound`): free-form texts need it within 24 h. */
   const lastInboundAt = new Map<string, number>();
 
@@ -95,8 +73,8 @@ export async function startWhatsAppSimulator(
 
   function postWebhook(document: object): Promise<{ delivered: boolean; status: number }> {
     const body = JSON.stringify(document);
-    const signature = signWhatsAppBody(options.webhookSecret ?? fixed.appSecret, body);
-    return postCallback(options, body, { 'x-hub-signature-256': signature }, tally.counters.callbacks);
+    const signature = signWhatsAppBody(sim.options.webhookSecret ?? fixed.appSecret, body);
+    return postCallback(sim.options, body, { 'x-hub-signature-256': signature }, tally.counters.callbacks);
   }
 
   function scheduleStatuses(wamid: string, recipient: string, fate: Exclude<WhatsAppOutcome, object>): void {
@@ -111,12 +89,11 @@ export async function startWhatsAppSimulator(
     const posts = steps.map((step, i) =>
       statusNotification({ phoneNumberId: fixed.phoneNumberId, wamid, recipient, timestamp: now + i, ...step }),
     );
-    scheduleCallbacks(deliveries, posts, { ...options, delayMs: options.statusDelayMs }, postWebhook);
+    scheduleCallbacks(sim.deliveries, posts, { ...sim.options, delayMs: sim.options.statusDelayMs }, postWebhook);
   }
 
   async function sendMessage(request: SimRequest, version: string, phoneNumberId: string): Promise<SimResponse> {
-    tally.counters.requests++;
-    if (options.latencyMs > 0) await sleep(options.latencyMs);
+    await sim.received();
     if (request.headers.authorization !== `Bearer ${fixed.accessToken}`) {
       return refuse(190, 'Invalid OAuth access token - Cannot parse access token');
     }
@@ -132,8 +109,8 @@ export async function startWhatsAppSimulator(
     }
     const to = `+${parsed.to.replace(/^\+/, '')}`;
     tally.destination(to).received++;
-    if (!bucket.take()) return refuse(130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
-    const fate = options.numberOutcomes[to] ?? pickFate(to);
+    if (!sim.bucket.take()) return refuse(130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
+    const fate = sim.options.numberOutcomes[to] ?? pickFate(to);
     if (typeof fate === 'object')
       return refuse(fate.apiError, 'Simulated error', `numberOutcomes says ${fate.apiError}`);
     if (parsed.type === 'text') {
@@ -148,7 +125,7 @@ export async function startWhatsAppSimulator(
       return accept(to, parsed.to, parsed.text, fate);
     }
     const params = parsed.template.components?.[0]?.parameters.length ?? 0;
-    const known = options.knownTemplates;
+    const known = sim.options.knownTemplates;
     if (known && known[parsed.template.name] === undefined) {
       return refuse(
         132001,
@@ -177,38 +154,27 @@ export async function startWhatsAppSimulator(
   }
 
   function pickFate(to: string): Exclude<WhatsAppOutcome, object> {
-    const picked = pickWeighted(options.outcomeMix, fractionOf(to));
+    const picked = sim.drawFate(to);
     return picked === 'notOnWhatsApp' ? 'not_on_whatsapp' : picked;
   }
 
   const handle = {
-    counters: () => tally.snapshot(),
-    reset: () => tally.reset(),
-    setOptions(patch: Partial<WhatsAppSimulatorRuntimeOptions>) {
-      options = whatsappSimulatorRuntimeOptions.parse({ ...options, ...patch });
-      if ('throughputPerSecond' in patch) bucket.setRate(options.throughputPerSecond);
-    },
-    async sendInbound(input: { from: string; text: string }) {
-      tally.counters.inbound++;
-      const from = input.from.replace(/^\+/, '');
-      lastInboundAt.set(`+${from}`, Date.now());
+    ...sim.handle,
+    sendInbound(input: { from: string; text: string }) {
+      lastInboundAt.set(`+${input.from.replace(/^\+/, '')}`, Date.now());
       const document = textMessageNotification({
         phoneNumberId: fixed.phoneNumberId,
-        from,
+        from: input.from.replace(/^\+/, ''),
         text: input.text,
         wamid: newWamid(),
         timestamp: Math.floor(Date.now() / 1000),
       });
-      let result = { delivered: false, status: 0 };
-      await deliveries.run(async () => {
-        result = await postWebhook(document);
-      });
-      return result;
+      return sim.postInbound(() => postWebhook(document));
     },
     async verifyWebhook() {
-      if (!options.callbackUrl) throw new Error('no callbackUrl to verify');
+      if (!sim.options.callbackUrl) throw new Error('no callbackUrl to verify');
       const challenge = String(crypto.randomInt(1, 2 ** 31));
-      const url = new URL(options.callbackUrl);
+      const url = new URL(sim.options.callbackUrl);
       url.searchParams.set('hub.mode', 'subscribe');
       url.searchParams.set('hub.verify_token', fixed.verifyToken);
       url.searchParams.set('hub.challenge', challenge);
@@ -216,29 +182,15 @@ export async function startWhatsAppSimulator(
       const body = await res.text();
       return { status: res.status, body, verified: res.status === 200 && body === challenge };
     },
-    idle: () => deliveries.idle(),
   };
 
-  const server = await listen(
+  const server = await sim.listen(
     async (request) => {
-      const control = await controlRoute(request, {
-        counters: handle.counters,
-        reset: handle.reset,
-        setOptions: (patch) => handle.setOptions(whatsappSimulatorRuntimeOptions.partial().parse(patch)),
-        inbound: async (body) => {
-          const input = z
-            .object({ from: z.string().regex(/^\+?\d{8,15}$/), text: z.string().min(1).max(4096) })
-            .parse(body);
-          await handle.sendInbound(input);
-        },
-        verifyWebhook: handle.verifyWebhook,
-      });
-      if (control) return control;
       const route = /^\/(v\d+\.\d+)\/(\d+)\/messages$/.exec(request.path);
       if (request.method === 'POST' && route) return sendMessage(request, route[1]!, route[2]!);
       return refuse(100, 'Unsupported request - method type or path unknown', undefined, 2500);
     },
-    { host: fixed.host, port: fixed.port },
+    { fromPattern: /^\+?\d{8,15}$/, sendInbound: handle.sendInbound, verifyWebhook: handle.verifyWebhook },
   );
 
   return {
@@ -250,12 +202,9 @@ export async function startWhatsAppSimulator(
       accessToken: fixed.accessToken,
       appSecret: fixed.appSecret,
       verifyToken: fixed.verifyToken,
-      messagesPerSecond: options.throughputPerSecond ?? WHATSAPP_DEFAULT_MESSAGES_PER_SECOND,
+      messagesPerSecond: sim.options.throughputPerSecond ?? WHATSAPP_DEFAULT_MESSAGES_PER_SECOND,
     },
     ...handle,
-    async close() {
-      await deliveries.close();
-      await server.close();
-    },
+    close: server.close,
   };
 }

@@ -15,8 +15,9 @@ import { sanitizeText } from '@ecoa/shared';
 import type { ProviderEvent, StatusEvent, WebhookRequest, WebhookResponse, WebhookRoute } from '../../provider.ts';
 import {
   asArray,
+  CARRIER_WEBHOOK_PATH,
+  type CarrierWebhookOptions,
   carrierId,
-  type EventListener,
   e164,
   emitAll,
   header,
@@ -28,14 +29,12 @@ import {
 } from '../http-kit/webhook-kit.ts';
 import { errorCode, whatsappReason } from './whatsapp.errors.ts';
 
-export const WHATSAPP_WEBHOOK_PATH = '/events';
+export const WHATSAPP_WEBHOOK_PATH = CARRIER_WEBHOOK_PATH;
 
-export type WhatsAppWebhookOptions = {
-  provider: string;
+export type WhatsAppWebhookOptions = CarrierWebhookOptions & {
   appSecret: string;
   verifyToken: string;
   phoneNumberId: string;
-  listener: () => EventListener | undefined;
 };
 
 export function whatsappWebhookRoutes(options: WhatsAppWebhookOptions): WebhookRoute[] {
