@@ -4,7 +4,9 @@ import type { Database, DbOrTx, Tx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
 import { type PriceColumn, type UserRow, users } from '../users/index.ts';
 
-export type UserPatch = Partial<Pick<UserRow, 'active' | 'accessLevel' | 'permissionsEnriched' | PriceColumn>>;
+export type UserPatch = Partial<
+  Pick<UserRow, 'active' | 'accessLevel' | 'permissionsEnriched' | 'apiRatePerSecond' | PriceColumn>
+>;
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

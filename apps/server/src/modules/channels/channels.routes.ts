@@ -43,7 +43,7 @@ export function registerChannelsRoutes(app: FastifyInstance, deps: { channels: C
   r.get(
     '/api/v1/messages/:id',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('messages:read'),
       schema: {
         tags: ['channels'],
         security,

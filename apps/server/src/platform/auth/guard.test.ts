@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../clock/clock.ts';
 import { registerErrorHandling } from '../http/error-handler.ts';
 import { type AuthUser, createAuthGuard, currentUser, readToken } from './guard.ts';
 
@@ -33,7 +34,10 @@ describe('createAuthGuard', () => {
     },
   };
   async function app() {
-    const guard = createAuthGuard({ sessions: { authenticate: async (token) => users[token] ?? null } });
+    const guard = createAuthGuard({
+      sessions: { authenticate: async (token) => users[token] ?? null },
+      clock: systemClock,
+    });
     const instance = Fastify();
     registerErrorHandling(instance);
     instance.decorateRequest('user', undefined);
