@@ -13,8 +13,17 @@ async function openSettings(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.setItem('closedModal', 'false'));
   await page.waitForLoadState('networkidle');
   await page.goto('/configuracoes');
+  // The machine may be busy: the page first, then the onboarding popover that comes with it.
+  await expect(page.getByTestId('settings-page')).toBeVisible({ timeout: 30_000 });
   await closeOnboarding(page);
   await page.getByTestId('settings-api-keys').scrollIntoViewIfNeeded();
+}
+
+/** Closes the avatar menu a theme switch may leave open (it would take the next click). */
+async function closeMenus(page: Page): Promise<void> {
+  const toggle = page.getByTestId('theme-toggle');
+  if (await toggle.isVisible()) await page.keyboard.press('Escape');
+  await expect(toggle).toBeHidden();
 }
 
 /** GET /api/v1/campaigns with an API key, as the customer's system would call it. */
@@ -22,7 +31,7 @@ const campaignsWith = (page: Page, key: string) =>
   page.request.get('/api/v1/campaigns', { headers: { Authorization: `Bearer ${key}` } });
 
 test('API keys: create one with scopes, copy it once, use it, see it used, revoke it', async ({ page, context }) => {
-  test.setTimeout(120_000); // six looks of two screens, on a busy 2-core machine
+  test.setTimeout(300_000); // six looks of two screens, on a busy 2-core machine
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signInWithApi(page, { name: 'Loja Integrada', fullName: 'Rita Souza' });
   await openSettings(page);
@@ -39,7 +48,9 @@ test('API keys: create one with scopes, copy it once, use it, see it used, revok
   // The form in every language and theme (opened afresh in each: the dialog covers the switches).
   await modal.getByRole('button', { name: 'Cancelar' }).click();
   await inEveryLook(page, async (look) => {
+    await closeMenus(page);
     await card.getByTestId('api-key-new').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
     await page.getByTestId('api-key-name').fill('ERP da loja');
     await page.getByTestId('api-key-scope-campaigns_read').check();
     await page.getByTestId('api-key-scope-messages_read').check();
@@ -87,6 +98,7 @@ test('API keys: create one with scopes, copy it once, use it, see it used, revok
   await page.getByTestId('settings-api-keys').scrollIntoViewIfNeeded();
   await expect(row.getByTestId('api-key-row-last-used')).not.toHaveText('Nunca usada');
   await inEveryLook(page, async (look) => {
+    await closeMenus(page);
     await expect(row).toHaveCount(1);
     await snap(page, `api-keys-list-${look}`);
   });
@@ -123,6 +135,7 @@ test("an administrator sets a user's API rate: the user's keys get that bucket",
   await rate.fill('2');
   await drawer.getByTestId('user-save').click();
   await expect(drawer.getByTestId('history-change').first()).toContainText('Limite da API: padrão → 2/s');
+  await rate.scrollIntoViewIfNeeded();
   await snap(page, 'api-keys-admin-rate-pt-light');
 
   const limited = await userPage.request.get('/api/v1/campaigns', { headers: { Authorization: `Bearer ${key}` } });

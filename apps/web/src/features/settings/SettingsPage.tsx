@@ -44,8 +44,8 @@ export function SettingsPage() {
           </Grid.Col>
         </Grid>
       )}
-      <SessionsCard />
       <ApiKeysCard />
+      <SessionsCard />
     </Stack>
   );
 }
