@@ -31,7 +31,7 @@ const campaignsWith = (page: Page, key: string) =>
   page.request.get('/api/v1/campaigns', { headers: { Authorization: `Bearer ${key}` } });
 
 test('API keys: create one with scopes, copy it once, use it, see it used, revoke it', async ({ page, context }) => {
-  test.setTimeout(300_000); // six looks of two screens, on a busy 2-core machine
+  test.setTimeout(480_000); // six looks of two screens, on a busy 2-core machine
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signInWithApi(page, { name: 'Loja Integrada', fullName: 'Rita Souza' });
   await openSettings(page);
