@@ -135,7 +135,7 @@ test("an administrator sets a user's API rate: the user's keys get that bucket",
   await rate.fill('2');
   await drawer.getByTestId('user-save').click();
   await expect(drawer.getByTestId('history-change').first()).toContainText('Limite da API: padrão → 2/s');
-  await rate.scrollIntoViewIfNeeded();
+  await rate.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await snap(page, 'api-keys-admin-rate-pt-light');
 
   const limited = await userPage.request.get('/api/v1/campaigns', { headers: { Authorization: `Bearer ${key}` } });
