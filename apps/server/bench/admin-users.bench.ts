@@ -44,6 +44,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     audit: createAuditRepository(db),
     logger: createLogger('silent'),
     endAllSessions: async () => 0,
+    revokeAllApiKeys: async () => 0,
     // The same wiring as admin-users.module.ts: the page's balances in one query.
     moneyBalances: ledger.getMoneyBalancesCentavos,
   });

@@ -8,6 +8,7 @@ export * from './phones/index.ts';
 export * from './routes.ts';
 export * from './schemas/account.ts';
 export * from './schemas/admin-users.ts';
+export * from './schemas/api-keys.ts';
 export * from './schemas/audios.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/campaigns.ts';

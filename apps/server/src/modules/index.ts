@@ -11,6 +11,7 @@ import type { Logger } from '../platform/logger.ts';
 import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
 import { type AccountService, createAccountModule } from './account/index.ts';
 import { type AdminUsersService, createAdminUsersModule } from './admin-users/index.ts';
+import { type ApiKeysService, createApiKeysModule } from './api-keys/index.ts';
 import { type AudiosService, createAudiosModule } from './audios/index.ts';
 import { createAuditModule } from './audit/index.ts';
 import { type AuthModule, type AuthService, createAuthModule } from './auth/index.ts';
@@ -48,8 +49,9 @@ export type ComposedModules = {
   clock: Clock;
   mailer: Mailer;
   auth: AuthService;
-  /** `guard.requireUser` / `guard.requireAdmin`: the `onRequest` hooks every guarded route names. */
+  /** `guard.requireUser` / `guard.requireAdmin` / `guard.requireScope(…)`: the `onRequest` hooks every guarded route names. */
   guard: AuthGuard;
+  apiKeys: ApiKeysService;
   users: UsersService;
   account: AccountService;
   lists: ListsService;
@@ -96,11 +98,28 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // users ⇄ auth: sign-in returns the user's public shape; deactivation ends the sessions.
   let auth: AuthModule | undefined;
   const users = createUsersModule({ db, clock, logger, publicUrl, ledger: ledger.service, auth: () => auth!.service });
-  auth = createAuthModule({ db, mailer, clock, secret, logger, loadUser: users.service.getPublicUser });
+  // The developers' keys: the guard authenticates `ecoa_…` tokens through them.
+  const apiKeys = createApiKeysModule({ db, clock, logger });
+  auth = createAuthModule({
+    db,
+    mailer,
+    clock,
+    secret,
+    logger,
+    loadUser: users.service.getPublicUser,
+    apiKeys: apiKeys.service,
+  });
   const sessions = auth.service;
   const account = createAccountModule({ db, dataDir, publicUrl, sessions, logger });
   const audit = createAuditModule({ db }).service;
-  const adminUsers = createAdminUsersModule({ db, audit, sessions, ledger: ledger.service, logger });
+  const adminUsers = createAdminUsersModule({
+    db,
+    audit,
+    sessions,
+    apiKeys: apiKeys.service,
+    ledger: ledger.service,
+    logger,
+  });
   const lists = createListsModule({ db, jobs, clock, storage, logger });
   const optOuts = createOptOutsModule({ db, storage });
   const enrichment = createEnrichmentModule({
@@ -181,6 +200,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     auth.registerRoutes,
     users.registerRoutes,
     account.registerRoutes,
+    apiKeys.registerRoutes,
     lists.registerRoutes,
     enrichment.registerRoutes,
     optOuts.registerRoutes,
@@ -204,6 +224,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     mailer,
     auth: auth.service,
     guard,
+    apiKeys: apiKeys.service,
     users: users.service,
     account: account.service,
     lists: lists.service,

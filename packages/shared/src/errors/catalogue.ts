@@ -104,6 +104,25 @@ export const ERRORS = {
   },
   SESSION_NOT_FOUND: { status: 404, message: 'Sessão não encontrada ou já encerrada.' },
   USER_NOT_FOUND: { status: 404, message: 'Usuário não encontrado.' },
+
+  // API keys (issue 23)
+  API_KEY_NOT_FOUND: { status: 404, message: 'Chave de API não encontrada ou já revogada.' },
+  /** A key on a route only a signed-in session may use (keys, account, administration, the web's own). */
+  API_KEY_NOT_ALLOWED: {
+    status: 403,
+    message: 'Esta rota não aceita chave de API: entre com sua conta para usá-la.',
+  },
+  API_KEY_SCOPE_MISSING: {
+    status: 403,
+    message: (d: { scope: string }) => `A chave de API não tem a permissão "${d.scope}".`,
+    params: ['scope'],
+  },
+  API_KEY_RATE_LIMITED: {
+    status: 429,
+    message: (d: { retryAfterSeconds: number }) =>
+      `Limite de requisições da chave de API atingido. Tente novamente em ${d.retryAfterSeconds} s.`,
+    params: ['retryAfterSeconds'],
+  },
   EMAIL_ALREADY_REGISTERED: {
     status: 409,
     message: 'Este e-mail já está cadastrado. Entre com ele ou use outro e-mail.',

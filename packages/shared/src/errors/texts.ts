@@ -16,6 +16,9 @@ export const VALIDATION_MESSAGES = {
   nameTooLong: 'O nome pode ter até 120 caracteres.',
   idempotencyKeyTooLong: 'Idempotency-Key: no máximo 200 caracteres.',
   adjustmentZero: 'O valor do ajuste não pode ser 0',
+  apiKeyName: 'Dê um nome à chave, com até 80 caracteres.',
+  apiKeyScopes: 'Escolha ao menos uma permissão válida para a chave.',
+  apiRatePerSecond: 'O limite da API deve ser um número inteiro de 1 a 1.000 requisições por segundo.',
 } as const;
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '../enums.ts';
+import { VALIDATION_MESSAGES } from '../errors/texts.ts';
 import { priceToTenThousandths } from '../money.ts';
 import { accountContactFields } from './account.ts';
+import { API_KEY_RATE_LIMIT } from './api-keys.ts';
 import { PRICE_TABLE_FIELDS, type PriceTableKey } from './auth.ts';
 
 const PRICE_MESSAGE = 'Preço inválido: use um valor em reais, nunca negativo, com até 4 casas decimais.';
@@ -37,6 +39,14 @@ export const adminUserPatchSchema = z
       .object({ enriched: z.array(z.string().trim().min(1).max(40)).max(20) }, { error: 'Permissões inválidas.' })
       .strict()
       .optional(),
+    /** The user's API keys' sustained requests per second (burst 5×); null = the default (API_KEY_RATE_LIMIT). */
+    apiRatePerSecond: z
+      .number({ error: VALIDATION_MESSAGES.apiRatePerSecond })
+      .int(VALIDATION_MESSAGES.apiRatePerSecond)
+      .min(1, VALIDATION_MESSAGES.apiRatePerSecond)
+      .max(API_KEY_RATE_LIMIT.maxPerSecond, VALIDATION_MESSAGES.apiRatePerSecond)
+      .nullable()
+      .optional(),
   })
   .strict();
 export type AdminUserPatch = z.input<typeof adminUserPatchSchema>;
@@ -58,6 +68,8 @@ export const adminUserSchema = z.object({
     Object.fromEntries(PRICE_TABLE_FIELDS.map((k) => [k, z.number()])) as Record<PriceTableKey, z.ZodNumber>,
   ),
   permissions: z.object({ enriched: z.array(z.string()) }),
+  /** Requests per second of the user's API keys; null = the default (`API_KEY_RATE_LIMIT`). */
+  apiRatePerSecond: z.number().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

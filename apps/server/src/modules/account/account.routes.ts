@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { type AuthGuard, currentSessionId, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
@@ -127,7 +127,7 @@ export async function registerAccountRoutes(
       }),
       async (request) => {
         const user = currentUser(request);
-        return { items: await account.listSessions(user.id, user.sessionId) };
+        return { items: await account.listSessions(user.id, currentSessionId(request)) };
       },
     );
 
@@ -140,7 +140,7 @@ export async function registerAccountRoutes(
       }),
       async (request) => {
         const user = currentUser(request);
-        return account.endSession(user.id, user.sessionId, request.params.id);
+        return account.endSession(user.id, currentSessionId(request), request.params.id);
       },
     );
 

@@ -27,6 +27,7 @@ export function toAdminUser(row: UserRow, moneyCentavos: number): AdminUser {
       PRICE_TABLE_FIELDS.map((k) => [k, tenThousandthsToReais(row[PRICE_COLUMNS[k]])]),
     ) as Record<PriceTableKey, number>,
     permissions: { enriched: [...row.permissionsEnriched] },
+    apiRatePerSecond: row.apiRatePerSecond,
   };
 }
 

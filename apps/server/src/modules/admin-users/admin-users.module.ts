@@ -1,10 +1,11 @@
 /**
  * User administration as the composition root wires it: every change is audited; deactivation
- * ends the user's sessions at once.
+ * ends the user's sessions and API keys at once.
  */
 import type { DbHandle } from '../../platform/db/client.ts';
 import type { RegisterRoutes } from '../../platform/http/module-routes.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { ApiKeysService } from '../api-keys/index.ts';
 import type { AuditRepository } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -18,6 +19,7 @@ export function createAdminUsersModule(deps: {
   db: DbHandle;
   audit: AuditRepository;
   sessions: AuthService;
+  apiKeys: ApiKeysService;
   ledger: LedgerService;
   logger: Logger;
 }): AdminUsersModule {
@@ -28,6 +30,7 @@ export function createAdminUsersModule(deps: {
     audit: deps.audit,
     logger: deps.logger,
     endAllSessions: (userId, tx) => sessions.endAllSessions(userId, tx),
+    revokeAllApiKeys: (userId, tx) => deps.apiKeys.revokeAll(userId, tx),
     // A page's balances in one query.
     moneyBalances: deps.ledger.getMoneyBalancesCentavos,
   });

@@ -5,7 +5,9 @@ import { newestFirstPage } from '../../platform/db/paging.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
 import { type PriceColumn, type UserRow, users } from '../users/index.ts';
 
-export type UserPatch = Partial<Pick<UserRow, 'active' | 'accessLevel' | 'permissionsEnriched' | PriceColumn>>;
+export type UserPatch = Partial<
+  Pick<UserRow, 'active' | 'accessLevel' | 'permissionsEnriched' | 'apiRatePerSecond' | PriceColumn>
+>;
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

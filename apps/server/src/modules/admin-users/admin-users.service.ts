@@ -24,6 +24,8 @@ export type AdminUsersDeps = {
   logger: Logger;
   /** Ends every session of a user and voids their live code, in the given transaction (the auth module's). */
   endAllSessions: (userId: string, tx: DbOrTx) => Promise<unknown>;
+  /** Revokes every API key of a user, in the given transaction (the api-keys module's). */
+  revokeAllApiKeys: (userId: string, tx: DbOrTx) => Promise<unknown>;
   /** Money balances in centavos for some users (the ledger's; a user without one is absent or 0). */
   moneyBalances: (userIds: string[]) => Promise<Map<string, number>>;
 };
@@ -62,6 +64,7 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
       if (value !== undefined)
         set(PRICE_COLUMNS[key], `priceTable.${key}`, value, (v) => tenThousandthsToReais(v as number));
     }
+    if (input.apiRatePerSecond !== undefined) set('apiRatePerSecond', 'apiRatePerSecond', input.apiRatePerSecond);
     if (input.permissions) {
       const enriched = [...new Set(input.permissions.enriched)].sort();
       if (!sameValue([...before.permissionsEnriched].sort(), enriched))
@@ -104,7 +107,10 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
         if (Object.keys(changes).length === 0) return { row: before, changes };
         const after = await repo.update(id, patch, tx);
         await audit.record({ actorId, subjectType: SUBJECT, subjectId: id, action: 'update', changes }, tx);
-        if (before.active && !after.active) await deps.endAllSessions(id, tx);
+        if (before.active && !after.active) {
+          await deps.endAllSessions(id, tx);
+          await deps.revokeAllApiKeys(id, tx);
+        }
         return { row: after, changes };
       });
       if (Object.keys(changes).length > 0)

@@ -1,6 +1,6 @@
 /** Sign-in as the composition root wires it: repository, service, the guard every route names, routes. */
 import type { PublicUser } from '@ecoa/shared';
-import { type AuthGuard, createAuthGuard } from '../../platform/auth/guard.ts';
+import { type ApiKeyVerifier, type AuthGuard, createAuthGuard } from '../../platform/auth/guard.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
 import type { RegisterRoutes } from '../../platform/http/module-routes.ts';
@@ -20,6 +20,8 @@ export function createAuthModule(deps: {
   secret: string;
   logger: Logger;
   loadUser: (userId: string) => Promise<PublicUser>;
+  /** API keys (the api-keys module): the guard lets them through on `requireScope` routes. */
+  apiKeys?: ApiKeyVerifier;
 }): AuthModule {
   const service = createAuthService({
     repo: createAuthRepository(deps.db.db),
@@ -29,6 +31,6 @@ export function createAuthModule(deps: {
     logger: deps.logger,
     loadUser: deps.loadUser,
   });
-  const guard = createAuthGuard({ sessions: service });
+  const guard = createAuthGuard({ sessions: service, apiKeys: deps.apiKeys, clock: deps.clock });
   return { service, guard, registerRoutes: (app) => registerAuthRoutes(app, { auth: service }) };
 }

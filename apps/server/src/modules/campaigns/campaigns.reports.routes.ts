@@ -32,7 +32,7 @@ export function registerCampaignReportRoutes(
   r.get(
     '/api/v1/campaigns',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:read'),
       schema: {
         tags,
         security,
@@ -47,7 +47,7 @@ export function registerCampaignReportRoutes(
   r.get(
     '/api/v1/campaigns/:id/messages',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:read'),
       schema: {
         tags,
         security,
@@ -63,7 +63,7 @@ export function registerCampaignReportRoutes(
   r.get(
     '/api/v1/campaigns/:id/export',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:read'),
       schema: { tags, security, summary: "A campaign's recipients as CSV (formula-safe)", params: idParams },
     },
     async (request, reply) => {
@@ -75,7 +75,7 @@ export function registerCampaignReportRoutes(
   r.get(
     '/api/v1/campaigns/:id/timeline',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:read'),
       schema: {
         tags,
         security,

@@ -26,7 +26,7 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   r.post(
     '/api/v1/campaigns',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:write'),
       schema: {
         tags,
         security,
@@ -41,7 +41,7 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   r.patch(
     '/api/v1/campaigns/:id',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:write'),
       schema: {
         tags,
         security,
@@ -57,7 +57,7 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   r.get(
     '/api/v1/campaigns/:id',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:read'),
       schema: {
         tags,
         security,
@@ -72,7 +72,7 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   r.get(
     '/api/v1/campaigns/:id/estimate',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:read'),
       schema: {
         tags,
         security,
@@ -87,7 +87,7 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   r.post(
     '/api/v1/campaigns/:id/start',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:write'),
       schema: {
         tags,
         security,
@@ -116,7 +116,7 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
     r.post(
       `/api/v1/campaigns/:id/${move}`,
       {
-        onRequest: guard.requireUser,
+        onRequest: guard.requireScope('campaigns:write'),
         schema: { tags, security, summary, params: idParams, response: { 200: campaignSchema, ...errors } },
       },
       async (request) => {
@@ -130,7 +130,7 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   r.post(
     '/api/v1/campaigns/:id/duplicate',
     {
-      onRequest: guard.requireUser,
+      onRequest: guard.requireScope('campaigns:write'),
       schema: {
         tags,
         security,

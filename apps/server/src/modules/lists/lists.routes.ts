@@ -48,7 +48,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.post(
       '/api/v1/lists',
       {
-        onRequest: guard.requireUser,
+        onRequest: guard.requireScope('lists:write'),
         schema: {
           tags,
           summary: 'Upload a CSV/XLSX (multipart: file, name, optional mapping JSON) and start its import',
@@ -76,7 +76,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.post(
       '/api/v1/lists/preview',
       {
-        onRequest: guard.requireUser,
+        onRequest: guard.requireScope('lists:write'),
         schema: {
           tags,
           summary: 'The mapping step: first rows, columns and the detected mapping of a file (or its beginning)',
@@ -118,7 +118,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.get(
       '/api/v1/lists/:id',
       {
-        onRequest: guard.requireUser,
+        onRequest: guard.requireScope('lists:write'),
         schema: {
           tags,
           summary: 'A list: status, import progress, counts',
@@ -132,7 +132,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.patch(
       '/api/v1/lists/:id',
       {
-        onRequest: guard.requireUser,
+        onRequest: guard.requireScope('lists:write'),
         schema: {
           tags,
           summary: 'Rename a list',
@@ -147,7 +147,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     r.delete(
       '/api/v1/lists/:id',
       {
-        onRequest: guard.requireUser,
+        onRequest: guard.requireScope('lists:write'),
         schema: { tags, summary: 'Delete a list (cancels a running import)', params: idParams },
       },
       async (request, reply) => {

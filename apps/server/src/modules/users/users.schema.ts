@@ -1,6 +1,6 @@
 import type { PriceTableKey } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 
 /**
@@ -37,6 +37,8 @@ export const users = pgTable(
     priceEnriched: bigint('price_enriched', { mode: 'number' }).notNull().default(0),
     /** permissions.enriched of the spec: 'all' grants enrichment. */
     permissionsEnriched: text('permissions_enriched').array().notNull().default(sql`'{}'::text[]`),
+    /** Requests per second of the user's API keys (burst 5×), set by an administrator; null = the default. */
+    apiRatePerSecond: integer('api_rate_per_second'),
     /** utm_* marketing fields read from the sign-up page URL. */
     signupUtm: jsonb('signup_utm').$type<Record<string, string>>(),
     ...timestamps(),

@@ -12,6 +12,16 @@ export function hashSessionToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 
+/** An API key: `ecoa_` + 256 random bits, base64url (48 characters). Only its hash is stored. */
+export function newApiKey(): string {
+  return `ecoa_${crypto.randomBytes(32).toString('base64url')}`;
+}
+
+/** SHA-256 of an API key, hex: like a session token, 256 random bits need no pepper. */
+export function hashApiKey(key: string): string {
+  return crypto.createHash('sha256').update(key).digest('hex');
+}
+
 /** A login code: `length` decimal digits from the cryptographically secure generator. */
 export function newLoginCode(length = 6): string {
   return String(crypto.randomInt(0, 10 ** length)).padStart(length, '0');

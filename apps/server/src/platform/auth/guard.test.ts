@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../clock/clock.ts';
 import { registerErrorHandling } from '../http/error-handler.ts';
 import { type AuthUser, createAuthGuard, currentUser, readToken } from './guard.ts';
 
@@ -33,7 +34,10 @@ describe('createAuthGuard', () => {
     },
   };
   async function app() {
-    const guard = createAuthGuard({ sessions: { authenticate: async (token) => users[token] ?? null } });
+    const guard = createAuthGuard({
+      sessions: { authenticate: async (token) => users[token] ?? null },
+      clock: systemClock,
+    });
     const instance = Fastify();
     registerErrorHandling(instance);
     instance.decorateRequest('user', undefined);
@@ -92,5 +96,51 @@ describe('createAuthGuard', () => {
       headers: { ...broken.headers, authorization: TOKEN },
     });
     expect(signedIn.statusCode).toBe(400); // past the guard, the body is parsed as usual
+  });
+
+  it('an API key passes requireScope with its scope only, and no session route', async () => {
+    const KEY = `ecoa_${'k'.repeat(43)}`;
+    const keyUser = {
+      id: 'u1',
+      email: 'u@x.com',
+      name: 'U',
+      accessLevel: 'ADMINISTRATOR' as const,
+      language: 'pt' as const,
+      sessionId: null,
+      apiKeyId: 'key1',
+      scopes: ['campaigns:read' as const],
+    };
+    const guard = createAuthGuard({
+      sessions: { authenticate: async (token) => users[token] ?? null },
+      apiKeys: {
+        authenticate: async (key) => (key === KEY ? { user: keyUser, rate: { perSecond: 1, burst: 100 } } : null),
+      },
+      clock: systemClock,
+    });
+    const a = Fastify();
+    registerErrorHandling(a);
+    a.decorateRequest('user', undefined);
+    a.get('/read', { onRequest: guard.requireScope('campaigns:read') }, async (request) => currentUser(request));
+    a.get('/write', { onRequest: guard.requireScope('campaigns:write') }, async () => ({ ok: true }));
+    a.get('/user', { onRequest: guard.requireUser }, async () => ({ ok: true }));
+    a.get('/admin', { onRequest: guard.requireAdmin }, async () => ({ ok: true }));
+    await a.ready();
+    const as = (url: string, token: string) => a.inject({ url, headers: { authorization: `Bearer ${token}` } });
+
+    const read = await as('/read', KEY);
+    expect(read.json()).toMatchObject({ id: 'u1', apiKeyId: 'key1', sessionId: null });
+    expect(read.headers['ratelimit-limit']).toBe('100');
+    expect((await as('/write', KEY)).json()).toMatchObject({
+      code: 'API_KEY_SCOPE_MISSING',
+      details: { scope: 'campaigns:write' },
+    });
+    for (const url of ['/user', '/admin']) {
+      const res = await as(url, KEY);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'API_KEY_NOT_ALLOWED' });
+    }
+    // A session has every scope; an unknown key is 401.
+    expect((await as('/write', TOKEN)).json()).toEqual({ ok: true });
+    expect((await as('/read', `ecoa_${'x'.repeat(43)}`)).statusCode).toBe(401);
   });
 });

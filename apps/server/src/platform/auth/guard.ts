@@ -1,11 +1,12 @@
 /**
- * Session checks for every module's routes.
+ * Session and API-key checks for every module's routes.
  *
- *   const guard = createAuthGuard({ sessions: auth });          // built once, in auth/auth.module.ts
+ *   const guard = createAuthGuard({ sessions: auth, apiKeys, clock });  // built once, in auth/auth.module.ts
  *   app.get('/api/v1/things', { onRequest: guard.requireUser }, async (request) => {
  *     const user = currentUser(request);                           // typed AuthUser, never undefined
  *   });
  *   app.post('/api/v1/admin/things', { onRequest: guard.requireAdmin }, …);
+ *   app.get('/api/v1/campaigns', { onRequest: guard.requireScope('campaigns:read') }, …);
  *
  * Each guarded route names its guard in its own options, always as `onRequest`: the session is
  * checked before the body is read, parsed or validated, so an anonymous call answers 401 (the web
@@ -15,10 +16,19 @@
  * (the spec's legacy checkout call). No token, an unknown, expired or revoked token, or a
  * deactivated account → 401 `{message, code: 'UNAUTHORIZED'}` (the web app signs out silently);
  * `requireAdmin` for a non-administrator → 403 `{code: 'FORBIDDEN'}`.
+ *
+ * API keys (`ecoa_…`, issue 23) authenticate as their user on `requireScope` routes only: a key
+ * without the route's scope → 403 `API_KEY_SCOPE_MISSING` (details `{scope}`); a key on a
+ * `requireUser`/`requireAdmin` route → 403 `API_KEY_NOT_ALLOWED` (a key never mints keys, reads
+ * the account or administers). Every key request takes a token from its key's bucket
+ * (token-buckets.ts, per process) and answers the `RateLimit-*` headers; an empty bucket → 429
+ * `API_KEY_RATE_LIMITED` with `Retry-After`.
  */
-import type { AccessLevel, ApiScope, Language } from '@ecoa/shared';
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { type AccessLevel, API_KEY_PATTERN, type ApiScope, type Language } from '@ecoa/shared';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Clock } from '../clock/clock.ts';
 import { AppError } from '../errors/app-error.ts';
+import { type BucketRate, createTokenBuckets } from './token-buckets.ts';
 
 /** The signed-in user of a request, as the session check found it. */
 export type AuthUser = {
@@ -27,9 +37,21 @@ export type AuthUser = {
   name: string;
   accessLevel: AccessLevel;
   language: Language;
-  /** The session the token belongs to (logout, "sessions" settings). */
-  sessionId: string;
-};
+} & (
+  | {
+      /** The session the token belongs to (logout, "sessions" settings). */
+      sessionId: string;
+      apiKeyId?: undefined;
+      scopes?: undefined;
+    }
+  | {
+      /** None: an API key authenticated the request (it reaches no session route; see `currentSessionId`). */
+      sessionId: null;
+      apiKeyId: string;
+      /** What the key may do; a session may do everything. */
+      scopes: readonly ApiScope[];
+    }
+);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,6 +63,14 @@ declare module 'fastify' {
 /** What the guard needs from the auth module: token → user, or null when not valid now. */
 export type SessionVerifier = {
   authenticate(token: string): Promise<AuthUser | null>;
+};
+
+/** A live API key's user, scopes and bucket (its user's rate, or the default). */
+export type ApiKeyCaller = { user: AuthUser & { apiKeyId: string }; rate: BucketRate };
+
+/** What the guard needs from the api-keys module: key → its caller, or null (unknown, revoked, user deactivated). */
+export type ApiKeyVerifier = {
+  authenticate(key: string): Promise<ApiKeyCaller | null>;
 };
 
 /** `onRequest` hooks: a route lists one in its options (`{ onRequest: guard.requireUser }`). */
@@ -64,24 +94,61 @@ export function readToken(header: string | string[] | undefined): string | undef
   return /^[A-Za-z0-9_-]{16,256}$/.test(token) ? token : undefined;
 }
 
-export function createAuthGuard(deps: { sessions: SessionVerifier }): AuthGuard {
-  async function signedIn(request: FastifyRequest): Promise<AuthUser> {
+export function createAuthGuard(deps: {
+  sessions: SessionVerifier;
+  apiKeys?: ApiKeyVerifier;
+  clock: Clock;
+}): AuthGuard {
+  const buckets = createTokenBuckets(deps.clock);
+
+  /** Takes one request from the key's bucket and answers its headers; 429 when it is empty. */
+  function limit(caller: ApiKeyCaller, reply: FastifyReply) {
+    const verdict = buckets.take(caller.user.apiKeyId, caller.rate);
+    reply.header('ratelimit-limit', verdict.limit);
+    reply.header('ratelimit-remaining', verdict.remaining);
+    reply.header('ratelimit-reset', verdict.resetSeconds);
+    reply.header('ratelimit-policy', `${caller.rate.burst};w=${caller.rate.burst / caller.rate.perSecond}`);
+    if (!verdict.allowed) {
+      throw new AppError('API_KEY_RATE_LIMITED', { retryAfterSeconds: verdict.retryAfterSeconds });
+    }
+  }
+
+  /** The caller of a request: a session, or an API key (already counted against its rate). */
+  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<AuthUser> {
     const token = readToken(request.headers.authorization);
     if (!token) throw new AppError('UNAUTHORIZED', undefined, { why: 'signIn' });
+    if (deps.apiKeys && API_KEY_PATTERN.test(token)) {
+      const caller = await deps.apiKeys.authenticate(token);
+      if (!caller) throw new AppError('UNAUTHORIZED');
+      request.user = caller.user;
+      limit(caller, reply);
+      return caller.user;
+    }
     const user = await deps.sessions.authenticate(token);
     if (!user) throw new AppError('UNAUTHORIZED');
     request.user = user;
     return user;
   }
-  const requireUser: onRequestAsyncHookHandler = async (request) => {
-    await signedIn(request);
+  /** A session's route: an API key is refused whatever its scopes. */
+  async function session(request: FastifyRequest, reply: FastifyReply): Promise<AuthUser> {
+    const user = await signedIn(request, reply);
+    if (user.apiKeyId) throw new AppError('API_KEY_NOT_ALLOWED');
+    return user;
+  }
+  const requireUser: onRequestAsyncHookHandler = async (request, reply) => {
+    await session(request, reply);
   };
-  const requireAdmin: onRequestAsyncHookHandler = async (request) => {
-    const user = await signedIn(request);
+  const requireAdmin: onRequestAsyncHookHandler = async (request, reply) => {
+    const user = await session(request, reply);
     if (user.accessLevel !== 'ADMINISTRATOR') throw new AppError('FORBIDDEN');
   };
-  // Sessions carry every scope. API keys (issue 23) are checked here once they exist.
-  const requireScope = (_scope: ApiScope): onRequestAsyncHookHandler => requireUser;
+  // A session carries every scope; a key only those it was created with.
+  const requireScope =
+    (scope: ApiScope): onRequestAsyncHookHandler =>
+    async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (user.scopes && !user.scopes.includes(scope)) throw new AppError('API_KEY_SCOPE_MISSING', { scope });
+    };
   return { requireUser, requireAdmin, requireScope };
 }
 
@@ -89,4 +156,11 @@ export function createAuthGuard(deps: { sessions: SessionVerifier }): AuthGuard 
 export function currentUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw new AppError('UNAUTHORIZED');
   return request.user;
+}
+
+/** The session of a `requireUser`/`requireAdmin` route's request (those refuse API keys, so there is one). */
+export function currentSessionId(request: FastifyRequest): string {
+  const { sessionId } = currentUser(request);
+  if (sessionId === null) throw new AppError('API_KEY_NOT_ALLOWED');
+  return sessionId;
 }

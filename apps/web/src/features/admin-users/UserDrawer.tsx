@@ -14,7 +14,7 @@ import { UserForm } from './UserForm';
 
 /** Changes whenever a saved value changes, so the form restarts from what the server holds. */
 const savedValuesKey = (u: AdminUser) =>
-  JSON.stringify([u.id, u.active, u.accessLevel, u.priceTable, u.permissions.enriched]);
+  JSON.stringify([u.id, u.active, u.accessLevel, u.priceTable, u.permissions.enriched, u.apiRatePerSecond]);
 
 /**
  * One user, for an administrator: who they are, the editable settings, their money (the credits

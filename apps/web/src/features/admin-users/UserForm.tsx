@@ -1,4 +1,11 @@
-import { type AdminUser, type AdminUserPatch, adminUserPatchSchema, type PriceTable } from '@ecoa/shared';
+import {
+  type AdminUser,
+  type AdminUserPatch,
+  API_KEY_RATE_LIMIT,
+  adminUserPatchSchema,
+  apiKeyRate,
+  type PriceTable,
+} from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
@@ -18,6 +25,16 @@ import { adminUsersKeys } from './queryKeys';
 /** A price field: empty ('') while nothing is typed, refused on its field then. */
 const priceField = z.union([z.number(), z.literal('')]).pipe(z.number({ error: 'adminUsers.drawer.priceRequired' }));
 
+/** The API keys' rate: empty ('') for the default, else whole requests per second. */
+const apiRateField = z.union([
+  z.literal(''),
+  z
+    .number()
+    .int('validation.apiRatePerSecond')
+    .min(1, 'validation.apiRatePerSecond')
+    .max(API_KEY_RATE_LIMIT.maxPerSecond, 'validation.apiRatePerSecond'),
+]);
+
 /**
  * The drawer's fields, as the PATCH takes them; a price left empty is refused on its field (the
  * server's price rules judge the rest).
@@ -26,6 +43,7 @@ const userFormSchema = z.object({
   active: adminUserPatchSchema.shape.active.unwrap(),
   accessLevel: adminUserPatchSchema.shape.accessLevel.unwrap(),
   enrichment: z.boolean(),
+  apiRatePerSecond: apiRateField,
   prices: z.object(
     Object.fromEntries(PRICE_FIELDS.map(({ key }) => [key, priceField])) as Record<keyof PriceTable, typeof priceField>,
   ),
@@ -50,6 +68,8 @@ function changesOf(user: AdminUser, form: FormValues) {
   if (form.enrichment !== hasEnrichment(user.permissions.enriched)) {
     patch.permissions = { enriched: enrichmentPermission(form.enrichment) };
   }
+  const apiRate = form.apiRatePerSecond === '' ? null : form.apiRatePerSecond;
+  if (apiRate !== user.apiRatePerSecond) patch.apiRatePerSecond = apiRate;
   const prices: Partial<PriceTable> = {};
   for (const { key } of PRICE_FIELDS) {
     const value = form.prices[key];
@@ -60,8 +80,8 @@ function changesOf(user: AdminUser, form: FormValues) {
 }
 
 /**
- * The editable part of the drawer: active, access level, enrichment permission, the seven unit
- * prices. Saves only what changed; deactivating asks first (it signs the user out everywhere).
+ * The editable part of the drawer: active, access level, enrichment permission, the API keys'
+ * rate (empty: the default), the seven unit prices. Saves only what changed; deactivating asks first (it signs the user out everywhere).
  * Mount it with a key of the saved values so a successful save starts from the new ones.
  */
 export function UserForm({ user }: { user: AdminUser }) {
@@ -77,6 +97,7 @@ export function UserForm({ user }: { user: AdminUser }) {
       active: user.active,
       accessLevel: user.accessLevel,
       enrichment: hasEnrichment(user.permissions.enriched),
+      apiRatePerSecond: user.apiRatePerSecond ?? '',
       prices: { ...user.priceTable },
     },
   });
@@ -89,6 +110,7 @@ export function UserForm({ user }: { user: AdminUser }) {
   const patch = changesOf(user, values);
   const missingPrice = PRICE_FIELDS.some(({ key }) => prices[key] === '');
   const dirty = Object.keys(patch).length > 0;
+  const defaultRate = apiKeyRate(null);
 
   const save = useMutation({
     mutationFn: (body: AdminUserPatch) => adminUsersApi.update(user.id, body),
@@ -175,6 +197,28 @@ export function UserForm({ user }: { user: AdminUser }) {
                   label={t('adminUsers.drawer.enrichment')}
                   description={t('adminUsers.drawer.enrichmentHint')}
                   data-testid="user-enrichment-switch"
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="apiRatePerSecond"
+              render={({ field }) => (
+                <NumberInput
+                  label={t('adminUsers.drawer.apiRate')}
+                  description={t('adminUsers.drawer.apiRateHint', defaultRate)}
+                  placeholder={t('adminUsers.drawer.apiRateDefault', defaultRate)}
+                  suffix={t('adminUsers.drawer.apiRateUnit')}
+                  min={1}
+                  max={API_KEY_RATE_LIMIT.maxPerSecond}
+                  allowDecimal={false}
+                  allowNegative={false}
+                  maw={320}
+                  value={field.value}
+                  onChange={(v) => field.onChange(v === '' ? '' : Number(v))}
+                  onBlur={field.onBlur}
+                  error={errors.apiRatePerSecond?.message && t(errors.apiRatePerSecond.message)}
+                  data-testid="user-api-rate"
                 />
               )}
             />

@@ -48,6 +48,10 @@ export function describeChange(t: TFunction, field: string, from: unknown, to: u
       to: yesNo(hasEnrichment(to)),
     };
   }
+  if (field === 'apiRatePerSecond') {
+    const rate = (v: unknown) => (typeof v === 'number' ? `${v}/s` : t('adminUsers.history.defaultRate'));
+    return { label: t('adminUsers.history.fields.apiRate'), from: rate(from), to: rate(to) };
+  }
   const price = PRICE_FIELDS.find((p) => field === `priceTable.${p.key}`);
   if (price) {
     const show = (v: unknown) => (typeof v === 'number' ? formatUnitPrice(v) : '—');

@@ -3,13 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
+import { ApiKeysCard } from '../api-keys';
 import { PictureCard } from './PictureCard';
 import { ProfileCard } from './ProfileCard';
 import { settingsKeys } from './queryKeys';
 import { SessionsCard } from './SessionsCard';
 import { settingsApi } from './settingsApi';
 
-/** `/configuracoes`: the signed-in user's own account — profile, picture and sessions. */
+/** `/configuracoes`: the signed-in user's own account — profile, picture, sessions and API keys. */
 export function SettingsPage() {
   const { t } = useTranslation();
   const profile = useQuery({ queryKey: settingsKeys.profile, queryFn: settingsApi.profile });
@@ -43,6 +44,7 @@ export function SettingsPage() {
           </Grid.Col>
         </Grid>
       )}
+      <ApiKeysCard />
       <SessionsCard />
     </Stack>
   );

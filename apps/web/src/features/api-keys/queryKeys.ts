@@ -1,0 +1,4 @@
+/** The user's API keys. */
+export const apiKeysKeys = {
+  all: ['api-keys'] as const,
+};
