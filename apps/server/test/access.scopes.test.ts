@@ -37,6 +37,15 @@ const SCOPED: Record<string, ApiScope> = {
   'PATCH /api/v1/lists/:id': 'lists:write',
   'DELETE /api/v1/lists/:id': 'lists:write',
   'GET /api/v1/messages/:id': 'messages:read',
+  'GET /api/v1/messages': 'messages:read',
+  'POST /api/v1/messages': 'messages:send',
+  'POST /api/v1/messages/batch': 'messages:send',
+  'DELETE /api/v1/messages/:id': 'messages:send',
+  'GET /api/v1/replies': 'messages:read',
+  'GET /api/v1/replies.csv': 'messages:read',
+  // Marking a reply handled changes only the inbox's own flag: whoever reads the inbox keeps it.
+  'PATCH /api/v1/replies/:id': 'messages:read',
+  'POST /api/v1/replies/:id/answer': 'messages:send',
 };
 
 let server: RunningServer;
