@@ -53,6 +53,7 @@ export default defineConfig({
                 'src/modules/channels/channels.batch.test.ts',
                 'src/modules/channels/channels.test-send.test.ts',
                 'src/modules/campaigns/campaigns.supervisor.test.ts',
+                'src/modules/campaigns/campaigns.handover.test.ts',
               ],
           environment: 'node',
           globalSetup: ['test/global-setup.ts'],
