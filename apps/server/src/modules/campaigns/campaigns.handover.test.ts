@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import type { Channel } from '@ecoa/shared';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { injectAs } from '../../../test/http.test-support.ts';
 import { createTestServer } from '../../../test/server.test-support.ts';
@@ -17,7 +18,7 @@ import {
   type SubmitResult,
   submitStopped,
 } from '../channels/provider.ts';
-import { createHandOver, type Pace } from './campaigns.handover.ts';
+import { createHandOver, type Pace, sleepUnlessStopped } from './campaigns.handover.ts';
 import type { ClaimedRecipient } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import { mobile, uploadAudio } from './campaigns.test-support.ts';
@@ -287,5 +288,41 @@ describe('campaign hand-over', () => {
       { audioUrl: expect.stringMatching(/\/api\/v1\/audios\/play\/[^/]+$/) },
       { audioUrl: expect.stringMatching(/\/api\/v1\/audios\/play\/[^/]+$/) },
     ]);
+  });
+});
+
+/** The pause between two tries of a "try later", on Vitest's fake timers (nothing waits for real). */
+describe('the pause before another try', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const settledYet = (promise: Promise<void>) => {
+    let settled = false;
+    void promise.then(() => {
+      settled = true;
+    });
+    return () => settled;
+  };
+
+  it('ends when the sending stops, long before its time, and leaves no timer behind', async () => {
+    vi.useFakeTimers();
+    const stop = new AbortController();
+    const ended = settledYet(sleepUnlessStopped(60_000, stop.signal));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(ended()).toBe(false);
+    stop.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ended()).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('ends at its time otherwise, and stops listening to the signal', async () => {
+    vi.useFakeTimers();
+    const stop = new AbortController();
+    const ended = settledYet(sleepUnlessStopped(500, stop.signal));
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(ended()).toBe(true);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
   });
 });
