@@ -4,7 +4,8 @@ import type { Channel } from '@ecoa/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { injectAs } from '../../../test/http.test-support.ts';
-import { createTestServer } from '../../../test/server.test-support.ts';
+import { createTestServer, openTestDb } from '../../../test/server.test-support.ts';
+import type { DbHandle } from '../../platform/db/client.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { PacedTurns } from '../../platform/pacing/paced-turns.ts';
 import type { RunningServer } from '../../server.ts';
@@ -18,7 +19,8 @@ import {
   type SubmitResult,
   submitStopped,
 } from '../channels/provider.ts';
-import { createHandOver, type Pace, sleepUnlessStopped } from './campaigns.handover.ts';
+import { createOptOutsRepository } from '../opt-outs/opt-outs.repository.ts';
+import { createHandOver, type HandOverDeps, type Pace, sleepUnlessStopped } from './campaigns.handover.ts';
 import type { ClaimedRecipient } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import { mobile, uploadAudio } from './campaigns.test-support.ts';
@@ -61,87 +63,52 @@ class ScriptedAnswers implements ChannelProvider {
 const SMS: OutboundContent = { kind: 'sms', text: 'Oi', flash: false };
 const throttled = () => new ProviderError('SCRIPTED_THROTTLED', 'try later', { retryable: true });
 
-/** The hand-over of one batch, on the server's real opt-outs and audio links. */
-describe('campaign hand-over', () => {
-  let server: RunningServer;
-  openBeforeAll(
-    () => createTestServer(),
-    (opened) => (server = opened),
-  );
-  const logs: { level: number; msg: string; messageId?: string; campaignId?: string }[] = [];
-  const logger = createLogger('info', false, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const inflights = createInflightSubmits({ ordinary: async () => ({ applied: false }) as never });
-  let audioSignatures = 0;
+const logs: { level: number; msg: string; messageId?: string; campaignId?: string }[] = [];
+const logger = createLogger('info', false, { write: (line: string) => void logs.push(JSON.parse(line)) });
+const inflights = createInflightSubmits({ ordinary: async () => ({ applied: false }) as never });
+const recipient = (content: OutboundContent = SMS, parts = 1): ClaimedRecipient => ({
+  id: randomUUID(),
+  toPhone: mobile(),
+  parts,
+  content,
+});
+const rowOf = (userId: string, channel: Channel = 'sms_short') =>
+  ({ id: randomUUID(), userId, channel }) as CampaignRow;
 
-  function handOver() {
-    return createHandOver({
-      optOuts: server.modules.optOuts,
-      audioUrl: (userId, audioId) => {
-        audioSignatures++;
-        return server.modules.audios.playbackUrl(userId, audioId);
-      },
-      logger,
-      timeOptOuts: (work) => work(),
-    });
-  }
-  const recipient = (content: OutboundContent = SMS, parts = 1): ClaimedRecipient => ({
-    id: randomUUID(),
-    toPhone: mobile(),
-    parts,
-    content,
-  });
-  const rowOf = (userId: string, channel: Channel = 'sms_short') =>
-    ({ id: randomUUID(), userId, channel }) as CampaignRow;
-  function hand(
+/** The hand-over of one batch with these opt-outs and audio links. */
+function handOverWith(deps: Pick<HandOverDeps, 'optOuts' | 'audioUrl'>) {
+  const handOver = createHandOver({ ...deps, logger, timeOptOuts: (work) => work() });
+  return (
     row: CampaignRow,
     carrier: ScriptedAnswers,
     claimed: ClaimedRecipient[],
     options: { signal?: AbortSignal; paces?: (Pace | null)[] } = {},
-  ) {
-    return handOver()(row, carrier, claimed, {
+  ) =>
+    handOver(row, carrier, claimed, {
       signal: options.signal ?? new AbortController().signal,
       inflight: inflights.batch(),
       paces: options.paces ?? [null],
     });
-  }
+}
 
-  it('hands each recipient over once, tracks its carrier ids for early receipts, and skips an opted-out number', async () => {
-    const user = await userWithCredits(server, 1);
-    const sent = recipient();
-    const left = recipient(SMS, 2);
-    const optOut = await injectAs(server, user.token, {
-      method: 'POST',
-      url: '/api/v1/opt-outs',
-      payload: { phones: [left.toPhone] },
-    });
-    expect(optOut.statusCode, optOut.body).toBeLessThan(300);
-    const carrier = new ScriptedAnswers();
-    expect(await hand(rowOf(user.id), carrier, [sent, left])).toEqual([
-      { id: sent.id, parts: 1, kind: 'sent', providerIds: [`sc-${sent.id}`] },
-      { id: left.id, parts: 2, kind: 'opted_out', reason: 'OPTED_OUT' },
-    ]);
-    expect(carrier.submits).toEqual([{ id: sent.id, channel: 'sms_short', to: sent.toPhone, content: SMS }]);
-    // A receipt that beats the settle rides with the batch that submitted it.
-    const receipt = (id: string) => ({
-      type: 'status' as const,
-      provider: 'scripted',
-      providerMessageId: id,
-      status: 'delivered' as const,
-      at: new Date(),
-    });
-    expect(inflights.offer(receipt(`sc-${sent.id}`))).toBeDefined();
-    expect(inflights.offer(receipt(`sc-${left.id}`))).toBeUndefined();
+/** The carrier's answers, the stop and the paces, on a bare database (the user has no opt-outs). */
+describe('campaign hand-over', () => {
+  let db: DbHandle;
+  openBeforeAll(openTestDb, (opened) => (db = opened));
+  const someone = randomUUID();
+  const hand = handOverWith({
+    optOuts: { optedOut: (userId, phones) => createOptOutsRepository(db).which(userId, phones) },
+    audioUrl: () => Promise.reject(new Error('these recipients have no audio')),
   });
 
   it('tries a "try later" again, three submits in all, then gives the recipient back with the reason', async () => {
-    const user = await userWithCredits(server, 1);
     const refused = recipient();
     const second = recipient();
     const carrier = new ScriptedAnswers({
       [refused.id]: [throttled(), throttled(), throttled(), () => {}],
       [second.id]: [throttled()],
     });
-    expect(await hand(rowOf(user.id), carrier, [refused, second])).toEqual([
+    expect(await hand(rowOf(someone), carrier, [refused, second])).toEqual([
       { id: refused.id, parts: 1, kind: 'retry', reason: 'SCRIPTED_THROTTLED', message: 'try later' },
       { id: second.id, parts: 1, kind: 'sent', providerIds: [`sc-${second.id}`] },
     ]);
@@ -150,7 +117,6 @@ describe('campaign hand-over', () => {
   });
 
   it('settles a refusal, a "maybe sent" and a broken answer at once, never submitting them again', async () => {
-    const user = await userWithCredits(server, 1);
     const [refused, maybe, broken] = [recipient(), recipient(SMS, 2), recipient()] as const;
     const carrier = new ScriptedAnswers({
       [refused.id]: [new ProviderError('SCRIPTED_REJECTED', 'no such number')],
@@ -163,7 +129,7 @@ describe('campaign hand-over', () => {
       ],
       [broken.id]: [new TypeError('the answer could not be read')],
     });
-    expect(await hand(rowOf(user.id), carrier, [refused, maybe, broken])).toEqual([
+    expect(await hand(rowOf(someone), carrier, [refused, maybe, broken])).toEqual([
       { id: refused.id, parts: 1, kind: 'failed', reason: 'SCRIPTED_REJECTED' },
       { id: maybe.id, parts: 2, kind: 'unknown', reason: 'SCRIPTED_TIMEOUT', providerIds: ['sc-part-1'] },
       { id: broken.id, parts: 1, kind: 'unknown', reason: 'INTERNAL' },
@@ -175,12 +141,11 @@ describe('campaign hand-over', () => {
   });
 
   it('hands nothing over once the sending stopped, and gives back what the stop kept from the carrier', async () => {
-    const user = await userWithCredits(server, 1);
     const stopped = new AbortController();
     stopped.abort();
     const never = recipient();
     const carrier = new ScriptedAnswers();
-    expect(await hand(rowOf(user.id), carrier, [never], { signal: stopped.signal })).toEqual([
+    expect(await hand(rowOf(someone), carrier, [never], { signal: stopped.signal })).toEqual([
       { id: never.id, parts: 1, kind: 'unsent', reason: 'SUBMIT_STOPPED' },
     ]);
     expect(carrier.submits).toEqual([]);
@@ -188,7 +153,7 @@ describe('campaign hand-over', () => {
     // The provider says the stop came before it wrote the request: not tried again.
     const dropped = recipient();
     const dropping = new ScriptedAnswers({ [dropped.id]: [submitStopped('scripted')] });
-    expect(await hand(rowOf(user.id), dropping, [dropped])).toEqual([
+    expect(await hand(rowOf(someone), dropping, [dropped])).toEqual([
       { id: dropped.id, parts: 1, kind: 'unsent', reason: 'SUBMIT_STOPPED' },
     ]);
     expect(dropping.submitsOf(dropped.id)).toBe(1);
@@ -204,7 +169,7 @@ describe('campaign hand-over', () => {
         },
       ],
     });
-    expect(await hand(rowOf(user.id), stopping, [refused], { signal: late.signal })).toEqual([
+    expect(await hand(rowOf(someone), stopping, [refused], { signal: late.signal })).toEqual([
       { id: refused.id, parts: 1, kind: 'unsent', reason: 'SUBMIT_STOPPED' },
     ]);
     expect(stopping.submitsOf(refused.id)).toBe(1);
@@ -220,26 +185,25 @@ describe('campaign hand-over', () => {
         },
       ],
     });
-    expect(await hand(rowOf(user.id), slow, [waiting], { signal: pausing.signal })).toEqual([
+    expect(await hand(rowOf(someone), slow, [waiting], { signal: pausing.signal })).toEqual([
       { id: waiting.id, parts: 1, kind: 'unsent', reason: 'SUBMIT_STOPPED' },
     ]);
     expect(slow.submitsOf(waiting.id)).toBe(1);
   });
 
   it("keeps the paces: a wait the stop ends gives the recipient back unsent, a closed pace's error to retry", async () => {
-    const user = await userWithCredits(server, 1);
     const stopped = new AbortController();
     stopped.abort();
     const pace = new PacedTurns(1);
     const first = recipient();
     const carrier = new ScriptedAnswers();
-    expect(await hand(rowOf(user.id), carrier, [first], { signal: stopped.signal, paces: [null, pace] })).toEqual([
+    expect(await hand(rowOf(someone), carrier, [first], { signal: stopped.signal, paces: [null, pace] })).toEqual([
       { id: first.id, parts: 1, kind: 'unsent', reason: 'SUBMIT_STOPPED' },
     ]);
 
     pace.close(() => new Error('the carrier is closing'));
     const second = recipient();
-    expect(await hand(rowOf(user.id), carrier, [second], { paces: [pace] })).toEqual([
+    expect(await hand(rowOf(someone), carrier, [second], { paces: [pace] })).toEqual([
       { id: second.id, parts: 1, kind: 'retry', reason: 'DISPATCH_ERROR', message: 'the carrier is closing' },
     ]);
     expect(carrier.submits).toEqual([]);
@@ -268,6 +232,51 @@ describe('campaign hand-over', () => {
         msg: 'opt-outs not read: the batch goes back to the queue',
       }),
     );
+  });
+});
+
+/** With the account's opt-outs and audio links: the server's own services. */
+describe('campaign hand-over on the server', () => {
+  let server: RunningServer;
+  openBeforeAll(
+    () => createTestServer(),
+    (opened) => (server = opened),
+  );
+  let audioSignatures = 0;
+  const hand = handOverWith({
+    optOuts: { optedOut: (userId, phones) => server.modules.optOuts.optedOut(userId, phones) },
+    audioUrl: (userId, audioId) => {
+      audioSignatures++;
+      return server.modules.audios.playbackUrl(userId, audioId);
+    },
+  });
+
+  it('hands each recipient over once, tracks its carrier ids for early receipts, and skips an opted-out number', async () => {
+    const user = await userWithCredits(server, 1);
+    const sent = recipient();
+    const left = recipient(SMS, 2);
+    const optOut = await injectAs(server, user.token, {
+      method: 'POST',
+      url: '/api/v1/opt-outs',
+      payload: { phones: [left.toPhone] },
+    });
+    expect(optOut.statusCode, optOut.body).toBeLessThan(300);
+    const carrier = new ScriptedAnswers();
+    expect(await hand(rowOf(user.id), carrier, [sent, left])).toEqual([
+      { id: sent.id, parts: 1, kind: 'sent', providerIds: [`sc-${sent.id}`] },
+      { id: left.id, parts: 2, kind: 'opted_out', reason: 'OPTED_OUT' },
+    ]);
+    expect(carrier.submits).toEqual([{ id: sent.id, channel: 'sms_short', to: sent.toPhone, content: SMS }]);
+    // A receipt that beats the settle rides with the batch that submitted it.
+    const receipt = (id: string) => ({
+      type: 'status' as const,
+      provider: 'scripted',
+      providerMessageId: id,
+      status: 'delivered' as const,
+      at: new Date(),
+    });
+    expect(inflights.offer(receipt(`sc-${sent.id}`))).toBeDefined();
+    expect(inflights.offer(receipt(`sc-${left.id}`))).toBeUndefined();
   });
 
   it('signs each audio once per batch for its calls, and gives back a recipient whose audio is gone', async () => {
