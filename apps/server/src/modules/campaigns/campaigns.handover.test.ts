@@ -16,6 +16,7 @@ import {
   type OutboundContent,
   type OutboundMessage,
   ProviderError,
+  type SubmitOptions,
   type SubmitResult,
   submitStopped,
 } from '../channels/provider.ts';
@@ -34,9 +35,12 @@ class ScriptedAnswers implements ChannelProvider {
   readonly channels: readonly Channel[] = ['sms_short', 'voice_torpedo'];
   readonly webhooks = [];
   readonly submits: OutboundMessage[] = [];
+  /** The stop signal each submit was given (a provider drops what it has not written when it fires). */
+  readonly signals: (AbortSignal | undefined)[] = [];
   constructor(private readonly script: Record<string, Answer[]> = {}) {}
-  async submit(message: OutboundMessage): Promise<SubmitResult> {
+  async submit(message: OutboundMessage, options?: SubmitOptions): Promise<SubmitResult> {
     this.submits.push(message);
+    this.signals.push(options?.signal);
     const answer = this.script[message.id]?.shift();
     if (answer instanceof Error) throw answer;
     answer?.(message);
@@ -173,6 +177,9 @@ describe('campaign hand-over', () => {
       { id: refused.id, parts: 1, kind: 'unsent', reason: 'SUBMIT_STOPPED' },
     ]);
     expect(stopping.submitsOf(refused.id)).toBe(1);
+    // The provider had the stop signal too (it drops a request it has not written when it fires).
+    expect(stopping.signals).toHaveLength(1);
+    expect(stopping.signals[0]).toBe(late.signal);
 
     // Stopped during the pause before another try: that try never happens.
     const pausing = new AbortController();
