@@ -5,41 +5,56 @@ import { defineConfig } from 'vitest/config';
  * that exercise the money and dispatch core, not the whole suite (a mutant's run would take
  * minutes on 2 cores). Stryker's Vitest runner runs them in one thread and, with per-test coverage,
  * only the tests that reach a mutant. Keep this list in step with `mutate` in stryker.config.mjs.
+ *
+ * `STRYKER_TESTS=<paths under apps/server, comma-separated>` runs only those server tests (and not
+ * the shared ones): a file's mutants against the tests that matter for it, e.g.
+ * `STRYKER_TESTS=src/modules/campaigns/campaigns.supervisor.test.ts npm run mutate -- --mutate <file>`.
+ * Stryker's dry run runs every selected test once, which takes hours for the whole list below.
  */
+const only = process.env.STRYKER_TESTS?.split(',')
+  .map((path) => path.trim())
+  .filter(Boolean);
+
+const sharedProject = {
+  test: {
+    name: 'shared',
+    root: 'packages/shared',
+    include: ['src/campaigns/window.test.ts'],
+    environment: 'node' as const,
+  },
+};
+
 export default defineConfig({
   test: {
     projects: [
-      {
-        test: {
-          name: 'shared',
-          root: 'packages/shared',
-          include: ['src/campaigns/window.test.ts'],
-          environment: 'node',
-        },
-      },
+      ...(only?.length ? [] : [sharedProject]),
       {
         test: {
           name: 'server',
           root: 'apps/server',
-          include: [
-            'src/modules/channels/message-status.test.ts',
-            'src/modules/ledger/*.test.ts',
-            'src/platform/http/outbound.test.ts',
-            'src/platform/config/config.outbound.test.ts',
-            'src/platform/http/idempotency-key.test.ts',
-            'src/modules/channels/channels.idempotency.test.ts',
-            'src/modules/campaigns/campaigns.money.test.ts',
-            'src/modules/campaigns/campaigns.lifecycle.test.ts',
-            'src/modules/campaigns/campaigns.settle.test.ts',
-            'src/modules/campaigns/campaigns.settle.property.test.ts',
-            'src/modules/campaigns/campaigns.stop.test.ts',
-            'src/modules/campaigns/campaigns.schedule.test.ts',
-            'src/modules/channels/channels.inflight.test.ts',
-            'src/modules/channels/early-receipts.test.ts',
-            'src/modules/channels/channels.early-receipts.test.ts',
-            'src/modules/channels/channels.batch.test.ts',
-            'src/modules/channels/channels.test-send.test.ts',
-          ],
+          include: only?.length
+            ? only
+            : [
+                'src/modules/channels/message-status.test.ts',
+                'src/modules/ledger/*.test.ts',
+                'src/platform/http/outbound.test.ts',
+                'src/platform/config/config.outbound.test.ts',
+                'src/platform/http/idempotency-key.test.ts',
+                'src/modules/channels/channels.idempotency.test.ts',
+                'src/modules/campaigns/campaigns.money.test.ts',
+                'src/modules/campaigns/campaigns.lifecycle.test.ts',
+                'src/modules/campaigns/campaigns.settle.test.ts',
+                'src/modules/campaigns/campaigns.settle.property.test.ts',
+                'src/modules/campaigns/campaigns.stop.test.ts',
+                'src/modules/campaigns/campaigns.schedule.test.ts',
+                'src/modules/channels/channels.inflight.test.ts',
+                'src/modules/channels/early-receipts.test.ts',
+                'src/modules/channels/channels.early-receipts.test.ts',
+                'src/modules/channels/channels.batch.test.ts',
+                'src/modules/channels/channels.test-send.test.ts',
+                'src/modules/campaigns/campaigns.supervisor.test.ts',
+                'src/modules/campaigns/campaigns.handover.test.ts',
+              ],
           environment: 'node',
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 60_000,
