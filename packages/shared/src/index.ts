@@ -23,3 +23,4 @@ export * from './schemas/users.ts';
 export * from './sms/index.ts';
 export * from './text/sanitize.ts';
 export * from './validators/cnpj.ts';
+export * from './schemas/webhooks.ts';

@@ -23,6 +23,7 @@ import { createCampaignReports } from './campaigns.reports.service.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
 import { registerCampaignsRoutes } from './campaigns.routes.ts';
 import { type CampaignsService, createCampaignsService } from './campaigns.service.ts';
+import type { CampaignStatusListener } from './campaigns.service-deps.ts';
 import { type CampaignSupervisor, createCampaignSupervisor } from './campaigns.supervisor.ts';
 
 export type CampaignsModule = {
@@ -53,6 +54,8 @@ export function createCampaignsModule(deps: {
   jobs: Jobs;
   clock: Clock;
   logger: Logger;
+  /** The customer's `campaign.status` webhook. */
+  onStatus?: CampaignStatusListener;
 }): CampaignsModule {
   const { ledger, providers, audios, audit, channels, jobs, clock, logger } = deps;
   const db = deps.db.db;
@@ -76,6 +79,7 @@ export function createCampaignsModule(deps: {
     lockAudio: audios.lockShared,
     clock,
     logger,
+    onStatus: deps.onStatus,
   });
   const dispatcher = createDispatcher({
     db,

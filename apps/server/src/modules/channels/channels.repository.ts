@@ -2,6 +2,7 @@ import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { createMessageBatches } from './channels.batch.ts';
+import type { StatusListener } from './message-batch-state.ts';
 import { inboundMessages, type MessageRow, messageEvents, messages } from './channels.schema.ts';
 import { advances, isFinal } from './message-status.ts';
 import type { OutboundContent, StatusEvent } from './provider.ts';
@@ -73,8 +74,8 @@ async function advanceMessage(
   return true;
 }
 
-export function createChannelsRepository(db: Database) {
-  const batches = createMessageBatches((fn) => db.transaction(fn));
+export function createChannelsRepository(db: Database, hooks: { onStatus?: StatusListener } = {}) {
+  const batches = createMessageBatches((fn) => db.transaction(fn), hooks.onStatus);
   return {
     /** A new message, `queued`; pass `tx` to create it with its credit reservation. */
     async createMessage(input: NewMessage, now: Date, tx: DbOrTx = db): Promise<string> {
@@ -204,15 +205,17 @@ export function createChannelsRepository(db: Database) {
       return message;
     },
 
-    /** The account that last sent a message to `phone` (an SMS reply belongs to it). */
-    async lastSenderTo(phone: string): Promise<string | undefined> {
+    /** The last message sent to a number: the account a reply belongs to, and what it answers. */
+    async lastMessageTo(
+      phone: string,
+    ): Promise<{ userId: string; id: string; campaignId: string | null; channel: Channel } | undefined> {
       const [row] = await db
-        .select({ userId: messages.userId })
+        .select({ userId: messages.userId, id: messages.id, campaignId: messages.campaignId, channel: messages.channel })
         .from(messages)
         .where(eq(messages.toPhone, phone))
         .orderBy(desc(messages.createdAt))
         .limit(1);
-      return row?.userId;
+      return row;
     },
 
     async storeInbound(input: {
@@ -222,8 +225,12 @@ export function createChannelsRepository(db: Database) {
       text: string;
       optedOut: boolean;
       receivedAt: Date;
-    }): Promise<void> {
-      await db.insert(inboundMessages).values({ ...input, userId: input.userId ?? null });
+    }): Promise<string> {
+      const [row] = await db
+        .insert(inboundMessages)
+        .values({ ...input, userId: input.userId ?? null })
+        .returning({ id: inboundMessages.id });
+      return row!.id;
     },
   };
 }

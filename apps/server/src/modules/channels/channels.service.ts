@@ -45,6 +45,22 @@ export type ChannelsServiceDeps = {
   jobs: Pick<Jobs, 'send'>;
   clock: Clock;
   logger: Logger;
+  /** What the customer's webhooks report (the composition root wires them to the webhooks module). */
+  events?: ChannelEvents;
+};
+
+/** Replies, opt-outs by reply and URA keys, as they happen (`message.status` rides the batches' StatusListener). */
+export type ChannelEvents = {
+  onReply?: (reply: {
+    userId: string;
+    replyId: string;
+    from: string;
+    text: string;
+    optedOut: boolean;
+    receivedAt: Date;
+    inReplyTo: { messageId: string; campaignId: string | null; channel: Channel } | null;
+  }) => Promise<void>;
+  onDigits?: (press: { userId: string; messageId: string; to: string; digits: string; campaignId: string | null }) => Promise<void>;
 };
 
 /** Channels whose recipients must be mobile phones (a landline cannot get an SMS, WhatsApp or RCS). */
@@ -132,6 +148,17 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   async function afterReceipt(event: StatusEvent, messageId: string | undefined): Promise<void> {
     if (!messageId || event.detail?.digits === undefined) return;
     await deps.jobs.send(uraAnswerQueue, { messageId, digits: event.detail.digits });
+    const onDigits = deps.events?.onDigits;
+    const message = onDigits ? await repo.findById(messageId) : undefined;
+    if (onDigits && message) {
+      await onDigits({
+        userId: message.userId,
+        messageId,
+        to: message.toPhone,
+        digits: event.detail.digits,
+        campaignId: message.campaignId ?? null,
+      });
+    }
   }
 
   async function onInbound(event: InboundEvent): Promise<void> {
@@ -140,10 +167,11 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     // the carrier would be told to send it again, forever.
     const phone = from.ok ? from.e164 : sanitizeText(event.from).slice(0, 40);
     const text = sanitizeText(event.text, { multiline: true });
-    const userId = await repo.lastSenderTo(phone);
+    const last = await repo.lastMessageTo(phone);
+    const userId = last?.userId;
     const optOut = Boolean(userId) && from.ok && isOptOutReply(text);
     if (optOut) await deps.optOuts.addReply(userId!, phone);
-    await repo.storeInbound({
+    const replyId = await repo.storeInbound({
       userId,
       provider: event.provider,
       fromPhone: phone,
@@ -152,6 +180,17 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       receivedAt: event.at,
     });
     logger.info({ provider: event.provider, userId, optOut }, 'inbound message stored');
+    if (last && deps.events?.onReply) {
+      await deps.events.onReply({
+        userId: last.userId,
+        replyId,
+        from: phone,
+        text,
+        optedOut: optOut,
+        receivedAt: event.at,
+        inReplyTo: { messageId: last.id, campaignId: last.campaignId, channel: last.channel },
+      });
+    }
   }
 
   return {
