@@ -80,7 +80,7 @@ export function createWebhooksModule(deps: {
   });
 
   const balanceMoved: BalanceMoved = async (change, tx) => {
-    if (!(await publisher.listens(change.userId, 'balance.low'))) return;
+    if (!(await publisher.listens(change.userId, 'balance.low', tx))) return;
     const crossed = await repo.crossedBelow(change.userId, change.type, change.available, tx);
     if (!crossed) return;
     await publisher.publish(

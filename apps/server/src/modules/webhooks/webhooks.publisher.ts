@@ -37,11 +37,13 @@ export function createWebhookPublisher(deps: {
   const { repo, clock } = deps;
   const cache = new Map<string, { endpoints: { id: string; events: string[] }[]; until: number }>();
 
-  async function subscribers(userId: string, type: string): Promise<string[]> {
+  // Read in the caller's transaction when there is one: on PGlite (one connection) a read beside
+  // an open transaction would wait for it forever.
+  async function subscribers(userId: string, type: string, tx?: DbOrTx): Promise<string[]> {
     const now = Date.now();
     let entry = cache.get(userId);
     if (!entry || entry.until <= now) {
-      entry = { endpoints: await repo.subscriptions(userId), until: now + SUBSCRIPTION_CACHE_MS };
+      entry = { endpoints: await repo.subscriptions(userId, tx), until: now + SUBSCRIPTION_CACHE_MS };
       cache.set(userId, entry);
       // A bounded cache: the hot users stay, a sweep drops the expired ones now and then.
       if (cache.size > 50_000) for (const [k, v] of cache) if (v.until <= now) cache.delete(k);
@@ -56,7 +58,7 @@ export function createWebhookPublisher(deps: {
     const events: Parameters<WebhooksRepository['insertOutbox']>[0] = [];
     const deliveries: Parameters<WebhooksRepository['insertOutbox']>[1] = [];
     for (const item of items) {
-      const endpoints = await subscribers(item.userId, item.type);
+      const endpoints = await subscribers(item.userId, item.type, tx);
       if (endpoints.length === 0) continue;
       const id = newEventId();
       const payload = { id, type: item.type, createdAt: at.toISOString(), data: item.data };
@@ -71,7 +73,7 @@ export function createWebhookPublisher(deps: {
 
   const publish: Publish = async (userId, type, data, tx) => {
     const at = clock.now();
-    const endpoints = await subscribers(userId, type);
+    const endpoints = await subscribers(userId, type, tx);
     if (endpoints.length === 0) return null;
     const id = newEventId();
     const payload = { id, type, createdAt: at.toISOString(), data };
@@ -88,7 +90,8 @@ export function createWebhookPublisher(deps: {
     publish,
     publishMany,
     /** Whether an endpoint of the user takes this event (cached; the hot paths ask before any work). */
-    listens: async (userId: string, type: WebhookEventType) => (await subscribers(userId, type)).length > 0,
+    listens: async (userId: string, type: WebhookEventType, tx?: DbOrTx) =>
+      (await subscribers(userId, type, tx)).length > 0,
     /** This process changed the user's endpoints: the next publish reads them again. */
     forget: (userId: string) => cache.delete(userId),
   };

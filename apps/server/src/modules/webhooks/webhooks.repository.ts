@@ -87,8 +87,8 @@ export function createWebhooksRepository(db: Database) {
     },
 
     /** The user's enabled endpoints and their events (the publish path's cache fills from this). */
-    subscriptions(userId: string): Promise<{ id: string; events: string[] }[]> {
-      return db
+    subscriptions(userId: string, tx: DbOrTx = db): Promise<{ id: string; events: string[] }[]> {
+      return tx
         .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
         .from(webhookEndpoints)
         .where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.enabled, true)));
