@@ -4,7 +4,7 @@
  * log, and the balance thresholds behind `balance.low`.
  */
 import { z } from 'zod';
-import { CREDIT_TYPES, type Channel, type CreditType } from '../enums.ts';
+import { type Channel, CREDIT_TYPES, type CreditType } from '../enums.ts';
 
 export const WEBHOOK_EVENT_TYPES = [
   'message.status',
@@ -159,4 +159,3 @@ export const balanceThresholdsSchema = z.object({
   thresholds: z.partialRecord(z.enum(CREDIT_TYPES), z.number().int().min(0).max(1_000_000_000).nullable()),
 });
 export type BalanceThresholds = z.infer<typeof balanceThresholdsSchema>;
-

@@ -243,7 +243,12 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         const paused = await repo.transition(
           id,
           ['RUNNING'],
-          { status: 'PAUSED', statusReason: 'PROVIDER_FAILING', statusDetail: detail.slice(0, 500), updatedAt: clock.now() },
+          {
+            status: 'PAUSED',
+            statusReason: 'PROVIDER_FAILING',
+            statusDetail: detail.slice(0, 500),
+            updatedAt: clock.now(),
+          },
           tx,
         );
         if (paused) await announce(paused, 'paused', tx);

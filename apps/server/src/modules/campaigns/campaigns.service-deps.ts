@@ -2,8 +2,9 @@
  * What the campaigns service is built from: apart from the service so the lifecycle and the
  * dispatcher read it without importing the service (no cycle).
  */
-import type { Clock } from '../../platform/clock/clock.ts';
+
 import type { CampaignCounts } from '@ecoa/shared';
+import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database, DbOrTx, Tx } from '../../platform/db/client.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';

@@ -20,8 +20,8 @@ import {
   createChannelsService,
 } from './channels.service.ts';
 import { registerProviderWebhooks } from './channels.webhooks.ts';
-import { createMessageCounts } from './message-counts.ts';
 import type { StatusListener } from './message-batch-state.ts';
+import { createMessageCounts } from './message-counts.ts';
 import { createMessagesPerDay } from './messages-per-day.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 

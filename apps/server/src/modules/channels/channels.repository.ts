@@ -2,8 +2,8 @@ import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { createMessageBatches } from './channels.batch.ts';
-import type { StatusListener } from './message-batch-state.ts';
 import { inboundMessages, type MessageRow, messageEvents, messages } from './channels.schema.ts';
+import type { StatusListener } from './message-batch-state.ts';
 import { advances, isFinal } from './message-status.ts';
 import type { OutboundContent, StatusEvent } from './provider.ts';
 
@@ -210,7 +210,12 @@ export function createChannelsRepository(db: Database, hooks: { onStatus?: Statu
       phone: string,
     ): Promise<{ userId: string; id: string; campaignId: string | null; channel: Channel } | undefined> {
       const [row] = await db
-        .select({ userId: messages.userId, id: messages.id, campaignId: messages.campaignId, channel: messages.channel })
+        .select({
+          userId: messages.userId,
+          id: messages.id,
+          campaignId: messages.campaignId,
+          channel: messages.channel,
+        })
         .from(messages)
         .where(eq(messages.toPhone, phone))
         .orderBy(desc(messages.createdAt))

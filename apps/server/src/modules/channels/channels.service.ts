@@ -60,7 +60,13 @@ export type ChannelEvents = {
     receivedAt: Date;
     inReplyTo: { messageId: string; campaignId: string | null; channel: Channel } | null;
   }) => Promise<void>;
-  onDigits?: (press: { userId: string; messageId: string; to: string; digits: string; campaignId: string | null }) => Promise<void>;
+  onDigits?: (press: {
+    userId: string;
+    messageId: string;
+    to: string;
+    digits: string;
+    campaignId: string | null;
+  }) => Promise<void>;
 };
 
 /** Channels whose recipients must be mobile phones (a landline cannot get an SMS, WhatsApp or RCS). */

@@ -78,7 +78,12 @@ describe(`webhook deliveries (${dbKind})`, () => {
     expect(r.received).toHaveLength(1);
     const [got] = r.received;
     expect(got).toMatchObject({ id: eventId, verifiedBy: 0 });
-    expect(got!.payload).toEqual({ id: eventId, type: 'message.status', createdAt: clock.now().toISOString(), data: status(1) });
+    expect(got!.payload).toEqual({
+      id: eventId,
+      type: 'message.status',
+      createdAt: clock.now().toISOString(),
+      data: status(1),
+    });
     expect(got!.signatures).toHaveLength(1);
     expect(got!.signatures[0]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     // The test event too.
@@ -98,7 +103,8 @@ describe(`webhook deliveries (${dbKind})`, () => {
     const { as, userId, endpoint } = await account(r);
     r.mode = 'down';
     const ids: string[] = [];
-    for (let i = 0; i < 25; i++) ids.push((await server.modules.webhooks.publish(userId, 'message.status', status(i)))!);
+    for (let i = 0; i < 25; i++)
+      ids.push((await server.modules.webhooks.publish(userId, 'message.status', status(i)))!);
     const upAt = clock.now().getTime() + 10 * MINUTE;
     while (clock.now().getTime() < upAt) {
       await drain();
@@ -202,7 +208,11 @@ describe(`webhook deliveries (${dbKind})`, () => {
 
     // Fixed and enabled again: one replayed by itself, the rest by "every failed since".
     r.mode = 'up';
-    const enabled = await as({ method: 'PATCH', url: `/api/v1/webhook-endpoints/${endpoint.id}`, payload: { enabled: true } });
+    const enabled = await as({
+      method: 'PATCH',
+      url: `/api/v1/webhook-endpoints/${endpoint.id}`,
+      payload: { enabled: true },
+    });
     expect(enabled.json()).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
     const one = entries.find((d) => d.eventId === first)!;
     expect((await as({ method: 'POST', url: `/api/v1/webhook-deliveries/${one.id}/replay` })).statusCode).toBe(202);

@@ -83,9 +83,16 @@ export function createWebhookDeliverer(deps: {
       nextAttemptAt: next,
     });
     if (!succeeded && failingSince && at.getTime() - failingSince.getTime() >= WEBHOOK_RETRY_WINDOW_MS) {
-      const disabled = await repo.disableFailing(d.endpointId, new Date(at.getTime() - WEBHOOK_RETRY_WINDOW_MS + 1), at);
+      const disabled = await repo.disableFailing(
+        d.endpointId,
+        new Date(at.getTime() - WEBHOOK_RETRY_WINDOW_MS + 1),
+        at,
+      );
       if (disabled) {
-        logger.warn({ endpointId: d.endpointId, userId: d.userId }, 'webhook endpoint disabled after failing for 3 days');
+        logger.warn(
+          { endpointId: d.endpointId, userId: d.userId },
+          'webhook endpoint disabled after failing for 3 days',
+        );
         await deps.onDisabled(disabled).catch((err) => logger.error({ err }, 'webhook disable e-mail failed'));
       }
     }

@@ -14,7 +14,8 @@ const TEXTS: Record<Language, { subject: string; body: (url: string) => string }
   },
   cn: {
     subject: 'Ecoa：Webhook 已停用',
-    body: (url) => `地址 ${url} 在过去 3 天内的所有投递均失败，已被停用。\n\n请修复接收端，并在 设置 → Webhooks 中重新启用；失败的投递可在那里重新发送。`,
+    body: (url) =>
+      `地址 ${url} 在过去 3 天内的所有投递均失败，已被停用。\n\n请修复接收端，并在 设置 → Webhooks 中重新启用；失败的投递可在那里重新发送。`,
   },
 };
 

@@ -11,13 +11,18 @@ import type { RegisterRoutes } from '../../platform/http/module-routes.ts';
 import { postOutbound, type ResolveHost } from '../../platform/http/outbound.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
-import { createWebhookDeliverer, DELIVERY_TIMEOUT_MS, type DeliveryOptions, type PostWebhook } from './webhooks.delivery.ts';
+import {
+  createWebhookDeliverer,
+  DELIVERY_TIMEOUT_MS,
+  type DeliveryOptions,
+  type PostWebhook,
+} from './webhooks.delivery.ts';
 import { endpointDisabledEmail } from './webhooks.emails.ts';
 import { createWebhookPublisher, type Publish, type PublishMany } from './webhooks.publisher.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
 import { registerWebhooksRoutes } from './webhooks.routes.ts';
-import { webhookSources } from './webhooks.sources.ts';
 import { createWebhooksService, type WebhooksService } from './webhooks.service.ts';
+import { webhookSources } from './webhooks.sources.ts';
 
 /** A balance moved (the ledger, in its transaction): `balance.low` when it just crossed the user's threshold. */
 export type BalanceMoved = (
@@ -86,7 +91,12 @@ export function createWebhooksModule(deps: {
     await publisher.publish(
       change.userId,
       'balance.low',
-      { creditType: change.type, balance: change.available, threshold: crossed.threshold, at: clock.now().toISOString() },
+      {
+        creditType: change.type,
+        balance: change.available,
+        threshold: crossed.threshold,
+        at: clock.now().toISOString(),
+      },
       tx,
     );
   };

@@ -3,7 +3,13 @@ import { and, asc, count, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import { users } from '../users/index.ts';
-import { balanceAlerts, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from './webhooks.schema.ts';
+import {
+  balanceAlerts,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookEvents,
+} from './webhooks.schema.ts';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect & { eventType: string };

@@ -61,11 +61,21 @@ describe(`webhook endpoints API (${dbKind})`, () => {
       expect(res.statusCode, res.body).toBe(400);
       codes.push(res.json().code);
     }
-    expect(codes).toEqual(['WEBHOOK_URL_INVALID', 'WEBHOOK_URL_INVALID', 'VALIDATION_FAILED', 'VALIDATION_FAILED', 'WEBHOOK_URL_INVALID']);
+    expect(codes).toEqual([
+      'WEBHOOK_URL_INVALID',
+      'WEBHOOK_URL_INVALID',
+      'VALIDATION_FAILED',
+      'VALIDATION_FAILED',
+      'WEBHOOK_URL_INVALID',
+    ]);
     expect((await as({ method: 'GET', url: '/api/v1/webhook-endpoints' })).json()).toEqual([]);
 
     const mine = (
-      await as({ method: 'POST', url: '/api/v1/webhook-endpoints', payload: { url: 'http://127.0.0.1:9/a', events: ['ura.digits'] } })
+      await as({
+        method: 'POST',
+        url: '/api/v1/webhook-endpoints',
+        payload: { url: 'http://127.0.0.1:9/a', events: ['ura.digits'] },
+      })
     ).json();
     const other = asUser(server, (await signUpAndSignIn(server)).token);
     for (const [method, url] of [
@@ -84,11 +94,17 @@ describe(`webhook endpoints API (${dbKind})`, () => {
 
   it('keeps balance.low thresholds per credit type, cleared with null', async () => {
     const as = asUser(server, (await signUpAndSignIn(server)).token);
-    const set = await as({ method: 'PUT', url: '/api/v1/balance-alerts', payload: { thresholds: { SMSSHORT: 100, BALANCE: 5000 } } });
+    const set = await as({
+      method: 'PUT',
+      url: '/api/v1/balance-alerts',
+      payload: { thresholds: { SMSSHORT: 100, BALANCE: 5000 } },
+    });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json()).toEqual({ thresholds: { SMSSHORT: 100, BALANCE: 5000 } });
     await as({ method: 'PUT', url: '/api/v1/balance-alerts', payload: { thresholds: { SMSSHORT: null } } });
-    expect((await as({ method: 'GET', url: '/api/v1/balance-alerts' })).json()).toEqual({ thresholds: { BALANCE: 5000 } });
+    expect((await as({ method: 'GET', url: '/api/v1/balance-alerts' })).json()).toEqual({
+      thresholds: { BALANCE: 5000 },
+    });
     const bad = await as({ method: 'PUT', url: '/api/v1/balance-alerts', payload: { thresholds: { SMSSHORT: -1 } } });
     expect(bad.statusCode).toBe(400);
   });

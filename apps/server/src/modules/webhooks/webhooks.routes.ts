@@ -43,14 +43,21 @@ export async function registerWebhooksRoutes(
     '/api/v1/webhook-endpoints',
     {
       onRequest,
-      schema: { tags, summary: "The account's endpoints (no secrets)", response: { 200: z.array(webhookEndpointSchema) } },
+      schema: {
+        tags,
+        summary: "The account's endpoints (no secrets)",
+        response: { 200: z.array(webhookEndpointSchema) },
+      },
     },
     async (request) => webhooks.list(currentUser(request).id),
   );
 
   r.get(
     '/api/v1/webhook-endpoints/:id',
-    { onRequest, schema: { tags, summary: 'One endpoint', params: idParams, response: { 200: webhookEndpointSchema } } },
+    {
+      onRequest,
+      schema: { tags, summary: 'One endpoint', params: idParams, response: { 200: webhookEndpointSchema } },
+    },
     async (request) => webhooks.get(currentUser(request).id, request.params.id),
   );
 

@@ -72,9 +72,7 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     unique('webhook_deliveries_event_endpoint_key').on(t.eventId, t.endpointId),
-    index('webhook_deliveries_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`status = 'pending'`),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('webhook_deliveries_endpoint_log_idx').on(t.endpointId, t.createdAt, t.id),
   ],
 );

@@ -153,7 +153,12 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       return { eventId };
     },
 
-    async deliveries(userId: string, id: string, cursor: string | undefined, limit: number): Promise<WebhookDeliveryPage> {
+    async deliveries(
+      userId: string,
+      id: string,
+      cursor: string | undefined,
+      limit: number,
+    ): Promise<WebhookDeliveryPage> {
       await owned(userId, id);
       const rows = await repo.listDeliveries(userId, id, decodeCursor(cursor), limit + 1);
       const page = rows.slice(0, limit);

@@ -32,7 +32,11 @@ describe(`webhook events from their owners (${dbKind})`, () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     receiver.secrets = [created.json().secret];
-    const thresholds = await as({ method: 'PUT', url: '/api/v1/balance-alerts', payload: { thresholds: { SMSSHORT: 20 } } });
+    const thresholds = await as({
+      method: 'PUT',
+      url: '/api/v1/balance-alerts',
+      payload: { thresholds: { SMSSHORT: 20 } },
+    });
     expect(thresholds.statusCode).toBe(200);
   });
   afterAll(async () => {
@@ -47,7 +51,13 @@ describe(`webhook events from their owners (${dbKind})`, () => {
     expect(message.status).toBe('delivered');
     await until(() => ofType('message.status').length >= 2 && ofType('balance.low').length >= 1);
     expect(ofType('message.status').map((w) => w.payload.data)).toEqual([
-      expect.objectContaining({ messageId: message.id, status: 'sent', channel: 'sms_short', to: '+5511987654321', parts: 1 }),
+      expect.objectContaining({
+        messageId: message.id,
+        status: 'sent',
+        channel: 'sms_short',
+        to: '+5511987654321',
+        parts: 1,
+      }),
       expect.objectContaining({ messageId: message.id, status: 'delivered', reason: null, campaignId: null }),
     ]);
     expect(ofType('balance.low').map((w) => w.payload.data)).toEqual([

@@ -3,12 +3,7 @@
  * and URA keys, the campaigns' moves. The composition root hands these to the owners (which do
  * not know the webhooks module), so each owner's edit is one optional hook.
  */
-import {
-  type CampaignCounts,
-  type Channel,
-  WEBHOOK_MESSAGE_STATUSES,
-  type WebhookEventDataByType,
-} from '@ecoa/shared';
+import { type CampaignCounts, type Channel, WEBHOOK_MESSAGE_STATUSES, type WebhookEventDataByType } from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import type { Publish, PublishItem, PublishMany } from './webhooks.publisher.ts';
 

@@ -77,7 +77,9 @@ export async function startReceiver(options: { strictTimestamp?: boolean } = {})
           payload: JSON.parse(body),
           verifiedBy,
         });
-        res.writeHead(verifiedBy >= 0 ? 200 : 401, { 'content-type': 'text/plain' }).end(verifiedBy >= 0 ? 'ok' : 'bad signature');
+        res
+          .writeHead(verifiedBy >= 0 ? 200 : 401, { 'content-type': 'text/plain' })
+          .end(verifiedBy >= 0 ? 'ok' : 'bad signature');
       };
       if (receiver.mode === 'slow') held.push(answer);
       else answer();

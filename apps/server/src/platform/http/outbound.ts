@@ -109,7 +109,10 @@ export function customerUrlPoster(config: { allowPrivateOutbound: boolean }, res
     postJsonOutbound(url, body, { allowPrivate: config.allowPrivateOutbound, resolve });
 }
 
-export type OutboundAnswer = { status: number; /** The answer's first `readLimit` bytes, as text. */ bodyStart: string };
+export type OutboundAnswer = {
+  status: number /** The answer's first `readLimit` bytes, as text. */;
+  bodyStart: string;
+};
 
 /**
  * POSTs a prepared body with extra headers (signed webhooks) under the same rules as
@@ -143,7 +146,10 @@ export async function postOutbound(
         const chunks: Buffer[] = [];
         let read = 0;
         const done = () => {
-          resolve({ status: res.statusCode ?? 0, bodyStart: Buffer.concat(chunks).subarray(0, limit).toString('utf8') });
+          resolve({
+            status: res.statusCode ?? 0,
+            bodyStart: Buffer.concat(chunks).subarray(0, limit).toString('utf8'),
+          });
           res.destroy();
         };
         res.on('data', (chunk: Buffer) => {

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
+import { WebhooksCard } from '../webhooks';
 import { PictureCard } from './PictureCard';
 import { ProfileCard } from './ProfileCard';
 import { settingsKeys } from './queryKeys';
@@ -44,6 +45,7 @@ export function SettingsPage() {
         </Grid>
       )}
       <SessionsCard />
+      <WebhooksCard />
     </Stack>
   );
 }
