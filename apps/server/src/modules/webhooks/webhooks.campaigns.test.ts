@@ -60,5 +60,5 @@ describe(`campaign webhooks (${dbKind})`, () => {
     expect(statuses.filter((d) => d.status === 'delivered')).toHaveLength(3);
     expect(statuses.every((d) => d.campaignId === id)).toBe(true);
     expect(receiver.received.every((w) => w.verifiedBy === 0)).toBe(true);
-  });
+  }, 90_000);
 });

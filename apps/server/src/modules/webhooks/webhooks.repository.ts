@@ -147,13 +147,20 @@ export function createWebhooksRepository(db: Database) {
         db.execute(sql`
           with inflight as (
             select endpoint_id, count(*)::int as n from webhook_deliveries
-            where status = 'pending' and leased_until > ${now} group by endpoint_id
-          ), ranked as (
-            select d.id, d.endpoint_id, d.next_attempt_at,
-              row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as rn
+            where leased_until is not null and leased_until > ${now} and status = 'pending' group by endpoint_id
+          ), candidates as (
+            -- The oldest due rows of enabled endpoints that have a free slot: a bounded window
+            -- (never the whole backlog sorted per claim), which a saturated endpoint stays out of.
+            select d.id, d.endpoint_id, d.next_attempt_at
             from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
             where d.status = 'pending' and d.next_attempt_at <= ${now}
               and (d.leased_until is null or d.leased_until <= ${now})
+              and d.endpoint_id not in (select endpoint_id from inflight where n >= ${perEndpoint})
+            order by d.next_attempt_at limit 1000
+          ), ranked as (
+            select c.id, c.endpoint_id, c.next_attempt_at,
+              row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as rn
+            from candidates c
           ), chosen as (
             select r.id from ranked r left join inflight i on i.endpoint_id = r.endpoint_id
             where r.rn <= ${perEndpoint} - coalesce(i.n, 0)

@@ -74,6 +74,10 @@ export const webhookDeliveries = pgTable(
     unique('webhook_deliveries_event_endpoint_key').on(t.eventId, t.endpointId),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('webhook_deliveries_endpoint_log_idx').on(t.endpointId, t.createdAt, t.id),
+    // The deliveries in flight (a lease held): few, counted per endpoint by every claim.
+    index('webhook_deliveries_leased_idx')
+      .on(t.endpointId)
+      .where(sql`leased_until is not null`),
   ],
 );
 
