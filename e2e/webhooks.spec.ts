@@ -123,7 +123,9 @@ test('webhooks: create with a secret shown once, test event verified by standard
     const seen = new Set(receiver.posts.map((p) => p.id));
     await openRowMenu(page, 'webhook-row-test');
     await expect
-      .poll(() => receiver.posts.find((p) => !seen.has(p.id) && p.type === 'webhook.test')?.verified, { timeout: 15_000 })
+      .poll(() => receiver.posts.find((p) => !seen.has(p.id) && p.type === 'webhook.test')?.verified, {
+        timeout: 15_000,
+      })
       .toBe(true);
 
     // Disable, then delete.

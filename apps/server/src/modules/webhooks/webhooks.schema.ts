@@ -75,9 +75,7 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('webhook_deliveries_endpoint_log_idx').on(t.endpointId, t.createdAt, t.id),
     // The deliveries in flight (a lease held): few, counted per endpoint by every claim.
-    index('webhook_deliveries_leased_idx')
-      .on(t.endpointId)
-      .where(sql`leased_until is not null`),
+    index('webhook_deliveries_leased_idx').on(t.endpointId).where(sql`leased_until is not null`),
   ],
 );
 
