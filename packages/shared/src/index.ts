@@ -20,7 +20,7 @@ export * from './schemas/opt-outs.ts';
 export * from './schemas/page.ts';
 export * from './schemas/public-config.ts';
 export * from './schemas/users.ts';
+export * from './schemas/webhooks.ts';
 export * from './sms/index.ts';
 export * from './text/sanitize.ts';
 export * from './validators/cnpj.ts';
-export * from './schemas/webhooks.ts';
