@@ -65,7 +65,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await modules.registerRoutes(app);
     await app.ready();
     if (options.listen ?? true) await app.listen({ port: config.port, host: config.host });
-    if (options.work ?? true) await modules.supervisor.start();
+    if (options.work ?? true) {
+      await modules.supervisor.start();
+      modules.webhooks.deliverer.start();
+    }
 
     let closing: Promise<void> | undefined;
     return {
@@ -81,6 +84,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           await modules.dispatcher.stop();
           await jobs.stop();
           await modules.supervisor.stop();
+          await modules.webhooks.deliverer.stop();
           await providers!.close();
           await modules.channels.closeReceipts();
           // The hop's clicks still waiting are written before the database closes.

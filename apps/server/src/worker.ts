@@ -29,11 +29,13 @@ const providers = await startProviders({ config, logger });
 const modules = composeModules({ config, db, jobs, logger, providers: providers.registry });
 await jobs.start({ work: true });
 await modules.supervisor.start();
+modules.webhooks.deliverer.start();
 logger.info('worker ready');
 onShutdownSignal(logger, async () => {
   await modules.dispatcher.stop();
   await jobs.stop();
   await modules.supervisor.stop();
+  await modules.webhooks.deliverer.stop();
   await providers.close();
   await modules.channels.closeReceipts();
   await db.close();

@@ -46,6 +46,18 @@ const SCOPED: Record<string, ApiScope> = {
   // Marking a reply handled changes only the inbox's own flag: whoever reads the inbox keeps it.
   'PATCH /api/v1/replies/:id': 'messages:read',
   'POST /api/v1/replies/:id/answer': 'messages:send',
+  'POST /api/v1/webhook-endpoints': 'webhooks:manage',
+  'GET /api/v1/webhook-endpoints': 'webhooks:manage',
+  'GET /api/v1/webhook-endpoints/:id': 'webhooks:manage',
+  'PATCH /api/v1/webhook-endpoints/:id': 'webhooks:manage',
+  'DELETE /api/v1/webhook-endpoints/:id': 'webhooks:manage',
+  'POST /api/v1/webhook-endpoints/:id/rotate-secret': 'webhooks:manage',
+  'POST /api/v1/webhook-endpoints/:id/test': 'webhooks:manage',
+  'GET /api/v1/webhook-endpoints/:id/deliveries': 'webhooks:manage',
+  'POST /api/v1/webhook-endpoints/:id/replay': 'webhooks:manage',
+  'POST /api/v1/webhook-deliveries/:id/replay': 'webhooks:manage',
+  'GET /api/v1/balance-alerts': 'webhooks:manage',
+  'PUT /api/v1/balance-alerts': 'webhooks:manage',
 };
 
 let server: RunningServer;

@@ -31,6 +31,7 @@ import { createRepliesModule, type RepliesService } from './replies/index.ts';
 // Not through its index: the users service needs the auth index, whose tables need the users index.
 import { createUsersModule } from './users/users.module.ts';
 import type { UsersService } from './users/users.service.ts';
+import { createWebhooksModule, type WebhooksModule } from './webhooks/index.ts';
 
 export type ModuleDeps = {
   config: Config;
@@ -74,6 +75,8 @@ export type ComposedModules = {
   dispatcher: CampaignsModule['dispatcher'];
   /** The Receita's CNPJ base (enrichment's data): its state and refresh, for administrators. */
   cnpjBase: CnpjBaseModule;
+  /** Webhooks to the customer: `publish`, and the delivery loop the processes that work jobs start. */
+  webhooks: WebhooksModule;
   registerRoutes(app: FastifyInstance): Promise<void>;
 };
 
@@ -93,7 +96,9 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // Uploads (lists, opt-outs, enrichment) wait in DATA_DIR/uploads for their import job.
   const storage = createUploadStorage(dataDir);
 
-  const ledger = createLedgerModule({ db, clock });
+  // Built first: every module that reports events to the customer publishes through it.
+  const webhooks = createWebhooksModule({ db, config, clock, logger, mailer });
+  const ledger = createLedgerModule({ db, clock, balanceMoved: webhooks.balanceMoved });
   const checkout = createCheckoutModule({ config, ledger: ledger.service, logger });
   // users ⇄ auth: sign-in returns the user's public shape; deactivation ends the sessions.
   let auth: AuthModule | undefined;
@@ -152,6 +157,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     jobs,
     clock,
     logger,
+    events: webhooks.sources,
   });
   const links = createLinksModule({
     db,
@@ -175,6 +181,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     jobs,
     clock,
     logger,
+    onStatus: webhooks.sources.onCampaignStatus,
   });
   const messagesApi = createMessagesApiModule({
     db,
@@ -216,6 +223,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     checkout.registerRoutes,
     adminUsers.registerRoutes,
     cnpjBase.registerRoutes,
+    webhooks.registerRoutes,
   ];
   const { guard } = auth;
 
@@ -243,6 +251,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     supervisor: campaigns.supervisor,
     dispatcher: campaigns.dispatcher,
     cnpjBase,
+    webhooks,
     async registerRoutes(app) {
       app.decorateRequest('user', undefined);
       for (const register of routes) await register(app, guard);

@@ -336,6 +336,16 @@ export const ERRORS = {
   LINK_TARGET_UNKNOWN: { status: 400, message: 'Este destino não pertence ao link.', params: ['target'] },
   LINK_DISABLE_REASON: { status: 400, message: 'Diga por que o link está sendo desativado.' },
 
+  // Webhooks to the customer (issue 23)
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: 'Webhook não encontrado.' },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: 'Entrega de webhook não encontrada.' },
+  WEBHOOK_URL_INVALID: { status: 400, message: 'Use um endereço https:// válido.' },
+  WEBHOOK_URL_PRIVATE: {
+    status: 400,
+    message: 'Este endereço é privado ou local; use um endereço público da internet.',
+  },
+  WEBHOOK_ENDPOINT_LIMIT: { status: 409, message: 'Limite de 20 webhooks por conta atingido.' },
+
   // Enrichment and the CNPJ base
   ENRICHMENT_FORBIDDEN: {
     status: 403,

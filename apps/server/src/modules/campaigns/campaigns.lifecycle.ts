@@ -5,14 +5,18 @@
  * supervisor never disagree about where a campaign is.
  */
 import type { Campaign, CampaignStatus, StartCampaignRequest } from '@ecoa/shared';
-import type { Tx } from '../../platform/db/client.ts';
+import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { snapshotAudience } from './campaigns.audience.ts';
 import type { ContentProblem } from './campaigns.content.ts';
 import { dispatchQueue } from './campaigns.jobs.ts';
 import { scheduleForStart } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
-import { type CampaignsServiceDeps, MAX_LOOPS_PER_CAMPAIGN } from './campaigns.service-deps.ts';
+import {
+  type CampaignStatusEvent,
+  type CampaignsServiceDeps,
+  MAX_LOOPS_PER_CAMPAIGN,
+} from './campaigns.service-deps.ts';
 
 type LifecycleDeps = CampaignsServiceDeps & { problemsOf: (row: CampaignRow) => Promise<ContentProblem[]> };
 
@@ -69,6 +73,11 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     for (let i = 0; i < jobs; i++) await deps.jobs.send(dispatchQueue, { campaignId }, tx ? { tx } : {});
   }
 
+  /** The customer's `campaign.status` webhook, in the move's transaction, with the recipients' counts. */
+  async function announce(row: CampaignRow, status: CampaignStatusEvent, tx: DbOrTx): Promise<void> {
+    if (deps.onStatus) await deps.onStatus(row, status, await repo.counts(row.id, tx), tx);
+  }
+
   /** Credits back to available for `parts` not sent, mirrored on the campaign. */
   async function releaseParts(row: CampaignRow, parts: number, tx: Tx): Promise<void> {
     if (parts <= 0) return;
@@ -92,6 +101,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         tx,
       );
       if (!updated) throw new AppError('CAMPAIGN_NOT_RUNNING');
+      await announce(updated, 'paused', tx);
       if (actorId)
         await deps.audit(
           {
@@ -134,7 +144,9 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           },
           tx,
         );
-      return (await repo.findById(campaignId, tx))!;
+      const after = (await repo.findById(campaignId, tx))!;
+      await announce(after, 'canceled', tx);
+      return after;
     });
     // Before the answer: nothing more of it is handed to the carrier from this process; what a
     // loop had claimed and not handed over is released as `canceled` by its settle.
@@ -196,6 +208,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         );
         await repo.clearNewUser(userId, tx);
         if (!scheduled) await queueDispatch(id, tx);
+        if (!scheduled) await announce(updated!, 'started', tx);
         return updated!;
       });
       deps.jobs.wake(dispatchQueue);
@@ -230,6 +243,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         );
         if (!updated) throw new AppError('CAMPAIGN_NOT_PAUSED');
         if (!scheduled) await queueDispatch(id, tx);
+        if (!scheduled) await announce(updated, 'started', tx);
         return updated;
       });
       deps.jobs.wake(dispatchQueue);
@@ -244,11 +258,19 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
 
     /** The carrier keeps failing: the campaign waits, with the reason shown, until the user resumes it. */
     async pauseForProvider(id: string, detail: string): Promise<void> {
-      await repo.transition(id, ['RUNNING'], {
-        status: 'PAUSED',
-        statusReason: 'PROVIDER_FAILING',
-        statusDetail: detail.slice(0, 500),
-        updatedAt: clock.now(),
+      await db.transaction(async (tx) => {
+        const paused = await repo.transition(
+          id,
+          ['RUNNING'],
+          {
+            status: 'PAUSED',
+            statusReason: 'PROVIDER_FAILING',
+            statusDetail: detail.slice(0, 500),
+            updatedAt: clock.now(),
+          },
+          tx,
+        );
+        if (paused) await announce(paused, 'paused', tx);
       });
       deps.halt(id);
       logger.warn({ campaignId: id, detail }, 'campaign paused: its carrier keeps failing');
@@ -265,6 +287,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           tx,
         );
         if (updated) await queueDispatch(row.id, tx);
+        if (updated) await announce(updated, 'started', tx);
         return updated;
       });
       if (started) {
@@ -292,6 +315,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
         if (!done) return false;
         const left = row.creditsReserved - row.creditsUsed - row.creditsReleased;
         if (left > 0) await releaseParts(row, left, tx);
+        if (done.status === 'COMPLETED') await announce(done, 'completed', tx);
         logger.info({ campaignId: id, status: done.status, leftover: left }, 'campaign finished');
         return true;
       });

@@ -25,7 +25,7 @@ import { createCampaignReports } from './campaigns.reports.service.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
 import { registerCampaignsRoutes } from './campaigns.routes.ts';
 import { type CampaignsService, createCampaignsService } from './campaigns.service.ts';
-import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
+import type { CampaignStatusListener, CampaignsServiceDeps } from './campaigns.service-deps.ts';
 import { type CampaignSupervisor, createCampaignSupervisor } from './campaigns.supervisor.ts';
 
 export type CampaignsModule = {
@@ -58,6 +58,8 @@ export function createCampaignsModule(deps: {
   jobs: Jobs;
   clock: Clock;
   logger: Logger;
+  /** The customer's `campaign.status` webhook. */
+  onStatus?: CampaignStatusListener;
 }): CampaignsModule {
   const { ledger, providers, audios, audit, channels, jobs, clock, logger } = deps;
   const db = deps.db.db;
@@ -81,6 +83,7 @@ export function createCampaignsModule(deps: {
     lockAudio: audios.lockShared,
     clock,
     logger,
+    onStatus: deps.onStatus,
   };
   const service = createCampaignsService(serviceDeps);
   const apiSends = createApiSends({

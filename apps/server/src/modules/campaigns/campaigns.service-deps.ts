@@ -2,14 +2,17 @@
  * What the campaigns service is built from: apart from the service so the lifecycle and the
  * dispatcher read it without importing the service (no cycle).
  */
+
+import type { CampaignCounts } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
-import type { Database, Tx } from '../../platform/db/client.ts';
+import type { Database, DbOrTx, Tx } from '../../platform/db/client.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditChanges } from '../audit/index.ts';
 import type { ProviderRegistry } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
+import type { CampaignRow } from './campaigns.schema.ts';
 
 /** Loops per campaign per process: a start queues four; a job pg-boss retried after its expiry adds none. */
 export const MAX_LOOPS_PER_CAMPAIGN = 4;
@@ -45,4 +48,14 @@ export type CampaignsServiceDeps = {
   liveWorkers: () => number;
   clock: Clock;
   logger: Logger;
+  /** A campaign started, paused, completed or was canceled (the customer's webhooks), in the move's transaction. */
+  onStatus?: CampaignStatusListener;
 };
+
+export type CampaignStatusEvent = 'started' | 'paused' | 'completed' | 'canceled';
+export type CampaignStatusListener = (
+  campaign: Pick<CampaignRow, 'id' | 'userId' | 'name'>,
+  status: CampaignStatusEvent,
+  counts: CampaignCounts,
+  tx: DbOrTx,
+) => Promise<void>;

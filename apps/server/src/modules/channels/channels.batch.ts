@@ -22,6 +22,7 @@ import {
   type ReceiptContext,
   type ReceiptResult,
   reviveEvent,
+  type StatusListener,
   writeBack,
 } from './message-batch-state.ts';
 import type { StatusEvent } from './provider.ts';
@@ -89,7 +90,12 @@ function appliedOf(results: ReceiptResult[]): SubmittedBatchResult['followUps'] 
 }
 
 /** Receipts, in `tx` (whose caller took the carrier ids' locks): read what they touch, apply, write. */
-async function applyReceiptsLocked(events: StatusEvent[], now: Date, tx: DbOrTx): Promise<ReceiptResult[]> {
+async function applyReceiptsLocked(
+  events: StatusEvent[],
+  now: Date,
+  tx: DbOrTx,
+  onStatus?: StatusListener,
+): Promise<ReceiptResult[]> {
   const known = await rowsOf<{ provider: string; provider_message_id: string; message_id: string }>(
     tx.execute(sql`
       select p.provider, p.provider_message_id, p.message_id from provider_message_ids p
@@ -131,12 +137,15 @@ async function applyReceiptsLocked(events: StatusEvent[], now: Date, tx: DbOrTx)
         ${pgArray(changedParts.map((p) => p.status))}::text[], ${pgArray(changedParts.map((p) => p.reason))}::text[]) as u(provider, id, status, reason)
       where p.provider = u.provider and p.provider_message_id = u.id`);
   }
-  await writeBack(ctx.state, ctx.events, now, tx);
+  await writeBack(ctx.state, ctx.events, now, tx, onStatus);
   await parkEarly(early, tx);
   return results;
 }
 
-export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promise<T>) => Promise<T>) {
+export function createMessageBatches(
+  transaction: <T>(fn: (tx: DbOrTx) => Promise<T>) => Promise<T>,
+  onStatus?: StatusListener,
+) {
   return {
     /** Receipts in one transaction. */
     applyReceipts(events: StatusEvent[], now = new Date()): Promise<ReceiptResult[]> {
@@ -146,7 +155,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
           events.map((e) => ({ provider: e.provider, id: e.providerMessageId })),
           tx,
         );
-        return applyReceiptsLocked(events, now, tx);
+        return applyReceiptsLocked(events, now, tx, onStatus);
       });
     },
 
@@ -219,7 +228,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
           on conflict (provider, provider_message_id) do update
             set message_id = excluded.message_id, part = excluded.part, status = excluded.status, reason = excluded.reason`);
       }
-      await writeBack(ctx.state, ctx.events, now, tx);
+      await writeBack(ctx.state, ctx.events, now, tx, onStatus);
       await parkEarly(applied.early, tx);
       return {
         followUps: appliedOf(applied.results.slice(0, earlier.length)),
@@ -244,7 +253,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
         const m = state.get(r.messageId);
         if (m && advance(events, r.messageId, m, r.status, now, r.reason)) moved.add(r.messageId);
       }
-      await writeBack(state, events, now, tx);
+      await writeBack(state, events, now, tx, onStatus);
       return moved;
     },
 
@@ -283,6 +292,7 @@ export function createMessageBatches(transaction: <T>(fn: (tx: DbOrTx) => Promis
           rows.map((r) => reviveEvent(r.event)),
           now,
           tx,
+          onStatus,
         );
         return { swept: rows.length, followUps: appliedOf(results) };
       });

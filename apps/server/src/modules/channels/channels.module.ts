@@ -13,8 +13,14 @@ import type { Logger } from '../../platform/logger.ts';
 import { defineChannelsJobs } from './channels.jobs.ts';
 import { type ChannelsRepository, createChannelsRepository } from './channels.repository.ts';
 import { registerChannelsRoutes } from './channels.routes.ts';
-import { type ChannelsService, type ChannelsServiceDeps, createChannelsService } from './channels.service.ts';
+import {
+  type ChannelEvents,
+  type ChannelsService,
+  type ChannelsServiceDeps,
+  createChannelsService,
+} from './channels.service.ts';
 import { registerProviderWebhooks } from './channels.webhooks.ts';
+import type { StatusListener } from './message-batch-state.ts';
 import { createMessageCounts } from './message-counts.ts';
 import { createMessagesList, type MessagesList } from './messages-list.ts';
 import { createMessagesPerDay } from './messages-per-day.ts';
@@ -45,9 +51,11 @@ export function createChannelsModule(deps: {
   jobs: Jobs;
   clock: Clock;
   logger: Logger;
+  /** The customer's webhooks: statuses (in the batches' transactions), replies, URA keys. */
+  events?: ChannelEvents & { onStatus?: StatusListener };
 }): ChannelsModule {
   const { config, providers, jobs, logger } = deps;
-  const repo = createChannelsRepository(deps.db.db);
+  const repo = createChannelsRepository(deps.db.db, { onStatus: deps.events?.onStatus });
   const service = createChannelsService({
     db: deps.db.db,
     repo,
@@ -58,6 +66,7 @@ export function createChannelsModule(deps: {
     jobs,
     clock: deps.clock,
     logger,
+    events: deps.events,
   });
   for (const provider of providers.all()) provider.onEvent((event) => service.handleEvent(event));
   defineChannelsJobs(jobs, {

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { createMessageBatches } from './channels.batch.ts';
 import { inboundMessages, type MessageRow, messageEvents, messages } from './channels.schema.ts';
+import type { StatusListener } from './message-batch-state.ts';
 import { advances, isFinal } from './message-status.ts';
 import type { OutboundContent, StatusEvent } from './provider.ts';
 
@@ -73,8 +74,8 @@ async function advanceMessage(
   return true;
 }
 
-export function createChannelsRepository(db: Database) {
-  const batches = createMessageBatches((fn) => db.transaction(fn));
+export function createChannelsRepository(db: Database, hooks: { onStatus?: StatusListener } = {}) {
+  const batches = createMessageBatches((fn) => db.transaction(fn), hooks.onStatus);
   return {
     /** A new message, `queued`; pass `tx` to create it with its credit reservation. */
     async createMessage(input: NewMessage, now: Date, tx: DbOrTx = db): Promise<string> {
@@ -204,7 +205,6 @@ export function createChannelsRepository(db: Database) {
       return message;
     },
 
-    /** The account that last sent a message to `phone` (an SMS reply belongs to it). */
     /**
      * The last message sent to `phone` on one of `channels` before `before`: whose account a reply
      * belongs to, and the message (and campaign) it answers.
@@ -213,9 +213,14 @@ export function createChannelsRepository(db: Database) {
       phone: string,
       channels: readonly Channel[],
       before: Date,
-    ): Promise<{ userId: string; messageId: string; campaignId: string | null } | undefined> {
+    ): Promise<{ userId: string; messageId: string; campaignId: string | null; channel: Channel } | undefined> {
       const [row] = await db
-        .select({ userId: messages.userId, messageId: messages.id, campaignId: messages.campaignId })
+        .select({
+          userId: messages.userId,
+          messageId: messages.id,
+          campaignId: messages.campaignId,
+          channel: messages.channel,
+        })
         .from(messages)
         .where(
           and(eq(messages.toPhone, phone), inArray(messages.channel, [...channels]), lte(messages.createdAt, before)),
@@ -225,8 +230,10 @@ export function createChannelsRepository(db: Database) {
       return row;
     },
 
-    async storeInbound(input: typeof inboundMessages.$inferInsert): Promise<void> {
-      await db.insert(inboundMessages).values(input);
+    /** Stores an incoming message; its id (the `message.reply` event names it). */
+    async storeInbound(input: typeof inboundMessages.$inferInsert): Promise<string> {
+      const [row] = await db.insert(inboundMessages).values(input).returning({ id: inboundMessages.id });
+      return row!.id;
     },
   };
 }

@@ -49,6 +49,28 @@ export type ChannelsServiceDeps = {
   jobs: Pick<Jobs, 'send'>;
   clock: Clock;
   logger: Logger;
+  /** What the customer's webhooks report (the composition root wires them to the webhooks module). */
+  events?: ChannelEvents;
+};
+
+/** Replies, opt-outs by reply and URA keys, as they happen (`message.status` rides the batches' StatusListener). */
+export type ChannelEvents = {
+  onReply?: (reply: {
+    userId: string;
+    replyId: string;
+    from: string;
+    text: string;
+    optedOut: boolean;
+    receivedAt: Date;
+    inReplyTo: { messageId: string; campaignId: string | null; channel: Channel } | null;
+  }) => Promise<void>;
+  onDigits?: (press: {
+    userId: string;
+    messageId: string;
+    to: string;
+    digits: string;
+    campaignId: string | null;
+  }) => Promise<void>;
 };
 
 /** Channels whose recipients must be mobile phones (a landline cannot get an SMS, WhatsApp or RCS). */
@@ -138,6 +160,17 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   async function afterReceipt(event: StatusEvent, messageId: string | undefined): Promise<void> {
     if (!messageId || event.detail?.digits === undefined) return;
     await deps.jobs.send(uraAnswerQueue, { messageId, digits: event.detail.digits });
+    const onDigits = deps.events?.onDigits;
+    const message = onDigits ? await repo.findById(messageId) : undefined;
+    if (onDigits && message) {
+      await onDigits({
+        userId: message.userId,
+        messageId,
+        to: message.toPhone,
+        digits: event.detail.digits,
+        campaignId: message.campaignId ?? null,
+      });
+    }
   }
 
   /** The reply family of each provider's inbound messages (SMPP's are SMS replies). */
@@ -164,7 +197,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     const userId = answered?.userId ?? (await repo.lastMessageTo(phone, CHANNELS, before))?.userId;
     const optOut = Boolean(userId) && from.ok && isOptOutReply(text);
     if (optOut) await deps.optOuts.addReply(userId!, phone);
-    await repo.storeInbound({
+    const replyId = await repo.storeInbound({
       userId: userId ?? null,
       provider: event.provider,
       channel,
@@ -176,6 +209,19 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       campaignId: answered?.campaignId ?? null,
     });
     logger.info({ provider: event.provider, userId, optOut }, 'inbound message stored');
+    if (userId && deps.events?.onReply) {
+      await deps.events.onReply({
+        userId,
+        replyId,
+        from: phone,
+        text,
+        optedOut: optOut,
+        receivedAt: event.at,
+        inReplyTo: answered
+          ? { messageId: answered.messageId, campaignId: answered.campaignId, channel: answered.channel }
+          : null,
+      });
+    }
   }
 
   /**

@@ -4,7 +4,7 @@
  * within a batch give what one-by-one would), and writes what changed back in a constant number
  * of statements with `unnest`, whatever the batch size.
  */
-import type { MessageEventStatus, MessageStatus } from '@ecoa/shared';
+import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
@@ -30,7 +30,14 @@ export type MessageState = {
   read: boolean;
   changed: boolean;
   submittedAt?: Date;
+  /** Whose message it is and what (what a status listener reports). */
+  owner?: { userId: string; channel: Channel; to: string; parts: number; campaignId: string | null };
 };
+
+/** A step a batch wrote, with its message's owner: what the customer's `message.status` webhook reports. */
+export type StatusChange = NewEvent & NonNullable<MessageState['owner']>;
+/** Told, in the batch's transaction, of every step it wrote (webhooks' outbox). */
+export type StatusListener = (changes: StatusChange[], tx: DbOrTx) => Promise<void>;
 /** One carrier id of a message (a part of a long SMS) and the last word on it. */
 export type PartState = { key: string; status: MessageStatus | null; reason: string | null; changed: boolean };
 
@@ -65,10 +72,17 @@ export async function loadMessages(ids: string[], tx: DbOrTx): Promise<Map<strin
     reason: string | null;
     last_at: string | Date | null;
     read: boolean;
+    user_id: string;
+    channel: Channel;
+    to_phone: string;
+    parts: number;
+    campaign_id: string | null;
   }>(
     tx.execute(sql`
-      with m as (select id, status, reason from messages where id = any(${pgArray(ids)}::uuid[]) order by id for update)
-      select m.id, m.status, m.reason, e.last_at, coalesce(e.read, false) as read
+      with m as (select id, status, reason, user_id, channel, to_phone, parts, campaign_id from messages
+        where id = any(${pgArray(ids)}::uuid[]) order by id for update)
+      select m.id, m.status, m.reason, e.last_at, coalesce(e.read, false) as read,
+        m.user_id, m.channel, m.to_phone, m.parts, m.campaign_id
       from m left join lateral (
         select max(at) as last_at, bool_or(status = 'read') as read from message_events where message_id = m.id
       ) e on true`),
@@ -80,6 +94,7 @@ export async function loadMessages(ids: string[], tx: DbOrTx): Promise<Map<strin
       lastAt: r.last_at ? new Date(r.last_at) : null,
       read: r.read,
       changed: false,
+      owner: { userId: r.user_id, channel: r.channel, to: r.to_phone, parts: r.parts, campaignId: r.campaign_id },
     });
   }
   return state;
@@ -117,6 +132,7 @@ export async function writeBack(
   events: NewEvent[],
   now: Date,
   tx: DbOrTx,
+  onStatus?: StatusListener,
 ): Promise<void> {
   const changed = [...state.entries()].filter(([, m]) => m.changed);
   if (changed.length > 0) {
@@ -137,6 +153,14 @@ export async function writeBack(
       from unnest(${pgArray(events.map((e) => e.messageId))}::uuid[], ${pgArray(events.map((e) => e.status))}::text[],
         ${pgArray(events.map((e) => e.reason))}::text[], ${pgArray(events.map((e) => (e.detail ? JSON.stringify(e.detail) : null)))}::text[],
         ${pgArray(events.map((e) => e.at.toISOString()))}::timestamptz[]) as e(message_id, status, reason, detail, at)`);
+  }
+  if (onStatus && events.length > 0) {
+    const changes: StatusChange[] = [];
+    for (const e of events) {
+      const owner = state.get(e.messageId)?.owner;
+      if (owner) changes.push({ ...e, ...owner });
+    }
+    await onStatus(changes, tx);
   }
 }
 

@@ -54,6 +54,7 @@ export function createLedgerRepository(db: DbOrTx): LedgerRepository {
   return {
     ...ledgerQueries(db),
     ...transferQueries(db),
+    handle: db,
     withTx: (tx) => createLedgerRepository(tx),
     transaction: (fn) => (db as Database).transaction((tx) => fn(createLedgerRepository(tx))),
   };
@@ -61,6 +62,8 @@ export function createLedgerRepository(db: DbOrTx): LedgerRepository {
 
 export type LedgerRepository = ReturnType<typeof ledgerQueries> &
   ReturnType<typeof transferQueries> & {
+    /** The handle it runs on (a transaction inside `transaction(fn)`), for hooks that write beside it. */
+    handle: DbOrTx;
     /** The same repository on another handle (an outer transaction the caller already opened). */
     withTx(tx: DbOrTx): LedgerRepository;
     /** Runs `fn` in a transaction (a savepoint when this repository is already inside one). */

@@ -21,7 +21,12 @@ export { type LedgerClock, pgErrorCode, type Reference } from './ledger.core.ts'
 export type { PaymentResult } from './ledger.payments.ts';
 export type { TransferResult } from './ledger.transfers.ts';
 
-export type LedgerServiceDeps = { repo: LedgerRepository; clock: LedgerClock };
+export type LedgerServiceDeps = {
+  repo: LedgerRepository;
+  clock: LedgerClock;
+  /** Told in the movement's transaction when credits leave `available` (webhooks' `balance.low`). */
+  balanceMoved?: (change: { userId: string; type: CreditType; available: number }, tx: DbOrTx) => Promise<void>;
+};
 
 export type MovementInput = OperationOptions & {
   userId: string;
@@ -116,6 +121,9 @@ export function createLedgerService(deps: LedgerServiceDeps) {
           clock.now(),
         );
         if (!after) throw input.onShort(await repo.getBalance(input.userId, input.type));
+        if (input.availableDelta < 0 && deps.balanceMoved) {
+          await deps.balanceMoved({ userId: input.userId, type: input.type, available: after.available }, repo.handle);
+        }
         const [e] = await repo.insertEntries([
           entry({
             userId: input.userId,

@@ -108,3 +108,60 @@ export function customerUrlPoster(config: { allowPrivateOutbound: boolean }, res
   return (url: string, body: unknown) =>
     postJsonOutbound(url, body, { allowPrivate: config.allowPrivateOutbound, resolve });
 }
+
+export type OutboundAnswer = {
+  status: number /** The answer's first `readLimit` bytes, as text. */;
+  bodyStart: string;
+};
+
+/**
+ * POSTs a prepared body with extra headers (signed webhooks) under the same rules as
+ * `postJsonOutbound`, and reads back at most `readLimit` bytes of the answer (the delivery log);
+ * the timeout covers the whole exchange.
+ */
+export async function postOutbound(
+  url: string,
+  payload: string,
+  options: OutboundOptions & { headers?: Record<string, string>; readLimit?: number },
+): Promise<OutboundAnswer> {
+  const { url: target, address } = await resolvePublicUrl(url, options);
+  const request = target.protocol === 'https:' ? https.request : http.request;
+  const limit = options.readLimit ?? 1024;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      target,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'user-agent': 'Ecoa/1 (+webhooks)',
+          ...options.headers,
+        },
+        agent: false,
+        lookup: pinnedLookup(address),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let read = 0;
+        const done = () => {
+          resolve({
+            status: res.statusCode ?? 0,
+            bodyStart: Buffer.concat(chunks).subarray(0, limit).toString('utf8'),
+          });
+          res.destroy();
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (read < limit) chunks.push(chunk);
+          read += chunk.length;
+          if (read >= limit) done();
+        });
+        res.on('end', done);
+        res.on('error', () => done());
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

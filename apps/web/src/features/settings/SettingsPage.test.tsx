@@ -68,6 +68,7 @@ function stubApi(overrides: Partial<Record<string, (call: Call) => Response>> = 
       if (override) return override(call);
       if (key === 'GET /api/v1/me/profile') return json(PROFILE);
       if (key === 'GET /api/v1/me/sessions') return json({ items: SESSIONS });
+      if (key === 'GET /api/v1/webhook-endpoints') return json([]);
       if (key === 'PATCH /api/v1/me/profile') return json({ ...PROFILE, ...(call.body as object) });
       return json({ message: 'not stubbed', code: 'NOT_FOUND' }, 404);
     }),

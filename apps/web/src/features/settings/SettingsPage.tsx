@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { ApiKeysCard } from '../api-keys';
+import { WebhooksCard } from '../webhooks';
 import { PictureCard } from './PictureCard';
 import { ProfileCard } from './ProfileCard';
 import { settingsKeys } from './queryKeys';
@@ -46,6 +47,7 @@ export function SettingsPage() {
       )}
       <ApiKeysCard />
       <SessionsCard />
+      <WebhooksCard />
     </Stack>
   );
 }

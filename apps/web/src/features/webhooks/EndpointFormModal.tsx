@@ -1,0 +1,125 @@
+import {
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_URL_MAX,
+  type WebhookEndpointCreate,
+  type WebhookEndpointWithSecret,
+  type WebhookEventType,
+} from '@ecoa/shared';
+import { Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../platform/errors';
+import { webhooksKeys } from './queryKeys';
+import { webhooksApi } from './webhooksApi';
+
+type FormValues = { url: string; description: string; events: WebhookEventType[] };
+
+/** A new endpoint: its URL, the events it takes, a note; the answer carries the secret (shown next). */
+export function EndpointFormModal({
+  opened,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (endpoint: WebhookEndpointWithSecret) => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const form = useForm<FormValues>({
+    defaultValues: { url: 'https://', description: '', events: ['message.status', 'message.reply'] },
+  });
+  const create = useMutation({
+    mutationFn: (input: WebhookEndpointCreate) => webhooksApi.create(input),
+    onSuccess: async (endpoint) => {
+      await queryClient.invalidateQueries({ queryKey: webhooksKeys.endpoints });
+      form.reset();
+      onCreated(endpoint);
+    },
+  });
+  const submit = form.handleSubmit((values) =>
+    create.mutate({
+      url: values.url.trim(),
+      events: values.events,
+      description: values.description.trim() || undefined,
+    }),
+  );
+  const close = () => {
+    create.reset();
+    onClose();
+  };
+
+  return (
+    <Modal opened={opened} onClose={close} title={t('webhooks.form.title')} size="lg" centered>
+      <form onSubmit={submit} noValidate data-testid="webhook-form">
+        <Stack gap="md">
+          <TextInput
+            label={t('webhooks.form.url')}
+            description={t('webhooks.form.urlHint')}
+            placeholder="https://erp.example.com/ecoa/webhooks"
+            maxLength={WEBHOOK_URL_MAX}
+            error={form.formState.errors.url ? t('webhooks.form.urlRequired') : undefined}
+            data-testid="webhook-url"
+            {...form.register('url', { validate: (v) => /^https?:\/\/\S+\.?\S*$/.test(v.trim()) })}
+          />
+          <Controller
+            control={form.control}
+            name="events"
+            rules={{ validate: (v) => v.length > 0 }}
+            render={({ field, fieldState }) => (
+              <Checkbox.Group
+                label={t('webhooks.form.events')}
+                value={field.value}
+                onChange={(v) => field.onChange(v as WebhookEventType[])}
+                error={fieldState.error ? t('webhooks.form.eventsRequired') : undefined}
+                data-testid="webhook-events"
+              >
+                <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs" spacing="xs">
+                  {WEBHOOK_EVENT_TYPES.map((type) => (
+                    <Checkbox
+                      key={type}
+                      value={type}
+                      label={
+                        <Stack gap={0}>
+                          <Text size="sm" ff="monospace">
+                            {type}
+                          </Text>
+                          <Text size="xs" c="dimmed">
+                            {t(`webhooks.events.${type}`)}
+                          </Text>
+                        </Stack>
+                      }
+                      data-testid={`webhook-event-${type}`}
+                    />
+                  ))}
+                </SimpleGrid>
+              </Checkbox.Group>
+            )}
+          />
+          <TextInput
+            label={t('webhooks.form.description')}
+            placeholder={t('webhooks.form.descriptionPlaceholder')}
+            maxLength={WEBHOOK_DESCRIPTION_MAX}
+            data-testid="webhook-description"
+            {...form.register('description')}
+          />
+          {create.isError && (
+            <Text c="red" size="sm" data-testid="webhook-form-error">
+              {errorText(create.error, t, 'webhooks.form.failed')}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('webhooks.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending} data-testid="webhook-save">
+              {t('webhooks.form.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
