@@ -34,3 +34,15 @@ export function LoadErrorAlert({
     </Alert>
   );
 }
+
+/** The part of a react-query result the alert reads. */
+type FailedQuery = { isError: boolean; error: unknown; refetch: () => unknown };
+
+/** `LoadErrorAlert` for one query: shown only while it has failed, "Try again" fetches it again. */
+export function QueryErrorAlert({
+  query,
+  ...alertProps
+}: Omit<LoadErrorAlertProps, 'error' | 'onRetry'> & { query: FailedQuery }) {
+  if (!query.isError) return null;
+  return <LoadErrorAlert error={query.error} onRetry={() => void query.refetch()} {...alertProps} />;
+}

@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { formatReais } from '../credits';
 import { adminUsersApi } from './adminUsersApi';
 import { maskCnpj, maskPhone } from './format';
@@ -133,12 +133,11 @@ export function UsersPage() {
 
       <Paper withBorder radius="md">
         {query.isError ? (
-          <LoadErrorAlert
+          <QueryErrorAlert
+            query={query}
             m="md"
             title={t('adminUsers.loadError')}
-            error={query.error}
             fallbackKey="adminUsers.loadError"
-            onRetry={() => void query.refetch()}
             data-testid="users-error"
           />
         ) : (

@@ -28,7 +28,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
 import { openDeleteDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { openRenameDialog } from '../../ui/RenameDialog';
 import { usePhone } from '../../ui/usePhone';
@@ -221,7 +221,7 @@ export function AudiosPage() {
         }
       />
       {query.isError ? (
-        <LoadErrorAlert error={query.error} fallbackKey="loadError.audios" onRetry={() => query.refetch()} />
+        <QueryErrorAlert query={query} fallbackKey="loadError.audios" />
       ) : data && data.total === 0 ? (
         <EmptyState
           icon={<IconMicrophone size={28} />}

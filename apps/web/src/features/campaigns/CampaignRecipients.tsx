@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { reasonText, STATUS_COLOR } from '../channels';
 import { campaignsApi } from './campaignsApi';
 import { campaignsKeys } from './queryKeys';
@@ -129,14 +129,7 @@ export function CampaignRecipients({
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        {recipients.isError && (
-          <LoadErrorAlert
-            error={recipients.error}
-            fallbackKey="loadError.recipients"
-            onRetry={() => void recipients.refetch()}
-            data-testid="recipients-error"
-          />
-        )}
+        <QueryErrorAlert query={recipients} fallbackKey="loadError.recipients" data-testid="recipients-error" />
         {!recipients.isError && recipients.data?.items.length === 0 && (
           <Text c="dimmed" ta="center">
             {t('campaigns.detail.noRecipients')}

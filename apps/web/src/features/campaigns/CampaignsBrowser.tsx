@@ -5,7 +5,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { CampaignsTable } from './CampaignsTable';
 import { campaignsApi } from './campaignsApi';
 import { campaignsPollInterval, summaryPollFacts } from './pollInterval';
@@ -70,14 +70,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
             w={{ base: '48%', sm: 180 }}
           />
         </Group>
-        {campaigns.isError && (
-          <LoadErrorAlert
-            error={campaigns.error}
-            fallbackKey="loadError.campaigns"
-            onRetry={() => campaigns.refetch()}
-            data-testid="campaigns-error"
-          />
-        )}
+        <QueryErrorAlert query={campaigns} fallbackKey="loadError.campaigns" data-testid="campaigns-error" />
         {campaigns.isPending ? (
           <Center py="xl">
             <Loader />

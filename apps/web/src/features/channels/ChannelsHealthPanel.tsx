@@ -2,7 +2,7 @@ import { Badge, Card, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { channelsApi } from './channelsApi';
 import { channelsKeys } from './queryKeys';
 
@@ -15,11 +15,7 @@ export function ChannelsHealthPanel() {
       <Stack gap="sm">
         <Title order={4}>{t('channels.health.title')}</Title>
         {query.error ? (
-          <LoadErrorAlert
-            fallbackKey="channels.health.loadFailed"
-            error={query.error}
-            onRetry={() => void query.refetch()}
-          />
+          <QueryErrorAlert query={query} fallbackKey="channels.health.loadFailed" />
         ) : (
           <Table.ScrollContainer minWidth={640}>
             <Table verticalSpacing="xs">

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { useSession } from '../../platform/SessionProvider';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { CampaignsTable, campaignsApi, campaignsPollInterval, summaryPollFacts } from '../campaigns';
 import { campaignsKeys } from '../campaigns/queryKeys';
 import { BalanceCard, refreshMoney, useAccountBalance, useCredits } from '../credits';
@@ -143,25 +143,15 @@ export function DashboardPage() {
               </Stack>
             ))}
           </SimpleGrid>
-          {balance.isError && (
-            <LoadErrorAlert
-              mt="sm"
-              error={balance.error}
-              fallbackKey="loadError.balance"
-              onRetry={() => void balance.refetch()}
-              data-testid="dashboard-balance-error"
-            />
-          )}
+          <QueryErrorAlert
+            query={balance}
+            mt="sm"
+            fallbackKey="loadError.balance"
+            data-testid="dashboard-balance-error"
+          />
         </Card>
       </SimpleGrid>
-      {summary.isError && (
-        <LoadErrorAlert
-          error={summary.error}
-          fallbackKey="loadError.dashboard"
-          onRetry={() => void summary.refetch()}
-          data-testid="dashboard-error"
-        />
-      )}
+      <QueryErrorAlert query={summary} fallbackKey="loadError.dashboard" data-testid="dashboard-error" />
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
         <Card withBorder radius="md" padding="md">
           <Text size="sm" c="dimmed">

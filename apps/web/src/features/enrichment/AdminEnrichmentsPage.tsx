@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { CnpjBaseCard } from './CnpjBaseCard';
 import { EnrichmentsTable } from './EnrichmentsTable';
@@ -56,9 +56,7 @@ export function AdminEnrichmentsPage() {
           data-testid="enrichment-admin-to"
         />
       </Group>
-      {list.isError && (
-        <LoadErrorAlert error={list.error} fallbackKey="loadError.enrichments" onRetry={() => void list.refetch()} />
-      )}
+      <QueryErrorAlert query={list} fallbackKey="loadError.enrichments" />
       {list.isSuccess && items.length === 0 && (
         <Text c="dimmed" size="sm">
           {t('enrichment.admin.empty')}

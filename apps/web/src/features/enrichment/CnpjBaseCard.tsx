@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 import { monthName } from './format';
@@ -49,14 +49,7 @@ export function CnpjBaseCard() {
     <Card withBorder radius="lg" padding="lg" data-testid="cnpj-base">
       <Stack gap="sm">
         <Title order={4}>{t('enrichment.base.title')}</Title>
-        {base.isError && (
-          <LoadErrorAlert
-            error={base.error}
-            fallbackKey="loadError.cnpjBase"
-            onRetry={() => void base.refetch()}
-            data-testid="cnpj-base-error"
-          />
-        )}
+        <QueryErrorAlert query={base} fallbackKey="loadError.cnpjBase" data-testid="cnpj-base-error" />
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <Figure
             label={t('enrichment.base.month')}

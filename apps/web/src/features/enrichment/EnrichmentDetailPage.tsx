@@ -21,7 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { CreateListModal } from './CreateListModal';
 import { EnrichmentResultsTable } from './EnrichmentResultsTable';
@@ -53,14 +53,7 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const back = admin ? '/listas-enriquecidas-por-usuario' : '/listas-enriquecidas';
 
-  if (enrichment.isError)
-    return (
-      <LoadErrorAlert
-        error={enrichment.error}
-        fallbackKey="loadError.enrichments"
-        onRetry={() => void enrichment.refetch()}
-      />
-    );
+  if (enrichment.isError) return <QueryErrorAlert query={enrichment} fallbackKey="loadError.enrichments" />;
   const e = enrichment.data;
   if (!e)
     return (

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { EmptyState } from '../../ui/EmptyState';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
@@ -54,9 +54,7 @@ export function EnrichmentPage() {
           {t('errors.codes.CNPJ_BASE_EMPTY')}
         </Alert>
       )}
-      {list.isError && (
-        <LoadErrorAlert error={list.error} fallbackKey="loadError.enrichments" onRetry={() => void list.refetch()} />
-      )}
+      <QueryErrorAlert query={list} fallbackKey="loadError.enrichments" />
       {list.isSuccess && items.length === 0 && (
         <EmptyState
           icon={<IconDatabaseSearch size={28} />}

@@ -3,7 +3,7 @@ import { Badge, Card, Group, Pagination, SegmentedControl, Stack, Table, Text, T
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentKeys } from './queryKeys';
 
@@ -41,14 +41,11 @@ export function EnrichmentResultsTable({ id, admin }: { id: string; admin: boole
             data-testid="enrichment-results-filter"
           />
         </Group>
-        {results.isError && (
-          <LoadErrorAlert
-            error={results.error}
-            fallbackKey="loadError.enrichmentResults"
-            onRetry={() => void results.refetch()}
-            data-testid="enrichment-results-error"
-          />
-        )}
+        <QueryErrorAlert
+          query={results}
+          fallbackKey="loadError.enrichmentResults"
+          data-testid="enrichment-results-error"
+        />
         <Table.ScrollContainer minWidth={1000}>
           <Table verticalSpacing="xs" data-testid="enrichment-results">
             <Table.Thead>

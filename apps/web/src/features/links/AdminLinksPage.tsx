@@ -4,7 +4,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { AdminRotatingLinks } from './AdminRotatingLinks';
@@ -77,13 +77,7 @@ export function AdminLinksPage() {
                 }}
                 maw={360}
               />
-              {current.isError && (
-                <LoadErrorAlert
-                  error={current.error}
-                  fallbackKey="loadError.links"
-                  onRetry={() => void current.refetch()}
-                />
-              )}
+              <QueryErrorAlert query={current} fallbackKey="loadError.links" />
               {current.isSuccess && total === 0 && (
                 <Text c="dimmed" size="sm">
                   {t('adminLinks.empty')}

@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { linkErrorText } from './errors';
 import { linksApi } from './linksApi';
 import { linksKeys } from './queryKeys';
@@ -76,9 +76,7 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
             {t('links.stats.export')}
           </Button>
         </Group>
-        {stats.isError && (
-          <LoadErrorAlert error={stats.error} fallbackKey="loadError.linkStats" onRetry={() => void stats.refetch()} />
-        )}
+        <QueryErrorAlert query={stats} fallbackKey="loadError.linkStats" />
         {stats.isPending && <Loader size="sm" />}
         {s && (
           <>

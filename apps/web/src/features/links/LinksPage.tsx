@@ -35,7 +35,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
 import { openDeleteDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { linkErrorText } from './errors';
@@ -124,9 +124,7 @@ export function LinksPage() {
         }}
         maw={360}
       />
-      {links.isError && (
-        <LoadErrorAlert error={links.error} fallbackKey="loadError.links" onRetry={() => void links.refetch()} />
-      )}
+      <QueryErrorAlert query={links} fallbackKey="loadError.links" />
       {links.isSuccess && items.length === 0 && !q && (
         <EmptyState
           icon={<IconLink size={28} />}

@@ -3,7 +3,7 @@ import { Badge, Group, Modal, Pagination, ScrollArea, Stack, Table, Text } from 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { listsApi } from './listsApi';
 import { listsKeys } from './queryKeys';
 
@@ -31,14 +31,7 @@ export function ContactsModal({ list, onClose }: { list: ContactList | null; onC
       size="xl"
     >
       <Stack gap="sm" data-testid="contacts-modal">
-        {query.isError && (
-          <LoadErrorAlert
-            error={query.error}
-            fallbackKey="loadError.contacts"
-            onRetry={() => void query.refetch()}
-            data-testid="contacts-error"
-          />
-        )}
+        <QueryErrorAlert query={query} fallbackKey="loadError.contacts" data-testid="contacts-error" />
         <ScrollArea type="auto" mah="60vh">
           <Table striped fz="sm">
             <Table.Thead>

@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
 import { openDeleteDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { openRenameDialog } from '../../ui/RenameDialog';
 import { usePhone } from '../../ui/usePhone';
@@ -169,14 +169,7 @@ function ListsTable({ onImport }: { onImport: () => void }) {
   });
   const data = query.data;
   if (query.isError) {
-    return (
-      <LoadErrorAlert
-        error={query.error}
-        fallbackKey="loadError.lists"
-        onRetry={() => void query.refetch()}
-        data-testid="lists-error"
-      />
-    );
+    return <QueryErrorAlert query={query} fallbackKey="loadError.lists" data-testid="lists-error" />;
   }
   if (data && data.total === 0) {
     return (

@@ -22,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { notify } from '../../platform/notify';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { listErrorText } from './errors';
 import { optOutsApi } from './listsApi';
 import { listsKeys, optOutsKeys } from './queryKeys';
@@ -147,14 +147,7 @@ export function OptOutsPanel() {
         }}
         data-testid="opt-out-search"
       />
-      {query.isError && (
-        <LoadErrorAlert
-          error={query.error}
-          fallbackKey="loadError.optOuts"
-          onRetry={() => void query.refetch()}
-          data-testid="opt-outs-error"
-        />
-      )}
+      <QueryErrorAlert query={query} fallbackKey="loadError.optOuts" data-testid="opt-outs-error" />
       <Paper withBorder radius="md">
         <Table verticalSpacing="xs" data-testid="opt-outs-table">
           <Table.Thead>
