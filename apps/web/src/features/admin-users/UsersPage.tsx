@@ -1,12 +1,13 @@
 import type { AdminUser } from '@ecoa/shared';
-import { Badge, Center, Group, Pagination, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch, IconUsers } from '@tabler/icons-react';
+import { Badge, Center, Group, Pagination, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconUsers } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { usePagedSearch } from '../../platform/usePagedSearch';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { SearchInput } from '../../ui/SearchInput';
 import { formatReais } from '../credits';
 import { adminUsersApi } from './adminUsersApi';
 import { maskCnpj, maskPhone } from './format';
@@ -94,9 +95,9 @@ function LoadingRows() {
 /** `/usuarios` (administrators): every company account, searchable, and the drawer to manage one. */
 export function UsersPage() {
   const { t, i18n } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const paged = usePagedSearch(SEARCH_DEBOUNCE_MS);
+  const { page, setPage, search, setSearch } = paged;
+  const debounced = paged.debounced.trim();
   const [openId, setOpenId] = useState<string | null>(null);
 
   const query = useQuery({
@@ -117,16 +118,12 @@ export function UsersPage() {
             {t('adminUsers.subtitle')}
           </Text>
         </div>
-        <TextInput
+        <SearchInput
           w={{ base: '100%', sm: 380 }}
-          leftSection={<IconSearch size={16} />}
           placeholder={t('adminUsers.searchPlaceholder')}
           aria-label={t('adminUsers.searchPlaceholder')}
           value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            setPage(1);
-          }}
+          onSearch={setSearch}
           data-testid="users-search"
         />
       </Group>

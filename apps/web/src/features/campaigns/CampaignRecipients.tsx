@@ -1,10 +1,11 @@
 import { MESSAGE_STATUSES } from '@ecoa/shared';
-import { Badge, Card, Group, Pagination, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Badge, Card, Group, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { usePagedSearch } from '../../platform/usePagedSearch';
+import { TablePagination } from '../../ui/DataTable';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { reasonText, STATUS_COLOR } from '../channels';
 import { campaignsApi } from './campaignsApi';
@@ -29,9 +30,7 @@ export function CampaignRecipients({
   const { t, i18n } = useTranslation();
   const [status, setStatus] = useState<string | null>(null);
   const [onlyClicked, setOnlyClicked] = useState(false);
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search, 300);
-  const [page, setPage] = useState(1);
+  const { page, setPage, search, setSearch, debounced: q, refilter } = usePagedSearch();
   const query = { status: status ?? undefined, q, clicked: onlyClicked || undefined, page, pageSize: PAGE_SIZE };
   const recipients = useQuery({
     queryKey: campaignsKeys.messagesPage(id, query),
@@ -44,7 +43,6 @@ export function CampaignRecipients({
   // Date and time, in São Paulo: receipts may come the next day; the zone named where the browser's differs.
   const time = (iso: string | null) => (iso ? saoPauloDateTime(iso, locale, { seconds: true }) : '—');
   const zone = browserShowsSaoPaulo() ? '' : ` (${t('campaigns.timeZone.brasilia')})`;
-  const pages = Math.max(1, Math.ceil((recipients.data?.total ?? 0) / PAGE_SIZE));
   return (
     <Card withBorder radius="lg" padding="lg">
       <Stack>
@@ -55,30 +53,21 @@ export function CampaignRecipients({
               <Switch
                 label={t('campaigns.detail.onlyClicked')}
                 checked={onlyClicked}
-                onChange={(e) => {
-                  setOnlyClicked(e.currentTarget.checked);
-                  setPage(1);
-                }}
+                onChange={(e) => refilter(setOnlyClicked)(e.currentTarget.checked)}
                 data-testid="recipients-only-clicked"
               />
             )}
             <TextInput
               placeholder={t('campaigns.detail.searchPhone')}
               value={search}
-              onChange={(e) => {
-                setSearch(e.currentTarget.value);
-                setPage(1);
-              }}
+              onChange={(e) => setSearch(e.currentTarget.value)}
               w={180}
             />
             <Select
               placeholder={t('campaigns.filters.status')}
               data={MESSAGE_STATUSES.map((s) => ({ value: s, label: t(`channels.statuses.${s}`) }))}
               value={status}
-              onChange={(v) => {
-                setStatus(v);
-                setPage(1);
-              }}
+              onChange={refilter(setStatus)}
               clearable
               w={180}
               data-testid="recipients-filter-status"
@@ -135,7 +124,7 @@ export function CampaignRecipients({
             {t('campaigns.detail.noRecipients')}
           </Text>
         )}
-        {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} />}
+        <TablePagination total={recipients.data?.total} pageSize={PAGE_SIZE} value={page} onChange={setPage} />
       </Stack>
     </Card>
   );

@@ -1,20 +1,5 @@
 import type { RotatingLink } from '@ecoa/shared';
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  CopyButton,
-  Group,
-  Menu,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { ActionIcon, Badge, Button, CopyButton, Group, Menu, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
   IconChartBar,
   IconCheck,
@@ -26,17 +11,19 @@ import {
   IconPlayerPlay,
   IconPlus,
   IconQrcode,
-  IconSearch,
   IconTrash,
 } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
+import { usePagedSearch } from '../../platform/usePagedSearch';
 import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
+import { SearchInput } from '../../ui/SearchInput';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { linkErrorText } from './errors';
 import { LinkFormModal } from './LinkFormModal';
@@ -66,10 +53,8 @@ function StatusBadge({ link }: { link: RotatingLink }) {
 export function LinksPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [q, setQ] = useState('');
-  // One request per pause in typing, not one per key.
-  const [searched] = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const { page, setPage, search: q, setSearch, debounced } = usePagedSearch(SEARCH_DEBOUNCE_MS);
+  const searched = debounced.trim();
   const [editing, setEditing] = useState<RotatingLink | null | undefined>(undefined);
   const [viewing, setViewing] = useState<RotatingLink | null>(null);
   const [showingQr, setShowingQr] = useState<RotatingLink | null>(null);
@@ -114,16 +99,7 @@ export function LinksPage() {
           </Button>
         }
       />
-      <TextInput
-        leftSection={<IconSearch size={16} />}
-        placeholder={t('links.search')}
-        value={q}
-        onChange={(e) => {
-          setQ(e.currentTarget.value);
-          setPage(1);
-        }}
-        maw={360}
-      />
+      <SearchInput placeholder={t('links.search')} value={q} onSearch={setSearch} maw={360} />
       <QueryErrorAlert query={links} fallbackKey="loadError.links" />
       {links.isSuccess && items.length === 0 && !q && (
         <EmptyState
@@ -246,9 +222,7 @@ export function LinksPage() {
           </Table.ScrollContainer>
         </Paper>
       )}
-      {(links.data?.total ?? 0) > 20 && (
-        <Pagination value={page} onChange={setPage} total={Math.ceil((links.data?.total ?? 0) / 20)} />
-      )}
+      <TablePagination total={links.data?.total} pageSize={20} value={page} onChange={setPage} />
       {editing !== undefined && (
         <LinkFormModal
           link={editing}

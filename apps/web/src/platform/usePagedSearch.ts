@@ -1,0 +1,20 @@
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+
+/**
+ * A paged list's page, search box and filters: the typed text is searched once typing pauses
+ * (one request per pause, not per key), and any new search or filter shows the first page.
+ */
+export function usePagedSearch(debounceMs = 300) {
+  const [page, setPage] = useState(1);
+  const [search, setSearchText] = useState('');
+  const [debounced] = useDebouncedValue(search, debounceMs);
+  /** A filter's setter that also goes back to page one. */
+  const refilter =
+    <T>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
+  return { page, setPage, search, setSearch: refilter(setSearchText), debounced, refilter };
+}
