@@ -11,6 +11,7 @@ import {
   Text,
 } from '@mantine/core';
 import type { ReactNode } from 'react';
+import type { Paging } from '../platform/usePagedSearch';
 
 /** One column: its header cell (text and the `Table.Th` props) and, unless rows draw themselves, its cell. */
 export type DataColumn<Row> = TableThProps & {
@@ -19,6 +20,8 @@ export type DataColumn<Row> = TableThProps & {
   /** The cell of one row. */
   cell?: (row: Row) => ReactNode;
   cellProps?: TableTdProps & { 'data-testid'?: string };
+  /** Numbers: header and cells on the right. */
+  align?: 'right';
   /** false: the column is left out (one only some rows or users have). */
   show?: boolean;
 };
@@ -33,6 +36,8 @@ export type DataTableProps<Row> = Omit<TableProps, 'children'> & {
   rowKey?: (row: Row) => string | number;
   /** The row's own props, such as its test id (with `cell` columns). */
   rowProps?: (row: Row) => RowProps;
+  /** Every row's test id (with `cell` columns). */
+  rowTestId?: string;
   /** A row drawn whole by the page (its own component, or cells too rich for one column each). */
   renderRow?: (row: Row) => ReactNode;
   /** Shown in one full-width row when there are no rows. */
@@ -52,6 +57,7 @@ export function DataTable<Row>({
   rows,
   rowKey,
   rowProps,
+  rowTestId,
   renderRow,
   empty,
   minWidth,
@@ -62,10 +68,10 @@ export function DataTable<Row>({
     renderRow ? (
       renderRow(r)
     ) : (
-      <Table.Tr key={rowKey ? rowKey(r) : index} {...rowProps?.(r)}>
+      <Table.Tr key={rowKey ? rowKey(r) : index} data-testid={rowTestId} {...rowProps?.(r)}>
         {shown.map((c, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed; their place is who they are.
-          <Table.Td key={i} {...c.cellProps}>
+          <Table.Td key={i} ta={c.align} {...c.cellProps}>
             {c.cell?.(r)}
           </Table.Td>
         ))}
@@ -75,9 +81,9 @@ export function DataTable<Row>({
     <Table {...tableProps}>
       <Table.Thead>
         <Table.Tr>
-          {shown.map(({ header, cell: _cell, cellProps: _cellProps, show: _show, ...thProps }, i) => (
+          {shown.map(({ header, cell: _cell, cellProps: _cellProps, show: _show, align, ...thProps }, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed; their place is who they are.
-            <Table.Th key={i} {...thProps}>
+            <Table.Th key={i} ta={align} {...thProps}>
               {header}
             </Table.Th>
           ))}
@@ -107,21 +113,22 @@ export function EmptyRow({ children }: { children: ReactNode }) {
 
 /** Pages under a table: nothing while everything fits on one page. */
 export function TablePagination({
+  paging,
   total,
-  pageSize,
   justify,
   before,
   ...props
-}: Omit<PaginationProps, 'total'> & {
+}: Omit<PaginationProps, 'total' | 'value' | 'onChange'> & {
+  paging: Paging;
+  /** How many items the server has in all. */
   total: number | undefined;
-  pageSize: number;
   /** In a row of its own, placed so (with `before` at its left). */
   justify?: GroupProps['justify'];
   before?: ReactNode;
 }) {
-  const pages = Math.ceil((total ?? 0) / pageSize);
+  const pages = Math.ceil((total ?? 0) / paging.pageSize);
   if (pages <= 1) return null;
-  const pagination = <Pagination total={pages} {...props} />;
+  const pagination = <Pagination total={pages} value={paging.page} onChange={paging.setPage} {...props} />;
   if (!justify) return pagination;
   return (
     <Group justify={justify}>

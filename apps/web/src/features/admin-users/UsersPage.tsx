@@ -1,11 +1,12 @@
 import type { AdminUser } from '@ecoa/shared';
-import { Badge, Center, Group, Pagination, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Center, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { usePagedSearch } from '../../platform/usePagedSearch';
+import { TablePagination } from '../../ui/DataTable';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { SearchInput } from '../../ui/SearchInput';
 import { formatReais } from '../credits';
@@ -95,8 +96,8 @@ function LoadingRows() {
 /** `/usuarios` (administrators): every company account, searchable, and the drawer to manage one. */
 export function UsersPage() {
   const { t, i18n } = useTranslation();
-  const paged = usePagedSearch(SEARCH_DEBOUNCE_MS);
-  const { page, setPage, search, setSearch } = paged;
+  const paged = usePagedSearch(PAGE_SIZE, SEARCH_DEBOUNCE_MS);
+  const { page, search, setSearch } = paged;
   const debounced = paged.debounced.trim();
   const [openId, setOpenId] = useState<string | null>(null);
 
@@ -106,7 +107,6 @@ export function UsersPage() {
     placeholderData: keepPreviousData,
   });
   const total = query.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const items = query.data?.items ?? [];
 
   return (
@@ -180,7 +180,7 @@ export function UsersPage() {
         <Text size="sm" c="dimmed" data-testid="users-total">
           {t('adminUsers.total', { count: total, formatted: total.toLocaleString(intlLocale(i18n.language)) })}
         </Text>
-        {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} data-testid="users-pagination" />}
+        <TablePagination paging={paged.paging} total={total} data-testid="users-pagination" />
       </Group>
 
       <UserDrawer userId={openId} onClose={() => setOpenId(null)} />

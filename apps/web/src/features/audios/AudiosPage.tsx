@@ -1,18 +1,5 @@
 import { AUDIO_NAME_MAX, type Audio } from '@ecoa/shared';
-import {
-  ActionIcon,
-  Badge,
-  Box,
-  Button,
-  Group,
-  Menu,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Group, Menu, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
   IconDots,
   IconMicrophone,
@@ -26,7 +13,9 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
+import { usePaging } from '../../platform/usePagedSearch';
 import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
@@ -199,7 +188,8 @@ function AudioCard(props: RowProps) {
 export function AudiosPage() {
   const { t } = useTranslation();
   const [uploading, setUploading] = useState(false);
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
+  const { page, setPage } = paging;
   const [playing, setPlaying] = useState<string | null>(null);
   const phone = usePhone();
   const query = useQuery({
@@ -245,32 +235,27 @@ export function AudiosPage() {
             </Stack>
           ) : (
             <Paper withBorder radius="md">
-              <Table.ScrollContainer minWidth={820}>
-                <Table verticalSpacing="sm" highlightOnHover data-testid="audios-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('audios.columns.name')}</Table.Th>
-                      <Table.Th ta="right">{t('audios.columns.duration')}</Table.Th>
-                      <Table.Th ta="right">{t('audios.columns.size')}</Table.Th>
-                      <Table.Th>{t('audios.columns.createdAt')}</Table.Th>
-                      <Table.Th>{t('audios.columns.listen')}</Table.Th>
-                      <Table.Th />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data?.items.map((audio) => (
-                      <AudioRow key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable
+                columns={[
+                  { header: t('audios.columns.name') },
+                  { header: t('audios.columns.duration'), align: 'right' },
+                  { header: t('audios.columns.size'), align: 'right' },
+                  { header: t('audios.columns.createdAt') },
+                  { header: t('audios.columns.listen') },
+                  {},
+                ]}
+                rows={data?.items}
+                renderRow={(audio) => (
+                  <AudioRow key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
+                )}
+                minWidth={820}
+                verticalSpacing="sm"
+                highlightOnHover
+                data-testid="audios-table"
+              />
             </Paper>
           )}
-          {data && data.total > PAGE_SIZE && (
-            <Group justify="flex-end">
-              <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} />
-            </Group>
-          )}
+          <TablePagination paging={paging} total={data?.total} justify="flex-end" />
         </Stack>
       )}
       <UploadAudioModal

@@ -21,7 +21,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
   const { t } = useTranslation();
   const [status, setStatus] = useState<string | null>(null);
   const [channel, setChannel] = useState<string | null>(null);
-  const { page, setPage, search, setSearch, debounced: q, refilter: reset } = usePagedSearch();
+  const { paging, page, search, setSearch, debounced: q, refilter: reset } = usePagedSearch(PAGE_SIZE);
   const query = { status: status ?? undefined, channel: channel ?? undefined, q, page, pageSize: PAGE_SIZE };
   const campaigns = useQuery({
     queryKey: campaignsKeys.list(admin ? 'all' : 'mine', query),
@@ -73,7 +73,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
             {t(q || status || channel ? 'campaigns.noneFound' : 'campaigns.none')}
           </Text>
         )}
-        <TablePagination total={campaigns.data?.total} pageSize={PAGE_SIZE} value={page} onChange={setPage} />
+        <TablePagination paging={paging} total={campaigns.data?.total} />
       </Stack>
     </Card>
   );

@@ -26,7 +26,7 @@ export function AdminLinksPage() {
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<Kind>('rotating');
   // One request per pause in typing, not one per key.
-  const { page, setPage, search, setSearch, debounced, refilter } = usePagedSearch(SEARCH_DEBOUNCE_MS);
+  const { paging, page, search, setSearch, debounced, refilter } = usePagedSearch(PAGE_SIZE, SEARCH_DEBOUNCE_MS);
   const searched = debounced.trim();
   const rotating = useQuery({
     queryKey: linksKeys.adminPage('rotating', searched, page),
@@ -94,7 +94,7 @@ export function AdminLinksPage() {
                   />
                 </Paper>
               )}
-              <TablePagination total={total} pageSize={PAGE_SIZE} value={page} onChange={setPage} />
+              <TablePagination paging={paging} total={total} />
             </Stack>
           </Tabs.Panel>
         ))}

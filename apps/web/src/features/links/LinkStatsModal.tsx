@@ -1,24 +1,14 @@
 import '@mantine/charts/styles.css';
 import type { RotatingLink } from '@ecoa/shared';
 import { BarChart } from '@mantine/charts';
-import {
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Progress,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Button, Group, Loader, Modal, Progress, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
+import { DataTable } from '../../ui/DataTable';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { linkErrorText } from './errors';
 import { linksApi } from './linksApi';
@@ -139,38 +129,22 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
             </Stack>
             {(s.topReferrers.length > 0 || s.topCampaigns.length > 0) && (
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <Table>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('links.stats.referrers')}</Table.Th>
-                      <Table.Th ta="right">{t('links.stats.clicks')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {s.topReferrers.map((r) => (
-                      <Table.Tr key={r.referrer}>
-                        <Table.Td>{r.referrer}</Table.Td>
-                        <Table.Td ta="right">{number(r.clicks)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-                <Table>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('links.stats.campaigns')}</Table.Th>
-                      <Table.Th ta="right">{t('links.stats.clicks')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {s.topCampaigns.map((r) => (
-                      <Table.Tr key={r.utmCampaign}>
-                        <Table.Td>{r.utmCampaign}</Table.Td>
-                        <Table.Td ta="right">{number(r.clicks)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                <DataTable
+                  columns={[
+                    { header: t('links.stats.referrers'), cell: (r) => r.referrer },
+                    { header: t('links.stats.clicks'), align: 'right', cell: (r) => number(r.clicks) },
+                  ]}
+                  rows={s.topReferrers}
+                  rowKey={(r) => r.referrer}
+                />
+                <DataTable
+                  columns={[
+                    { header: t('links.stats.campaigns'), cell: (r) => r.utmCampaign },
+                    { header: t('links.stats.clicks'), align: 'right', cell: (r) => number(r.clicks) },
+                  ]}
+                  rows={s.topCampaigns}
+                  rowKey={(r) => r.utmCampaign}
+                />
               </SimpleGrid>
             )}
           </>

@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
 import { usePagedSearch } from '../../platform/usePagedSearch';
 import { openDeleteDialog } from '../../ui/ConfirmDialog';
-import { TablePagination } from '../../ui/DataTable';
+import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
@@ -31,6 +31,9 @@ import { LinkQrModal } from './LinkQrModal';
 import { LinkStatsModal } from './LinkStatsModal';
 import { linksApi } from './linksApi';
 import { linksKeys } from './queryKeys';
+
+/** A page of links, as the server sends by default. */
+const PAGE_SIZE = 20;
 
 function StatusBadge({ link }: { link: RotatingLink }) {
   const { t } = useTranslation();
@@ -53,7 +56,7 @@ function StatusBadge({ link }: { link: RotatingLink }) {
 export function LinksPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { page, setPage, search: q, setSearch, debounced } = usePagedSearch(SEARCH_DEBOUNCE_MS);
+  const { paging, page, search: q, setSearch, debounced } = usePagedSearch(PAGE_SIZE, SEARCH_DEBOUNCE_MS);
   const searched = debounced.trim();
   const [editing, setEditing] = useState<RotatingLink | null | undefined>(undefined);
   const [viewing, setViewing] = useState<RotatingLink | null>(null);
@@ -111,118 +114,112 @@ export function LinksPage() {
       )}
       {items.length > 0 && (
         <Paper withBorder>
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('links.columns.link')}</Table.Th>
-                  <Table.Th>{t('links.columns.mode')}</Table.Th>
-                  <Table.Th>{t('links.columns.targets')}</Table.Th>
-                  <Table.Th>{t('links.columns.status')}</Table.Th>
-                  <Table.Th ta="right">{t('links.columns.clicks')}</Table.Th>
-                  <Table.Th ta="right">{t('links.columns.last7')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((link) => (
-                  <Table.Tr key={link.id} data-testid="link-row">
-                    <Table.Td>
-                      <Text fw={600}>{link.name}</Text>
-                      <Group gap={4} wrap="nowrap">
-                        <Text size="sm" c="dimmed" data-testid="link-address">
-                          {link.url}
-                        </Text>
-                        <CopyButton value={link.url}>
-                          {({ copied, copy }) => (
-                            <Tooltip label={copied ? t('links.copied') : t('links.copy')}>
-                              <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t('links.copy')}>
-                                {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-                              </ActionIcon>
-                            </Tooltip>
-                          )}
-                        </CopyButton>
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>{t(`links.mode.${link.mode}`)}</Table.Td>
-                    <Table.Td>
-                      {t('links.activeTargets', {
-                        active: link.targets.filter((x) => x.active).length,
-                        total: link.targets.length,
-                      })}
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge link={link} />
-                    </Table.Td>
-                    <Table.Td ta="right" data-testid="link-clicks">
-                      {link.clicks}
-                    </Table.Td>
-                    <Table.Td ta="right">{link.clicksLast7Days}</Table.Td>
-                    <Table.Td>
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <ActionIcon variant="subtle" aria-label={t('links.actions.more')} data-testid="link-menu">
-                            <IconDots size={18} />
+          <DataTable
+            columns={[
+              { header: t('links.columns.link') },
+              { header: t('links.columns.mode') },
+              { header: t('links.columns.targets') },
+              { header: t('links.columns.status') },
+              { header: t('links.columns.clicks'), align: 'right' },
+              { header: t('links.columns.last7'), align: 'right' },
+              {},
+            ]}
+            rows={items}
+            renderRow={(link) => (
+              <Table.Tr key={link.id} data-testid="link-row">
+                <Table.Td>
+                  <Text fw={600}>{link.name}</Text>
+                  <Group gap={4} wrap="nowrap">
+                    <Text size="sm" c="dimmed" data-testid="link-address">
+                      {link.url}
+                    </Text>
+                    <CopyButton value={link.url}>
+                      {({ copied, copy }) => (
+                        <Tooltip label={copied ? t('links.copied') : t('links.copy')}>
+                          <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t('links.copy')}>
+                            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
                           </ActionIcon>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          <Menu.Item
-                            leftSection={<IconChartBar size={16} />}
-                            onClick={() => setViewing(link)}
-                            data-testid="action-stats"
-                          >
-                            {t('links.actions.stats')}
-                          </Menu.Item>
-                          <Menu.Item
-                            leftSection={<IconQrcode size={16} />}
-                            onClick={() => setShowingQr(link)}
-                            data-testid="action-qr"
-                          >
-                            {t('links.actions.qr')}
-                          </Menu.Item>
-                          <Menu.Item
-                            leftSection={<IconPencil size={16} />}
-                            onClick={() => setEditing(link)}
-                            data-testid="action-edit"
-                          >
-                            {t('links.actions.edit')}
-                          </Menu.Item>
-                          {link.status === 'active' ? (
-                            <Menu.Item
-                              leftSection={<IconPlayerPause size={16} />}
-                              data-testid="action-pause"
-                              onClick={() =>
-                                act(() => linksApi.update(link.id, { status: 'paused' }), t('links.paused'))
-                              }
-                            >
-                              {t('links.actions.pause')}
-                            </Menu.Item>
-                          ) : (
-                            <Menu.Item
-                              leftSection={<IconPlayerPlay size={16} />}
-                              data-testid="action-resume"
-                              onClick={() =>
-                                act(() => linksApi.update(link.id, { status: 'active' }), t('links.resumed'))
-                              }
-                            >
-                              {t('links.actions.resume')}
-                            </Menu.Item>
-                          )}
-                          <Menu.Divider />
-                          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => remove(link)}>
-                            {t('links.actions.delete')}
-                          </Menu.Item>
-                        </Menu.Dropdown>
-                      </Menu>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                        </Tooltip>
+                      )}
+                    </CopyButton>
+                  </Group>
+                </Table.Td>
+                <Table.Td>{t(`links.mode.${link.mode}`)}</Table.Td>
+                <Table.Td>
+                  {t('links.activeTargets', {
+                    active: link.targets.filter((x) => x.active).length,
+                    total: link.targets.length,
+                  })}
+                </Table.Td>
+                <Table.Td>
+                  <StatusBadge link={link} />
+                </Table.Td>
+                <Table.Td ta="right" data-testid="link-clicks">
+                  {link.clicks}
+                </Table.Td>
+                <Table.Td ta="right">{link.clicksLast7Days}</Table.Td>
+                <Table.Td>
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" aria-label={t('links.actions.more')} data-testid="link-menu">
+                        <IconDots size={18} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item
+                        leftSection={<IconChartBar size={16} />}
+                        onClick={() => setViewing(link)}
+                        data-testid="action-stats"
+                      >
+                        {t('links.actions.stats')}
+                      </Menu.Item>
+                      <Menu.Item
+                        leftSection={<IconQrcode size={16} />}
+                        onClick={() => setShowingQr(link)}
+                        data-testid="action-qr"
+                      >
+                        {t('links.actions.qr')}
+                      </Menu.Item>
+                      <Menu.Item
+                        leftSection={<IconPencil size={16} />}
+                        onClick={() => setEditing(link)}
+                        data-testid="action-edit"
+                      >
+                        {t('links.actions.edit')}
+                      </Menu.Item>
+                      {link.status === 'active' ? (
+                        <Menu.Item
+                          leftSection={<IconPlayerPause size={16} />}
+                          data-testid="action-pause"
+                          onClick={() => act(() => linksApi.update(link.id, { status: 'paused' }), t('links.paused'))}
+                        >
+                          {t('links.actions.pause')}
+                        </Menu.Item>
+                      ) : (
+                        <Menu.Item
+                          leftSection={<IconPlayerPlay size={16} />}
+                          data-testid="action-resume"
+                          onClick={() => act(() => linksApi.update(link.id, { status: 'active' }), t('links.resumed'))}
+                        >
+                          {t('links.actions.resume')}
+                        </Menu.Item>
+                      )}
+                      <Menu.Divider />
+                      <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => remove(link)}>
+                        {t('links.actions.delete')}
+                      </Menu.Item>
+                    </Menu.Dropdown>
+                  </Menu>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            minWidth={760}
+            verticalSpacing="sm"
+            highlightOnHover
+          />
         </Paper>
       )}
-      <TablePagination total={links.data?.total} pageSize={20} value={page} onChange={setPage} />
+      <TablePagination paging={paging} total={links.data?.total} />
       {editing !== undefined && (
         <LinkFormModal
           link={editing}

@@ -1,8 +1,8 @@
 import { type ContactList, formatBrazilianPhone, type ListContact } from '@ecoa/shared';
 import { Badge, Group, Modal, ScrollArea, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePaging } from '../../platform/usePagedSearch';
 import { type DataColumn, DataTable, TablePagination } from '../../ui/DataTable';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { listsApi } from './listsApi';
@@ -13,7 +13,8 @@ const PAGE_SIZE = 50;
 /** A ready list's contacts, by phone: number, mobile or landline, name, custom fields, opt-out mark. */
 export function ContactsModal({ list, onClose }: { list: ContactList | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
+  const { page, setPage } = paging;
   const query = useQuery({
     queryKey: listsKeys.contacts(list?.id, page),
     queryFn: () => listsApi.contacts(list!.id, page, PAGE_SIZE),
@@ -51,7 +52,7 @@ export function ContactsModal({ list, onClose }: { list: ContactList | null; onC
         </Group>
       ),
     },
-    { header: t('lists.contacts.columns.row'), ta: 'right', cellProps: { ta: 'right' }, cell: (c) => c.rowNumber },
+    { header: t('lists.contacts.columns.row'), align: 'right', cell: (c) => c.rowNumber },
   ];
   return (
     <Modal
@@ -68,14 +69,7 @@ export function ContactsModal({ list, onClose }: { list: ContactList | null; onC
         <ScrollArea type="auto" mah="60vh">
           <DataTable columns={columns} rows={data?.items} rowKey={(c) => c.phone} striped fz="sm" />
         </ScrollArea>
-        <TablePagination
-          total={data?.total}
-          pageSize={PAGE_SIZE}
-          value={page}
-          onChange={setPage}
-          size="sm"
-          justify="flex-end"
-        />
+        <TablePagination paging={paging} total={data?.total} size="sm" justify="flex-end" />
       </Stack>
     </Modal>
   );

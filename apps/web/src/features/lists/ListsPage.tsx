@@ -1,5 +1,5 @@
 import type { ContactList } from '@ecoa/shared';
-import { ActionIcon, Button, Group, Menu, Pagination, Paper, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Paper, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
 import {
   IconAddressBook,
   IconDots,
@@ -13,7 +13,9 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
+import { usePaging } from '../../platform/usePagedSearch';
 import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
@@ -29,6 +31,8 @@ import { OptOutsPanel } from './OptOutsPanel';
 import { listsKeys } from './queryKeys';
 
 const PAGE_SIZE = 20;
+/** The list's counts, in the table's right-aligned columns. */
+const COUNT_COLUMNS = ['total', 'valid', 'invalid', 'duplicates', 'optedOut'] as const;
 
 function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: ContactList) => void; phone: boolean }) {
   const { t } = useTranslation();
@@ -72,6 +76,11 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
     });
 
   const counts = (n: number) => (ready ? fmt(n) : '—');
+  const countCell = (testId: string, n: number) => (
+    <Table.Td ta="right" data-testid={testId}>
+      {counts(n)}
+    </Table.Td>
+  );
   const actions = (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       <Tooltip label={t('lists.actions.downloadInvalid')} disabled={!ready || list.invalid === 0}>
@@ -130,9 +139,7 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
       <Table.Td>
         <ListStatus list={list} />
       </Table.Td>
-      <Table.Td ta="right" data-testid="count-total">
-        {counts(list.total)}
-      </Table.Td>
+      {countCell('count-total', list.total)}
       <Table.Td ta="right" data-testid="count-valid">
         {counts(list.valid)}
         {ready && (
@@ -141,15 +148,9 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
           </Text>
         )}
       </Table.Td>
-      <Table.Td ta="right" data-testid="count-invalid">
-        {counts(list.invalid)}
-      </Table.Td>
-      <Table.Td ta="right" data-testid="count-duplicates">
-        {counts(list.duplicates)}
-      </Table.Td>
-      <Table.Td ta="right" data-testid="count-opted-out">
-        {counts(list.optedOut)}
-      </Table.Td>
+      {countCell('count-invalid', list.invalid)}
+      {countCell('count-duplicates', list.duplicates)}
+      {countCell('count-opted-out', list.optedOut)}
       <Table.Td>{actions}</Table.Td>
     </Table.Tr>
   );
@@ -157,7 +158,8 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
 
 function ListsTable({ onImport }: { onImport: () => void }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
+  const { page, setPage } = paging;
   const [viewing, setViewing] = useState<ContactList | null>(null);
   const phone = usePhone();
   const query = useQuery({
@@ -195,35 +197,24 @@ function ListsTable({ onImport }: { onImport: () => void }) {
         </Stack>
       ) : (
         <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={860}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="lists-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('lists.columns.name')}</Table.Th>
-                  {/* Wide enough for "Pronta"/"Importando" whole (a badge truncates when squeezed). */}
-                  <Table.Th miw={120}>{t('lists.columns.status')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.total')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.valid')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.invalid')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.duplicates')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.optedOut')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data?.items.map((list) => (
-                  <ListRow key={list.id} list={list} onView={setViewing} phone={false} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            columns={[
+              { header: t('lists.columns.name') },
+              // Wide enough for "Pronta"/"Importando" whole (a badge truncates when squeezed).
+              { header: t('lists.columns.status'), miw: 120 },
+              ...COUNT_COLUMNS.map((key) => ({ header: t(`lists.columns.${key}`), align: 'right' as const })),
+              {},
+            ]}
+            rows={data?.items}
+            renderRow={(list) => <ListRow key={list.id} list={list} onView={setViewing} phone={false} />}
+            minWidth={860}
+            verticalSpacing="sm"
+            highlightOnHover
+            data-testid="lists-table"
+          />
         </Paper>
       )}
-      {data && data.total > PAGE_SIZE && (
-        <Group justify="flex-end">
-          <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} />
-        </Group>
-      )}
+      <TablePagination paging={paging} total={data?.total} justify="flex-end" />
       <ContactsModal list={viewing} onClose={() => setViewing(null)} />
     </Stack>
   );

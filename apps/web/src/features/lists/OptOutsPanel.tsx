@@ -35,7 +35,7 @@ export function OptOutsPanel() {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === 'en' ? 'en-US' : i18n.language === 'cn' ? 'zh-CN' : 'pt-BR';
   const queryClient = useQueryClient();
-  const { page, setPage, search, setSearch, debounced } = usePagedSearch();
+  const { paging, page, search, setSearch, debounced } = usePagedSearch(PAGE_SIZE);
   const form = useForm<{ numbers: string }>({
     resolver: zodResolver(addSchema),
     reValidateMode: 'onSubmit',
@@ -155,10 +155,8 @@ export function OptOutsPanel() {
         />
       </Paper>
       <TablePagination
+        paging={paging}
         total={data?.total}
-        pageSize={PAGE_SIZE}
-        value={page}
-        onChange={setPage}
         justify="space-between"
         before={
           <Text size="sm" c="dimmed">
