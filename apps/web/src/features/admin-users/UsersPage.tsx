@@ -9,6 +9,7 @@ import { usePagedSearch } from '../../platform/usePagedSearch';
 import { TablePagination } from '../../ui/DataTable';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { SearchInput } from '../../ui/SearchInput';
+import { TwoLineCell } from '../../ui/TwoLineCell';
 import { formatReais } from '../credits';
 import { adminUsersApi } from './adminUsersApi';
 import { maskCnpj, maskPhone } from './format';
@@ -46,12 +47,7 @@ function UserRow({ user, onOpen }: { user: AdminUser; onOpen: (id: string) => vo
       style={{ cursor: 'pointer' }}
     >
       <Table.Td miw={180}>
-        <Text size="sm" fw={600}>
-          {user.name}
-        </Text>
-        <Text size="sm" c="dimmed">
-          {user.fullName}
-        </Text>
+        <TwoLineCell title={user.name} detail={user.fullName} detailSize="sm" />
       </Table.Td>
       <Table.Td>
         <Text size="sm">{user.email}</Text>

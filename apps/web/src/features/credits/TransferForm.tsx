@@ -29,6 +29,9 @@ const ERROR_KEYS: Record<string, string> = {
  * On success: the spec's toast, the money refreshed (`refreshMoney`), `onDone`. Rows convert
  * independently: each has its own submission key and its own in-flight state.
  */
+/** The table's columns before the button: what, at what price, how many, for how much. */
+const TRANSFER_COLUMNS = ['type', 'unitPrice', 'quantity', 'cost'] as const;
+
 export function TransferForm({ onDone }: { onDone?: () => void }) {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -78,13 +81,7 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
         {t('credits.transferIntro')}
       </Text>
       <DataTable
-        columns={[
-          { header: t('credits.type') },
-          { header: t('credits.unitPrice') },
-          { header: t('credits.quantity') },
-          { header: t('credits.cost') },
-          {},
-        ]}
+        columns={[...TRANSFER_COLUMNS.map((key) => ({ header: t(`credits.${key}`) })), {}]}
         rows={TRANSFER_TYPES}
         renderRow={(type) => {
           const price = unitPrice(user?.priceTable, type);

@@ -1,9 +1,10 @@
-import { Alert, Button, Pagination, Paper, Stack } from '@mantine/core';
-import { IconDatabaseSearch, IconPlus } from '@tabler/icons-react';
+import { Alert, Pagination, Paper, Stack } from '@mantine/core';
+import { IconDatabaseSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { AddButton } from '../../ui/AddButton';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
@@ -39,14 +40,9 @@ export function EnrichmentPage() {
         }
         subtitleTestId="enrichment-base-month"
         actions={
-          <Button
-            leftSection={<IconPlus size={16} />}
-            onClick={() => setCreating(true)}
-            disabled={base.isSuccess && !month}
-            data-testid="enrichment-new"
-          >
+          <AddButton onClick={() => setCreating(true)} disabled={base.isSuccess && !month} data-testid="enrichment-new">
             {t('enrichment.new.button')}
-          </Button>
+          </AddButton>
         }
       />
       {base.isSuccess && !month && (

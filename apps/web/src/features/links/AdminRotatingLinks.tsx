@@ -1,7 +1,7 @@
-import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { DataColumn } from '../../ui/DataTable';
-import { AdminLinkTable, AdminStatus } from './adminLinkParts';
+import { TwoLineCell } from '../../ui/TwoLineCell';
+import { AdminLinkTable } from './adminLinkParts';
 import type { AdminLink } from './linksApi';
 
 /** Every user's rotating links: owner, address, status, clicks; disable an abusive one. */
@@ -16,29 +16,10 @@ export function AdminRotatingLinks({
   const columns: DataColumn<AdminLink>[] = [
     {
       header: t('links.columns.link'),
-      cell: (link) => (
-        <>
-          <Text size="sm" fw={600}>
-            {link.name}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {link.url}
-          </Text>
-        </>
-      ),
+      cell: (link) => <TwoLineCell title={link.name} detail={link.url} />,
     },
-    {
-      header: t('links.columns.status'),
-      miw: 130,
-      cell: (link) => (
-        <AdminStatus
-          disabled={link.disabled}
-          reason={link.disabledReason}
-          label={t(`links.status.${link.status}`)}
-          color={link.status === 'active' ? 'teal' : 'gray'}
-        />
-      ),
-    },
+  ];
+  const figures: typeof columns = [
     { header: t('links.columns.clicks'), align: 'right', cell: (link) => link.clicks },
     {
       header: t('links.columns.last7'),
@@ -51,6 +32,11 @@ export function AdminRotatingLinks({
     <AdminLinkTable
       items={items}
       columns={columns}
+      status={(link) => ({
+        label: t(`links.status.${link.status}`),
+        color: link.status === 'active' ? 'teal' : 'gray',
+      })}
+      figures={figures}
       nameOf={(link) => link.name}
       onSetDisabled={onSetDisabled}
       rowTestId="admin-link-row"

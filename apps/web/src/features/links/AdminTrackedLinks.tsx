@@ -3,7 +3,8 @@ import { Anchor, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import type { DataColumn } from '../../ui/DataTable';
-import { AdminLinkTable, AdminStatus } from './adminLinkParts';
+import { TwoLineCell } from '../../ui/TwoLineCell';
+import { AdminLinkTable } from './adminLinkParts';
 
 /** Campaigns whose messages carry a tracked link: owner, destination, clicks; turn one off. */
 export function AdminTrackedLinks({
@@ -19,14 +20,10 @@ export function AdminTrackedLinks({
     {
       header: t('adminLinks.columns.campaign'),
       cell: (link) => (
-        <>
-          <Text size="sm" fw={600}>
-            {link.campaign.name}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('campaigns.detail.recipientsCount', { count: link.recipients })}
-          </Text>
-        </>
+        <TwoLineCell
+          title={link.campaign.name}
+          detail={t('campaigns.detail.recipientsCount', { count: link.recipients })}
+        />
       ),
     },
     {
@@ -46,18 +43,8 @@ export function AdminTrackedLinks({
           </Anchor>
         ),
     },
-    {
-      header: t('links.columns.status'),
-      miw: 130,
-      cell: (link) => (
-        <AdminStatus
-          disabled={link.disabled}
-          reason={link.disabledReason}
-          label={t(`campaigns.status.${link.campaign.status}`)}
-          color="teal"
-        />
-      ),
-    },
+  ];
+  const figures: typeof columns = [
     {
       header: t('links.columns.clicks'),
       align: 'right',
@@ -74,6 +61,8 @@ export function AdminTrackedLinks({
     <AdminLinkTable
       items={items}
       columns={columns}
+      status={(link) => ({ label: t(`campaigns.status.${link.campaign.status}`), color: 'teal' })}
+      figures={figures}
       nameOf={(link) => link.campaign.name}
       onSetDisabled={onSetDisabled}
       rowTestId="admin-tracked-row"

@@ -46,6 +46,16 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
     ...(bucket === 'hour' ? { hour: '2-digit', minute: '2-digit' } : {}),
   });
   const s = stats.data;
+  // Where the clicks came from, and which campaigns sent them: one small table each.
+  const tops = s
+    ? [
+        { header: 'links.stats.referrers', rows: s.topReferrers.map((r) => ({ name: r.referrer, clicks: r.clicks })) },
+        {
+          header: 'links.stats.campaigns',
+          rows: s.topCampaigns.map((r) => ({ name: r.utmCampaign, clicks: r.clicks })),
+        },
+      ]
+    : [];
   const top = Math.max(1, ...(s?.byTarget.map((x) => x.clicks) ?? []));
 
   return (
@@ -129,22 +139,17 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
             </Stack>
             {(s.topReferrers.length > 0 || s.topCampaigns.length > 0) && (
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <DataTable
-                  columns={[
-                    { header: t('links.stats.referrers'), cell: (r) => r.referrer },
-                    { header: t('links.stats.clicks'), align: 'right', cell: (r) => number(r.clicks) },
-                  ]}
-                  rows={s.topReferrers}
-                  rowKey={(r) => r.referrer}
-                />
-                <DataTable
-                  columns={[
-                    { header: t('links.stats.campaigns'), cell: (r) => r.utmCampaign },
-                    { header: t('links.stats.clicks'), align: 'right', cell: (r) => number(r.clicks) },
-                  ]}
-                  rows={s.topCampaigns}
-                  rowKey={(r) => r.utmCampaign}
-                />
+                {tops.map(({ header, rows }) => (
+                  <DataTable
+                    key={header}
+                    columns={[
+                      { header: t(header), cell: (r) => r.name },
+                      { header: t('links.stats.clicks'), align: 'right', cell: (r) => number(r.clicks) },
+                    ]}
+                    rows={rows}
+                    rowKey={(r) => r.name}
+                  />
+                ))}
               </SimpleGrid>
             )}
           </>

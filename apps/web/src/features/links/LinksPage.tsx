@@ -1,28 +1,28 @@
 import type { RotatingLink } from '@ecoa/shared';
-import { ActionIcon, Badge, Button, CopyButton, Group, Menu, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, CopyButton, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
   IconChartBar,
   IconCheck,
   IconCopy,
-  IconDots,
   IconLink,
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
-  IconPlus,
   IconQrcode,
   IconTrash,
 } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
 import { usePagedSearch } from '../../platform/usePagedSearch';
-import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { AddButton } from '../../ui/AddButton';
+import { useDeleteDialog } from '../../ui/ConfirmDialog';
 import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
+import { RowMenu } from '../../ui/RowMenu';
 import { SearchInput } from '../../ui/SearchInput';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { linkErrorText } from './errors';
@@ -69,26 +69,22 @@ export function LinksPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: linksKeys.all });
   const publicBase = `${window.location.origin}/l/`;
 
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    try {
-      await work();
-      notify.success(done);
-      await refresh();
-    } catch (err) {
-      notify.error(linkErrorText(t, err));
-    }
-  };
-  const remove = (link: RotatingLink) =>
-    openDeleteDialog({
-      title: t('links.delete.title'),
-      body: t('links.delete.body', { name: link.name }),
-      confirmLabel: t('links.delete.confirm'),
-      cancelLabel: t('links.cancel'),
-      remove: () => linksApi.remove(link.id),
-      doneText: t('links.delete.done'),
-      errorText: (err) => linkErrorText(t, err),
-      refresh,
-    });
+  const errorText = (err: unknown) => linkErrorText(t, err);
+  const update = useMutation({
+    mutationFn: ({ link, status }: { link: RotatingLink; status: 'active' | 'paused' }) =>
+      linksApi.update(link.id, { status }),
+    onSuccess: (_, { status }) => {
+      notify.success(t(status === 'paused' ? 'links.paused' : 'links.resumed'));
+      return refresh();
+    },
+    onError: (err) => notify.error(errorText(err)),
+  });
+  const deletion = useDeleteDialog<RotatingLink>({
+    ns: 'links',
+    remove: (link) => linksApi.remove(link.id),
+    errorText,
+    invalidate: linksKeys.all,
+  });
 
   const items = links.data?.items ?? [];
   return (
@@ -97,9 +93,9 @@ export function LinksPage() {
         title={t('links.title')}
         subtitle={t('links.subtitle')}
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="new-link">
+          <AddButton onClick={() => setEditing(null)} data-testid="new-link">
             {t('links.new')}
-          </Button>
+          </AddButton>
         }
       />
       <SearchInput placeholder={t('links.search')} value={q} onSearch={setSearch} maw={360} />
@@ -159,57 +155,50 @@ export function LinksPage() {
                 </Table.Td>
                 <Table.Td ta="right">{link.clicksLast7Days}</Table.Td>
                 <Table.Td>
-                  <Menu position="bottom-end" withinPortal>
-                    <Menu.Target>
-                      <ActionIcon variant="subtle" aria-label={t('links.actions.more')} data-testid="link-menu">
-                        <IconDots size={18} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item
-                        leftSection={<IconChartBar size={16} />}
-                        onClick={() => setViewing(link)}
-                        data-testid="action-stats"
-                      >
-                        {t('links.actions.stats')}
-                      </Menu.Item>
-                      <Menu.Item
-                        leftSection={<IconQrcode size={16} />}
-                        onClick={() => setShowingQr(link)}
-                        data-testid="action-qr"
-                      >
-                        {t('links.actions.qr')}
-                      </Menu.Item>
-                      <Menu.Item
-                        leftSection={<IconPencil size={16} />}
-                        onClick={() => setEditing(link)}
-                        data-testid="action-edit"
-                      >
-                        {t('links.actions.edit')}
-                      </Menu.Item>
-                      {link.status === 'active' ? (
-                        <Menu.Item
-                          leftSection={<IconPlayerPause size={16} />}
-                          data-testid="action-pause"
-                          onClick={() => act(() => linksApi.update(link.id, { status: 'paused' }), t('links.paused'))}
-                        >
-                          {t('links.actions.pause')}
-                        </Menu.Item>
-                      ) : (
-                        <Menu.Item
-                          leftSection={<IconPlayerPlay size={16} />}
-                          data-testid="action-resume"
-                          onClick={() => act(() => linksApi.update(link.id, { status: 'active' }), t('links.resumed'))}
-                        >
-                          {t('links.actions.resume')}
-                        </Menu.Item>
-                      )}
-                      <Menu.Divider />
-                      <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => remove(link)}>
-                        {t('links.actions.delete')}
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
+                  <RowMenu
+                    label={t('links.actions.more')}
+                    testId="link-menu"
+                    actions={[
+                      {
+                        icon: IconChartBar,
+                        label: t('links.actions.stats'),
+                        onClick: () => setViewing(link),
+                        testId: 'action-stats',
+                      },
+                      {
+                        icon: IconQrcode,
+                        label: t('links.actions.qr'),
+                        onClick: () => setShowingQr(link),
+                        testId: 'action-qr',
+                      },
+                      {
+                        icon: IconPencil,
+                        label: t('links.actions.edit'),
+                        onClick: () => setEditing(link),
+                        testId: 'action-edit',
+                      },
+                      link.status === 'active'
+                        ? {
+                            icon: IconPlayerPause,
+                            label: t('links.actions.pause'),
+                            onClick: () => update.mutate({ link, status: 'paused' }),
+                            testId: 'action-pause',
+                          }
+                        : {
+                            icon: IconPlayerPlay,
+                            label: t('links.actions.resume'),
+                            onClick: () => update.mutate({ link, status: 'active' }),
+                            testId: 'action-resume',
+                          },
+                      {
+                        icon: IconTrash,
+                        label: t('links.actions.delete'),
+                        onClick: () => deletion.ask(link),
+                        disabled: deletion.pending,
+                        danger: true,
+                      },
+                    ]}
+                  />
                 </Table.Td>
               </Table.Tr>
             )}

@@ -120,15 +120,24 @@ function askReason(t: TFunction, name: string, disable: (reason: string) => Prom
  * An administrators' link table: who owns each link first, the table's own columns, and the
  * switch that turns a link off last.
  */
-export function AdminLinkTable<L extends { id: string; user: Owner; disabled: boolean }>({
+export function AdminLinkTable<
+  L extends { id: string; user: Owner; disabled: boolean; disabledReason: string | null },
+>({
   items,
   columns,
+  figures,
+  status,
   nameOf,
   onSetDisabled,
   ...tableProps
 }: {
   items: L[];
+  /** What the link is, after its owner. */
   columns: DataColumn<L>[];
+  /** The link's own status (shown unless an administrator disabled it). */
+  status: (link: L) => { label: string; color: string };
+  /** Its counts, right of the status. */
+  figures: DataColumn<L>[];
   nameOf: (link: L) => string;
   onSetDisabled: (link: L, disabled: boolean, reason?: string) => Promise<unknown>;
   rowTestId: string;
@@ -138,6 +147,11 @@ export function AdminLinkTable<L extends { id: string; user: Owner; disabled: bo
   const owner: DataColumn<L> = {
     header: t('adminLinks.columns.owner'),
     cell: (link) => <OwnerCell user={link.user} />,
+  };
+  const statusColumn: DataColumn<L> = {
+    header: t('links.columns.status'),
+    miw: 130,
+    cell: (link) => <AdminStatus disabled={link.disabled} reason={link.disabledReason} {...status(link)} />,
   };
   const disable: DataColumn<L> = {
     cell: (link) => (
@@ -150,7 +164,7 @@ export function AdminLinkTable<L extends { id: string; user: Owner; disabled: bo
   };
   return (
     <DataTable
-      columns={[owner, ...columns, disable]}
+      columns={[owner, ...columns, statusColumn, ...figures, disable]}
       rows={items}
       rowKey={(link) => link.id}
       verticalSpacing="sm"
