@@ -13,7 +13,6 @@ import {
   Group,
   NumberInput,
   Pagination,
-  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
@@ -28,6 +27,7 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
 import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
+import { FormSegmented } from '../../ui/FormFields';
 import { adminCreditsApi, formatMoney, LedgerTable, PaymentsTable } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
 
@@ -142,16 +142,10 @@ export function AdminUserCredits({ userId, onMoneyChanged }: { userId: string; o
                 />
               )}
             />
-            <Controller
+            <FormSegmented
               control={paymentForm.control}
               name="method"
-              render={({ field }) => (
-                <SegmentedControl
-                  data={MANUAL_PAYMENT_METHODS.map((m) => ({ value: m, label: t(`credits.methods.${m}`) }))}
-                  value={field.value}
-                  onChange={field.onChange}
-                />
-              )}
+              data={MANUAL_PAYMENT_METHODS.map((m) => ({ value: m, label: t(`credits.methods.${m}`) }))}
             />
             <TextInput
               label={t('credits.admin.reason')}

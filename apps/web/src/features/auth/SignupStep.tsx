@@ -8,16 +8,17 @@ import {
   signupFormSchema,
 } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Checkbox, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Button, Checkbox, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { errorText, translateValidation } from '../../platform/errors';
 import { notify } from '../../platform/notify';
+import { FormTextInput } from '../../ui/FormFields';
 import { CnpjField, MobilePhoneField } from '../../ui/MaskedFields';
 import { authApi, readUtm } from './authApi';
+import { BackButton } from './BackButton';
 
 /** The terms of use shipped with the app (apps/web/public). */
 export const TERMS_URL = '/termos-de-uso.pdf';
@@ -87,29 +88,29 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
             {t('auth.signup.subtitle')}
           </Text>
         </div>
-        <TextInput
+        <FormTextInput
+          form={form}
+          name="fullName"
           label={t('auth.signup.fullName')}
           autoComplete="name"
           autoFocus
-          error={translateValidation(t, errors.fullName?.message)}
           data-testid="signup-fullName"
-          {...form.register('fullName')}
         />
-        <TextInput
+        <FormTextInput
+          form={form}
+          name="name"
           label={t('auth.signup.company')}
           autoComplete="organization"
-          error={translateValidation(t, errors.name?.message)}
           data-testid="signup-company"
-          {...form.register('name')}
         />
-        <TextInput
+        <FormTextInput
+          form={form}
+          name="email"
           label={t('auth.signup.email')}
           type="email"
           autoComplete="email"
           inputMode="email"
-          error={translateValidation(t, errors.email?.message)}
           data-testid="signup-email"
-          {...form.register('email')}
         />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
           <CnpjField control={form.control} name="cnpj" label={t('auth.signup.cnpj')} data-testid="signup-cnpj" />
@@ -147,15 +148,9 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
           {t('auth.signup.submit')}
         </Button>
         <Group justify="center">
-          <Button
-            variant="subtle"
-            color="gray"
-            leftSection={<IconArrowLeft size={16} />}
-            onClick={onBack}
-            data-testid="signup-back"
-          >
+          <BackButton onClick={onBack} data-testid="signup-back">
             {t('auth.signup.back')}
-          </Button>
+          </BackButton>
         </Group>
       </Stack>
     </form>

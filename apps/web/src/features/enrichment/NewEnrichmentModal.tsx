@@ -1,29 +1,17 @@
 import '@mantine/dropzone/styles.css';
 import { cnpjChars, cnpjProblem, createEnrichmentSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Progress,
-  SegmentedControl,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Progress, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { FormSegmented } from '../../ui/FormFields';
 import { creditsApi, refreshMoney } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
 import { enrichmentApi } from './enrichmentApi';
@@ -129,20 +117,14 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
           data-testid="enrichment-name"
           {...form.register('name')}
         />
-        <Controller
+        <FormSegmented
           control={form.control}
           name="source"
-          render={({ field }) => (
-            <SegmentedControl
-              value={field.value}
-              onChange={(v) => field.onChange(v as Values['source'])}
-              data={[
-                { value: 'file', label: t('enrichment.new.fromFile') },
-                { value: 'paste', label: t('enrichment.new.fromText') },
-              ]}
-              data-testid="enrichment-source"
-            />
-          )}
+          data={[
+            { value: 'file', label: t('enrichment.new.fromFile') },
+            { value: 'paste', label: t('enrichment.new.fromText') },
+          ]}
+          data-testid="enrichment-source"
         />
         {source === 'file' ? (
           <Dropzone

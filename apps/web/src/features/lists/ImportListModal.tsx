@@ -10,7 +10,6 @@ import {
   Modal,
   Progress,
   ScrollArea,
-  Select,
   Stack,
   Table,
   Text,
@@ -20,10 +19,11 @@ import { Dropzone } from '@mantine/dropzone';
 import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { FormSelect } from '../../ui/FormFields';
 import { listErrorText } from './errors';
 import { listsApi } from './listsApi';
 import { listsKeys } from './queryKeys';
@@ -222,42 +222,31 @@ export function ImportListModal({
               })}
             </Text>
             <Group grow align="flex-end">
-              <Controller
+              <FormSelect
                 control={form.control}
                 name="phone"
-                render={({ field }) => (
-                  <Select
-                    label={t('lists.import.phoneColumn')}
-                    data={step.preview.columns.map((c) => ({
-                      value: String(c.index),
-                      label: columnLabel(step.preview, c.index),
-                    }))}
-                    value={field.value === NONE ? null : field.value}
-                    onChange={(v) => field.onChange(v ?? NONE)}
-                    allowDeselect={false}
-                    placeholder={t('lists.import.choose')}
-                    data-testid="import-phone-column"
-                  />
-                )}
+                emptyValue={NONE}
+                label={t('lists.import.phoneColumn')}
+                data={step.preview.columns.map((c) => ({
+                  value: String(c.index),
+                  label: columnLabel(step.preview, c.index),
+                }))}
+                allowDeselect={false}
+                placeholder={t('lists.import.choose')}
+                data-testid="import-phone-column"
               />
-              <Controller
+              <FormSelect
                 control={form.control}
                 name="nameCol"
-                render={({ field }) => (
-                  <Select
-                    label={t('lists.import.nameColumn')}
-                    data={[
-                      { value: NONE, label: t('lists.import.noName') },
-                      ...step.preview.columns
-                        .filter((c) => String(c.index) !== phone)
-                        .map((c) => ({ value: String(c.index), label: columnLabel(step.preview, c.index) })),
-                    ]}
-                    value={field.value}
-                    onChange={(v) => field.onChange(v ?? NONE)}
-                    allowDeselect={false}
-                    data-testid="import-name-column"
-                  />
-                )}
+                label={t('lists.import.nameColumn')}
+                data={[
+                  { value: NONE, label: t('lists.import.noName') },
+                  ...step.preview.columns
+                    .filter((c) => String(c.index) !== phone)
+                    .map((c) => ({ value: String(c.index), label: columnLabel(step.preview, c.index) })),
+                ]}
+                allowDeselect={false}
+                data-testid="import-name-column"
               />
             </Group>
             <Checkbox label={t('lists.import.hasHeader')} {...form.register('hasHeader')} />
