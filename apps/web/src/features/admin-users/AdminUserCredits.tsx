@@ -28,6 +28,7 @@ import { isApiError } from '../../platform/api';
 import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
 import { FormSegmented } from '../../ui/FormFields';
+import { StatCard } from '../../ui/StatCard';
 import { adminCreditsApi, formatMoney, LedgerTable, PaymentsTable } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
 
@@ -101,17 +102,20 @@ export function AdminUserCredits({ userId, onMoneyChanged }: { userId: string; o
         {CREDIT_TYPES.map((type) => {
           const b = balance.data?.credits[type];
           return (
-            <Card key={type} withBorder padding="xs" radius="md" data-testid={`admin-balance-${type}`}>
-              <Text size="xs" c="dimmed">
-                {t(`credits.types.${type}`)}
-              </Text>
-              <Text fw={700}>{b ? (type === 'BALANCE' ? formatMoney(b.available) : b.available) : '—'}</Text>
+            <StatCard
+              key={type}
+              label={t(`credits.types.${type}`)}
+              labelSize="xs"
+              value={b ? (type === 'BALANCE' ? formatMoney(b.available) : b.available) : '—'}
+              padding="xs"
+              data-testid={`admin-balance-${type}`}
+            >
               {!!b?.reserved && (
                 <Text size="xs" c="dimmed">
                   {t('credits.reserved')}: {b.reserved}
                 </Text>
               )}
-            </Card>
+            </StatCard>
           );
         })}
       </SimpleGrid>

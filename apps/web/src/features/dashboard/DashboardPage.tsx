@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { useSession } from '../../platform/SessionProvider';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { StatCard } from '../../ui/StatCard';
 import { CampaignsTable, campaignsApi, campaignsPollInterval, summaryPollFacts } from '../campaigns';
 import { campaignsKeys } from '../campaigns/queryKeys';
 import { BalanceCard, refreshMoney, useAccountBalance, useCredits } from '../credits';
@@ -153,30 +154,22 @@ export function DashboardPage() {
       </SimpleGrid>
       <QueryErrorAlert query={summary} fallbackKey="loadError.dashboard" data-testid="dashboard-error" />
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
-        <Card withBorder radius="md" padding="md">
-          <Text size="sm" c="dimmed">
-            {t('dashboard.sent30')}
-          </Text>
-          <Text fz={26} fw={700} data-testid="dashboard-sent">
-            {figure(data?.totals.sent)}
-          </Text>
-        </Card>
-        <Card withBorder radius="md" padding="md">
-          <Text size="sm" c="dimmed">
-            {t('dashboard.delivered30')}
-          </Text>
-          <Text fz={26} fw={700} data-testid="dashboard-delivered">
-            {figure(data?.totals.delivered)}
-          </Text>
-        </Card>
-        <Card withBorder radius="md" padding="md">
-          <Text size="sm" c="dimmed">
-            {t('dashboard.campaigns')}
-          </Text>
-          <Text fz={26} fw={700}>
-            {figure(data?.totals.campaigns)}
-          </Text>
-        </Card>
+        {(
+          [
+            ['sent30', data?.totals.sent, 'dashboard-sent'],
+            ['delivered30', data?.totals.delivered, 'dashboard-delivered'],
+            ['campaigns', data?.totals.campaigns, undefined],
+          ] as const
+        ).map(([key, value, testId]) => (
+          <StatCard
+            key={key}
+            label={t(`dashboard.${key}`)}
+            value={figure(value)}
+            fz={26}
+            padding="md"
+            valueTestId={testId}
+          />
+        ))}
       </SimpleGrid>
       <Card withBorder radius="lg" padding="lg" data-testid="dashboard-chart">
         <Title order={4} mb="md">
