@@ -28,18 +28,25 @@ const pollInterval = (d: DashboardSummary | undefined) =>
   d ? campaignsPollInterval([...d.running, ...d.recent].map(summaryPollFacts)) : false;
 
 /** A card of campaigns (running, recent): its title and link, the table, or what to say when there is none. */
+/** The dashboard's two campaign cards: their title, and what each says when it has none. */
+const CAMPAIGN_CARDS = {
+  running: { title: 'dashboard.running', empty: 'dashboard.noneRunning' },
+  recent: { title: 'dashboard.recent', empty: 'dashboard.noCampaigns' },
+} as const;
+
 function CampaignsCard({
-  title,
+  kind,
   action,
   items,
-  emptyText,
 }: {
-  title: string;
+  kind: keyof typeof CAMPAIGN_CARDS;
   action: ReactNode;
   /** Not read yet: nothing is said. */
   items: DashboardSummary['recent'] | undefined;
-  emptyText: string;
 }) {
+  const { t } = useTranslation();
+  const title = t(CAMPAIGN_CARDS[kind].title);
+  const emptyText = t(CAMPAIGN_CARDS[kind].empty);
   return (
     <Card withBorder radius="lg" padding="lg">
       <Group justify="space-between" mb="sm">
@@ -96,6 +103,16 @@ export function DashboardPage() {
   });
   const channelsUsed = CHANNELS.filter((c) => data?.daily.some((d) => d.channel === c));
 
+  const createCampaign = (
+    <Button component={Link} to="/campanhas/criar-campanha" size="xs">
+      {t('nav.createCampaign')}
+    </Button>
+  );
+  const seeAll = (
+    <Anchor component={Link} to="/campanhas" size="sm">
+      {t('dashboard.seeAll')}
+    </Anchor>
+  );
   return (
     <Stack gap="lg" data-testid="dashboard">
       <Title order={2}>{t('dashboard.greeting', { name: user?.name ?? '' })}</Title>
@@ -194,26 +211,8 @@ export function DashboardPage() {
           />
         )}
       </Card>
-      <CampaignsCard
-        title={t('dashboard.running')}
-        action={
-          <Button component={Link} to="/campanhas/criar-campanha" size="xs">
-            {t('nav.createCampaign')}
-          </Button>
-        }
-        items={data?.running}
-        emptyText={t('dashboard.noneRunning')}
-      />
-      <CampaignsCard
-        title={t('dashboard.recent')}
-        action={
-          <Anchor component={Link} to="/campanhas" size="sm">
-            {t('dashboard.seeAll')}
-          </Anchor>
-        }
-        items={data?.recent}
-        emptyText={t('dashboard.noCampaigns')}
-      />
+      <CampaignsCard kind="running" action={createCampaign} items={data?.running} />
+      <CampaignsCard kind="recent" action={seeAll} items={data?.recent} />
     </Stack>
   );
 }

@@ -1,6 +1,5 @@
 import { type ColumnMapping, columnMappingSchema, type ListPreview, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import '@mantine/dropzone/styles.css';
 import {
   Alert,
   Badge,
@@ -15,14 +14,14 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
-import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons-react';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { SpreadsheetDropzone } from '../../ui/FileDropzone';
 import { FormSelect } from '../../ui/FormFields';
 import { listErrorText } from './errors';
 import { listsApi } from './listsApi';
@@ -166,44 +165,17 @@ export function ImportListModal({
           </Alert>
         )}
         {step.kind === 'pick' && (
-          <Dropzone
+          <SpreadsheetDropzone
             onDrop={onDrop}
-            onReject={(rejections) =>
-              setRejected(
-                t(
-                  rejections[0]?.errors[0]?.code === 'file-too-large'
-                    ? 'errors.codes.FILE_TOO_LARGE'
-                    : 'errors.codes.UNSUPPORTED_FILE_TYPE',
-                ),
-              )
-            }
+            onRefused={setRejected}
+            title={t('lists.import.drop')}
+            hint={t('lists.import.dropHint')}
+            size="lg"
             maxSize={MAX_UPLOAD_BYTES}
-            maxFiles={1}
-            multiple={false}
             accept={ACCEPT}
             loading={reading.isPending}
             data-testid="import-dropzone"
-          >
-            <Group justify="center" gap="lg" mih={160} style={{ pointerEvents: 'none' }}>
-              <Dropzone.Accept>
-                <IconUpload size={48} stroke={1.5} />
-              </Dropzone.Accept>
-              <Dropzone.Reject>
-                <IconX size={48} stroke={1.5} />
-              </Dropzone.Reject>
-              <Dropzone.Idle>
-                <IconFileSpreadsheet size={48} stroke={1.5} />
-              </Dropzone.Idle>
-              <Stack gap={4}>
-                <Text size="lg" fw={600}>
-                  {t('lists.import.drop')}
-                </Text>
-                <Text size="sm" c="dimmed">
-                  {t('lists.import.dropHint')}
-                </Text>
-              </Stack>
-            </Group>
-          </Dropzone>
+          />
         )}
 
         {step.kind === 'map' && !uploading && (
