@@ -1,5 +1,5 @@
 import { LOGIN_CODE_LENGTH, MESSAGES, RESEND_COUNTDOWN_AFTER_RESEND_S, RESEND_COUNTDOWN_INITIAL_S } from '@ecoa/shared';
-import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { authApi } from './authApi';
 import { BackButton } from './BackButton';
 import { CodeInput, EMPTY_CODE } from './CodeInput';
 import { loginError, requestCodeError } from './errors';
+import { StepHeading } from './StepHeading';
 import { useCountdown } from './useCountdown';
 
 type CodeForm = { code: string[] };
@@ -69,12 +70,11 @@ export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
   return (
     <form onSubmit={submit} noValidate data-testid="code-step">
       <Stack gap="lg">
-        <div>
-          <Title order={2}>{t('auth.code.heading')}</Title>
-          <Text c="dimmed" mt={6} style={{ overflowWrap: 'anywhere' }}>
-            {t('auth.code.subtitle', { email })}
-          </Text>
-        </div>
+        <StepHeading
+          title={t('auth.code.heading')}
+          subtitle={t('auth.code.subtitle', { email })}
+          subtitleStyle={{ overflowWrap: 'anywhere' }}
+        />
         <CodeInput
           value={field.value}
           onChange={(next) => {

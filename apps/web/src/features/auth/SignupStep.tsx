@@ -8,7 +8,7 @@ import {
   signupFormSchema,
 } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Checkbox, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import { FormTextInput } from '../../ui/FormFields';
 import { CnpjField, MobilePhoneField } from '../../ui/MaskedFields';
 import { authApi, readUtm } from './authApi';
 import { BackButton } from './BackButton';
+import { StepHeading } from './StepHeading';
 
 /** The terms of use shipped with the app (apps/web/public). */
 export const TERMS_URL = '/termos-de-uso.pdf';
@@ -82,12 +83,7 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
   return (
     <form onSubmit={submit} noValidate data-testid="signup-step">
       <Stack gap="md">
-        <div>
-          <Title order={2}>{t('auth.signup.heading')}</Title>
-          <Text c="dimmed" mt={6}>
-            {t('auth.signup.subtitle')}
-          </Text>
-        </div>
+        <StepHeading title={t('auth.signup.heading')} subtitle={t('auth.signup.subtitle')} />
         <FormTextInput
           form={form}
           name="fullName"

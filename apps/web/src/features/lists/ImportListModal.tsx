@@ -1,19 +1,6 @@
 import { type ColumnMapping, columnMappingSchema, type ListPreview, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  Progress,
-  ScrollArea,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Modal, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -23,6 +10,8 @@ import { z } from 'zod';
 import { useUploadMutation } from '../../platform/upload-mutation';
 import { SpreadsheetDropzone } from '../../ui/FileDropzone';
 import { FormSelect } from '../../ui/FormFields';
+import type { ModalProps } from '../../ui/modalProps';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { listErrorText } from './errors';
 import { listsApi } from './listsApi';
 import { listsKeys } from './queryKeys';
@@ -63,15 +52,7 @@ function fieldKeys(preview: ListPreview, hasHeader: boolean): string[] {
  * rest become `{variables}`), then upload with progress. The import itself runs on the server;
  * the lists table shows its progress (and keeps showing it after a reload).
  */
-export function ImportListModal({
-  opened,
-  onClose,
-  onCreated,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  onCreated: (id: string) => void;
-}) {
+export function ImportListModal({ opened, onClose, onCreated }: ModalProps & { onCreated: (id: string) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>({ kind: 'pick' });
@@ -289,19 +270,15 @@ export function ImportListModal({
         )}
 
         {step.kind === 'map' && uploading && (
-          <Stack gap="xs" py="md">
-            <Text size="sm">{t('lists.import.uploading', { file: step.file.name })}</Text>
-            <Progress value={create.progress * 100} animated striped />
-            <Button
-              variant="default"
-              size="xs"
-              onClick={create.cancel}
-              style={{ alignSelf: 'flex-start' }}
-              data-testid="import-cancel"
-            >
-              {t('lists.import.cancelUpload')}
-            </Button>
-          </Stack>
+          <UploadProgress
+            gap="xs"
+            py="md"
+            label={t('lists.import.uploading', { file: step.file.name })}
+            progress={create.progress}
+            onCancel={create.cancel}
+            cancelLabel={t('lists.import.cancelUpload')}
+            cancelTestId="import-cancel"
+          />
         )}
       </Stack>
     </Modal>
