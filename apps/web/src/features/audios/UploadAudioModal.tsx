@@ -1,13 +1,14 @@
 import { AUDIO_NAME_MAX, type Audio, MAX_AUDIO_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconFileMusic } from '@tabler/icons-react';
+import { Button, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { IconFileMusic } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { ErrorAlert } from '../../ui/ErrorAlert';
 import type { ModalProps } from '../../ui/modalProps';
 import { UploadProgress } from '../../ui/UploadProgress';
 import { AudioDropArea } from './AudioDropArea';
@@ -85,11 +86,7 @@ export function UploadAudioModal({ opened, onClose, onUploaded }: ModalProps & {
   return (
     <Modal opened={opened} onClose={close} title={t('audios.upload.title')} size="lg" data-testid="upload-modal">
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="upload-error">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} data-testid="upload-error" />
         {!file && <AudioDropArea onFile={pick} />}
         {file && (
           <form onSubmit={submit} noValidate>

@@ -1,7 +1,6 @@
 import { cnpjChars, cnpjProblem, createEnrichmentSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Badge, Button, Group, Modal, Progress, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Progress, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { ErrorAlert } from '../../ui/ErrorAlert';
 import { SpreadsheetDropzone } from '../../ui/FileDropzone';
 import { FormSegmented } from '../../ui/FormFields';
 import { creditsApi, refreshMoney } from '../credits';
@@ -104,11 +104,7 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
   return (
     <Modal opened onClose={onClose} size="lg" title={t('enrichment.new.title')}>
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="enrichment-error">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} data-testid="enrichment-error" />
         <TextInput
           label={t('enrichment.new.name')}
           placeholder={t('enrichment.new.namePlaceholder')}

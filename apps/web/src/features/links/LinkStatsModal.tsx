@@ -9,23 +9,11 @@ import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { DataTable } from '../../ui/DataTable';
+import { LabeledValue } from '../../ui/LabeledValue';
 import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
 import { linkErrorText } from './errors';
 import { linksApi } from './linksApi';
 import { linksKeys } from './queryKeys';
-
-function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="xl" fw={700} data-testid={testId}>
-        {value}
-      </Text>
-    </div>
-  );
-}
 
 /** A link's clicks over a period: per target, per day, top referrers and UTM campaigns; the CSV export. */
 export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose: () => void }) {
@@ -81,8 +69,13 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
         {s && (
           <>
             <SimpleGrid cols={2}>
-              <Figure label={t('links.stats.clicks')} value={number(s.clicks)} testId="link-stats-clicks" />
-              <Figure label={t('links.stats.fallback')} value={number(s.fallbackClicks)} />
+              <LabeledValue
+                label={t('links.stats.clicks')}
+                value={number(s.clicks)}
+                testId="link-stats-clicks"
+                size="xl"
+              />
+              <LabeledValue label={t('links.stats.fallback')} value={number(s.fallbackClicks)} size="xl" />
             </SimpleGrid>
             <Stack gap={6}>
               <Text fw={600} size="sm">

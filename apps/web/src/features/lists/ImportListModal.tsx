@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { ErrorAlert } from '../../ui/ErrorAlert';
 import { SpreadsheetDropzone } from '../../ui/FileDropzone';
 import { FormSelect } from '../../ui/FormFields';
 import type { ModalProps } from '../../ui/modalProps';
@@ -140,11 +141,7 @@ export function ImportListModal({ opened, onClose, onCreated }: ModalProps & { o
   return (
     <Modal opened={opened} onClose={close} title={t('lists.import.title')} size="xl" data-testid="import-modal">
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="import-error">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} data-testid="import-error" />
         {step.kind === 'pick' && (
           <SpreadsheetDropzone
             onDrop={onDrop}
