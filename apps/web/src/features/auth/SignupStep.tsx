@@ -62,6 +62,13 @@ export function buildSignupPayload(values: SignupFormOutput, search: string, lan
   };
 }
 
+/** The text fields, in order: the form's field, its label (also its test id) and the browser's hints. */
+const TEXT_FIELDS = [
+  { name: 'fullName', label: 'fullName', autoComplete: 'name', autoFocus: true },
+  { name: 'name', label: 'company', autoComplete: 'organization' },
+  { name: 'email', label: 'email', type: 'email', autoComplete: 'email', inputMode: 'email' },
+] as const;
+
 /** Step 2 (spec section 2): company sign-up. */
 export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
   const { t, i18n } = useTranslation();
@@ -84,30 +91,15 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
     <form onSubmit={submit} noValidate data-testid="signup-step">
       <Stack gap="md">
         <StepHeading title={t('auth.signup.heading')} subtitle={t('auth.signup.subtitle')} />
-        <FormTextInput
-          form={form}
-          name="fullName"
-          label={t('auth.signup.fullName')}
-          autoComplete="name"
-          autoFocus
-          data-testid="signup-fullName"
-        />
-        <FormTextInput
-          form={form}
-          name="name"
-          label={t('auth.signup.company')}
-          autoComplete="organization"
-          data-testid="signup-company"
-        />
-        <FormTextInput
-          form={form}
-          name="email"
-          label={t('auth.signup.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          data-testid="signup-email"
-        />
+        {TEXT_FIELDS.map(({ label, ...field }) => (
+          <FormTextInput
+            key={field.name}
+            form={form}
+            label={t(`auth.signup.${label}`)}
+            data-testid={`signup-${label}`}
+            {...field}
+          />
+        ))}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
           <CnpjField control={form.control} name="cnpj" label={t('auth.signup.cnpj')} data-testid="signup-cnpj" />
           <MobilePhoneField
