@@ -37,7 +37,7 @@ export function ProfileCard({ profile }: { profile: AccountProfile }) {
     resolver: zodResolver(profileSchema),
     defaultValues: valuesOf(profile),
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
 
   // A fresh profile from the server (after saving, or from another tab) becomes the new baseline.
   useEffect(() => {
