@@ -3,7 +3,7 @@ import { Badge, Center, Divider, Drawer, Group, Loader, Stack, Text } from '@man
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../platform/SessionProvider';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { formatReais, refreshMoney } from '../credits';
 import { AdminUserCredits } from './AdminUserCredits';
 import { AuditHistory } from './AuditHistory';
@@ -58,7 +58,7 @@ export function UserDrawer({ userId, onClose }: { userId: string | null; onClose
           <Loader />
         </Center>
       )}
-      <QueryErrorAlert query={detail} fallbackKey="adminUsers.loadError" data-testid="user-drawer-error" />
+      <LoadErrorAlert query={detail} fallbackKey="adminUsers.loadError" data-testid="user-drawer-error" />
       {user && user.id === userId && (
         <Stack gap="lg">
           <Stack gap={2} data-testid="user-drawer-header">

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { usePagedSearch } from '../../platform/usePagedSearch';
 import { TablePagination } from '../../ui/DataTable';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { SearchInput } from '../../ui/SearchInput';
 import { TwoLineCell } from '../../ui/TwoLineCell';
 import { formatReais } from '../credits';
@@ -126,7 +126,7 @@ export function UsersPage() {
 
       <Paper withBorder radius="md">
         {query.isError ? (
-          <QueryErrorAlert
+          <LoadErrorAlert
             query={query}
             m="md"
             title={t('adminUsers.loadError')}

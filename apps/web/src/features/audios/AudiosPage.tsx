@@ -10,7 +10,7 @@ import { AddButton } from '../../ui/AddButton';
 import { useDeleteDialog } from '../../ui/ConfirmDialog';
 import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { useRenameDialog } from '../../ui/RenameDialog';
 import { RowMenu } from '../../ui/RowMenu';
@@ -188,7 +188,7 @@ export function AudiosPage() {
         }
       />
       {query.isError ? (
-        <QueryErrorAlert query={query} fallbackKey="loadError.audios" />
+        <LoadErrorAlert query={query} fallbackKey="loadError.audios" />
       ) : data && data.total === 0 ? (
         <EmptyState
           icon={<IconMicrophone size={28} />}

@@ -18,7 +18,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { STATUS_COLOR } from '../channels';
 import { CampaignActions } from './CampaignActions';
 import { CampaignReasons } from './CampaignReasons';
@@ -57,7 +57,7 @@ export function CampaignDetailPage() {
   const percent = new Intl.NumberFormat(intlLocale(i18n.language), { style: 'percent', maximumFractionDigits: 1 });
 
   if (campaign.isError)
-    return <QueryErrorAlert query={campaign} fallbackKey="loadError.campaign" data-testid="campaign-error" />;
+    return <LoadErrorAlert query={campaign} fallbackKey="loadError.campaign" data-testid="campaign-error" />;
   const c = campaign.data;
   if (!c)
     return (

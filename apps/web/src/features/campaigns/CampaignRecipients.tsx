@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { usePagedSearch } from '../../platform/usePagedSearch';
 import { type DataColumn, DataTable, TablePagination } from '../../ui/DataTable';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { reasonText, STATUS_COLOR } from '../channels';
 import { campaignsApi } from './campaignsApi';
 import { campaignsKeys } from './queryKeys';
@@ -116,7 +116,7 @@ export function CampaignRecipients({
           verticalSpacing="xs"
           data-testid="recipients-table"
         />
-        <QueryErrorAlert query={recipients} fallbackKey="loadError.recipients" data-testid="recipients-error" />
+        <LoadErrorAlert query={recipients} fallbackKey="loadError.recipients" data-testid="recipients-error" />
         {!recipients.isError && recipients.data?.items.length === 0 && (
           <Text c="dimmed" ta="center">
             {t('campaigns.detail.noRecipients')}

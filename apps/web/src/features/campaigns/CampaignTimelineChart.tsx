@@ -4,7 +4,7 @@ import { Card, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { campaignsApi } from './campaignsApi';
 import { campaignsKeys } from './queryKeys';
 import { browserShowsSaoPaulo, timelineTick } from './times';
@@ -36,7 +36,7 @@ export function CampaignTimelineChart({ id, interval }: { id: string; interval: 
         {browserShowsSaoPaulo() ? '' : ` (${t('campaigns.timeZone.brasilia')})`}
       </Title>
       {timeline.isError ? (
-        <QueryErrorAlert query={timeline} fallbackKey="loadError.timeline" data-testid="campaign-timeline-error" />
+        <LoadErrorAlert query={timeline} fallbackKey="loadError.timeline" data-testid="campaign-timeline-error" />
       ) : !timeline.data ? null : data.length === 0 ? (
         <Text c="dimmed" size="sm">
           {t('campaigns.detail.noTimeline')}

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePagedSearch } from '../../platform/usePagedSearch';
 import { TablePagination } from '../../ui/DataTable';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { SearchInput } from '../../ui/SearchInput';
 import { CampaignsTable } from './CampaignsTable';
 import { campaignsApi } from './campaignsApi';
@@ -61,7 +61,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
             w={{ base: '48%', sm: 180 }}
           />
         </Group>
-        <QueryErrorAlert query={campaigns} fallbackKey="loadError.campaigns" data-testid="campaigns-error" />
+        <LoadErrorAlert query={campaigns} fallbackKey="loadError.campaigns" data-testid="campaigns-error" />
         {campaigns.isPending ? (
           <Center py="xl">
             <Loader />

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { type DataColumn, DataTable } from '../../ui/DataTable';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { channelsApi } from './channelsApi';
 import { channelsKeys } from './queryKeys';
 
@@ -74,7 +74,7 @@ export function ChannelsHealthPanel() {
       <Stack gap="sm">
         <Title order={4}>{t('channels.health.title')}</Title>
         {query.error ? (
-          <QueryErrorAlert query={query} fallbackKey="channels.health.loadFailed" />
+          <LoadErrorAlert query={query} fallbackKey="channels.health.loadFailed" />
         ) : (
           <DataTable
             columns={columns}

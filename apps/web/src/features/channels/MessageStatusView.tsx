@@ -3,7 +3,7 @@ import { Alert, Badge, Group, Loader, Stack, Text, Timeline } from '@mantine/cor
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { channelsApi } from './channelsApi';
 import { channelsKeys } from './queryKeys';
 import { reasonText } from './reasons';
@@ -57,7 +57,7 @@ export function MessageStatusView({ id }: { id: string }) {
   });
   const message = query.data;
   const failed = query.isError && (
-    <QueryErrorAlert query={query} fallbackKey="loadError.messageStatus" data-testid="message-status-error" />
+    <LoadErrorAlert query={query} fallbackKey="loadError.messageStatus" data-testid="message-status-error" />
   );
   if (!message) return failed || <Loader size="sm" data-testid="message-status-loading" />;
   const time = (iso: string) =>

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { useSession } from '../../platform/SessionProvider';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { StatCard } from '../../ui/StatCard';
 import { CampaignsTable, campaignsApi, campaignsPollInterval, summaryPollFacts } from '../campaigns';
 import { campaignsKeys } from '../campaigns/queryKeys';
@@ -161,7 +161,7 @@ export function DashboardPage() {
               </Stack>
             ))}
           </SimpleGrid>
-          <QueryErrorAlert
+          <LoadErrorAlert
             query={balance}
             mt="sm"
             fallbackKey="loadError.balance"
@@ -169,7 +169,7 @@ export function DashboardPage() {
           />
         </Card>
       </SimpleGrid>
-      <QueryErrorAlert query={summary} fallbackKey="loadError.dashboard" data-testid="dashboard-error" />
+      <LoadErrorAlert query={summary} fallbackKey="loadError.dashboard" data-testid="dashboard-error" />
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
         {(
           [

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { CnpjBaseCard } from './CnpjBaseCard';
 import { EnrichmentsTable } from './EnrichmentsTable';
@@ -57,7 +57,7 @@ export function AdminEnrichmentsPage() {
           />
         ))}
       </Group>
-      <QueryErrorAlert query={list} fallbackKey="loadError.enrichments" />
+      <LoadErrorAlert query={list} fallbackKey="loadError.enrichments" />
       {list.isSuccess && items.length === 0 && (
         <Text c="dimmed" size="sm">
           {t('enrichment.admin.empty')}

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { LabeledValue } from '../../ui/LabeledValue';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
 import { monthName } from './format';
@@ -50,7 +50,7 @@ export function CnpjBaseCard() {
     <Card withBorder radius="lg" padding="lg" data-testid="cnpj-base">
       <Stack gap="sm">
         <Title order={4}>{t('enrichment.base.title')}</Title>
-        <QueryErrorAlert query={base} fallbackKey="loadError.cnpjBase" data-testid="cnpj-base-error" />
+        <LoadErrorAlert query={base} fallbackKey="loadError.cnpjBase" data-testid="cnpj-base-error" />
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <LabeledValue
             label={t('enrichment.base.month')}

@@ -21,7 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { StatCard } from '../../ui/StatCard';
 import { CreateListModal } from './CreateListModal';
@@ -54,7 +54,7 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const back = admin ? '/listas-enriquecidas-por-usuario' : '/listas-enriquecidas';
 
-  if (enrichment.isError) return <QueryErrorAlert query={enrichment} fallbackKey="loadError.enrichments" />;
+  if (enrichment.isError) return <LoadErrorAlert query={enrichment} fallbackKey="loadError.enrichments" />;
   const e = enrichment.data;
   if (!e)
     return (

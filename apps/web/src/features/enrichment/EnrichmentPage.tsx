@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AddButton } from '../../ui/AddButton';
 import { EmptyState } from '../../ui/EmptyState';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { EnrichmentsTable } from './EnrichmentsTable';
 import { enrichmentApi } from './enrichmentApi';
@@ -50,7 +50,7 @@ export function EnrichmentPage() {
           {t('errors.codes.CNPJ_BASE_EMPTY')}
         </Alert>
       )}
-      <QueryErrorAlert query={list} fallbackKey="loadError.enrichments" />
+      <LoadErrorAlert query={list} fallbackKey="loadError.enrichments" />
       {list.isSuccess && items.length === 0 && (
         <EmptyState
           icon={<IconDatabaseSearch size={28} />}

@@ -3,7 +3,7 @@ import { Badge, Card, Group, Pagination, SegmentedControl, Stack, Table, Text, T
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentKeys } from './queryKeys';
 
@@ -41,7 +41,7 @@ export function EnrichmentResultsTable({ id, admin }: { id: string; admin: boole
             data-testid="enrichment-results-filter"
           />
         </Group>
-        <QueryErrorAlert
+        <LoadErrorAlert
           query={results}
           fallbackKey="loadError.enrichmentResults"
           data-testid="enrichment-results-error"

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePagedSearch } from '../../platform/usePagedSearch';
 import { TablePagination } from '../../ui/DataTable';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { SearchInput } from '../../ui/SearchInput';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
@@ -66,7 +66,7 @@ export function AdminLinksPage() {
                 onSearch={setSearch}
                 maw={360}
               />
-              <QueryErrorAlert query={current} fallbackKey="loadError.links" />
+              <LoadErrorAlert query={current} fallbackKey="loadError.links" />
               {current.isSuccess && total === 0 && (
                 <Text c="dimmed" size="sm">
                   {t('adminLinks.empty')}

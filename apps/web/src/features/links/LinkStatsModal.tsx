@@ -10,7 +10,7 @@ import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { DataTable } from '../../ui/DataTable';
 import { LabeledValue } from '../../ui/LabeledValue';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { linkErrorText } from './errors';
 import { linksApi } from './linksApi';
 import { linksKeys } from './queryKeys';
@@ -64,7 +64,7 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
             {t('links.stats.export')}
           </Button>
         </Group>
-        <QueryErrorAlert query={stats} fallbackKey="loadError.linkStats" />
+        <LoadErrorAlert query={stats} fallbackKey="loadError.linkStats" />
         {stats.isPending && <Loader size="sm" />}
         {s && (
           <>

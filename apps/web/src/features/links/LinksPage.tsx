@@ -20,7 +20,7 @@ import { AddButton } from '../../ui/AddButton';
 import { useDeleteDialog } from '../../ui/ConfirmDialog';
 import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { RowMenu } from '../../ui/RowMenu';
 import { SearchInput } from '../../ui/SearchInput';
@@ -99,7 +99,7 @@ export function LinksPage() {
         }
       />
       <SearchInput placeholder={t('links.search')} value={q} onSearch={setSearch} maw={360} />
-      <QueryErrorAlert query={links} fallbackKey="loadError.links" />
+      <LoadErrorAlert query={links} fallbackKey="loadError.links" />
       {links.isSuccess && items.length === 0 && !q && (
         <EmptyState
           icon={<IconLink size={28} />}

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { usePaging } from '../../platform/usePagedSearch';
 import { type DataColumn, DataTable, TablePagination } from '../../ui/DataTable';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { listsApi } from './listsApi';
 import { listsKeys } from './queryKeys';
 
@@ -65,7 +65,7 @@ export function ContactsModal({ list, onClose }: { list: ContactList | null; onC
       size="xl"
     >
       <Stack gap="sm" data-testid="contacts-modal">
-        <QueryErrorAlert query={query} fallbackKey="loadError.contacts" data-testid="contacts-error" />
+        <LoadErrorAlert query={query} fallbackKey="loadError.contacts" data-testid="contacts-error" />
         <ScrollArea type="auto" mah="60vh">
           <DataTable columns={columns} rows={data?.items} rowKey={(c) => c.phone} striped fz="sm" />
         </ScrollArea>

@@ -10,7 +10,7 @@ import { AddButton } from '../../ui/AddButton';
 import { useDeleteDialog } from '../../ui/ConfirmDialog';
 import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { useRenameDialog } from '../../ui/RenameDialog';
 import { RowMenu } from '../../ui/RowMenu';
@@ -153,7 +153,7 @@ function ListsTable({ onImport }: { onImport: () => void }) {
   });
   const data = query.data;
   if (query.isError) {
-    return <QueryErrorAlert query={query} fallbackKey="loadError.lists" data-testid="lists-error" />;
+    return <LoadErrorAlert query={query} fallbackKey="loadError.lists" data-testid="lists-error" />;
   }
   if (data && data.total === 0) {
     return (

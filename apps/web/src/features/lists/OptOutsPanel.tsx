@@ -10,7 +10,7 @@ import { notify } from '../../platform/notify';
 import { usePagedSearch } from '../../platform/usePagedSearch';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
 import { type DataColumn, DataTable, EmptyRow, TablePagination } from '../../ui/DataTable';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { SearchInput } from '../../ui/SearchInput';
 import { listErrorText } from './errors';
 import { optOutsApi } from './listsApi';
@@ -143,7 +143,7 @@ export function OptOutsPanel() {
         </Stack>
       </Paper>
       <SearchInput placeholder={t('optOuts.search')} value={search} onSearch={setSearch} data-testid="opt-out-search" />
-      <QueryErrorAlert query={query} fallbackKey="loadError.optOuts" data-testid="opt-outs-error" />
+      <LoadErrorAlert query={query} fallbackKey="loadError.optOuts" data-testid="opt-outs-error" />
       <Paper withBorder radius="md">
         <DataTable
           columns={columns}

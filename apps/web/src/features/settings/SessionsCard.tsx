@@ -16,7 +16,7 @@ import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { settingsKeys } from './queryKeys';
 import { settingsApi } from './settingsApi';
 
@@ -186,7 +186,7 @@ export function SessionsCard() {
             <Loader size="sm" />
           </Group>
         ) : sessions.isError ? (
-          <QueryErrorAlert query={sessions} fallbackKey="settings.sessions.loadFailed" data-testid="sessions-error" />
+          <LoadErrorAlert query={sessions} fallbackKey="settings.sessions.loadFailed" data-testid="sessions-error" />
         ) : (
           <Stack gap="xs" data-testid="sessions-list">
             {items.map((session) => (

@@ -1,7 +1,7 @@
 import { Grid, Skeleton, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { QueryErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
 import { PictureCard } from './PictureCard';
 import { ProfileCard } from './ProfileCard';
@@ -27,7 +27,7 @@ export function SettingsPage() {
           </Grid.Col>
         </Grid>
       ) : profile.isError ? (
-        <QueryErrorAlert query={profile} fallbackKey="settings.loadFailed" data-testid="settings-error" />
+        <LoadErrorAlert query={profile} fallbackKey="settings.loadFailed" data-testid="settings-error" />
       ) : (
         <Grid gutter="lg" align="stretch">
           <Grid.Col span={{ base: 12, md: 8 }}>

@@ -20,7 +20,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
-import { QueryErrorAlert } from '../../../ui/LoadErrorAlert';
+import { LoadErrorAlert } from '../../../ui/LoadErrorAlert';
 import { usePhone } from '../../../ui/usePhone';
 import { refreshMoney } from '../../credits';
 import { listsApi } from '../../lists';
@@ -171,7 +171,7 @@ export function CreateCampaignPage() {
     return existing.isError ? (
       <Stack gap="lg" data-testid="campaign-wizard-load-error">
         <Title order={2}>{t('nav.createCampaign')}</Title>
-        <QueryErrorAlert query={existing} fallbackKey="campaignWizard.loadError" />
+        <LoadErrorAlert query={existing} fallbackKey="campaignWizard.loadError" />
       </Stack>
     ) : (
       <Center py="xl">
