@@ -1,6 +1,8 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
+import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { notify } from '../platform/notify';
 
 export type ConfirmDialogOptions = {
@@ -36,30 +38,48 @@ export function openConfirmDialog(o: ConfirmDialogOptions): void {
   });
 }
 
-export type DeleteDialogOptions = Pick<ConfirmDialogOptions, 'title' | 'body' | 'confirmLabel' | 'cancelLabel'> & {
+/** A thing of the user's that can be deleted or renamed: what the dialogs call it. */
+type Named = { name: string };
+
+export type DeleteDialogOptions<T extends Named> = {
+  /**
+   * The feature's text namespace: `<ns>.delete.title`, `.body` (with `{{name}}`), `.confirm`,
+   * `.done` and `<ns>.cancel`.
+   */
+  ns: string;
   /** Deletes the item (and whatever must stop with it). */
-  remove: () => Promise<unknown>;
-  /** The toast once it is gone. */
-  doneText: string;
+  remove: (item: T) => Promise<unknown>;
   /** The refusal in the user's language, as an error toast. */
   errorText: (err: unknown) => string;
-  /** After the toast: the page's list read again. */
-  refresh: () => Promise<unknown>;
+  /** The page's list, read again once the item is gone. */
+  invalidate: QueryKey;
+  /** A title other than `<ns>.delete.title` for this item (e.g. cancelling an import). */
+  title?: (item: T) => string;
 };
 
-/** Deleting one of the user's things (a list, an audio, a link): asked first, then said done or why not. */
-export function openDeleteDialog(o: DeleteDialogOptions): void {
-  openConfirmDialog({
-    ...o,
-    confirmTestId: 'confirm-delete',
-    onConfirm: async () => {
-      try {
-        await o.remove();
-        notify.success(o.doneText);
-        await o.refresh();
-      } catch (err) {
-        notify.error(o.errorText(err));
-      }
+/**
+ * Deleting one of the user's things (a list, an audio, a link): asked first, then deleted as a
+ * mutation (pending while it runs), said done and the list read again, or said why not.
+ */
+export function useDeleteDialog<T extends Named>(o: DeleteDialogOptions<T>) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const deletion = useMutation({
+    mutationFn: o.remove,
+    onSuccess: () => {
+      notify.success(t(`${o.ns}.delete.done`));
+      return queryClient.invalidateQueries({ queryKey: o.invalidate });
     },
+    onError: (err) => notify.error(o.errorText(err)),
   });
+  const ask = (item: T) =>
+    openConfirmDialog({
+      title: o.title?.(item) ?? t(`${o.ns}.delete.title`),
+      body: t(`${o.ns}.delete.body`, { name: item.name }),
+      confirmLabel: t(`${o.ns}.delete.confirm`),
+      cancelLabel: t(`${o.ns}.cancel`),
+      confirmTestId: 'confirm-delete',
+      onConfirm: () => deletion.mutate(item),
+    });
+  return { ask, pending: deletion.isPending };
 }

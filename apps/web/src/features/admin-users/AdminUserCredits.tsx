@@ -13,7 +13,6 @@ import {
   Group,
   NumberInput,
   Pagination,
-  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
@@ -28,6 +27,8 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
 import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
+import { FormSegmented } from '../../ui/FormFields';
+import { StatCard } from '../../ui/StatCard';
 import { adminCreditsApi, formatMoney, LedgerTable, PaymentsTable } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
 
@@ -101,17 +102,20 @@ export function AdminUserCredits({ userId, onMoneyChanged }: { userId: string; o
         {CREDIT_TYPES.map((type) => {
           const b = balance.data?.credits[type];
           return (
-            <Card key={type} withBorder padding="xs" radius="md" data-testid={`admin-balance-${type}`}>
-              <Text size="xs" c="dimmed">
-                {t(`credits.types.${type}`)}
-              </Text>
-              <Text fw={700}>{b ? (type === 'BALANCE' ? formatMoney(b.available) : b.available) : '—'}</Text>
+            <StatCard
+              key={type}
+              label={t(`credits.types.${type}`)}
+              labelSize="xs"
+              value={b ? (type === 'BALANCE' ? formatMoney(b.available) : b.available) : '—'}
+              padding="xs"
+              data-testid={`admin-balance-${type}`}
+            >
               {!!b?.reserved && (
                 <Text size="xs" c="dimmed">
                   {t('credits.reserved')}: {b.reserved}
                 </Text>
               )}
-            </Card>
+            </StatCard>
           );
         })}
       </SimpleGrid>
@@ -142,16 +146,10 @@ export function AdminUserCredits({ userId, onMoneyChanged }: { userId: string; o
                 />
               )}
             />
-            <Controller
+            <FormSegmented
               control={paymentForm.control}
               name="method"
-              render={({ field }) => (
-                <SegmentedControl
-                  data={MANUAL_PAYMENT_METHODS.map((m) => ({ value: m, label: t(`credits.methods.${m}`) }))}
-                  value={field.value}
-                  onChange={field.onChange}
-                />
-              )}
+              data={MANUAL_PAYMENT_METHODS.map((m) => ({ value: m, label: t(`credits.methods.${m}`) }))}
             />
             <TextInput
               label={t('credits.admin.reason')}

@@ -58,14 +58,7 @@ export function UserDrawer({ userId, onClose }: { userId: string | null; onClose
           <Loader />
         </Center>
       )}
-      {detail.isError && (
-        <LoadErrorAlert
-          error={detail.error}
-          fallbackKey="adminUsers.loadError"
-          onRetry={() => void detail.refetch()}
-          data-testid="user-drawer-error"
-        />
-      )}
+      <LoadErrorAlert query={detail} fallbackKey="adminUsers.loadError" data-testid="user-drawer-error" />
       {user && user.id === userId && (
         <Stack gap="lg">
           <Stack gap={2} data-testid="user-drawer-header">

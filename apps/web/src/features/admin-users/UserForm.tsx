@@ -7,7 +7,7 @@ import {
   type PriceTable,
 } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { errorText } from '../../platform/errors';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
+import { FormSelect, FormSwitch } from '../../ui/FormFields';
 import { adminUsersApi } from './adminUsersApi';
 import { enrichmentPermission, hasEnrichment, PRICE_FIELDS } from './format';
 import { adminUsersKeys } from './queryKeys';
@@ -153,52 +154,34 @@ export function UserForm({ user }: { user: AdminUser }) {
                 {t('adminUsers.drawer.selfHint')}
               </Text>
             )}
-            <Controller
+            <FormSwitch
               control={form.control}
               name="active"
-              render={({ field }) => (
-                <Switch
-                  checked={field.value}
-                  onChange={(e) => field.onChange(e.currentTarget.checked)}
-                  disabled={isSelf}
-                  label={t('adminUsers.drawer.active')}
-                  description={t('adminUsers.drawer.activeHint')}
-                  data-testid="user-active-switch"
-                />
-              )}
+              disabled={isSelf}
+              label={t('adminUsers.drawer.active')}
+              description={t('adminUsers.drawer.activeHint')}
+              data-testid="user-active-switch"
             />
-            <Controller
+            <FormSelect
               control={form.control}
               name="accessLevel"
-              render={({ field }) => (
-                <Select
-                  label={t('adminUsers.drawer.accessLevel')}
-                  data={(['USER', 'ADMINISTRATOR'] as const).map((level) => ({
-                    value: level,
-                    label: t(`adminUsers.accessLevels.${level}`),
-                  }))}
-                  value={field.value}
-                  onChange={(v) => v && field.onChange(v)}
-                  allowDeselect={false}
-                  disabled={isSelf}
-                  maw={320}
-                  comboboxProps={{ withinPortal: true }}
-                  data-testid="user-access-level"
-                />
-              )}
+              label={t('adminUsers.drawer.accessLevel')}
+              data={(['USER', 'ADMINISTRATOR'] as const).map((level) => ({
+                value: level,
+                label: t(`adminUsers.accessLevels.${level}`),
+              }))}
+              allowDeselect={false}
+              disabled={isSelf}
+              maw={320}
+              comboboxProps={{ withinPortal: true }}
+              data-testid="user-access-level"
             />
-            <Controller
+            <FormSwitch
               control={form.control}
               name="enrichment"
-              render={({ field }) => (
-                <Switch
-                  checked={field.value}
-                  onChange={(e) => field.onChange(e.currentTarget.checked)}
-                  label={t('adminUsers.drawer.enrichment')}
-                  description={t('adminUsers.drawer.enrichmentHint')}
-                  data-testid="user-enrichment-switch"
-                />
-              )}
+              label={t('adminUsers.drawer.enrichment')}
+              description={t('adminUsers.drawer.enrichmentHint')}
+              data-testid="user-enrichment-switch"
             />
             <Controller
               control={form.control}

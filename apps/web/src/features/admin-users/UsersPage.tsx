@@ -1,12 +1,15 @@
 import type { AdminUser } from '@ecoa/shared';
-import { Badge, Center, Group, Pagination, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch, IconUsers } from '@tabler/icons-react';
+import { Badge, Center, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconUsers } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { usePagedSearch } from '../../platform/usePagedSearch';
+import { TablePagination } from '../../ui/DataTable';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { SearchInput } from '../../ui/SearchInput';
+import { TwoLineCell } from '../../ui/TwoLineCell';
 import { formatReais } from '../credits';
 import { adminUsersApi } from './adminUsersApi';
 import { maskCnpj, maskPhone } from './format';
@@ -44,12 +47,7 @@ function UserRow({ user, onOpen }: { user: AdminUser; onOpen: (id: string) => vo
       style={{ cursor: 'pointer' }}
     >
       <Table.Td miw={180}>
-        <Text size="sm" fw={600}>
-          {user.name}
-        </Text>
-        <Text size="sm" c="dimmed">
-          {user.fullName}
-        </Text>
+        <TwoLineCell title={user.name} detail={user.fullName} detailSize="sm" />
       </Table.Td>
       <Table.Td>
         <Text size="sm">{user.email}</Text>
@@ -94,9 +92,9 @@ function LoadingRows() {
 /** `/usuarios` (administrators): every company account, searchable, and the drawer to manage one. */
 export function UsersPage() {
   const { t, i18n } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const paged = usePagedSearch(PAGE_SIZE, SEARCH_DEBOUNCE_MS);
+  const { page, search, setSearch } = paged;
+  const debounced = paged.debounced.trim();
   const [openId, setOpenId] = useState<string | null>(null);
 
   const query = useQuery({
@@ -105,7 +103,6 @@ export function UsersPage() {
     placeholderData: keepPreviousData,
   });
   const total = query.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const items = query.data?.items ?? [];
 
   return (
@@ -117,16 +114,12 @@ export function UsersPage() {
             {t('adminUsers.subtitle')}
           </Text>
         </div>
-        <TextInput
+        <SearchInput
           w={{ base: '100%', sm: 380 }}
-          leftSection={<IconSearch size={16} />}
           placeholder={t('adminUsers.searchPlaceholder')}
           aria-label={t('adminUsers.searchPlaceholder')}
           value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            setPage(1);
-          }}
+          onSearch={setSearch}
           data-testid="users-search"
         />
       </Group>
@@ -134,11 +127,10 @@ export function UsersPage() {
       <Paper withBorder radius="md">
         {query.isError ? (
           <LoadErrorAlert
+            query={query}
             m="md"
             title={t('adminUsers.loadError')}
-            error={query.error}
             fallbackKey="adminUsers.loadError"
-            onRetry={() => void query.refetch()}
             data-testid="users-error"
           />
         ) : (
@@ -184,7 +176,7 @@ export function UsersPage() {
         <Text size="sm" c="dimmed" data-testid="users-total">
           {t('adminUsers.total', { count: total, formatted: total.toLocaleString(intlLocale(i18n.language)) })}
         </Text>
-        {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} data-testid="users-pagination" />}
+        <TablePagination paging={paged.paging} total={total} data-testid="users-pagination" />
       </Group>
 
       <UserDrawer userId={openId} onClose={() => setOpenId(null)} />

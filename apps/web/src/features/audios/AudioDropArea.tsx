@@ -1,7 +1,8 @@
-import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Group, UnstyledButton } from '@mantine/core';
 import { IconFileMusic, IconUpload } from '@tabler/icons-react';
 import { type DragEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DropPrompt } from '../../ui/DropPrompt';
 
 /** The file chooser's hint: audio types and the usual extensions. The server decides by content. */
 const ACCEPT = 'audio/*,.mp3,.wav,.ogg,.oga,.opus';
@@ -56,14 +57,7 @@ export function AudioDropArea({ onFile }: { onFile: (file: File) => void }) {
       >
         <Group justify="center" gap="lg" mih={150} wrap="nowrap">
           {over ? <IconUpload size={48} stroke={1.5} /> : <IconFileMusic size={48} stroke={1.5} />}
-          <Stack gap={4}>
-            <Text size="lg" fw={600}>
-              {t('audios.upload.drop')}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t('audios.upload.dropHint')}
-            </Text>
-          </Stack>
+          <DropPrompt title={t('audios.upload.drop')} hint={t('audios.upload.dropHint')} size="lg" />
         </Group>
       </UnstyledButton>
       <input

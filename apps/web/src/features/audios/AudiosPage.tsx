@@ -1,36 +1,19 @@
 import { AUDIO_NAME_MAX, type Audio } from '@ecoa/shared';
-import {
-  ActionIcon,
-  Badge,
-  Box,
-  Button,
-  Group,
-  Menu,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-} from '@mantine/core';
-import {
-  IconDots,
-  IconMicrophone,
-  IconPencil,
-  IconPlayerPlay,
-  IconPlayerStop,
-  IconPlus,
-  IconTrash,
-} from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ActionIcon, Badge, Box, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconMicrophone, IconPencil, IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
-import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { usePaging } from '../../platform/usePagedSearch';
+import { AddButton } from '../../ui/AddButton';
+import { useDeleteDialog } from '../../ui/ConfirmDialog';
+import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
-import { openRenameDialog } from '../../ui/RenameDialog';
+import { useRenameDialog } from '../../ui/RenameDialog';
+import { RowMenu } from '../../ui/RowMenu';
 import { usePhone } from '../../ui/usePhone';
 import { AudioPlayer } from './AudioPlayer';
 import { audiosApi } from './audiosApi';
@@ -51,56 +34,40 @@ type RowProps = { audio: Audio; playing: boolean; onPlay: (id: string | null) =>
 /** Rename and delete (with a confirmation, and the reason when the server refuses). */
 function AudioMenu({ audio, playing, onPlay }: RowProps) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: audiosKeys.all });
-
-  const rename = () =>
-    openRenameDialog({
-      title: t('audios.rename.title'),
-      label: t('audios.rename.label'),
-      name: audio.name,
-      maxLength: AUDIO_NAME_MAX,
-      confirmLabel: t('audios.rename.confirm'),
-      cancelLabel: t('audios.cancel'),
-      rename: async (value) => {
-        await audiosApi.rename(audio.id, value);
-        await refresh();
-      },
-      errorText: (err) => audioErrorText(t, err),
-    });
-
-  const remove = () =>
-    openDeleteDialog({
-      title: t('audios.delete.title'),
-      body: t('audios.delete.body', { name: audio.name }),
-      confirmLabel: t('audios.delete.confirm'),
-      cancelLabel: t('audios.cancel'),
-      remove: async () => {
-        await audiosApi.remove(audio.id);
-        if (playing) onPlay(null);
-      },
-      doneText: t('audios.delete.done'),
-      errorText: (err) => audioErrorText(t, err),
-      refresh,
-    });
+  const errorText = (err: unknown) => audioErrorText(t, err);
+  const rename = useRenameDialog<Audio>({
+    ns: 'audios',
+    maxLength: AUDIO_NAME_MAX,
+    rename: (item, name) => audiosApi.rename(item.id, name),
+    errorText,
+    invalidate: audiosKeys.all,
+  });
+  const deletion = useDeleteDialog<Audio>({
+    ns: 'audios',
+    remove: async (item) => {
+      await audiosApi.remove(item.id);
+      if (playing) onPlay(null);
+    },
+    errorText,
+    invalidate: audiosKeys.all,
+  });
 
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" aria-label={t('audios.actions.more')} data-testid="audio-menu">
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={16} />} onClick={rename} data-testid="action-rename">
-          {t('audios.actions.rename')}
-        </Menu.Item>
-        <Menu.Divider />
-        <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={remove} data-testid="action-delete">
-          {t('audios.actions.delete')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowMenu
+      label={t('audios.actions.more')}
+      testId="audio-menu"
+      actions={[
+        { icon: IconPencil, label: t('audios.actions.rename'), onClick: () => rename(audio), testId: 'action-rename' },
+        {
+          icon: IconTrash,
+          label: t('audios.actions.delete'),
+          onClick: () => deletion.ask(audio),
+          testId: 'action-delete',
+          disabled: deletion.pending,
+          danger: true,
+        },
+      ]}
+    />
   );
 }
 
@@ -199,12 +166,12 @@ function AudioCard(props: RowProps) {
 export function AudiosPage() {
   const { t } = useTranslation();
   const [uploading, setUploading] = useState(false);
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
   const [playing, setPlaying] = useState<string | null>(null);
   const phone = usePhone();
   const query = useQuery({
-    queryKey: audiosKeys.page(page),
-    queryFn: () => audiosApi.list(page, PAGE_SIZE),
+    queryKey: audiosKeys.page(paging.page),
+    queryFn: () => audiosApi.list(paging.page, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
   const data = query.data;
@@ -215,24 +182,20 @@ export function AudiosPage() {
         title={t('nav.audios')}
         subtitle={t('audios.intro')}
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setUploading(true)} data-testid="upload-open">
+          <AddButton onClick={() => setUploading(true)} data-testid="upload-open">
             {t('audios.uploadButton')}
-          </Button>
+          </AddButton>
         }
       />
       {query.isError ? (
-        <LoadErrorAlert error={query.error} fallbackKey="loadError.audios" onRetry={() => query.refetch()} />
+        <LoadErrorAlert query={query} fallbackKey="loadError.audios" />
       ) : data && data.total === 0 ? (
         <EmptyState
           icon={<IconMicrophone size={28} />}
           title={t('audios.empty.title')}
           body={t('audios.empty.body')}
           note={t('audios.limits')}
-          action={
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setUploading(true)}>
-              {t('audios.uploadButton')}
-            </Button>
-          }
+          action={<AddButton onClick={() => setUploading(true)}>{t('audios.uploadButton')}</AddButton>}
           data-testid="audios-empty"
         />
       ) : (
@@ -245,32 +208,27 @@ export function AudiosPage() {
             </Stack>
           ) : (
             <Paper withBorder radius="md">
-              <Table.ScrollContainer minWidth={820}>
-                <Table verticalSpacing="sm" highlightOnHover data-testid="audios-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('audios.columns.name')}</Table.Th>
-                      <Table.Th ta="right">{t('audios.columns.duration')}</Table.Th>
-                      <Table.Th ta="right">{t('audios.columns.size')}</Table.Th>
-                      <Table.Th>{t('audios.columns.createdAt')}</Table.Th>
-                      <Table.Th>{t('audios.columns.listen')}</Table.Th>
-                      <Table.Th />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data?.items.map((audio) => (
-                      <AudioRow key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable
+                columns={[
+                  { header: t('audios.columns.name') },
+                  { header: t('audios.columns.duration'), align: 'right' },
+                  { header: t('audios.columns.size'), align: 'right' },
+                  { header: t('audios.columns.createdAt') },
+                  { header: t('audios.columns.listen') },
+                  {},
+                ]}
+                rows={data?.items}
+                renderRow={(audio) => (
+                  <AudioRow key={audio.id} audio={audio} playing={playing === audio.id} onPlay={setPlaying} />
+                )}
+                minWidth={820}
+                verticalSpacing="sm"
+                highlightOnHover
+                data-testid="audios-table"
+              />
             </Paper>
           )}
-          {data && data.total > PAGE_SIZE && (
-            <Group justify="flex-end">
-              <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} />
-            </Group>
-          )}
+          <TablePagination paging={paging} total={data?.total} justify="flex-end" />
         </Stack>
       )}
       <UploadAudioModal
@@ -281,7 +239,7 @@ export function AudiosPage() {
           notify.success(
             t('audios.upload.done', { name: audio.name, duration: formatDuration(audio.durationSeconds) }),
           );
-          setPage(1);
+          paging.setPage(1);
         }}
       />
     </Stack>

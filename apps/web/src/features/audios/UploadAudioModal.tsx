@@ -1,13 +1,16 @@
 import { AUDIO_NAME_MAX, type Audio, MAX_AUDIO_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Paper, Progress, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconFileMusic } from '@tabler/icons-react';
+import { Button, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { IconFileMusic } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { ErrorAlert } from '../../ui/ErrorAlert';
+import type { ModalProps } from '../../ui/modalProps';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { AudioDropArea } from './AudioDropArea';
 import { audiosApi } from './audiosApi';
 import { audioErrorText } from './errors';
@@ -22,15 +25,7 @@ const uploadSchema = z.object({
 type Values = z.input<typeof uploadSchema>;
 
 /** Pick or drop an audio, name it (prefilled from the file name), upload it with progress. */
-export function UploadAudioModal({
-  opened,
-  onClose,
-  onUploaded,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  onUploaded: (audio: Audio) => void;
-}) {
+export function UploadAudioModal({ opened, onClose, onUploaded }: ModalProps & { onUploaded: (audio: Audio) => void }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const queryClient = useQueryClient();
@@ -91,11 +86,7 @@ export function UploadAudioModal({
   return (
     <Modal opened={opened} onClose={close} title={t('audios.upload.title')} size="lg" data-testid="upload-modal">
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="upload-error">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} data-testid="upload-error" />
         {!file && <AudioDropArea onFile={pick} />}
         {file && (
           <form onSubmit={submit} noValidate>
@@ -122,19 +113,15 @@ export function UploadAudioModal({
                 {...form.register('name')}
               />
               {uploading && (
-                <Stack gap={4}>
-                  <Text size="sm">{t('audios.upload.uploading', { percent: Math.round(upload.progress * 100) })}</Text>
-                  <Progress value={upload.progress * 100} animated striped data-testid="upload-progress" />
-                  <Button
-                    variant="default"
-                    size="xs"
-                    onClick={upload.cancel}
-                    style={{ alignSelf: 'flex-start' }}
-                    data-testid="upload-cancel"
-                  >
-                    {t('audios.upload.cancel')}
-                  </Button>
-                </Stack>
+                <UploadProgress
+                  gap={4}
+                  label={t('audios.upload.uploading', { percent: Math.round(upload.progress * 100) })}
+                  progress={upload.progress}
+                  progressTestId="upload-progress"
+                  onCancel={upload.cancel}
+                  cancelLabel={t('audios.upload.cancel')}
+                  cancelTestId="upload-cancel"
+                />
               )}
               <Group justify="space-between">
                 <Button variant="default" onClick={reset} disabled={uploading}>

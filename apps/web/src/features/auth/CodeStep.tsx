@@ -1,16 +1,21 @@
 import { LOGIN_CODE_LENGTH, MESSAGES, RESEND_COUNTDOWN_AFTER_RESEND_S, RESEND_COUNTDOWN_INITIAL_S } from '@ecoa/shared';
-import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useController, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { translateValidation } from '../../platform/errors';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
 import { authApi } from './authApi';
+import { BackButton } from './BackButton';
 import { CodeInput, EMPTY_CODE } from './CodeInput';
 import { loginError, requestCodeError } from './errors';
+import { StepHeading } from './StepHeading';
 import { useCountdown } from './useCountdown';
+
+type CodeForm = { code: string[] };
 
 interface CodeStepProps {
   email: string;
@@ -25,8 +30,14 @@ interface CodeStepProps {
 export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
   const { t } = useTranslation();
   const { signIn } = useSession();
-  const [code, setCode] = useState<string[]>([...EMPTY_CODE]);
-  const [error, setError] = useState<string | undefined>();
+  // The boxes' value is checked at submit (six digits) and again only at the next submit.
+  const form = useForm<CodeForm>({ defaultValues: { code: [...EMPTY_CODE] }, reValidateMode: 'onSubmit' });
+  const { field } = useController({
+    control: form.control,
+    name: 'code',
+    rules: { validate: (code) => code.join('').length === LOGIN_CODE_LENGTH || MESSAGES.code },
+  });
+  const error = translateValidation(t, form.formState.errors.code?.message);
   const [focusKey, setFocusKey] = useState(0);
   const countdown = useCountdown(RESEND_COUNTDOWN_INITIAL_S);
 
@@ -35,7 +46,7 @@ export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
     onSuccess: signIn,
     onError: (err) => {
       notify.error(loginError(t, err));
-      setCode([...EMPTY_CODE]);
+      form.setValue('code', [...EMPTY_CODE]);
       setFocusKey((k) => k + 1);
     },
   });
@@ -45,23 +56,13 @@ export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
     onSuccess: () => {
       notify.success(t('auth.code.resent'));
       countdown.restart(RESEND_COUNTDOWN_AFTER_RESEND_S);
-      setCode([...EMPTY_CODE]);
-      setError(undefined);
+      form.reset({ code: [...EMPTY_CODE] });
       setFocusKey((k) => k + 1);
     },
     onError: (err) => notify.error(requestCodeError(t, err)),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const value = code.join('');
-    if (value.length !== LOGIN_CODE_LENGTH) {
-      setError(translateValidation(t, MESSAGES.code));
-      return;
-    }
-    setError(undefined);
-    login.mutate(value);
-  };
+  const submit = form.handleSubmit(({ code }) => login.mutate(code.join('')));
 
   const waiting = countdown.seconds > 0;
   const resendDisabled = waiting || resend.isPending;
@@ -69,17 +70,17 @@ export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
   return (
     <form onSubmit={submit} noValidate data-testid="code-step">
       <Stack gap="lg">
-        <div>
-          <Title order={2}>{t('auth.code.heading')}</Title>
-          <Text c="dimmed" mt={6} style={{ overflowWrap: 'anywhere' }}>
-            {t('auth.code.subtitle', { email })}
-          </Text>
-        </div>
+        <StepHeading
+          title={t('auth.code.heading')}
+          subtitle={t('auth.code.subtitle', { email })}
+          subtitleStyle={{ overflowWrap: 'anywhere' }}
+        />
         <CodeInput
-          value={code}
+          value={field.value}
           onChange={(next) => {
-            setCode(next);
-            if (error && next.every(Boolean)) setError(undefined);
+            field.onChange(next);
+            // A full code takes the refusal away until the next try.
+            if (error && next.every(Boolean)) form.clearErrors('code');
           }}
           label={t('auth.code.label')}
           boxLabel={(position, total) => t('auth.code.boxLabel', { position, total })}
@@ -92,15 +93,9 @@ export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
           {t('auth.code.submit')}
         </Button>
         <Group justify="space-between" gap="sm">
-          <Button
-            variant="subtle"
-            color="gray"
-            leftSection={<IconArrowLeft size={16} />}
-            onClick={onBack}
-            data-testid="code-back"
-          >
+          <BackButton onClick={onBack} data-testid="code-back">
             {t('auth.code.back')}
-          </Button>
+          </BackButton>
           <Anchor
             component="button"
             type="button"

@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { IconArrowRight, IconMail } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
@@ -10,6 +10,7 @@ import { notify } from '../../platform/notify';
 import { authApi } from './authApi';
 import { requestCodeError } from './errors';
 import type { LoginFormValues } from './loginForm';
+import { StepHeading } from './StepHeading';
 
 /** The form's rules (zod and the shared schema) arrive on first use: see loginForm.ts. */
 const loadRules = () => import('./loginForm');
@@ -49,12 +50,7 @@ export function LoginStep({ email, remainLogin, onCodeSent, onCreateAccount }: L
   return (
     <form onSubmit={submit} noValidate data-testid="login-step">
       <Stack gap="lg">
-        <div>
-          <Title order={2}>{t('auth.login.heading')}</Title>
-          <Text c="dimmed" mt={6}>
-            {t('auth.login.subtitle')}
-          </Text>
-        </div>
+        <StepHeading title={t('auth.login.heading')} subtitle={t('auth.login.subtitle')} />
         <TextInput
           label={t('auth.login.email')}
           placeholder={t('auth.login.emailPlaceholder')}

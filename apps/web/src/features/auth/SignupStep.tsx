@@ -8,16 +8,18 @@ import {
   signupFormSchema,
 } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Checkbox, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Button, Checkbox, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { errorText, translateValidation } from '../../platform/errors';
 import { notify } from '../../platform/notify';
+import { FormTextInput } from '../../ui/FormFields';
 import { CnpjField, MobilePhoneField } from '../../ui/MaskedFields';
 import { authApi, readUtm } from './authApi';
+import { BackButton } from './BackButton';
+import { StepHeading } from './StepHeading';
 
 /** The terms of use shipped with the app (apps/web/public). */
 export const TERMS_URL = '/termos-de-uso.pdf';
@@ -60,6 +62,13 @@ export function buildSignupPayload(values: SignupFormOutput, search: string, lan
   };
 }
 
+/** The text fields, in order: the form's field, its label (also its test id) and the browser's hints. */
+const TEXT_FIELDS = [
+  { name: 'fullName', label: 'fullName', autoComplete: 'name', autoFocus: true },
+  { name: 'name', label: 'company', autoComplete: 'organization' },
+  { name: 'email', label: 'email', type: 'email', autoComplete: 'email', inputMode: 'email' },
+] as const;
+
 /** Step 2 (spec section 2): company sign-up. */
 export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
   const { t, i18n } = useTranslation();
@@ -81,36 +90,16 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
   return (
     <form onSubmit={submit} noValidate data-testid="signup-step">
       <Stack gap="md">
-        <div>
-          <Title order={2}>{t('auth.signup.heading')}</Title>
-          <Text c="dimmed" mt={6}>
-            {t('auth.signup.subtitle')}
-          </Text>
-        </div>
-        <TextInput
-          label={t('auth.signup.fullName')}
-          autoComplete="name"
-          autoFocus
-          error={translateValidation(t, errors.fullName?.message)}
-          data-testid="signup-fullName"
-          {...form.register('fullName')}
-        />
-        <TextInput
-          label={t('auth.signup.company')}
-          autoComplete="organization"
-          error={translateValidation(t, errors.name?.message)}
-          data-testid="signup-company"
-          {...form.register('name')}
-        />
-        <TextInput
-          label={t('auth.signup.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={translateValidation(t, errors.email?.message)}
-          data-testid="signup-email"
-          {...form.register('email')}
-        />
+        <StepHeading title={t('auth.signup.heading')} subtitle={t('auth.signup.subtitle')} />
+        {TEXT_FIELDS.map(({ label, ...field }) => (
+          <FormTextInput
+            key={field.name}
+            form={form}
+            label={t(`auth.signup.${label}`)}
+            data-testid={`signup-${label}`}
+            {...field}
+          />
+        ))}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
           <CnpjField control={form.control} name="cnpj" label={t('auth.signup.cnpj')} data-testid="signup-cnpj" />
           <MobilePhoneField
@@ -147,15 +136,9 @@ export function SignupStep({ email, onBack, onCreated }: SignupStepProps) {
           {t('auth.signup.submit')}
         </Button>
         <Group justify="center">
-          <Button
-            variant="subtle"
-            color="gray"
-            leftSection={<IconArrowLeft size={16} />}
-            onClick={onBack}
-            data-testid="signup-back"
-          >
+          <BackButton onClick={onBack} data-testid="signup-back">
             {t('auth.signup.back')}
-          </Button>
+          </BackButton>
         </Group>
       </Stack>
     </form>

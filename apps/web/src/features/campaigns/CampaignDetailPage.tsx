@@ -57,14 +57,7 @@ export function CampaignDetailPage() {
   const percent = new Intl.NumberFormat(intlLocale(i18n.language), { style: 'percent', maximumFractionDigits: 1 });
 
   if (campaign.isError)
-    return (
-      <LoadErrorAlert
-        error={campaign.error}
-        fallbackKey="loadError.campaign"
-        onRetry={() => campaign.refetch()}
-        data-testid="campaign-error"
-      />
-    );
+    return <LoadErrorAlert query={campaign} fallbackKey="loadError.campaign" data-testid="campaign-error" />;
   const c = campaign.data;
   if (!c)
     return (

@@ -1,10 +1,11 @@
-import { MESSAGE_STATUSES } from '@ecoa/shared';
-import { Badge, Card, Group, Pagination, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { type CampaignMessages, MESSAGE_STATUSES } from '@ecoa/shared';
+import { Badge, Card, Group, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
+import { usePagedSearch } from '../../platform/usePagedSearch';
+import { type DataColumn, DataTable, TablePagination } from '../../ui/DataTable';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { reasonText, STATUS_COLOR } from '../channels';
 import { campaignsApi } from './campaignsApi';
@@ -29,9 +30,7 @@ export function CampaignRecipients({
   const { t, i18n } = useTranslation();
   const [status, setStatus] = useState<string | null>(null);
   const [onlyClicked, setOnlyClicked] = useState(false);
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search, 300);
-  const [page, setPage] = useState(1);
+  const { paging, page, search, setSearch, debounced: q, refilter } = usePagedSearch(PAGE_SIZE);
   const query = { status: status ?? undefined, q, clicked: onlyClicked || undefined, page, pageSize: PAGE_SIZE };
   const recipients = useQuery({
     queryKey: campaignsKeys.messagesPage(id, query),
@@ -44,7 +43,39 @@ export function CampaignRecipients({
   // Date and time, in São Paulo: receipts may come the next day; the zone named where the browser's differs.
   const time = (iso: string | null) => (iso ? saoPauloDateTime(iso, locale, { seconds: true }) : '—');
   const zone = browserShowsSaoPaulo() ? '' : ` (${t('campaigns.timeZone.brasilia')})`;
-  const pages = Math.max(1, Math.ceil((recipients.data?.total ?? 0) / PAGE_SIZE));
+  const columns: DataColumn<CampaignMessages['items'][number]>[] = [
+    { header: t('campaigns.detail.phone'), cell: (r) => r.to },
+    { header: t('campaigns.detail.name'), cell: (r) => r.name ?? '—' },
+    {
+      header: t('campaigns.columns.status'),
+      cell: (r) => (
+        <Stack gap={2}>
+          <Badge color={STATUS_COLOR[r.status]} variant="light">
+            {t(`channels.statuses.${r.status}`)}
+          </Badge>
+          {r.reason && (
+            <Text size="xs" c="dimmed">
+              {reasonText(t, r.reason)}
+            </Text>
+          )}
+          {r.digits && (
+            <Text size="xs" c="dimmed">
+              {t('campaigns.detail.pressed', { digits: r.digits })}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { header: t('campaigns.detail.parts'), cell: (r) => r.parts },
+    {
+      header: t('campaigns.detail.clicks'),
+      show: tracked,
+      cellProps: { 'data-testid': 'recipient-clicks' },
+      cell: (r) => r.clicks,
+    },
+    { header: `${t('campaigns.detail.sentAt')}${zone}`, cell: (r) => time(r.submittedAt) },
+    { header: `${t('campaigns.detail.finishedAt')}${zone}`, cell: (r) => time(r.finishedAt) },
+  ];
   return (
     <Card withBorder radius="lg" padding="lg">
       <Stack>
@@ -55,94 +86,43 @@ export function CampaignRecipients({
               <Switch
                 label={t('campaigns.detail.onlyClicked')}
                 checked={onlyClicked}
-                onChange={(e) => {
-                  setOnlyClicked(e.currentTarget.checked);
-                  setPage(1);
-                }}
+                onChange={(e) => refilter(setOnlyClicked)(e.currentTarget.checked)}
                 data-testid="recipients-only-clicked"
               />
             )}
             <TextInput
               placeholder={t('campaigns.detail.searchPhone')}
               value={search}
-              onChange={(e) => {
-                setSearch(e.currentTarget.value);
-                setPage(1);
-              }}
+              onChange={(e) => setSearch(e.currentTarget.value)}
               w={180}
             />
             <Select
               placeholder={t('campaigns.filters.status')}
               data={MESSAGE_STATUSES.map((s) => ({ value: s, label: t(`channels.statuses.${s}`) }))}
               value={status}
-              onChange={(v) => {
-                setStatus(v);
-                setPage(1);
-              }}
+              onChange={refilter(setStatus)}
               clearable
               w={180}
               data-testid="recipients-filter-status"
             />
           </Group>
         </Group>
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="xs" data-testid="recipients-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('campaigns.detail.phone')}</Table.Th>
-                <Table.Th>{t('campaigns.detail.name')}</Table.Th>
-                <Table.Th>{t('campaigns.columns.status')}</Table.Th>
-                <Table.Th>{t('campaigns.detail.parts')}</Table.Th>
-                {tracked && <Table.Th>{t('campaigns.detail.clicks')}</Table.Th>}
-                <Table.Th>{`${t('campaigns.detail.sentAt')}${zone}`}</Table.Th>
-                <Table.Th>{`${t('campaigns.detail.finishedAt')}${zone}`}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {recipients.data?.items.map((r) => (
-                <Table.Tr key={r.id} data-testid="recipient-row">
-                  <Table.Td>{r.to}</Table.Td>
-                  <Table.Td>{r.name ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Stack gap={2}>
-                      <Badge color={STATUS_COLOR[r.status]} variant="light">
-                        {t(`channels.statuses.${r.status}`)}
-                      </Badge>
-                      {r.reason && (
-                        <Text size="xs" c="dimmed">
-                          {reasonText(t, r.reason)}
-                        </Text>
-                      )}
-                      {r.digits && (
-                        <Text size="xs" c="dimmed">
-                          {t('campaigns.detail.pressed', { digits: r.digits })}
-                        </Text>
-                      )}
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>{r.parts}</Table.Td>
-                  {tracked && <Table.Td data-testid="recipient-clicks">{r.clicks}</Table.Td>}
-                  <Table.Td>{time(r.submittedAt)}</Table.Td>
-                  <Table.Td>{time(r.finishedAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        {recipients.isError && (
-          <LoadErrorAlert
-            error={recipients.error}
-            fallbackKey="loadError.recipients"
-            onRetry={() => void recipients.refetch()}
-            data-testid="recipients-error"
-          />
-        )}
+        <DataTable
+          columns={columns}
+          rows={recipients.data?.items}
+          rowKey={(r) => r.id}
+          rowTestId="recipient-row"
+          minWidth={640}
+          verticalSpacing="xs"
+          data-testid="recipients-table"
+        />
+        <LoadErrorAlert query={recipients} fallbackKey="loadError.recipients" data-testid="recipients-error" />
         {!recipients.isError && recipients.data?.items.length === 0 && (
           <Text c="dimmed" ta="center">
             {t('campaigns.detail.noRecipients')}
           </Text>
         )}
-        {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} />}
+        <TablePagination paging={paging} total={recipients.data?.total} />
       </Stack>
     </Card>
   );

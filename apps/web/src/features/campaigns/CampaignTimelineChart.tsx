@@ -36,12 +36,7 @@ export function CampaignTimelineChart({ id, interval }: { id: string; interval: 
         {browserShowsSaoPaulo() ? '' : ` (${t('campaigns.timeZone.brasilia')})`}
       </Title>
       {timeline.isError ? (
-        <LoadErrorAlert
-          error={timeline.error}
-          fallbackKey="loadError.timeline"
-          onRetry={() => void timeline.refetch()}
-          data-testid="campaign-timeline-error"
-        />
+        <LoadErrorAlert query={timeline} fallbackKey="loadError.timeline" data-testid="campaign-timeline-error" />
       ) : !timeline.data ? null : data.length === 0 ? (
         <Text c="dimmed" size="sm">
           {t('campaigns.detail.noTimeline')}

@@ -1,11 +1,12 @@
 import { CAMPAIGN_STATUSES, type CampaignSummary, CHANNELS } from '@ecoa/shared';
-import { Card, Center, Group, Loader, Pagination, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { Card, Center, Group, Loader, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePagedSearch } from '../../platform/usePagedSearch';
+import { TablePagination } from '../../ui/DataTable';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { SearchInput } from '../../ui/SearchInput';
 import { CampaignsTable } from './CampaignsTable';
 import { campaignsApi } from './campaignsApi';
 import { campaignsPollInterval, summaryPollFacts } from './pollInterval';
@@ -20,9 +21,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
   const { t } = useTranslation();
   const [status, setStatus] = useState<string | null>(null);
   const [channel, setChannel] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search, 300);
-  const [page, setPage] = useState(1);
+  const { paging, page, search, setSearch, debounced: q, refilter: reset } = usePagedSearch(PAGE_SIZE);
   const query = { status: status ?? undefined, channel: channel ?? undefined, q, page, pageSize: PAGE_SIZE };
   const campaigns = useQuery({
     queryKey: campaignsKeys.list(admin ? 'all' : 'mine', query),
@@ -32,23 +31,15 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
     refetchInterval: (qr) => pollInterval(qr.state.data?.items),
     refetchOnWindowFocus: (qr) => (pollInterval(qr.state.data?.items) === false ? false : 'always'),
   });
-  const pages = Math.max(1, Math.ceil((campaigns.data?.total ?? 0) / PAGE_SIZE));
-  const reset =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setPage(1);
-    };
 
   return (
     <Card withBorder radius="lg" padding="lg">
       <Stack>
         <Group gap="sm" wrap="wrap">
-          <TextInput
-            leftSection={<IconSearch size={16} />}
+          <SearchInput
             placeholder={t(admin ? 'campaigns.searchAdmin' : 'campaigns.search')}
             value={search}
-            onChange={(e) => reset(setSearch)(e.currentTarget.value)}
+            onSearch={setSearch}
             w={{ base: '100%', sm: 280 }}
             data-testid="campaigns-search"
           />
@@ -70,14 +61,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
             w={{ base: '48%', sm: 180 }}
           />
         </Group>
-        {campaigns.isError && (
-          <LoadErrorAlert
-            error={campaigns.error}
-            fallbackKey="loadError.campaigns"
-            onRetry={() => campaigns.refetch()}
-            data-testid="campaigns-error"
-          />
-        )}
+        <LoadErrorAlert query={campaigns} fallbackKey="loadError.campaigns" data-testid="campaigns-error" />
         {campaigns.isPending ? (
           <Center py="xl">
             <Loader />
@@ -89,7 +73,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
             {t(q || status || channel ? 'campaigns.noneFound' : 'campaigns.none')}
           </Text>
         )}
-        {pages > 1 && <Pagination value={page} onChange={setPage} total={pages} />}
+        <TablePagination paging={paging} total={campaigns.data?.total} />
       </Stack>
     </Card>
   );

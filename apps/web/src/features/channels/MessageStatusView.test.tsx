@@ -4,8 +4,6 @@ import { jsonAnswer, realApi, useRealApi } from '../../../test/real-api.test-sup
 import { renderWithApp } from '../../../test/render.test-support';
 import { MessageStatusView, messagePollInterval } from './MessageStatusView';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A real test send of the web tests' user (paid with the welcome credits), its message id. */
 async function realTestSend(token: string): Promise<string> {
   const res = await fetch(`${realApi().url}/api/v1/channels/test-send`, {
@@ -38,6 +36,7 @@ describe('MessageStatusView', () => {
     messageId = await realTestSend(realApi().userToken);
   });
   afterEach(() => {
+    vi.useRealTimers();
     cleanup();
     vi.unstubAllGlobals();
   });
@@ -51,14 +50,17 @@ describe('MessageStatusView', () => {
       reads++;
       return failing ? jsonAnswer(500, { message: 'boom', code: 'INTERNAL' }) : undefined;
     });
+    // The page's clock is ours (it still runs, for the network): the polling's timers are made on it.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     await renderWithApp(<MessageStatusView id={messageId} />);
     const error = await screen.findByTestId('message-status-error');
     expect(error.textContent).toContain('Não foi possível carregar o status da mensagem.');
     expect(screen.queryByTestId('message-status-loading')).toBeNull();
     expect(screen.queryByTestId('message-status-spinner')).toBeNull();
     // No more reads while it stands failed: a failed read is not retried every second for ever.
+    // Three and a half poll periods at once: a timer still set would read again.
     const after = reads;
-    await sleep(3_500);
+    await vi.advanceTimersByTimeAsync(3_500);
     expect(reads).toBe(after);
 
     failing = false;

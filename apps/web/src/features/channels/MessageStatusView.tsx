@@ -57,12 +57,7 @@ export function MessageStatusView({ id }: { id: string }) {
   });
   const message = query.data;
   const failed = query.isError && (
-    <LoadErrorAlert
-      error={query.error}
-      fallbackKey="loadError.messageStatus"
-      onRetry={() => void query.refetch()}
-      data-testid="message-status-error"
-    />
+    <LoadErrorAlert query={query} fallbackKey="loadError.messageStatus" data-testid="message-status-error" />
   );
   if (!message) return failed || <Loader size="sm" data-testid="message-status-loading" />;
   const time = (iso: string) =>

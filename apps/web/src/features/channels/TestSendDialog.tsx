@@ -1,5 +1,5 @@
 import { CHANNEL_CREDIT_TYPE, CHANNELS, type Channel, type TestSendRequest } from '@ecoa/shared';
-import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
 import { errorText } from '../../platform/errors';
 import { useSubmissionKey } from '../../platform/idempotency';
+import { FormSelect } from '../../ui/FormFields';
 import { creditsApi } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
 import { settingsApi } from '../settings';
@@ -131,19 +132,13 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
         ) : (
           <form onSubmit={form.handleSubmit((draft) => send.mutate(toRequest(draft)))}>
             <Stack>
-              <Controller
+              <FormSelect
                 control={form.control}
                 name="channel"
-                render={({ field }) => (
-                  <Select
-                    label={t('channels.testSend.channel')}
-                    data={CHANNELS.map((c) => ({ value: c, label: t(`channels.names.${c}`) }))}
-                    value={field.value}
-                    onChange={(v) => v && field.onChange(v as Channel)}
-                    allowDeselect={false}
-                    data-testid="test-send-channel"
-                  />
-                )}
+                label={t('channels.testSend.channel')}
+                data={CHANNELS.map((c) => ({ value: c, label: t(`channels.names.${c}`) }))}
+                allowDeselect={false}
+                data-testid="test-send-channel"
               />
               <TextInput
                 label={t('channels.testSend.to')}

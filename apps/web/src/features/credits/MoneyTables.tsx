@@ -1,6 +1,7 @@
 import { formatBRL, type LedgerEntryDto, type PaymentDto, type PaymentStatus, reaisToCentavos } from '@ecoa/shared';
-import { Badge, Table, Text } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { type DataColumn, DataTable } from '../../ui/DataTable';
 
 const STATUS_COLOR: Record<PaymentStatus, string> = {
   SUCCEEDED: 'teal',
@@ -28,36 +29,21 @@ export function entryAmount(e: LedgerEntryDto): string {
 export function PaymentsTable({ items }: { items: PaymentDto[] | undefined }) {
   const { t, i18n } = useTranslation();
   if (items && items.length === 0) return <Text c="dimmed">{t('credits.noPayments')}</Text>;
-  return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table data-testid="payments-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('credits.date')}</Table.Th>
-            <Table.Th>{t('credits.amount')}</Table.Th>
-            <Table.Th>{t('credits.method')}</Table.Th>
-            <Table.Th>{t('credits.provider')}</Table.Th>
-            <Table.Th>{t('credits.status')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items?.map((p) => (
-            <Table.Tr key={p.id}>
-              <Table.Td>{formatDateTime(p.createdAt, i18n.language)}</Table.Td>
-              <Table.Td>{formatMoney(p.amount)}</Table.Td>
-              <Table.Td>{t(`credits.methods.${p.method}`)}</Table.Td>
-              <Table.Td>{t(`credits.providers.${p.provider}`)}</Table.Td>
-              <Table.Td>
-                <Badge color={STATUS_COLOR[p.status]} variant="light" data-testid="payment-status">
-                  {t(`credits.statuses.${p.status}`)}
-                </Badge>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
+  const columns: DataColumn<PaymentDto>[] = [
+    { header: t('credits.date'), cell: (p) => formatDateTime(p.createdAt, i18n.language) },
+    { header: t('credits.amount'), cell: (p) => formatMoney(p.amount) },
+    { header: t('credits.method'), cell: (p) => t(`credits.methods.${p.method}`) },
+    { header: t('credits.provider'), cell: (p) => t(`credits.providers.${p.provider}`) },
+    {
+      header: t('credits.status'),
+      cell: (p) => (
+        <Badge color={STATUS_COLOR[p.status]} variant="light" data-testid="payment-status">
+          {t(`credits.statuses.${p.status}`)}
+        </Badge>
+      ),
+    },
+  ];
+  return <DataTable columns={columns} rows={items} rowKey={(p) => p.id} minWidth={560} data-testid="payments-table" />;
 }
 
 /** The ledger: date, movement, credit type, amount and the balance after it. */
@@ -70,32 +56,16 @@ export function LedgerTable({
 }) {
   const { t, i18n } = useTranslation();
   if (items && items.length === 0) return <Text c="dimmed">{t('credits.noEntries')}</Text>;
-  return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table data-testid="ledger-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('credits.date')}</Table.Th>
-            <Table.Th>{t('credits.kind')}</Table.Th>
-            <Table.Th>{t('credits.type')}</Table.Th>
-            <Table.Th>{t('credits.amount')}</Table.Th>
-            <Table.Th>{t('credits.balanceAfter')}</Table.Th>
-            {showReason && <Table.Th>{t('credits.admin.reason')}</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items?.map((e) => (
-            <Table.Tr key={e.id}>
-              <Table.Td>{formatDateTime(e.createdAt, i18n.language)}</Table.Td>
-              <Table.Td>{t(`credits.kinds.${e.kind}`)}</Table.Td>
-              <Table.Td>{t(`credits.types.${e.type}`)}</Table.Td>
-              <Table.Td>{entryAmount(e)}</Table.Td>
-              <Table.Td>{e.type === 'BALANCE' ? formatMoney(e.balanceAfter) : e.balanceAfter}</Table.Td>
-              {showReason && <Table.Td>{e.reason ?? '—'}</Table.Td>}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
+  const columns: DataColumn<LedgerEntryDto>[] = [
+    { header: t('credits.date'), cell: (e) => formatDateTime(e.createdAt, i18n.language) },
+    { header: t('credits.kind'), cell: (e) => t(`credits.kinds.${e.kind}`) },
+    { header: t('credits.type'), cell: (e) => t(`credits.types.${e.type}`) },
+    { header: t('credits.amount'), cell: entryAmount },
+    {
+      header: t('credits.balanceAfter'),
+      cell: (e) => (e.type === 'BALANCE' ? formatMoney(e.balanceAfter) : e.balanceAfter),
+    },
+    { header: t('credits.admin.reason'), cell: (e) => e.reason ?? '—', show: showReason },
+  ];
+  return <DataTable columns={columns} rows={items} rowKey={(e) => e.id} minWidth={560} data-testid="ledger-table" />;
 }

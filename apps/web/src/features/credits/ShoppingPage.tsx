@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../ui/PageHeader';
+import { StatCard } from '../../ui/StatCard';
 import { BalanceCard } from './BalanceCard';
 import { useCredits } from './CreditsProvider';
 import { creditsApi } from './creditsApi';
@@ -73,19 +74,20 @@ export function ShoppingPage() {
           {CREDIT_TYPES.filter((type) => type !== 'BALANCE').map((type) => {
             const b = balance.data?.credits[type];
             return (
-              <Card key={type} withBorder radius="md" padding="sm" data-testid={`credit-balance-${type}`}>
-                <Text size="sm" c="dimmed">
-                  {t(`credits.types.${type}`)}
-                </Text>
-                <Text fz={24} fw={700} data-testid={`credit-available-${type}`}>
-                  {b ? b.available.toLocaleString('pt-BR') : '—'}
-                </Text>
+              <StatCard
+                key={type}
+                label={t(`credits.types.${type}`)}
+                value={b ? b.available.toLocaleString('pt-BR') : '—'}
+                fz={24}
+                valueTestId={`credit-available-${type}`}
+                data-testid={`credit-balance-${type}`}
+              >
                 {!!b?.reserved && (
                   <Text size="xs" c="dimmed">
                     {t('credits.reserved')}: {b.reserved.toLocaleString('pt-BR')}
                   </Text>
                 )}
-              </Card>
+              </StatCard>
             );
           })}
         </SimpleGrid>

@@ -8,6 +8,7 @@ import { isApiError } from '../../platform/api';
 import { useSubmissionKeys } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
+import { DataTable } from '../../ui/DataTable';
 import { creditsApi } from './creditsApi';
 import { refreshMoney, useAccountBalance } from './money';
 import { checkTransfer, TRANSFER_TYPES, unitPrice } from './purchase';
@@ -28,6 +29,9 @@ const ERROR_KEYS: Record<string, string> = {
  * On success: the spec's toast, the money refreshed (`refreshMoney`), `onDone`. Rows convert
  * independently: each has its own submission key and its own in-flight state.
  */
+/** The table's columns before the button: what, at what price, how many, for how much. */
+const TRANSFER_COLUMNS = ['type', 'unitPrice', 'quantity', 'cost'] as const;
+
 export function TransferForm({ onDone }: { onDone?: () => void }) {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -76,85 +80,78 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
       <Text size="sm" c="dimmed">
         {t('credits.transferIntro')}
       </Text>
-      <Table verticalSpacing="xs" striped={false}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('credits.type')}</Table.Th>
-            <Table.Th>{t('credits.unitPrice')}</Table.Th>
-            <Table.Th>{t('credits.quantity')}</Table.Th>
-            <Table.Th>{t('credits.cost')}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {TRANSFER_TYPES.map((type) => {
-            const price = unitPrice(user?.priceTable, type);
-            const quantity = quantities[type];
-            const check = quantity ? checkTransfer(type, quantity, price, money) : null;
-            const error = serverErrors[type]?.message ?? (check && !check.ok ? t(`credits.${check.error}`) : undefined);
-            return (
-              <Table.Tr key={type} data-testid={`transfer-row-${type}`}>
-                <Table.Td>
-                  <Text fw={600} size="sm">
-                    {t(`credits.types.${type}`)}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" c={price ? undefined : 'dimmed'}>
-                    {price ? formatPriceBRL(price) : '—'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Controller
-                    control={form.control}
-                    name={type}
-                    render={({ field }) => (
-                      <NumberInput
-                        aria-label={`${t('credits.quantity')} ${t(`credits.types.${type}`)}`}
-                        data-testid={`transfer-quantity-${type}`}
-                        value={field.value ?? ''}
-                        min={0}
-                        allowDecimal={false}
-                        allowNegative={false}
-                        thousandSeparator="."
-                        decimalSeparator=","
-                        hideControls
-                        w={120}
-                        error={error}
-                        onBlur={field.onBlur}
-                        onChange={(value) => {
-                          form.clearErrors(type);
-                          field.onChange(typeof value === 'number' ? value : undefined);
-                        }}
-                      />
-                    )}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{check ? formatBRL(check.costCentavos) : '—'}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group justify="flex-end">
-                    <Button
-                      size="xs"
-                      disabled={!check?.ok}
-                      loading={converting.has(type)}
-                      data-testid={`transfer-submit-${type}`}
-                      onClick={() => {
-                        if (!quantity) return;
-                        const input = { type, amount: quantity };
-                        transfer.mutate({ input, key: submissionKeys.keyFor(type, input) });
+      <DataTable
+        columns={[...TRANSFER_COLUMNS.map((key) => ({ header: t(`credits.${key}`) })), {}]}
+        rows={TRANSFER_TYPES}
+        renderRow={(type) => {
+          const price = unitPrice(user?.priceTable, type);
+          const quantity = quantities[type];
+          const check = quantity ? checkTransfer(type, quantity, price, money) : null;
+          const error = serverErrors[type]?.message ?? (check && !check.ok ? t(`credits.${check.error}`) : undefined);
+          return (
+            <Table.Tr key={type} data-testid={`transfer-row-${type}`}>
+              <Table.Td>
+                <Text fw={600} size="sm">
+                  {t(`credits.types.${type}`)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c={price ? undefined : 'dimmed'}>
+                  {price ? formatPriceBRL(price) : '—'}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Controller
+                  control={form.control}
+                  name={type}
+                  render={({ field }) => (
+                    <NumberInput
+                      aria-label={`${t('credits.quantity')} ${t(`credits.types.${type}`)}`}
+                      data-testid={`transfer-quantity-${type}`}
+                      value={field.value ?? ''}
+                      min={0}
+                      allowDecimal={false}
+                      allowNegative={false}
+                      thousandSeparator="."
+                      decimalSeparator=","
+                      hideControls
+                      w={120}
+                      error={error}
+                      onBlur={field.onBlur}
+                      onChange={(value) => {
+                        form.clearErrors(type);
+                        field.onChange(typeof value === 'number' ? value : undefined);
                       }}
-                    >
-                      {t('credits.transferButton')}
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
+                    />
+                  )}
+                />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{check ? formatBRL(check.costCentavos) : '—'}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Group justify="flex-end">
+                  <Button
+                    size="xs"
+                    disabled={!check?.ok}
+                    loading={converting.has(type)}
+                    data-testid={`transfer-submit-${type}`}
+                    onClick={() => {
+                      if (!quantity) return;
+                      const input = { type, amount: quantity };
+                      transfer.mutate({ input, key: submissionKeys.keyFor(type, input) });
+                    }}
+                  >
+                    {t('credits.transferButton')}
+                  </Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          );
+        }}
+        verticalSpacing="xs"
+        striped={false}
+      />
     </Stack>
   );
 }

@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { useSession } from '../../platform/SessionProvider';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { StatCard } from '../../ui/StatCard';
 import { CampaignsTable, campaignsApi, campaignsPollInterval, summaryPollFacts } from '../campaigns';
 import { campaignsKeys } from '../campaigns/queryKeys';
 import { BalanceCard, refreshMoney, useAccountBalance, useCredits } from '../credits';
@@ -27,18 +28,25 @@ const pollInterval = (d: DashboardSummary | undefined) =>
   d ? campaignsPollInterval([...d.running, ...d.recent].map(summaryPollFacts)) : false;
 
 /** A card of campaigns (running, recent): its title and link, the table, or what to say when there is none. */
+/** The dashboard's two campaign cards: their title, and what each says when it has none. */
+const CAMPAIGN_CARDS = {
+  running: { title: 'dashboard.running', empty: 'dashboard.noneRunning' },
+  recent: { title: 'dashboard.recent', empty: 'dashboard.noCampaigns' },
+} as const;
+
 function CampaignsCard({
-  title,
+  kind,
   action,
   items,
-  emptyText,
 }: {
-  title: string;
+  kind: keyof typeof CAMPAIGN_CARDS;
   action: ReactNode;
   /** Not read yet: nothing is said. */
   items: DashboardSummary['recent'] | undefined;
-  emptyText: string;
 }) {
+  const { t } = useTranslation();
+  const title = t(CAMPAIGN_CARDS[kind].title);
+  const emptyText = t(CAMPAIGN_CARDS[kind].empty);
   return (
     <Card withBorder radius="lg" padding="lg">
       <Group justify="space-between" mb="sm">
@@ -95,6 +103,16 @@ export function DashboardPage() {
   });
   const channelsUsed = CHANNELS.filter((c) => data?.daily.some((d) => d.channel === c));
 
+  const createCampaign = (
+    <Button component={Link} to="/campanhas/criar-campanha" size="xs">
+      {t('nav.createCampaign')}
+    </Button>
+  );
+  const seeAll = (
+    <Anchor component={Link} to="/campanhas" size="sm">
+      {t('dashboard.seeAll')}
+    </Anchor>
+  );
   return (
     <Stack gap="lg" data-testid="dashboard">
       <Title order={2}>{t('dashboard.greeting', { name: user?.name ?? '' })}</Title>
@@ -143,50 +161,32 @@ export function DashboardPage() {
               </Stack>
             ))}
           </SimpleGrid>
-          {balance.isError && (
-            <LoadErrorAlert
-              mt="sm"
-              error={balance.error}
-              fallbackKey="loadError.balance"
-              onRetry={() => void balance.refetch()}
-              data-testid="dashboard-balance-error"
-            />
-          )}
+          <LoadErrorAlert
+            query={balance}
+            mt="sm"
+            fallbackKey="loadError.balance"
+            data-testid="dashboard-balance-error"
+          />
         </Card>
       </SimpleGrid>
-      {summary.isError && (
-        <LoadErrorAlert
-          error={summary.error}
-          fallbackKey="loadError.dashboard"
-          onRetry={() => void summary.refetch()}
-          data-testid="dashboard-error"
-        />
-      )}
+      <LoadErrorAlert query={summary} fallbackKey="loadError.dashboard" data-testid="dashboard-error" />
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
-        <Card withBorder radius="md" padding="md">
-          <Text size="sm" c="dimmed">
-            {t('dashboard.sent30')}
-          </Text>
-          <Text fz={26} fw={700} data-testid="dashboard-sent">
-            {figure(data?.totals.sent)}
-          </Text>
-        </Card>
-        <Card withBorder radius="md" padding="md">
-          <Text size="sm" c="dimmed">
-            {t('dashboard.delivered30')}
-          </Text>
-          <Text fz={26} fw={700} data-testid="dashboard-delivered">
-            {figure(data?.totals.delivered)}
-          </Text>
-        </Card>
-        <Card withBorder radius="md" padding="md">
-          <Text size="sm" c="dimmed">
-            {t('dashboard.campaigns')}
-          </Text>
-          <Text fz={26} fw={700}>
-            {figure(data?.totals.campaigns)}
-          </Text>
-        </Card>
+        {(
+          [
+            ['sent30', data?.totals.sent, 'dashboard-sent'],
+            ['delivered30', data?.totals.delivered, 'dashboard-delivered'],
+            ['campaigns', data?.totals.campaigns, undefined],
+          ] as const
+        ).map(([key, value, testId]) => (
+          <StatCard
+            key={key}
+            label={t(`dashboard.${key}`)}
+            value={figure(value)}
+            fz={26}
+            padding="md"
+            valueTestId={testId}
+          />
+        ))}
       </SimpleGrid>
       <Card withBorder radius="lg" padding="lg" data-testid="dashboard-chart">
         <Title order={4} mb="md">
@@ -211,26 +211,8 @@ export function DashboardPage() {
           />
         )}
       </Card>
-      <CampaignsCard
-        title={t('dashboard.running')}
-        action={
-          <Button component={Link} to="/campanhas/criar-campanha" size="xs">
-            {t('nav.createCampaign')}
-          </Button>
-        }
-        items={data?.running}
-        emptyText={t('dashboard.noneRunning')}
-      />
-      <CampaignsCard
-        title={t('dashboard.recent')}
-        action={
-          <Anchor component={Link} to="/campanhas" size="sm">
-            {t('dashboard.seeAll')}
-          </Anchor>
-        }
-        items={data?.recent}
-        emptyText={t('dashboard.noCampaigns')}
-      />
+      <CampaignsCard kind="running" action={createCampaign} items={data?.running} />
+      <CampaignsCard kind="recent" action={seeAll} items={data?.recent} />
     </Stack>
   );
 }

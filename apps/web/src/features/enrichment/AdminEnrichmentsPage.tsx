@@ -41,24 +41,23 @@ export function AdminEnrichmentsPage() {
             setPage(1);
           }}
         />
-        <TextInput
-          type="date"
-          label={t('enrichment.admin.from')}
-          value={from}
-          onChange={(e) => setFrom(e.currentTarget.value)}
-          data-testid="enrichment-admin-from"
-        />
-        <TextInput
-          type="date"
-          label={t('enrichment.admin.to')}
-          value={to}
-          onChange={(e) => setTo(e.currentTarget.value)}
-          data-testid="enrichment-admin-to"
-        />
+        {(
+          [
+            ['from', from, setFrom],
+            ['to', to, setTo],
+          ] as const
+        ).map(([key, value, set]) => (
+          <TextInput
+            key={key}
+            type="date"
+            label={t(`enrichment.admin.${key}`)}
+            value={value}
+            onChange={(e) => set(e.currentTarget.value)}
+            data-testid={`enrichment-admin-${key}`}
+          />
+        ))}
       </Group>
-      {list.isError && (
-        <LoadErrorAlert error={list.error} fallbackKey="loadError.enrichments" onRetry={() => void list.refetch()} />
-      )}
+      <LoadErrorAlert query={list} fallbackKey="loadError.enrichments" />
       {list.isSuccess && items.length === 0 && (
         <Text c="dimmed" size="sm">
           {t('enrichment.admin.empty')}

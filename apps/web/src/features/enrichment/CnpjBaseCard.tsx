@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
+import { LabeledValue } from '../../ui/LabeledValue';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
@@ -49,22 +50,15 @@ export function CnpjBaseCard() {
     <Card withBorder radius="lg" padding="lg" data-testid="cnpj-base">
       <Stack gap="sm">
         <Title order={4}>{t('enrichment.base.title')}</Title>
-        {base.isError && (
-          <LoadErrorAlert
-            error={base.error}
-            fallbackKey="loadError.cnpjBase"
-            onRetry={() => void base.refetch()}
-            data-testid="cnpj-base-error"
-          />
-        )}
+        <LoadErrorAlert query={base} fallbackKey="loadError.cnpjBase" data-testid="cnpj-base-error" />
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
-          <Figure
+          <LabeledValue
             label={t('enrichment.base.month')}
             value={b?.referenceMonth ? monthName(b.referenceMonth, i18n.language) : '—'}
           />
-          <Figure label={t('enrichment.base.establishments')} value={b ? number.format(b.establishments) : '—'} />
-          <Figure label={t('enrichment.base.companies')} value={b ? number.format(b.companies) : '—'} />
-          <Figure
+          <LabeledValue label={t('enrichment.base.establishments')} value={b ? number.format(b.establishments) : '—'} />
+          <LabeledValue label={t('enrichment.base.companies')} value={b ? number.format(b.companies) : '—'} />
+          <LabeledValue
             label={t('enrichment.base.importedAt')}
             value={b?.importedAt ? new Date(b.importedAt).toLocaleString(locale) : '—'}
           />
@@ -103,16 +97,5 @@ export function CnpjBaseCard() {
         </Group>
       </Stack>
     </Card>
-  );
-}
-
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700}>{value}</Text>
-    </div>
   );
 }

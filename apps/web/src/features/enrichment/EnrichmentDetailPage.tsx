@@ -23,6 +23,7 @@ import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
+import { StatCard } from '../../ui/StatCard';
 import { CreateListModal } from './CreateListModal';
 import { EnrichmentResultsTable } from './EnrichmentResultsTable';
 import { enrichmentApi } from './enrichmentApi';
@@ -53,14 +54,7 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const back = admin ? '/listas-enriquecidas-por-usuario' : '/listas-enriquecidas';
 
-  if (enrichment.isError)
-    return (
-      <LoadErrorAlert
-        error={enrichment.error}
-        fallbackKey="loadError.enrichments"
-        onRetry={() => void enrichment.refetch()}
-      />
-    );
+  if (enrichment.isError) return <LoadErrorAlert query={enrichment} fallbackKey="loadError.enrichments" />;
   const e = enrichment.data;
   if (!e)
     return (
@@ -119,14 +113,14 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
       {e.status === 'failed' && <Alert color="red">{t('enrichment.failed')}</Alert>}
       <SimpleGrid cols={{ base: 2, sm: 4, md: 7 }} spacing="sm">
         {FIGURES.map((key) => (
-          <Card key={key} withBorder radius="md" padding="sm">
-            <Text size="xs" c="dimmed">
-              {t(`enrichment.figures.${key}`)}
-            </Text>
-            <Text fz={24} fw={700} data-testid={`enrichment-${key}`}>
-              {ready || ['total', 'valid', 'invalid', 'duplicates'].includes(key) ? number.format(e[key]) : '—'}
-            </Text>
-          </Card>
+          <StatCard
+            key={key}
+            label={t(`enrichment.figures.${key}`)}
+            labelSize="xs"
+            fz={24}
+            valueTestId={`enrichment-${key}`}
+            value={ready || ['total', 'valid', 'invalid', 'duplicates'].includes(key) ? number.format(e[key]) : '—'}
+          />
         ))}
       </SimpleGrid>
       <Card withBorder radius="lg" padding="lg" data-testid="enrichment-credits">

@@ -1,9 +1,10 @@
-import { Alert, Button, Pagination, Paper, Stack } from '@mantine/core';
-import { IconDatabaseSearch, IconPlus } from '@tabler/icons-react';
+import { Alert, Pagination, Paper, Stack } from '@mantine/core';
+import { IconDatabaseSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { AddButton } from '../../ui/AddButton';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
@@ -39,14 +40,9 @@ export function EnrichmentPage() {
         }
         subtitleTestId="enrichment-base-month"
         actions={
-          <Button
-            leftSection={<IconPlus size={16} />}
-            onClick={() => setCreating(true)}
-            disabled={base.isSuccess && !month}
-            data-testid="enrichment-new"
-          >
+          <AddButton onClick={() => setCreating(true)} disabled={base.isSuccess && !month} data-testid="enrichment-new">
             {t('enrichment.new.button')}
-          </Button>
+          </AddButton>
         }
       />
       {base.isSuccess && !month && (
@@ -54,9 +50,7 @@ export function EnrichmentPage() {
           {t('errors.codes.CNPJ_BASE_EMPTY')}
         </Alert>
       )}
-      {list.isError && (
-        <LoadErrorAlert error={list.error} fallbackKey="loadError.enrichments" onRetry={() => void list.refetch()} />
-      )}
+      <LoadErrorAlert query={list} fallbackKey="loadError.enrichments" />
       {list.isSuccess && items.length === 0 && (
         <EmptyState
           icon={<IconDatabaseSearch size={28} />}

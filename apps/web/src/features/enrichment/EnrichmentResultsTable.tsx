@@ -41,14 +41,11 @@ export function EnrichmentResultsTable({ id, admin }: { id: string; admin: boole
             data-testid="enrichment-results-filter"
           />
         </Group>
-        {results.isError && (
-          <LoadErrorAlert
-            error={results.error}
-            fallbackKey="loadError.enrichmentResults"
-            onRetry={() => void results.refetch()}
-            data-testid="enrichment-results-error"
-          />
-        )}
+        <LoadErrorAlert
+          query={results}
+          fallbackKey="loadError.enrichmentResults"
+          data-testid="enrichment-results-error"
+        />
         <Table.ScrollContainer minWidth={1000}>
           <Table verticalSpacing="xs" data-testid="enrichment-results">
             <Table.Thead>

@@ -1,29 +1,16 @@
-import '@mantine/dropzone/styles.css';
 import { cnpjChars, cnpjProblem, createEnrichmentSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Progress,
-  SegmentedControl,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
-import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Progress, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { ErrorAlert } from '../../ui/ErrorAlert';
+import { SpreadsheetDropzone } from '../../ui/FileDropzone';
+import { FormSegmented } from '../../ui/FormFields';
 import { creditsApi, refreshMoney } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
 import { enrichmentApi } from './enrichmentApi';
@@ -117,11 +104,7 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
   return (
     <Modal opened onClose={onClose} size="lg" title={t('enrichment.new.title')}>
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="enrichment-error">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} data-testid="enrichment-error" />
         <TextInput
           label={t('enrichment.new.name')}
           placeholder={t('enrichment.new.namePlaceholder')}
@@ -129,61 +112,29 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
           data-testid="enrichment-name"
           {...form.register('name')}
         />
-        <Controller
+        <FormSegmented
           control={form.control}
           name="source"
-          render={({ field }) => (
-            <SegmentedControl
-              value={field.value}
-              onChange={(v) => field.onChange(v as Values['source'])}
-              data={[
-                { value: 'file', label: t('enrichment.new.fromFile') },
-                { value: 'paste', label: t('enrichment.new.fromText') },
-              ]}
-              data-testid="enrichment-source"
-            />
-          )}
+          data={[
+            { value: 'file', label: t('enrichment.new.fromFile') },
+            { value: 'paste', label: t('enrichment.new.fromText') },
+          ]}
+          data-testid="enrichment-source"
         />
         {source === 'file' ? (
-          <Dropzone
+          <SpreadsheetDropzone
             onDrop={(files) => {
               form.setValue('file', files[0] ?? null, { shouldValidate: true });
               setRejected(null);
               create.mutation.reset();
             }}
-            onReject={(rejections) =>
-              setRejected(
-                t(
-                  rejections[0]?.errors[0]?.code === 'file-too-large'
-                    ? 'errors.codes.FILE_TOO_LARGE'
-                    : 'errors.codes.UNSUPPORTED_FILE_TYPE',
-                ),
-              )
-            }
+            onRefused={setRejected}
+            title={file ? file.name : t('enrichment.new.drop')}
+            hint={t('enrichment.new.dropHint')}
             maxSize={MAX_UPLOAD_BYTES}
-            maxFiles={1}
-            multiple={false}
             accept={ACCEPT}
             data-testid="enrichment-dropzone"
-          >
-            <Group justify="center" gap="lg" mih={120} style={{ pointerEvents: 'none' }}>
-              <Dropzone.Accept>
-                <IconUpload size={40} stroke={1.5} />
-              </Dropzone.Accept>
-              <Dropzone.Reject>
-                <IconX size={40} stroke={1.5} />
-              </Dropzone.Reject>
-              <Dropzone.Idle>
-                <IconFileSpreadsheet size={40} stroke={1.5} />
-              </Dropzone.Idle>
-              <Stack gap={4}>
-                <Text fw={600}>{file ? file.name : t('enrichment.new.drop')}</Text>
-                <Text size="sm" c="dimmed">
-                  {t('enrichment.new.dropHint')}
-                </Text>
-              </Stack>
-            </Group>
-          </Dropzone>
+          />
         ) : (
           <Stack gap={6}>
             <Textarea

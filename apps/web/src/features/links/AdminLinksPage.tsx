@@ -1,11 +1,12 @@
-import { Pagination, Paper, Stack, Tabs, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { Paper, Stack, Tabs, Text } from '@mantine/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePagedSearch } from '../../platform/usePagedSearch';
+import { TablePagination } from '../../ui/DataTable';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
+import { SearchInput } from '../../ui/SearchInput';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { AdminRotatingLinks } from './AdminRotatingLinks';
 import { AdminTrackedLinks } from './AdminTrackedLinks';
@@ -24,10 +25,9 @@ export function AdminLinksPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<Kind>('rotating');
-  const [q, setQ] = useState('');
   // One request per pause in typing, not one per key.
-  const [searched] = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const { paging, page, search, setSearch, debounced, refilter } = usePagedSearch(PAGE_SIZE, SEARCH_DEBOUNCE_MS);
+  const searched = debounced.trim();
   const rotating = useQuery({
     queryKey: linksKeys.adminPage('rotating', searched, page),
     queryFn: () => linksApi.adminList(searched, page),
@@ -47,14 +47,7 @@ export function AdminLinksPage() {
   return (
     <Stack gap="md">
       <PageHeader title={t('adminLinks.title')} subtitle={t('adminLinks.subtitle')} />
-      <Tabs
-        value={kind}
-        keepMounted={false}
-        onChange={(v) => {
-          setKind((v as Kind) ?? 'rotating');
-          setPage(1);
-        }}
-      >
+      <Tabs value={kind} keepMounted={false} onChange={refilter((v) => setKind((v as Kind) ?? 'rotating'))}>
         <Tabs.List>
           <Tabs.Tab value="rotating" data-testid="admin-links-rotating">
             {t('adminLinks.tabs.rotating')}
@@ -67,23 +60,13 @@ export function AdminLinksPage() {
         {(['rotating', 'tracked'] as const).map((value) => (
           <Tabs.Panel key={value} value={value} pt="md">
             <Stack gap="md">
-              <TextInput
-                leftSection={<IconSearch size={16} />}
+              <SearchInput
                 placeholder={t(kind === 'rotating' ? 'adminLinks.search' : 'adminLinks.searchTracked')}
-                value={q}
-                onChange={(e) => {
-                  setQ(e.currentTarget.value);
-                  setPage(1);
-                }}
+                value={search}
+                onSearch={setSearch}
                 maw={360}
               />
-              {current.isError && (
-                <LoadErrorAlert
-                  error={current.error}
-                  fallbackKey="loadError.links"
-                  onRetry={() => void current.refetch()}
-                />
-              )}
+              <LoadErrorAlert query={current} fallbackKey="loadError.links" />
               {current.isSuccess && total === 0 && (
                 <Text c="dimmed" size="sm">
                   {t('adminLinks.empty')}
@@ -111,7 +94,7 @@ export function AdminLinksPage() {
                   />
                 </Paper>
               )}
-              {total > PAGE_SIZE && <Pagination value={page} onChange={setPage} total={Math.ceil(total / PAGE_SIZE)} />}
+              <TablePagination paging={paging} total={total} />
             </Stack>
           </Tabs.Panel>
         ))}

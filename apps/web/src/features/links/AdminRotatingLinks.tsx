@@ -1,6 +1,7 @@
-import { Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { AdminStatus, DisableToggle, OwnerCell } from './adminLinkParts';
+import type { DataColumn } from '../../ui/DataTable';
+import { TwoLineCell } from '../../ui/TwoLineCell';
+import { AdminLinkTable } from './adminLinkParts';
 import type { AdminLink } from './linksApi';
 
 /** Every user's rotating links: owner, address, status, clicks; disable an abusive one. */
@@ -12,56 +13,34 @@ export function AdminRotatingLinks({
   onSetDisabled: (link: AdminLink, disabled: boolean, reason?: string) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
+  const columns: DataColumn<AdminLink>[] = [
+    {
+      header: t('links.columns.link'),
+      cell: (link) => <TwoLineCell title={link.name} detail={link.url} />,
+    },
+  ];
+  const figures: typeof columns = [
+    { header: t('links.columns.clicks'), align: 'right', cell: (link) => link.clicks },
+    {
+      header: t('links.columns.last7'),
+      align: 'right',
+      style: { whiteSpace: 'nowrap' },
+      cell: (link) => link.clicksLast7Days,
+    },
+  ];
   return (
-    <Table.ScrollContainer minWidth={820}>
-      <Table verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('adminLinks.columns.owner')}</Table.Th>
-            <Table.Th>{t('links.columns.link')}</Table.Th>
-            <Table.Th miw={130}>{t('links.columns.status')}</Table.Th>
-            <Table.Th ta="right">{t('links.columns.clicks')}</Table.Th>
-            <Table.Th ta="right" style={{ whiteSpace: 'nowrap' }}>
-              {t('links.columns.last7')}
-            </Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((link) => (
-            <Table.Tr key={link.id} data-testid="admin-link-row">
-              <Table.Td>
-                <OwnerCell user={link.user} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" fw={600}>
-                  {link.name}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {link.url}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <AdminStatus
-                  disabled={link.disabled}
-                  reason={link.disabledReason}
-                  label={t(`links.status.${link.status}`)}
-                  color={link.status === 'active' ? 'teal' : 'gray'}
-                />
-              </Table.Td>
-              <Table.Td ta="right">{link.clicks}</Table.Td>
-              <Table.Td ta="right">{link.clicksLast7Days}</Table.Td>
-              <Table.Td>
-                <DisableToggle
-                  name={link.name}
-                  disabled={link.disabled}
-                  onSet={(disabled, reason) => onSetDisabled(link, disabled, reason)}
-                />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <AdminLinkTable
+      items={items}
+      columns={columns}
+      status={(link) => ({
+        label: t(`links.status.${link.status}`),
+        color: link.status === 'active' ? 'teal' : 'gray',
+      })}
+      figures={figures}
+      nameOf={(link) => link.name}
+      onSetDisabled={onSetDisabled}
+      rowTestId="admin-link-row"
+      minWidth={820}
+    />
   );
 }

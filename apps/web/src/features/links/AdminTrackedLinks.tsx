@@ -1,8 +1,10 @@
 import type { AdminTrackedLink } from '@ecoa/shared';
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
-import { AdminStatus, DisableToggle, OwnerCell } from './adminLinkParts';
+import type { DataColumn } from '../../ui/DataTable';
+import { TwoLineCell } from '../../ui/TwoLineCell';
+import { AdminLinkTable } from './adminLinkParts';
 
 /** Campaigns whose messages carry a tracked link: owner, destination, clicks; turn one off. */
 export function AdminTrackedLinks({
@@ -14,71 +16,57 @@ export function AdminTrackedLinks({
 }) {
   const { t, i18n } = useTranslation();
   const percent = new Intl.NumberFormat(intlLocale(i18n.language), { style: 'percent', maximumFractionDigits: 1 });
+  const columns: DataColumn<AdminTrackedLink>[] = [
+    {
+      header: t('adminLinks.columns.campaign'),
+      cell: (link) => (
+        <TwoLineCell
+          title={link.campaign.name}
+          detail={t('campaigns.detail.recipientsCount', { count: link.recipients })}
+        />
+      ),
+    },
+    {
+      header: t('adminLinks.columns.destination'),
+      cellProps: { maw: 280 },
+      cell: ({ destination }) =>
+        destination.rotatingLink ? (
+          <Text size="sm">
+            {destination.rotatingLink.name}{' '}
+            <Text span size="xs" c="dimmed">
+              /l/{destination.rotatingLink.slug}
+            </Text>
+          </Text>
+        ) : (
+          <Anchor size="sm" href={destination.url ?? '#'} target="_blank" rel="noreferrer" lineClamp={1}>
+            {destination.url}
+          </Anchor>
+        ),
+    },
+  ];
+  const figures: typeof columns = [
+    {
+      header: t('links.columns.clicks'),
+      align: 'right',
+      style: { whiteSpace: 'nowrap' },
+      cell: (link) => link.clicks,
+    },
+    {
+      header: t('campaigns.detail.ctr'),
+      align: 'right',
+      cell: (link) => percent.format(link.recipients ? link.clickers / link.recipients : 0),
+    },
+  ];
   return (
-    <Table.ScrollContainer minWidth={900}>
-      <Table verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('adminLinks.columns.owner')}</Table.Th>
-            <Table.Th>{t('adminLinks.columns.campaign')}</Table.Th>
-            <Table.Th>{t('adminLinks.columns.destination')}</Table.Th>
-            <Table.Th miw={130}>{t('links.columns.status')}</Table.Th>
-            <Table.Th ta="right" style={{ whiteSpace: 'nowrap' }}>
-              {t('links.columns.clicks')}
-            </Table.Th>
-            <Table.Th ta="right">{t('campaigns.detail.ctr')}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((link) => (
-            <Table.Tr key={link.id} data-testid="admin-tracked-row">
-              <Table.Td>
-                <OwnerCell user={link.user} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" fw={600}>
-                  {link.campaign.name}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {t('campaigns.detail.recipientsCount', { count: link.recipients })}
-                </Text>
-              </Table.Td>
-              <Table.Td maw={280}>
-                {link.destination.rotatingLink ? (
-                  <Text size="sm">
-                    {link.destination.rotatingLink.name}{' '}
-                    <Text span size="xs" c="dimmed">
-                      /l/{link.destination.rotatingLink.slug}
-                    </Text>
-                  </Text>
-                ) : (
-                  <Anchor size="sm" href={link.destination.url ?? '#'} target="_blank" rel="noreferrer" lineClamp={1}>
-                    {link.destination.url}
-                  </Anchor>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <AdminStatus
-                  disabled={link.disabled}
-                  reason={link.disabledReason}
-                  label={t(`campaigns.status.${link.campaign.status}`)}
-                  color="teal"
-                />
-              </Table.Td>
-              <Table.Td ta="right">{link.clicks}</Table.Td>
-              <Table.Td ta="right">{percent.format(link.recipients ? link.clickers / link.recipients : 0)}</Table.Td>
-              <Table.Td>
-                <DisableToggle
-                  name={link.campaign.name}
-                  disabled={link.disabled}
-                  onSet={(disabled, reason) => onSetDisabled(link, disabled, reason)}
-                />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <AdminLinkTable
+      items={items}
+      columns={columns}
+      status={(link) => ({ label: t(`campaigns.status.${link.campaign.status}`), color: 'teal' })}
+      figures={figures}
+      nameOf={(link) => link.campaign.name}
+      onSetDisabled={onSetDisabled}
+      rowTestId="admin-tracked-row"
+      minWidth={900}
+    />
   );
 }

@@ -1,41 +1,19 @@
 import '@mantine/charts/styles.css';
 import type { RotatingLink } from '@ecoa/shared';
 import { BarChart } from '@mantine/charts';
-import {
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Progress,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Button, Group, Loader, Modal, Progress, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
+import { DataTable } from '../../ui/DataTable';
+import { LabeledValue } from '../../ui/LabeledValue';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { linkErrorText } from './errors';
 import { linksApi } from './linksApi';
 import { linksKeys } from './queryKeys';
-
-function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="xl" fw={700} data-testid={testId}>
-        {value}
-      </Text>
-    </div>
-  );
-}
 
 /** A link's clicks over a period: per target, per day, top referrers and UTM campaigns; the CSV export. */
 export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose: () => void }) {
@@ -56,6 +34,16 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
     ...(bucket === 'hour' ? { hour: '2-digit', minute: '2-digit' } : {}),
   });
   const s = stats.data;
+  // Where the clicks came from, and which campaigns sent them: one small table each.
+  const tops = s
+    ? [
+        { header: 'links.stats.referrers', rows: s.topReferrers.map((r) => ({ name: r.referrer, clicks: r.clicks })) },
+        {
+          header: 'links.stats.campaigns',
+          rows: s.topCampaigns.map((r) => ({ name: r.utmCampaign, clicks: r.clicks })),
+        },
+      ]
+    : [];
   const top = Math.max(1, ...(s?.byTarget.map((x) => x.clicks) ?? []));
 
   return (
@@ -76,15 +64,18 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
             {t('links.stats.export')}
           </Button>
         </Group>
-        {stats.isError && (
-          <LoadErrorAlert error={stats.error} fallbackKey="loadError.linkStats" onRetry={() => void stats.refetch()} />
-        )}
+        <LoadErrorAlert query={stats} fallbackKey="loadError.linkStats" />
         {stats.isPending && <Loader size="sm" />}
         {s && (
           <>
             <SimpleGrid cols={2}>
-              <Figure label={t('links.stats.clicks')} value={number(s.clicks)} testId="link-stats-clicks" />
-              <Figure label={t('links.stats.fallback')} value={number(s.fallbackClicks)} />
+              <LabeledValue
+                label={t('links.stats.clicks')}
+                value={number(s.clicks)}
+                testId="link-stats-clicks"
+                size="xl"
+              />
+              <LabeledValue label={t('links.stats.fallback')} value={number(s.fallbackClicks)} size="xl" />
             </SimpleGrid>
             <Stack gap={6}>
               <Text fw={600} size="sm">
@@ -141,38 +132,17 @@ export function LinkStatsModal({ link, onClose }: { link: RotatingLink; onClose:
             </Stack>
             {(s.topReferrers.length > 0 || s.topCampaigns.length > 0) && (
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <Table>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('links.stats.referrers')}</Table.Th>
-                      <Table.Th ta="right">{t('links.stats.clicks')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {s.topReferrers.map((r) => (
-                      <Table.Tr key={r.referrer}>
-                        <Table.Td>{r.referrer}</Table.Td>
-                        <Table.Td ta="right">{number(r.clicks)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-                <Table>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('links.stats.campaigns')}</Table.Th>
-                      <Table.Th ta="right">{t('links.stats.clicks')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {s.topCampaigns.map((r) => (
-                      <Table.Tr key={r.utmCampaign}>
-                        <Table.Td>{r.utmCampaign}</Table.Td>
-                        <Table.Td ta="right">{number(r.clicks)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                {tops.map(({ header, rows }) => (
+                  <DataTable
+                    key={header}
+                    columns={[
+                      { header: t(header), cell: (r) => r.name },
+                      { header: t('links.stats.clicks'), align: 'right', cell: (r) => number(r.clicks) },
+                    ]}
+                    rows={rows}
+                    rowKey={(r) => r.name}
+                  />
+                ))}
               </SimpleGrid>
             )}
           </>

@@ -1,42 +1,29 @@
 import type { RotatingLink } from '@ecoa/shared';
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  CopyButton,
-  Group,
-  Menu,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { ActionIcon, Badge, Button, CopyButton, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import {
   IconChartBar,
   IconCheck,
   IconCopy,
-  IconDots,
   IconLink,
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
-  IconPlus,
   IconQrcode,
-  IconSearch,
   IconTrash,
 } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
-import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { usePagedSearch } from '../../platform/usePagedSearch';
+import { AddButton } from '../../ui/AddButton';
+import { useDeleteDialog } from '../../ui/ConfirmDialog';
+import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
+import { RowMenu } from '../../ui/RowMenu';
+import { SearchInput } from '../../ui/SearchInput';
 import { SEARCH_DEBOUNCE_MS } from '../../ui/useSearchPicker';
 import { linkErrorText } from './errors';
 import { LinkFormModal } from './LinkFormModal';
@@ -44,6 +31,9 @@ import { LinkQrModal } from './LinkQrModal';
 import { LinkStatsModal } from './LinkStatsModal';
 import { linksApi } from './linksApi';
 import { linksKeys } from './queryKeys';
+
+/** A page of links, as the server sends by default. */
+const PAGE_SIZE = 20;
 
 function StatusBadge({ link }: { link: RotatingLink }) {
   const { t } = useTranslation();
@@ -66,10 +56,8 @@ function StatusBadge({ link }: { link: RotatingLink }) {
 export function LinksPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [q, setQ] = useState('');
-  // One request per pause in typing, not one per key.
-  const [searched] = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const { paging, page, search: q, setSearch, debounced } = usePagedSearch(PAGE_SIZE, SEARCH_DEBOUNCE_MS);
+  const searched = debounced.trim();
   const [editing, setEditing] = useState<RotatingLink | null | undefined>(undefined);
   const [viewing, setViewing] = useState<RotatingLink | null>(null);
   const [showingQr, setShowingQr] = useState<RotatingLink | null>(null);
@@ -81,26 +69,22 @@ export function LinksPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: linksKeys.all });
   const publicBase = `${window.location.origin}/l/`;
 
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    try {
-      await work();
-      notify.success(done);
-      await refresh();
-    } catch (err) {
-      notify.error(linkErrorText(t, err));
-    }
-  };
-  const remove = (link: RotatingLink) =>
-    openDeleteDialog({
-      title: t('links.delete.title'),
-      body: t('links.delete.body', { name: link.name }),
-      confirmLabel: t('links.delete.confirm'),
-      cancelLabel: t('links.cancel'),
-      remove: () => linksApi.remove(link.id),
-      doneText: t('links.delete.done'),
-      errorText: (err) => linkErrorText(t, err),
-      refresh,
-    });
+  const errorText = (err: unknown) => linkErrorText(t, err);
+  const update = useMutation({
+    mutationFn: ({ link, status }: { link: RotatingLink; status: 'active' | 'paused' }) =>
+      linksApi.update(link.id, { status }),
+    onSuccess: (_, { status }) => {
+      notify.success(t(status === 'paused' ? 'links.paused' : 'links.resumed'));
+      return refresh();
+    },
+    onError: (err) => notify.error(errorText(err)),
+  });
+  const deletion = useDeleteDialog<RotatingLink>({
+    ns: 'links',
+    remove: (link) => linksApi.remove(link.id),
+    errorText,
+    invalidate: linksKeys.all,
+  });
 
   const items = links.data?.items ?? [];
   return (
@@ -109,24 +93,13 @@ export function LinksPage() {
         title={t('links.title')}
         subtitle={t('links.subtitle')}
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} data-testid="new-link">
+          <AddButton onClick={() => setEditing(null)} data-testid="new-link">
             {t('links.new')}
-          </Button>
+          </AddButton>
         }
       />
-      <TextInput
-        leftSection={<IconSearch size={16} />}
-        placeholder={t('links.search')}
-        value={q}
-        onChange={(e) => {
-          setQ(e.currentTarget.value);
-          setPage(1);
-        }}
-        maw={360}
-      />
-      {links.isError && (
-        <LoadErrorAlert error={links.error} fallbackKey="loadError.links" onRetry={() => void links.refetch()} />
-      )}
+      <SearchInput placeholder={t('links.search')} value={q} onSearch={setSearch} maw={360} />
+      <LoadErrorAlert query={links} fallbackKey="loadError.links" />
       {links.isSuccess && items.length === 0 && !q && (
         <EmptyState
           icon={<IconLink size={28} />}
@@ -137,120 +110,105 @@ export function LinksPage() {
       )}
       {items.length > 0 && (
         <Paper withBorder>
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('links.columns.link')}</Table.Th>
-                  <Table.Th>{t('links.columns.mode')}</Table.Th>
-                  <Table.Th>{t('links.columns.targets')}</Table.Th>
-                  <Table.Th>{t('links.columns.status')}</Table.Th>
-                  <Table.Th ta="right">{t('links.columns.clicks')}</Table.Th>
-                  <Table.Th ta="right">{t('links.columns.last7')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((link) => (
-                  <Table.Tr key={link.id} data-testid="link-row">
-                    <Table.Td>
-                      <Text fw={600}>{link.name}</Text>
-                      <Group gap={4} wrap="nowrap">
-                        <Text size="sm" c="dimmed" data-testid="link-address">
-                          {link.url}
-                        </Text>
-                        <CopyButton value={link.url}>
-                          {({ copied, copy }) => (
-                            <Tooltip label={copied ? t('links.copied') : t('links.copy')}>
-                              <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t('links.copy')}>
-                                {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-                              </ActionIcon>
-                            </Tooltip>
-                          )}
-                        </CopyButton>
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>{t(`links.mode.${link.mode}`)}</Table.Td>
-                    <Table.Td>
-                      {t('links.activeTargets', {
-                        active: link.targets.filter((x) => x.active).length,
-                        total: link.targets.length,
-                      })}
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge link={link} />
-                    </Table.Td>
-                    <Table.Td ta="right" data-testid="link-clicks">
-                      {link.clicks}
-                    </Table.Td>
-                    <Table.Td ta="right">{link.clicksLast7Days}</Table.Td>
-                    <Table.Td>
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <ActionIcon variant="subtle" aria-label={t('links.actions.more')} data-testid="link-menu">
-                            <IconDots size={18} />
+          <DataTable
+            columns={[
+              { header: t('links.columns.link') },
+              { header: t('links.columns.mode') },
+              { header: t('links.columns.targets') },
+              { header: t('links.columns.status') },
+              { header: t('links.columns.clicks'), align: 'right' },
+              { header: t('links.columns.last7'), align: 'right' },
+              {},
+            ]}
+            rows={items}
+            renderRow={(link) => (
+              <Table.Tr key={link.id} data-testid="link-row">
+                <Table.Td>
+                  <Text fw={600}>{link.name}</Text>
+                  <Group gap={4} wrap="nowrap">
+                    <Text size="sm" c="dimmed" data-testid="link-address">
+                      {link.url}
+                    </Text>
+                    <CopyButton value={link.url}>
+                      {({ copied, copy }) => (
+                        <Tooltip label={copied ? t('links.copied') : t('links.copy')}>
+                          <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t('links.copy')}>
+                            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
                           </ActionIcon>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          <Menu.Item
-                            leftSection={<IconChartBar size={16} />}
-                            onClick={() => setViewing(link)}
-                            data-testid="action-stats"
-                          >
-                            {t('links.actions.stats')}
-                          </Menu.Item>
-                          <Menu.Item
-                            leftSection={<IconQrcode size={16} />}
-                            onClick={() => setShowingQr(link)}
-                            data-testid="action-qr"
-                          >
-                            {t('links.actions.qr')}
-                          </Menu.Item>
-                          <Menu.Item
-                            leftSection={<IconPencil size={16} />}
-                            onClick={() => setEditing(link)}
-                            data-testid="action-edit"
-                          >
-                            {t('links.actions.edit')}
-                          </Menu.Item>
-                          {link.status === 'active' ? (
-                            <Menu.Item
-                              leftSection={<IconPlayerPause size={16} />}
-                              data-testid="action-pause"
-                              onClick={() =>
-                                act(() => linksApi.update(link.id, { status: 'paused' }), t('links.paused'))
-                              }
-                            >
-                              {t('links.actions.pause')}
-                            </Menu.Item>
-                          ) : (
-                            <Menu.Item
-                              leftSection={<IconPlayerPlay size={16} />}
-                              data-testid="action-resume"
-                              onClick={() =>
-                                act(() => linksApi.update(link.id, { status: 'active' }), t('links.resumed'))
-                              }
-                            >
-                              {t('links.actions.resume')}
-                            </Menu.Item>
-                          )}
-                          <Menu.Divider />
-                          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => remove(link)}>
-                            {t('links.actions.delete')}
-                          </Menu.Item>
-                        </Menu.Dropdown>
-                      </Menu>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                        </Tooltip>
+                      )}
+                    </CopyButton>
+                  </Group>
+                </Table.Td>
+                <Table.Td>{t(`links.mode.${link.mode}`)}</Table.Td>
+                <Table.Td>
+                  {t('links.activeTargets', {
+                    active: link.targets.filter((x) => x.active).length,
+                    total: link.targets.length,
+                  })}
+                </Table.Td>
+                <Table.Td>
+                  <StatusBadge link={link} />
+                </Table.Td>
+                <Table.Td ta="right" data-testid="link-clicks">
+                  {link.clicks}
+                </Table.Td>
+                <Table.Td ta="right">{link.clicksLast7Days}</Table.Td>
+                <Table.Td>
+                  <RowMenu
+                    label={t('links.actions.more')}
+                    testId="link-menu"
+                    actions={[
+                      {
+                        icon: IconChartBar,
+                        label: t('links.actions.stats'),
+                        onClick: () => setViewing(link),
+                        testId: 'action-stats',
+                      },
+                      {
+                        icon: IconQrcode,
+                        label: t('links.actions.qr'),
+                        onClick: () => setShowingQr(link),
+                        testId: 'action-qr',
+                      },
+                      {
+                        icon: IconPencil,
+                        label: t('links.actions.edit'),
+                        onClick: () => setEditing(link),
+                        testId: 'action-edit',
+                      },
+                      link.status === 'active'
+                        ? {
+                            icon: IconPlayerPause,
+                            label: t('links.actions.pause'),
+                            onClick: () => update.mutate({ link, status: 'paused' }),
+                            testId: 'action-pause',
+                          }
+                        : {
+                            icon: IconPlayerPlay,
+                            label: t('links.actions.resume'),
+                            onClick: () => update.mutate({ link, status: 'active' }),
+                            testId: 'action-resume',
+                          },
+                      {
+                        icon: IconTrash,
+                        label: t('links.actions.delete'),
+                        onClick: () => deletion.ask(link),
+                        disabled: deletion.pending,
+                        danger: true,
+                      },
+                    ]}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            )}
+            minWidth={760}
+            verticalSpacing="sm"
+            highlightOnHover
+          />
         </Paper>
       )}
-      {(links.data?.total ?? 0) > 20 && (
-        <Pagination value={page} onChange={setPage} total={Math.ceil((links.data?.total ?? 0) / 20)} />
-      )}
+      <TablePagination paging={paging} total={links.data?.total} />
       {editing !== undefined && (
         <LinkFormModal
           link={editing}

@@ -3,6 +3,7 @@ import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
+import { type DataColumn, DataTable } from '../../ui/DataTable';
 import { openTextPrompt } from '../../ui/TextPrompt';
 import { linkErrorText } from './errors';
 
@@ -113,4 +114,61 @@ function askReason(t: TFunction, name: string, disable: (reason: string) => Prom
     },
     errorText: (err) => linkErrorText(t, err),
   });
+}
+
+/**
+ * An administrators' link table: who owns each link first, the table's own columns, and the
+ * switch that turns a link off last.
+ */
+export function AdminLinkTable<
+  L extends { id: string; user: Owner; disabled: boolean; disabledReason: string | null },
+>({
+  items,
+  columns,
+  figures,
+  status,
+  nameOf,
+  onSetDisabled,
+  ...tableProps
+}: {
+  items: L[];
+  /** What the link is, after its owner. */
+  columns: DataColumn<L>[];
+  /** The link's own status (shown unless an administrator disabled it). */
+  status: (link: L) => { label: string; color: string };
+  /** Its counts, right of the status. */
+  figures: DataColumn<L>[];
+  nameOf: (link: L) => string;
+  onSetDisabled: (link: L, disabled: boolean, reason?: string) => Promise<unknown>;
+  rowTestId: string;
+  minWidth: number;
+}) {
+  const { t } = useTranslation();
+  const owner: DataColumn<L> = {
+    header: t('adminLinks.columns.owner'),
+    cell: (link) => <OwnerCell user={link.user} />,
+  };
+  const statusColumn: DataColumn<L> = {
+    header: t('links.columns.status'),
+    miw: 130,
+    cell: (link) => <AdminStatus disabled={link.disabled} reason={link.disabledReason} {...status(link)} />,
+  };
+  const disable: DataColumn<L> = {
+    cell: (link) => (
+      <DisableToggle
+        name={nameOf(link)}
+        disabled={link.disabled}
+        onSet={(disabled, reason) => onSetDisabled(link, disabled, reason)}
+      />
+    ),
+  };
+  return (
+    <DataTable
+      columns={[owner, ...columns, statusColumn, ...figures, disable]}
+      rows={items}
+      rowKey={(link) => link.id}
+      verticalSpacing="sm"
+      {...tableProps}
+    />
+  );
 }

@@ -1,29 +1,18 @@
 import { type ColumnMapping, columnMappingSchema, type ListPreview, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import '@mantine/dropzone/styles.css';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  Progress,
-  ScrollArea,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
-import { IconAlertCircle, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons-react';
+import { Alert, Badge, Button, Checkbox, Group, Modal, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { ErrorAlert } from '../../ui/ErrorAlert';
+import { SpreadsheetDropzone } from '../../ui/FileDropzone';
+import { FormSelect } from '../../ui/FormFields';
+import type { ModalProps } from '../../ui/modalProps';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { listErrorText } from './errors';
 import { listsApi } from './listsApi';
 import { listsKeys } from './queryKeys';
@@ -64,15 +53,7 @@ function fieldKeys(preview: ListPreview, hasHeader: boolean): string[] {
  * rest become `{variables}`), then upload with progress. The import itself runs on the server;
  * the lists table shows its progress (and keeps showing it after a reload).
  */
-export function ImportListModal({
-  opened,
-  onClose,
-  onCreated,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  onCreated: (id: string) => void;
-}) {
+export function ImportListModal({ opened, onClose, onCreated }: ModalProps & { onCreated: (id: string) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>({ kind: 'pick' });
@@ -160,50 +141,19 @@ export function ImportListModal({
   return (
     <Modal opened={opened} onClose={close} title={t('lists.import.title')} size="xl" data-testid="import-modal">
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="import-error">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} data-testid="import-error" />
         {step.kind === 'pick' && (
-          <Dropzone
+          <SpreadsheetDropzone
             onDrop={onDrop}
-            onReject={(rejections) =>
-              setRejected(
-                t(
-                  rejections[0]?.errors[0]?.code === 'file-too-large'
-                    ? 'errors.codes.FILE_TOO_LARGE'
-                    : 'errors.codes.UNSUPPORTED_FILE_TYPE',
-                ),
-              )
-            }
+            onRefused={setRejected}
+            title={t('lists.import.drop')}
+            hint={t('lists.import.dropHint')}
+            size="lg"
             maxSize={MAX_UPLOAD_BYTES}
-            maxFiles={1}
-            multiple={false}
             accept={ACCEPT}
             loading={reading.isPending}
             data-testid="import-dropzone"
-          >
-            <Group justify="center" gap="lg" mih={160} style={{ pointerEvents: 'none' }}>
-              <Dropzone.Accept>
-                <IconUpload size={48} stroke={1.5} />
-              </Dropzone.Accept>
-              <Dropzone.Reject>
-                <IconX size={48} stroke={1.5} />
-              </Dropzone.Reject>
-              <Dropzone.Idle>
-                <IconFileSpreadsheet size={48} stroke={1.5} />
-              </Dropzone.Idle>
-              <Stack gap={4}>
-                <Text size="lg" fw={600}>
-                  {t('lists.import.drop')}
-                </Text>
-                <Text size="sm" c="dimmed">
-                  {t('lists.import.dropHint')}
-                </Text>
-              </Stack>
-            </Group>
-          </Dropzone>
+          />
         )}
 
         {step.kind === 'map' && !uploading && (
@@ -222,42 +172,31 @@ export function ImportListModal({
               })}
             </Text>
             <Group grow align="flex-end">
-              <Controller
+              <FormSelect
                 control={form.control}
                 name="phone"
-                render={({ field }) => (
-                  <Select
-                    label={t('lists.import.phoneColumn')}
-                    data={step.preview.columns.map((c) => ({
-                      value: String(c.index),
-                      label: columnLabel(step.preview, c.index),
-                    }))}
-                    value={field.value === NONE ? null : field.value}
-                    onChange={(v) => field.onChange(v ?? NONE)}
-                    allowDeselect={false}
-                    placeholder={t('lists.import.choose')}
-                    data-testid="import-phone-column"
-                  />
-                )}
+                emptyValue={NONE}
+                label={t('lists.import.phoneColumn')}
+                data={step.preview.columns.map((c) => ({
+                  value: String(c.index),
+                  label: columnLabel(step.preview, c.index),
+                }))}
+                allowDeselect={false}
+                placeholder={t('lists.import.choose')}
+                data-testid="import-phone-column"
               />
-              <Controller
+              <FormSelect
                 control={form.control}
                 name="nameCol"
-                render={({ field }) => (
-                  <Select
-                    label={t('lists.import.nameColumn')}
-                    data={[
-                      { value: NONE, label: t('lists.import.noName') },
-                      ...step.preview.columns
-                        .filter((c) => String(c.index) !== phone)
-                        .map((c) => ({ value: String(c.index), label: columnLabel(step.preview, c.index) })),
-                    ]}
-                    value={field.value}
-                    onChange={(v) => field.onChange(v ?? NONE)}
-                    allowDeselect={false}
-                    data-testid="import-name-column"
-                  />
-                )}
+                label={t('lists.import.nameColumn')}
+                data={[
+                  { value: NONE, label: t('lists.import.noName') },
+                  ...step.preview.columns
+                    .filter((c) => String(c.index) !== phone)
+                    .map((c) => ({ value: String(c.index), label: columnLabel(step.preview, c.index) })),
+                ]}
+                allowDeselect={false}
+                data-testid="import-name-column"
               />
             </Group>
             <Checkbox label={t('lists.import.hasHeader')} {...form.register('hasHeader')} />
@@ -328,19 +267,15 @@ export function ImportListModal({
         )}
 
         {step.kind === 'map' && uploading && (
-          <Stack gap="xs" py="md">
-            <Text size="sm">{t('lists.import.uploading', { file: step.file.name })}</Text>
-            <Progress value={create.progress * 100} animated striped />
-            <Button
-              variant="default"
-              size="xs"
-              onClick={create.cancel}
-              style={{ alignSelf: 'flex-start' }}
-              data-testid="import-cancel"
-            >
-              {t('lists.import.cancelUpload')}
-            </Button>
-          </Stack>
+          <UploadProgress
+            gap="xs"
+            py="md"
+            label={t('lists.import.uploading', { file: step.file.name })}
+            progress={create.progress}
+            onCancel={create.cancel}
+            cancelLabel={t('lists.import.cancelUpload')}
+            cancelTestId="import-cancel"
+          />
         )}
       </Stack>
     </Modal>

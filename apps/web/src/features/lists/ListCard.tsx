@@ -2,21 +2,19 @@ import type { ContactList } from '@ecoa/shared';
 import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LabeledValue } from '../../ui/LabeledValue';
 import { ListName, ListStatus, useListNumber } from './listParts';
 
 /** One count of a card, named as the table's column is. */
-function Count({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" fw={600} data-testid={testId}>
-        {value}
-      </Text>
-    </Stack>
-  );
-}
+
+/** The list's counts, each with its column's label and its test id (the same as the table's). */
+const LIST_COUNTS = [
+  ['total', 'count-total'],
+  ['valid', 'count-valid'],
+  ['invalid', 'count-invalid'],
+  ['duplicates', 'count-duplicates'],
+  ['optedOut', 'count-opted-out'],
+] as const;
 
 /**
  * On a phone, a list as a card instead of a table row: name, status and actions on top, then every
@@ -47,11 +45,16 @@ export function ListCard({
       <Stack mt="xs" gap="xs">
         <ListStatus list={list} />
         <SimpleGrid cols={3} spacing="xs" verticalSpacing="xs">
-          <Count label={t('lists.columns.total')} value={counts(list.total)} testId="count-total" />
-          <Count label={t('lists.columns.valid')} value={counts(list.valid)} testId="count-valid" />
-          <Count label={t('lists.columns.invalid')} value={counts(list.invalid)} testId="count-invalid" />
-          <Count label={t('lists.columns.duplicates')} value={counts(list.duplicates)} testId="count-duplicates" />
-          <Count label={t('lists.columns.optedOut')} value={counts(list.optedOut)} testId="count-opted-out" />
+          {LIST_COUNTS.map(([key, testId]) => (
+            <LabeledValue
+              key={key}
+              label={t(`lists.columns.${key}`)}
+              value={counts(list[key])}
+              testId={testId}
+              size="sm"
+              fw={600}
+            />
+          ))}
         </SimpleGrid>
         {ready && (
           <Text size="xs" c="dimmed">

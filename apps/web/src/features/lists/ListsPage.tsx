@@ -1,23 +1,19 @@
 import type { ContactList } from '@ecoa/shared';
-import { ActionIcon, Button, Group, Menu, Pagination, Paper, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
-import {
-  IconAddressBook,
-  IconDots,
-  IconDownload,
-  IconPencil,
-  IconPlus,
-  IconTrash,
-  IconUsersGroup,
-} from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ActionIcon, Group, Paper, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
+import { IconAddressBook, IconDownload, IconPencil, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
-import { openDeleteDialog } from '../../ui/ConfirmDialog';
+import { usePaging } from '../../platform/usePagedSearch';
+import { AddButton } from '../../ui/AddButton';
+import { useDeleteDialog } from '../../ui/ConfirmDialog';
+import { DataTable, TablePagination } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { PageHeader } from '../../ui/PageHeader';
-import { openRenameDialog } from '../../ui/RenameDialog';
+import { useRenameDialog } from '../../ui/RenameDialog';
+import { RowMenu } from '../../ui/RowMenu';
 import { usePhone } from '../../ui/usePhone';
 import { ContactsModal } from './ContactsModal';
 import { listErrorText } from './errors';
@@ -29,12 +25,12 @@ import { OptOutsPanel } from './OptOutsPanel';
 import { listsKeys } from './queryKeys';
 
 const PAGE_SIZE = 20;
+/** The list's counts, in the table's right-aligned columns. */
+const COUNT_COLUMNS = ['total', 'valid', 'invalid', 'duplicates', 'optedOut'] as const;
 
 function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: ContactList) => void; phone: boolean }) {
   const { t } = useTranslation();
   const fmt = useListNumber();
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: listsKeys.all });
   const ready = list.status === 'ready';
 
   const download = async (kind: 'valid' | 'invalid') => {
@@ -45,33 +41,28 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
     }
   };
 
-  const rename = () =>
-    openRenameDialog({
-      title: t('lists.rename.title'),
-      name: list.name,
-      maxLength: 120,
-      confirmLabel: t('lists.rename.confirm'),
-      cancelLabel: t('lists.cancel'),
-      rename: async (value) => {
-        await listsApi.rename(list.id, value);
-        await refresh();
-      },
-      errorText: (err) => listErrorText(t, err),
-    });
-
-  const remove = () =>
-    openDeleteDialog({
-      title: t(list.status === 'importing' ? 'lists.delete.cancelTitle' : 'lists.delete.title'),
-      body: t('lists.delete.body', { name: list.name }),
-      confirmLabel: t('lists.delete.confirm'),
-      cancelLabel: t('lists.cancel'),
-      remove: () => listsApi.remove(list.id),
-      doneText: t('lists.delete.done'),
-      errorText: (err) => listErrorText(t, err),
-      refresh,
-    });
+  const errorText = (err: unknown) => listErrorText(t, err);
+  const rename = useRenameDialog<ContactList>({
+    ns: 'lists',
+    maxLength: 120,
+    rename: (item, name) => listsApi.rename(item.id, name),
+    errorText,
+    invalidate: listsKeys.all,
+  });
+  const deletion = useDeleteDialog<ContactList>({
+    ns: 'lists',
+    title: (item) => t(item.status === 'importing' ? 'lists.delete.cancelTitle' : 'lists.delete.title'),
+    remove: (item) => listsApi.remove(item.id),
+    errorText,
+    invalidate: listsKeys.all,
+  });
 
   const counts = (n: number) => (ready ? fmt(n) : '—');
+  const countCell = (testId: string, n: number) => (
+    <Table.Td ta="right" data-testid={testId}>
+      {counts(n)}
+    </Table.Td>
+  );
   const actions = (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       <Tooltip label={t('lists.actions.downloadInvalid')} disabled={!ready || list.invalid === 0}>
@@ -85,40 +76,40 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
           <IconDownload size={18} />
         </ActionIcon>
       </Tooltip>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="subtle" aria-label={t('lists.actions.more')} data-testid="list-menu">
-            <IconDots size={18} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item
-            leftSection={<IconAddressBook size={16} />}
-            disabled={!ready}
-            onClick={() => onView(list)}
-            data-testid="action-view"
-          >
-            {t('lists.actions.viewContacts')}
-          </Menu.Item>
-          <Menu.Item leftSection={<IconDownload size={16} />} disabled={!ready} onClick={() => download('valid')}>
-            {t('lists.actions.downloadValid')}
-          </Menu.Item>
-          <Menu.Item
-            leftSection={<IconDownload size={16} />}
-            disabled={!ready || list.invalid === 0}
-            onClick={() => download('invalid')}
-          >
-            {t('lists.actions.downloadInvalid')}
-          </Menu.Item>
-          <Menu.Item leftSection={<IconPencil size={16} />} onClick={rename} data-testid="action-rename">
-            {t('lists.actions.rename')}
-          </Menu.Item>
-          <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={remove} data-testid="action-delete">
-            {t(list.status === 'importing' ? 'lists.actions.cancelImport' : 'lists.actions.delete')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      <RowMenu
+        label={t('lists.actions.more')}
+        testId="list-menu"
+        actions={[
+          {
+            icon: IconAddressBook,
+            label: t('lists.actions.viewContacts'),
+            onClick: () => onView(list),
+            testId: 'action-view',
+            disabled: !ready,
+          },
+          {
+            icon: IconDownload,
+            label: t('lists.actions.downloadValid'),
+            onClick: () => download('valid'),
+            disabled: !ready,
+          },
+          {
+            icon: IconDownload,
+            label: t('lists.actions.downloadInvalid'),
+            onClick: () => download('invalid'),
+            disabled: !ready || list.invalid === 0,
+          },
+          { icon: IconPencil, label: t('lists.actions.rename'), onClick: () => rename(list), testId: 'action-rename' },
+          {
+            icon: IconTrash,
+            label: t(list.status === 'importing' ? 'lists.actions.cancelImport' : 'lists.actions.delete'),
+            onClick: () => deletion.ask(list),
+            testId: 'action-delete',
+            disabled: deletion.pending,
+            danger: true,
+          },
+        ]}
+      />
     </Group>
   );
   if (phone) return <ListCard list={list} onView={onView} actions={actions} />;
@@ -130,9 +121,7 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
       <Table.Td>
         <ListStatus list={list} />
       </Table.Td>
-      <Table.Td ta="right" data-testid="count-total">
-        {counts(list.total)}
-      </Table.Td>
+      {countCell('count-total', list.total)}
       <Table.Td ta="right" data-testid="count-valid">
         {counts(list.valid)}
         {ready && (
@@ -141,15 +130,9 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
           </Text>
         )}
       </Table.Td>
-      <Table.Td ta="right" data-testid="count-invalid">
-        {counts(list.invalid)}
-      </Table.Td>
-      <Table.Td ta="right" data-testid="count-duplicates">
-        {counts(list.duplicates)}
-      </Table.Td>
-      <Table.Td ta="right" data-testid="count-opted-out">
-        {counts(list.optedOut)}
-      </Table.Td>
+      {countCell('count-invalid', list.invalid)}
+      {countCell('count-duplicates', list.duplicates)}
+      {countCell('count-opted-out', list.optedOut)}
       <Table.Td>{actions}</Table.Td>
     </Table.Tr>
   );
@@ -157,7 +140,8 @@ function ListRow({ list, onView, phone }: { list: ContactList; onView: (list: Co
 
 function ListsTable({ onImport }: { onImport: () => void }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
+  const paging = usePaging(PAGE_SIZE);
+  const { page } = paging;
   const [viewing, setViewing] = useState<ContactList | null>(null);
   const phone = usePhone();
   const query = useQuery({
@@ -169,14 +153,7 @@ function ListsTable({ onImport }: { onImport: () => void }) {
   });
   const data = query.data;
   if (query.isError) {
-    return (
-      <LoadErrorAlert
-        error={query.error}
-        fallbackKey="loadError.lists"
-        onRetry={() => void query.refetch()}
-        data-testid="lists-error"
-      />
-    );
+    return <LoadErrorAlert query={query} fallbackKey="loadError.lists" data-testid="lists-error" />;
   }
   if (data && data.total === 0) {
     return (
@@ -184,11 +161,7 @@ function ListsTable({ onImport }: { onImport: () => void }) {
         icon={<IconUsersGroup size={28} />}
         title={t('lists.empty.title')}
         body={t('lists.empty.body')}
-        action={
-          <Button leftSection={<IconPlus size={16} />} onClick={onImport}>
-            {t('lists.importButton')}
-          </Button>
-        }
+        action={<AddButton onClick={onImport}>{t('lists.importButton')}</AddButton>}
       />
     );
   }
@@ -202,35 +175,24 @@ function ListsTable({ onImport }: { onImport: () => void }) {
         </Stack>
       ) : (
         <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={860}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="lists-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('lists.columns.name')}</Table.Th>
-                  {/* Wide enough for "Pronta"/"Importando" whole (a badge truncates when squeezed). */}
-                  <Table.Th miw={120}>{t('lists.columns.status')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.total')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.valid')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.invalid')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.duplicates')}</Table.Th>
-                  <Table.Th ta="right">{t('lists.columns.optedOut')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data?.items.map((list) => (
-                  <ListRow key={list.id} list={list} onView={setViewing} phone={false} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            columns={[
+              { header: t('lists.columns.name') },
+              // Wide enough for "Pronta"/"Importando" whole (a badge truncates when squeezed).
+              { header: t('lists.columns.status'), miw: 120 },
+              ...COUNT_COLUMNS.map((key) => ({ header: t(`lists.columns.${key}`), align: 'right' as const })),
+              {},
+            ]}
+            rows={data?.items}
+            renderRow={(list) => <ListRow key={list.id} list={list} onView={setViewing} phone={false} />}
+            minWidth={860}
+            verticalSpacing="sm"
+            highlightOnHover
+            data-testid="lists-table"
+          />
         </Paper>
       )}
-      {data && data.total > PAGE_SIZE && (
-        <Group justify="flex-end">
-          <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} />
-        </Group>
-      )}
+      <TablePagination paging={paging} total={data?.total} justify="flex-end" />
       <ContactsModal list={viewing} onClose={() => setViewing(null)} />
     </Stack>
   );
@@ -247,9 +209,9 @@ export function ListsPage() {
         title={t('nav.lists')}
         actions={
           tab === 'lists' && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setImporting(true)} data-testid="import-open">
+            <AddButton onClick={() => setImporting(true)} data-testid="import-open">
               {t('lists.importButton')}
-            </Button>
+            </AddButton>
           )
         }
       />

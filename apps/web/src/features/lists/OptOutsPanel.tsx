@@ -1,28 +1,17 @@
-import { formatBrazilianPhone, OPT_OUT_ADD_MAX, type OptOutSummary } from '@ecoa/shared';
+import { formatBrazilianPhone, OPT_OUT_ADD_MAX, type OptOut, type OptOutSummary } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  ActionIcon,
-  Button,
-  FileButton,
-  Group,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
+import { ActionIcon, Button, FileButton, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
+import { IconTrash, IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { notify } from '../../platform/notify';
+import { usePagedSearch } from '../../platform/usePagedSearch';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
+import { type DataColumn, DataTable, EmptyRow, TablePagination } from '../../ui/DataTable';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { SearchInput } from '../../ui/SearchInput';
 import { listErrorText } from './errors';
 import { optOutsApi } from './listsApi';
 import { listsKeys, optOutsKeys } from './queryKeys';
@@ -46,9 +35,7 @@ export function OptOutsPanel() {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === 'en' ? 'en-US' : i18n.language === 'cn' ? 'zh-CN' : 'pt-BR';
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
-  const [page, setPage] = useState(1);
+  const { paging, page, search, setSearch, debounced } = usePagedSearch(PAGE_SIZE);
   const form = useForm<{ numbers: string }>({
     resolver: zodResolver(addSchema),
     reValidateMode: 'onSubmit',
@@ -105,6 +92,24 @@ export function OptOutsPanel() {
     });
 
   const data = query.data;
+  const columns: DataColumn<OptOut>[] = [
+    { header: t('optOuts.columns.phone'), cell: (o) => formatBrazilianPhone(o.phone) },
+    { header: t('optOuts.columns.source'), cell: (o) => t(`optOuts.source.${o.source}`) },
+    { header: t('optOuts.columns.date'), cell: (o) => new Date(o.createdAt).toLocaleString(locale) },
+    {
+      cellProps: { ta: 'right' },
+      cell: (o) => (
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          onClick={() => confirmRemove(o.phone)}
+          aria-label={t('optOuts.remove')}
+        >
+          <IconTrash size={16} />
+        </ActionIcon>
+      ),
+    },
+  ];
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
@@ -137,72 +142,28 @@ export function OptOutsPanel() {
           </Group>
         </Stack>
       </Paper>
-      <TextInput
-        leftSection={<IconSearch size={16} />}
-        placeholder={t('optOuts.search')}
-        value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          setPage(1);
-        }}
-        data-testid="opt-out-search"
-      />
-      {query.isError && (
-        <LoadErrorAlert
-          error={query.error}
-          fallbackKey="loadError.optOuts"
-          onRetry={() => void query.refetch()}
-          data-testid="opt-outs-error"
-        />
-      )}
+      <SearchInput placeholder={t('optOuts.search')} value={search} onSearch={setSearch} data-testid="opt-out-search" />
+      <LoadErrorAlert query={query} fallbackKey="loadError.optOuts" data-testid="opt-outs-error" />
       <Paper withBorder radius="md">
-        <Table verticalSpacing="xs" data-testid="opt-outs-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('optOuts.columns.phone')}</Table.Th>
-              <Table.Th>{t('optOuts.columns.source')}</Table.Th>
-              <Table.Th>{t('optOuts.columns.date')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {!query.isError && data?.items.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={4}>
-                  <Text size="sm" c="dimmed" ta="center" py="md">
-                    {t(debounced ? 'optOuts.noMatch' : 'optOuts.empty')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {data?.items.map((o) => (
-              <Table.Tr key={o.phone}>
-                <Table.Td>{formatBrazilianPhone(o.phone)}</Table.Td>
-                <Table.Td>{t(`optOuts.source.${o.source}`)}</Table.Td>
-                <Table.Td>{new Date(o.createdAt).toLocaleString(locale)}</Table.Td>
-                <Table.Td ta="right">
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    onClick={() => confirmRemove(o.phone)}
-                    aria-label={t('optOuts.remove')}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DataTable
+          columns={columns}
+          rows={data?.items}
+          rowKey={(o) => o.phone}
+          empty={!query.isError && <EmptyRow>{t(debounced ? 'optOuts.noMatch' : 'optOuts.empty')}</EmptyRow>}
+          verticalSpacing="xs"
+          data-testid="opt-outs-table"
+        />
       </Paper>
-      {data && data.total > PAGE_SIZE && (
-        <Group justify="space-between">
+      <TablePagination
+        paging={paging}
+        total={data?.total}
+        justify="space-between"
+        before={
           <Text size="sm" c="dimmed">
-            {t('optOuts.total', { count: data.total })}
+            {t('optOuts.total', { count: data?.total })}
           </Text>
-          <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} />
-        </Group>
-      )}
+        }
+      />
     </Stack>
   );
 }

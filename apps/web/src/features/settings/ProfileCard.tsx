@@ -7,10 +7,11 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { errorText, translateValidation } from '../../platform/errors';
+import { errorText } from '../../platform/errors';
 import { applyMask, CNPJ_MASK } from '../../platform/masks';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
+import { FormTextInput } from '../../ui/FormFields';
 import { MobilePhoneField } from '../../ui/MaskedFields';
 import { settingsKeys } from './queryKeys';
 import { settingsApi } from './settingsApi';
@@ -36,7 +37,7 @@ export function ProfileCard({ profile }: { profile: AccountProfile }) {
     resolver: zodResolver(profileSchema),
     defaultValues: valuesOf(profile),
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
 
   // A fresh profile from the server (after saving, or from another tab) becomes the new baseline.
   useEffect(() => {
@@ -65,21 +66,21 @@ export function ProfileCard({ profile }: { profile: AccountProfile }) {
           </Group>
           <Grid gutter="md">
             <Grid.Col span={{ base: 12, sm: 5 }}>
-              <TextInput
+              <FormTextInput
+                form={form}
+                name="fullName"
                 label={t('settings.profile.fullName')}
                 autoComplete="name"
-                error={translateValidation(t, errors.fullName?.message)}
                 data-testid="profile-fullName"
-                {...form.register('fullName')}
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 7 }}>
-              <TextInput
+              <FormTextInput
+                form={form}
+                name="name"
                 label={t('settings.profile.company')}
                 autoComplete="organization"
-                error={translateValidation(t, errors.name?.message)}
                 data-testid="profile-company"
-                {...form.register('name')}
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 5 }}>

@@ -186,12 +186,7 @@ export function SessionsCard() {
             <Loader size="sm" />
           </Group>
         ) : sessions.isError ? (
-          <LoadErrorAlert
-            error={sessions.error}
-            fallbackKey="settings.sessions.loadFailed"
-            onRetry={() => void sessions.refetch()}
-            data-testid="sessions-error"
-          />
+          <LoadErrorAlert query={sessions} fallbackKey="settings.sessions.loadFailed" data-testid="sessions-error" />
         ) : (
           <Stack gap="xs" data-testid="sessions-list">
             {items.map((session) => (

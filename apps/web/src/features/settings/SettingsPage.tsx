@@ -29,12 +29,7 @@ export function SettingsPage() {
           </Grid.Col>
         </Grid>
       ) : profile.isError ? (
-        <LoadErrorAlert
-          error={profile.error}
-          fallbackKey="settings.loadFailed"
-          onRetry={() => void profile.refetch()}
-          data-testid="settings-error"
-        />
+        <LoadErrorAlert query={profile} fallbackKey="settings.loadFailed" data-testid="settings-error" />
       ) : (
         <Grid gutter="lg" align="stretch">
           <Grid.Col span={{ base: 12, md: 8 }}>

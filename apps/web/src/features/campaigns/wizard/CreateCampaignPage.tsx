@@ -171,11 +171,7 @@ export function CreateCampaignPage() {
     return existing.isError ? (
       <Stack gap="lg" data-testid="campaign-wizard-load-error">
         <Title order={2}>{t('nav.createCampaign')}</Title>
-        <LoadErrorAlert
-          error={existing.error}
-          fallbackKey="campaignWizard.loadError"
-          onRetry={() => void existing.refetch()}
-        />
+        <LoadErrorAlert query={existing} fallbackKey="campaignWizard.loadError" />
       </Stack>
     ) : (
       <Center py="xl">
