@@ -12,7 +12,6 @@ import {
   type CampaignContent,
   CHANNEL_CREDIT_TYPE,
   DEFAULT_SENDING_WINDOW,
-  type ErrorCode,
   normalizeBrazilianPhone,
   type SendingWindow,
 } from '@ecoa/shared';
@@ -43,7 +42,9 @@ export type ApiContent = {
 export type ApiRecipient = { to: string; variables?: Record<string, string>; externalId?: string };
 
 export type ApiAccepted = { index: number; id: string; to: string; externalId: string | null; parts: number };
-export type ApiRejected = { index: number; code: ErrorCode; message: string };
+/** Why one recipient of a request is refused (the rest go on). */
+export type ApiRejectionCode = 'INVALID_PHONE' | 'MOBILE_REQUIRED' | 'DUPLICATE_RECIPIENT' | 'RECIPIENT_OPTED_OUT';
+export type ApiRejected = { index: number; code: ApiRejectionCode; message: string };
 
 /** A request checked outside the transaction: who gets what, who is refused and why. */
 export type PreparedApiSend = {
@@ -107,7 +108,7 @@ export function createApiSends(deps: ApiSendsDeps) {
       const scheduledAt = scheduleToStore(input.scheduledAt, clock.now());
 
       const rejected: ApiRejected[] = [];
-      const reject = (index: number, code: ErrorCode) =>
+      const reject = (index: number, code: ApiRejectionCode) =>
         rejected.push({ index, code, message: new AppError(code).message });
       const seen = new Set<string>();
       const valid: { index: number; phone: string; r: ApiRecipient }[] = [];

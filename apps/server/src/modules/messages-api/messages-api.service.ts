@@ -81,7 +81,7 @@ export function createMessagesApiService(deps: Deps) {
             { to: input.to, variables: input.variables, externalId: input.externalId },
           ]);
           const [refused] = prepared.rejected;
-          if (refused) throw new AppError(refused.code as 'INVALID_PHONE');
+          if (refused) throw new AppError(refused.code);
           return prepared;
         },
         async (prepared, tx) => {

@@ -35,6 +35,19 @@ const CHOSEN_AT_RUN_TIME: Record<string, string[]> = {
     'AUDIO_LINK_INVALID',
   ],
   'modules/lists/parser/errors.ts': ['XLSX_TOO_LARGE', 'IMPORT_TOO_LARGE'],
+  // The sending API's per-recipient refusals (ApiRejectionCode): a batch lists them, a single send raises its one.
+  'modules/campaigns/campaigns.api-sends.ts': [
+    'INVALID_PHONE',
+    'MOBILE_REQUIRED',
+    'DUPLICATE_RECIPIENT',
+    'RECIPIENT_OPTED_OUT',
+  ],
+  'modules/messages-api/messages-api.service.ts': [
+    'INVALID_PHONE',
+    'MOBILE_REQUIRED',
+    'DUPLICATE_RECIPIENT',
+    'RECIPIENT_OPTED_OUT',
+  ],
 };
 
 describe('the error catalogue (ERRORS in @ecoa/shared)', () => {
