@@ -14,7 +14,8 @@ const CUT_OFF_LOG = 'recipients cut off mid-send by a stopped process: unknown, 
 const ADOPTED_LOG = 'campaign with no dispatcher: work queued again';
 
 /** The supervisor's passes with a manual clock, on a server whose own supervisor timer is off. */
-describe('campaign supervisor', () => {
+// Each test builds and runs whole campaigns: at load 30 one took over 30 s, and its clock then misled the next.
+describe('campaign supervisor', { timeout: 120_000 }, () => {
   let rig: SupervisorRig;
   openBeforeAll(openSupervisorRig, (opened) => (rig = opened));
 
