@@ -3,13 +3,14 @@ import { signInAsAdmin, signInWithApi, useOwnNetwork } from './auth.test-support
 import { snap, switchLanguage, toggleTheme } from './screens.test-support';
 
 /** The spec's sidebar (section 2) by test id, in its order; administrators also reach /links. */
-const EVERYONE = ['dashboard', 'lists', 'campaigns', 'audios', 'rotatingLink', 'shopping'];
+const EVERYONE = ['dashboard', 'lists', 'campaigns', 'audios', 'rotatingLink', 'replies', 'shopping'];
 const ADMIN = [
   'dashboard',
   'lists',
   'campaigns',
   'audios',
   'rotatingLink',
+  'replies',
   'enrichment',
   'shopping',
   'campaignsPerUser',
