@@ -48,6 +48,10 @@ export const CAMPAIGN_STATUSES = [
 ] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
+/** A campaign the user made, or the hidden row a sending-API request becomes (ADR 020). */
+export const CAMPAIGN_KINDS = ['campaign', 'api'] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+
 /**
  * What an API key may do (issue 23). A signed-in session may do all of it; a key only what it
  * was created with, and a route names the one scope it needs (`guard.requireScope(…)`).

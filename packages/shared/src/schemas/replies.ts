@@ -3,7 +3,7 @@
  * person sent back, with the campaign or message it answers, in keyset pages (newest first).
  */
 import { z } from 'zod';
-import type { Channel } from '../enums.ts';
+import { CAMPAIGN_KINDS, type Channel } from '../enums.ts';
 
 /** The channel family a reply came on: an SMS reply answers an SMS short or flash. */
 export const REPLY_CHANNELS = ['sms', 'whatsapp', 'rcs'] as const;
@@ -27,8 +27,13 @@ export const replySchema = z.object({
   /** The text was an opt-out word: the number joined the user's opt-outs. */
   optOut: z.boolean(),
   handledAt: z.string().nullable(),
-  /** The campaign of the message it answers (the last one sent to this number on that channel). */
-  campaign: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /**
+   * The campaign of the message it answers (the last one sent to this number on that channel).
+   * `kind: 'api'`: that message came from the sending API (its request's batch, not a campaign page).
+   */
+  campaign: z.object({ id: z.string(), name: z.string(), kind: z.enum(CAMPAIGN_KINDS) }).nullable(),
+  /** The answered message's `externalId`, when it was sent through the API with one. */
+  externalId: z.string().nullable(),
   messageId: z.string().nullable(),
   /** Until when it can be answered from the inbox; null: any time (SMS) or never (RCS: see `answerable`). */
   answerableUntil: z.string().nullable(),

@@ -1,9 +1,14 @@
-import { CAMPAIGN_STATUSES, type CampaignContent, CHANNELS, CREDIT_TYPES, type SendingWindow } from '@ecoa/shared';
+import {
+  CAMPAIGN_KINDS,
+  CAMPAIGN_STATUSES,
+  type CampaignContent,
+  CHANNELS,
+  CREDIT_TYPES,
+  type SendingWindow,
+} from '@ecoa/shared';
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { ownedBy, randomId, timestamps, timestamptz } from '../../platform/db/columns.ts';
 import { users } from '../users/index.ts';
-
-export const CAMPAIGN_KINDS = ['campaign', 'api'] as const;
 
 /** What the start left out of a campaign's recipients, and why. */
 export type CampaignExclusions = { optedOut: number; duplicates: number; landlines: number };

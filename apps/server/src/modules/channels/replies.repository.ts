@@ -15,6 +15,10 @@ export type ReplyRow = {
   messageId: string | null;
   campaignId: string | null;
   campaignName: string | null;
+  /** `api`: the message it answers was sent through the sending API (its batch is a hidden campaign row). */
+  campaignKind: 'campaign' | 'api' | null;
+  /** The answered message's `externalId` (sending API), if it had one. */
+  externalId: string | null;
   contactName: string | null;
 };
 
@@ -40,6 +44,8 @@ type RawReply = {
   message_id: string | null;
   campaign_id: string | null;
   campaign_name: string | null;
+  campaign_kind: 'campaign' | 'api' | null;
+  external_id: string | null;
   contact_name: string | null;
 };
 
@@ -57,6 +63,8 @@ function toRow(r: RawReply): ReplyRow {
     messageId: r.message_id,
     campaignId: r.campaign_id,
     campaignName: r.campaign_name,
+    campaignKind: r.campaign_kind,
+    externalId: r.external_id,
     contactName: r.contact_name,
   };
 }
@@ -72,12 +80,13 @@ export function createRepliesRepository(db: Database) {
     rowsOf<RawReply>(
       db.execute(sql`
         select i.id, i.from_phone, i.channel, i.text, i.received_at, i.opted_out, i.handled_at,
-          i.message_id, i.campaign_id, c.name as campaign_name,
+          i.message_id, i.campaign_id, c.name as campaign_name, c.kind as campaign_kind, m.external_id,
           (select ct.name from contacts ct join contact_lists l on l.id = ct.list_id
             where l.user_id = i.user_id and ct.phone = i.from_phone and coalesce(ct.name, '') <> ''
             order by l.created_at desc limit 1) as contact_name
         from inbound_messages i
         left join campaigns c on c.id = i.campaign_id
+        left join messages m on m.id = i.message_id
         where i.user_id = ${userId} ${sql.join(
           where.map((w) => sql` and ${w}`),
           sql``,

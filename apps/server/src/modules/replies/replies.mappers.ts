@@ -16,7 +16,11 @@ export function toReplyDto(row: ReplyRow, now: Date): Reply {
     receivedAt: row.receivedAt.toISOString(),
     optOut: row.optOut,
     handledAt: row.handledAt?.toISOString() ?? null,
-    campaign: row.campaignId && row.campaignName ? { id: row.campaignId, name: row.campaignName } : null,
+    campaign:
+      row.campaignId && row.campaignName
+        ? { id: row.campaignId, name: row.campaignName, kind: row.campaignKind ?? 'campaign' }
+        : null,
+    externalId: row.externalId,
     messageId: row.messageId,
     answerableUntil: windowEnd?.toISOString() ?? null,
     answerable: row.channel === 'sms' || (windowEnd !== null && now < windowEnd),

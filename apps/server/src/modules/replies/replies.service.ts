@@ -72,7 +72,7 @@ export function createRepliesService(deps: {
             r.channel,
             r.text,
             r.optOut ? 'sim' : 'não',
-            r.campaignName,
+            r.campaignKind === 'api' ? `API${r.externalId ? ` ${r.externalId}` : ''}` : r.campaignName,
             r.handledAt ? SAO_PAULO.format(r.handledAt) : '',
           ]);
         if (chunk) yield chunk;

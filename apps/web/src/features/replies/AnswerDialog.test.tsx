@@ -21,6 +21,7 @@ const reply = (over: Partial<Reply>): Reply => ({
   optOut: false,
   handledAt: null,
   campaign: null,
+  externalId: null,
   messageId: null,
   answerableUntil: null,
   answerable: true,

@@ -57,6 +57,18 @@ function CampaignLink({ reply }: { reply: Reply }) {
         {reply.messageId ? t('replies.testSend') : '—'}
       </Text>
     );
+  // An API message's batch is a hidden campaign row with no page of its own: say where it came from.
+  if (reply.campaign.kind === 'api')
+    return (
+      <Stack gap={0} data-testid="reply-campaign">
+        <Text size="sm">{t('replies.apiSend')}</Text>
+        {reply.externalId && (
+          <Text size="xs" c="dimmed" ff="monospace" data-testid="reply-external-id">
+            {reply.externalId}
+          </Text>
+        )}
+      </Stack>
+    );
   return (
     <Anchor component={Link} to={`${ROUTES.campaigns}/${reply.campaign.id}`} size="sm" data-testid="reply-campaign">
       {reply.campaign.name}
