@@ -30,9 +30,14 @@ describe('texts', () => {
   }
 
   it('a load error never says "could not save"', () => {
-    const loadKeys = sources(SRC).flatMap((file) =>
-      [...fs.readFileSync(file, 'utf8').matchAll(/<LoadErrorAlert[^>]*?fallbackKey="([^"]+)"/gs)].map((m) => m[1]!),
-    );
+    const loadKeys = sources(SRC).flatMap((file) => {
+      const source = fs.readFileSync(file, 'utf8');
+      return [
+        ...[...source.matchAll(/<(?:LoadErrorAlert|QueryContent)[^>]*?fallbackKey="([^"]+)"/gs)].map((m) => m[1]!),
+        // A settings card's load error is its `<ns>.loadFailed`.
+        ...[...source.matchAll(/<SettingsCard[^>]*?ns="([^"]+)"/gs)].map((m) => `${m[1]!}.loadFailed`),
+      ];
+    });
     expect(loadKeys.length).toBeGreaterThan(5);
     const saying = loadKeys.filter(
       (key) => /salvar/i.test(String(lookup(pt, key))) || /save/i.test(String(lookup(en, key))),

@@ -44,6 +44,8 @@ export type DataTableProps<Row> = Omit<TableProps, 'children'> & {
   empty?: ReactNode;
   /** Below this width the table scrolls sideways instead of squeezing its columns. */
   minWidth?: number;
+  /** Names the sideways-scrolling area and lets the keyboard reach it (axe: scrollable-region-focusable). */
+  scrollLabel?: string;
   'data-testid'?: string;
 };
 
@@ -61,6 +63,7 @@ export function DataTable<Row>({
   renderRow,
   empty,
   minWidth,
+  scrollLabel,
   ...tableProps
 }: DataTableProps<Row>) {
   const shown = columns.filter((c) => c.show !== false);
@@ -99,13 +102,21 @@ export function DataTable<Row>({
       </Table.Tbody>
     </Table>
   );
-  return minWidth ? <Table.ScrollContainer minWidth={minWidth}>{table}</Table.ScrollContainer> : table;
+  if (!minWidth) return table;
+  const scrollArea = scrollLabel
+    ? { viewportProps: { tabIndex: 0, role: 'region', 'aria-label': scrollLabel } }
+    : undefined;
+  return (
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={scrollArea}>
+      {table}
+    </Table.ScrollContainer>
+  );
 }
 
-/** The text of an empty table's only row. */
-export function EmptyRow({ children }: { children: ReactNode }) {
+/** The text of an empty table's only row, or of an empty list in a card. */
+export function EmptyRow({ children, 'data-testid': testId }: { children: ReactNode; 'data-testid'?: string }) {
   return (
-    <Text size="sm" c="dimmed" ta="center" py="md">
+    <Text size="sm" c="dimmed" ta="center" py="md" data-testid={testId}>
       {children}
     </Text>
   );

@@ -12,17 +12,20 @@ type MaskedFieldProps<T extends FieldValues, TOutput> = {
   'data-testid'?: string;
 };
 
-function MaskedField<T extends FieldValues, TOutput>({
-  control,
-  name,
-  ...props
-}: MaskedFieldProps<T, TOutput> & {
+/** How one kind of masked input looks and which keyboard it asks for. */
+type MaskedInputKind = {
   mask: MaskSpec;
   placeholder: string;
   inputMode: 'numeric' | 'tel' | 'text';
   autoCapitalize?: string;
   autoComplete?: string;
-}) {
+};
+
+function MaskedField<T extends FieldValues, TOutput>({
+  control,
+  name,
+  ...props
+}: MaskedFieldProps<T, TOutput> & MaskedInputKind) {
   const { t } = useTranslation();
   const { field, fieldState } = useController({ control, name });
   return (
@@ -37,29 +40,27 @@ function MaskedField<T extends FieldValues, TOutput>({
   );
 }
 
+// Letters are allowed (the alphanumeric CNPJ), so the keyboard is the text one, in capitals.
+const CNPJ_INPUT: MaskedInputKind = {
+  mask: CNPJ_MASK,
+  placeholder: '00.000.000/0000-00',
+  inputMode: 'text',
+  autoCapitalize: 'characters',
+};
+
+const MOBILE_PHONE_INPUT: MaskedInputKind = {
+  mask: MOBILE_PHONE_MASK,
+  placeholder: '(00) 00000-0000',
+  inputMode: 'tel',
+  autoComplete: 'tel-national',
+};
+
 /** The CNPJ input of the sign-up rules: 00.000.000/0000-00 (letters in the first twelve), the field's error translated. */
 export function CnpjField<T extends FieldValues, TOutput>(props: MaskedFieldProps<T, TOutput>) {
-  // Letters are allowed (the alphanumeric CNPJ), so the keyboard is the text one, in capitals.
-  return (
-    <MaskedField
-      mask={CNPJ_MASK}
-      placeholder="00.000.000/0000-00"
-      inputMode="text"
-      autoCapitalize="characters"
-      {...props}
-    />
-  );
+  return <MaskedField {...CNPJ_INPUT} {...props} />;
 }
 
 /** The mobile phone input of the sign-up rules (sign-up and settings): (00) 00000-0000, the field's error translated. */
 export function MobilePhoneField<T extends FieldValues, TOutput>(props: MaskedFieldProps<T, TOutput>) {
-  return (
-    <MaskedField
-      mask={MOBILE_PHONE_MASK}
-      placeholder="(00) 00000-0000"
-      inputMode="tel"
-      autoComplete="tel-national"
-      {...props}
-    />
-  );
+  return <MaskedField {...MOBILE_PHONE_INPUT} {...props} />;
 }

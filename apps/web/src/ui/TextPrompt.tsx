@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Stack, Textarea, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { DialogButtons } from './DialogButtons';
 
 export type TextPromptOptions = {
   title: ReactNode;
@@ -74,14 +75,15 @@ function TextPrompt({ onDone, ...o }: TextPromptOptions & { onDone: () => void }
             {error}
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone} disabled={send.isPending}>
-            {o.cancelLabel}
-          </Button>
-          <Button type="submit" color={o.confirmColor} loading={send.isPending} data-testid={o.confirmTestId}>
-            {o.confirmLabel}
-          </Button>
-        </Group>
+        <DialogButtons
+          cancelLabel={o.cancelLabel}
+          onCancel={onDone}
+          cancelDisabled={send.isPending}
+          confirmLabel={o.confirmLabel}
+          confirmTestId={o.confirmTestId}
+          confirmColor={o.confirmColor}
+          pending={send.isPending}
+        />
       </Stack>
     </form>
   );

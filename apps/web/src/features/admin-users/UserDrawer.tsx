@@ -1,9 +1,10 @@
 import type { AdminUser } from '@ecoa/shared';
-import { Badge, Center, Divider, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { Badge, Divider, Drawer, Group, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../platform/SessionProvider';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadingState } from '../../ui/LoadingState';
 import { formatReais, refreshMoney } from '../credits';
 import { AdminUserCredits } from './AdminUserCredits';
 import { AuditHistory } from './AuditHistory';
@@ -53,11 +54,7 @@ export function UserDrawer({ userId, onClose }: { userId: string | null; onClose
       closeButtonProps={{ 'aria-label': t('adminUsers.drawer.close') }}
       data-testid="user-drawer"
     >
-      {detail.isPending && (
-        <Center py="xl">
-          <Loader />
-        </Center>
-      )}
+      {detail.isPending && <LoadingState />}
       <LoadErrorAlert query={detail} fallbackKey="adminUsers.loadError" data-testid="user-drawer-error" />
       {user && user.id === userId && (
         <Stack gap="lg">

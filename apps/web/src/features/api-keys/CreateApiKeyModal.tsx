@@ -14,6 +14,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { errorText } from '../../platform/errors';
+import { DialogButtons } from '../../ui/DialogButtons';
 import { apiKeysApi } from './apiKeysApi';
 import { apiKeysKeys } from './queryKeys';
 
@@ -144,14 +145,14 @@ export function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClos
                 </Checkbox.Group>
               )}
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close} disabled={create.isPending}>
-                {t('apiKeys.cancel')}
-              </Button>
-              <Button type="submit" loading={create.isPending} data-testid="api-key-submit">
-                {t('apiKeys.create.submit')}
-              </Button>
-            </Group>
+            <DialogButtons
+              cancelLabel={t('apiKeys.cancel')}
+              onCancel={close}
+              cancelDisabled={create.isPending}
+              confirmLabel={t('apiKeys.create.submit')}
+              confirmTestId="api-key-submit"
+              pending={create.isPending}
+            />
           </Stack>
         </form>
       )}

@@ -1,13 +1,10 @@
 import type { Audio } from '@ecoa/shared';
-import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
+import { renderWithApp, resetAfterEach, withGlobalPtTexts } from '../../../test/render.test-support';
 import { ApiError } from '../../platform/api';
 import { storage } from '../../platform/storage';
 import { AudiosPage } from './AudiosPage';
@@ -31,36 +28,24 @@ const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const page = (items: Audio[]) => json({ items, page: 1, pageSize: 20, total: items.length });
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <MantineProvider>
-      <QueryClientProvider client={client}>
-        <ModalsProvider>
-          <Notifications />
-          <AudiosPage />
-        </ModalsProvider>
-      </QueryClientProvider>
-    </MantineProvider>,
+const renderPage = () =>
+  renderWithApp(
+    <>
+      <Notifications />
+      <AudiosPage />
+    </>,
   );
-}
 
 describe('AudiosPage', () => {
-  beforeAll(async () => {
-    await i18n.use(initReactI18next).init({ lng: 'pt', resources: { pt: { translation: pt } } });
-  });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-    storage.setToken(null);
-  });
+  withGlobalPtTexts();
+  resetAfterEach(() => storage.setToken(null));
 
   it('lists each audio with its duration (m:ss), size and date', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => page([audio])),
     );
-    renderPage();
+    await renderPage();
     const row = await screen.findByTestId(`audio-row-${audio.id}`);
     expect(within(row).getByTestId('audio-name').textContent).toBe('Promoção de março');
     expect(within(row).getByTestId('audio-duration').textContent).toBe('1:23');
@@ -74,7 +59,7 @@ describe('AudiosPage', () => {
       'fetch',
       vi.fn(async () => page([])),
     );
-    renderPage();
+    await renderPage();
     const empty = await screen.findByTestId('audios-empty');
     expect(empty.textContent).toContain('Nenhum áudio ainda');
     expect(empty.textContent).toContain('torpedo de voz');
@@ -97,7 +82,7 @@ describe('AudiosPage', () => {
       return 'blob:http://localhost/audio-1';
     });
     URL.revokeObjectURL = vi.fn();
-    renderPage();
+    await renderPage();
     const row = await screen.findByTestId(`audio-row-${audio.id}`);
     fireEvent.click(within(row).getByTestId('audio-play'));
     const player = (await within(row).findByTestId('audio-player')) as HTMLAudioElement;
@@ -123,7 +108,7 @@ describe('AudiosPage', () => {
           : page([audio]),
       ),
     );
-    renderPage();
+    await renderPage();
     const row = await screen.findByTestId(`audio-row-${audio.id}`);
     fireEvent.click(within(row).getByTestId('audio-menu'));
     fireEvent.click(await screen.findByTestId('action-delete'));
@@ -172,29 +157,21 @@ describe('audio errors', () => {
 });
 
 describe('UploadAudioModal', () => {
-  function renderModal() {
-    return render(
-      <MantineProvider>
-        <QueryClientProvider client={new QueryClient()}>
-          <UploadAudioModal opened onClose={() => {}} onUploaded={() => {}} />
-        </QueryClientProvider>
-      </MantineProvider>,
-    );
-  }
+  const renderModal = () => renderWithApp(<UploadAudioModal opened onClose={() => {}} onUploaded={() => {}} />);
   const drop = (file: File) =>
     fireEvent.drop(screen.getByRole('button', { name: /Arraste o áudio aqui/ }), { dataTransfer: { files: [file] } });
 
-  afterEach(cleanup);
+  resetAfterEach();
 
   it('takes a dropped file and names the audio after it', async () => {
-    renderModal();
+    await renderModal();
     drop(new File([new Uint8Array(2048)], 'Mensagem de boas-vindas.mp3', { type: 'audio/mpeg' }));
     expect(((await screen.findByTestId('upload-name')) as HTMLInputElement).value).toBe('Mensagem de boas-vindas');
     expect(screen.getByTestId('upload-file-name').textContent).toBe('Mensagem de boas-vindas.mp3');
   });
 
   it('says at once when a file is over 10 MB', async () => {
-    renderModal();
+    await renderModal();
     const big = new File([new Uint8Array(1)], 'grande.wav');
     Object.defineProperty(big, 'size', { value: 10 * 1024 * 1024 + 1 });
     drop(big);

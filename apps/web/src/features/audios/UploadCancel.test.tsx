@@ -1,10 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
+import { renderWithApp, resetAfterEach } from '../../../test/render.test-support';
 import { UploadAudioModal } from './UploadAudioModal';
 
 /**
@@ -33,24 +30,12 @@ class SlowUpload {
 }
 
 describe('an upload in progress can be canceled', () => {
-  beforeAll(async () => {
-    await i18n.use(initReactI18next).init({ lng: 'pt', resources: { pt: { translation: pt } } });
-  });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  resetAfterEach();
 
   it("the audio upload's Cancel aborts the request and goes back to the chosen file, with no error", async () => {
     vi.stubGlobal('XMLHttpRequest', SlowUpload);
     const uploaded = vi.fn();
-    render(
-      <MantineProvider>
-        <QueryClientProvider client={new QueryClient()}>
-          <UploadAudioModal opened onClose={() => {}} onUploaded={uploaded} />
-        </QueryClientProvider>
-      </MantineProvider>,
-    );
+    await renderWithApp(<UploadAudioModal opened onClose={() => {}} onUploaded={uploaded} />);
     fireEvent.drop(screen.getByRole('button', { name: /Arraste o áudio aqui/ }), {
       dataTransfer: { files: [new File([new Uint8Array(2048)], 'Aviso.mp3', { type: 'audio/mpeg' })] },
     });

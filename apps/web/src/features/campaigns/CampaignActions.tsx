@@ -28,48 +28,55 @@ export function CampaignActions({
       confirmTestId: 'campaign-cancel-confirm',
       onConfirm: () => moves.mutate({ id, move: 'cancel' }),
     });
+  const move = (to: 'pause' | 'resume') => () => moves.mutate({ id, move: to });
   return (
     <Group gap={4} wrap="nowrap">
       {canPause(status) && (
-        <Tooltip label={t('campaigns.pause')}>
-          <ActionIcon
-            variant="subtle"
-            aria-label={t('campaigns.pause')}
-            data-testid="campaign-pause"
-            loading={moves.isPending}
-            onClick={() => moves.mutate({ id, move: 'pause' })}
-          >
-            <IconPlayerPause size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <MoveButton move="pause" icon={IconPlayerPause} loading={moves.isPending} onClick={move('pause')} />
       )}
       {!admin && canResume(status) && (
-        <Tooltip label={t('campaigns.resume')}>
-          <ActionIcon
-            variant="subtle"
-            color="teal"
-            aria-label={t('campaigns.resume')}
-            data-testid="campaign-resume"
-            loading={moves.isPending}
-            onClick={() => moves.mutate({ id, move: 'resume' })}
-          >
-            <IconPlayerPlay size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <MoveButton
+          move="resume"
+          icon={IconPlayerPlay}
+          color="teal"
+          loading={moves.isPending}
+          onClick={move('resume')}
+        />
       )}
       {canCancel(status) && status !== 'DRAFT' && (
-        <Tooltip label={t('campaigns.cancel')}>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={t('campaigns.cancel')}
-            data-testid="campaign-cancel"
-            onClick={cancel}
-          >
-            <IconX size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <MoveButton move="cancel" icon={IconX} color="red" onClick={cancel} />
       )}
     </Group>
+  );
+}
+
+/** One move's icon button, named by its tooltip (`campaigns.<move>`). */
+function MoveButton({
+  move,
+  icon: Icon,
+  color,
+  loading,
+  onClick,
+}: {
+  move: 'pause' | 'resume' | 'cancel';
+  icon: typeof IconX;
+  color?: string;
+  loading?: boolean;
+  onClick: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t(`campaigns.${move}`)}>
+      <ActionIcon
+        variant="subtle"
+        color={color}
+        aria-label={t(`campaigns.${move}`)}
+        data-testid={`campaign-${move}`}
+        loading={loading}
+        onClick={onClick}
+      >
+        <Icon size={18} />
+      </ActionIcon>
+    </Tooltip>
   );
 }

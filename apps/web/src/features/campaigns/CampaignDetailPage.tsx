@@ -1,24 +1,12 @@
 import type { CampaignCounts } from '@ecoa/shared';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Center,
-  ColorSwatch,
-  Group,
-  Loader,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Card, ColorSwatch, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadingState } from '../../ui/LoadingState';
 import { STATUS_COLOR } from '../channels';
 import { CampaignActions } from './CampaignActions';
 import { CampaignReasons } from './CampaignReasons';
@@ -59,12 +47,7 @@ export function CampaignDetailPage() {
   if (campaign.isError)
     return <LoadErrorAlert query={campaign} fallbackKey="loadError.campaign" data-testid="campaign-error" />;
   const c = campaign.data;
-  if (!c)
-    return (
-      <Center py="xl">
-        <Loader />
-      </Center>
-    );
+  if (!c) return <LoadingState />;
   const tracked = c.content.trackedLink !== undefined;
   return (
     <Stack gap="lg" data-testid="campaign-detail">

@@ -1,11 +1,12 @@
 import { CAMPAIGN_STATUSES, type CampaignSummary, CHANNELS } from '@ecoa/shared';
-import { Card, Center, Group, Loader, Select, Stack, Text } from '@mantine/core';
+import { Card, Group, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePagedSearch } from '../../platform/usePagedSearch';
 import { TablePagination } from '../../ui/DataTable';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadingState } from '../../ui/LoadingState';
 import { SearchInput } from '../../ui/SearchInput';
 import { CampaignsTable } from './CampaignsTable';
 import { campaignsApi } from './campaignsApi';
@@ -63,9 +64,7 @@ export function CampaignsBrowser({ admin = false }: { admin?: boolean }) {
         </Group>
         <LoadErrorAlert query={campaigns} fallbackKey="loadError.campaigns" data-testid="campaigns-error" />
         {campaigns.isPending ? (
-          <Center py="xl">
-            <Loader />
-          </Center>
+          <LoadingState />
         ) : campaigns.data && campaigns.data.items.length > 0 ? (
           <CampaignsTable items={campaigns.data.items} admin={admin} />
         ) : campaigns.isError || !campaigns.data ? null : (

@@ -1,6 +1,7 @@
 import type { CampaignSummary } from '@ecoa/shared';
-import { Group, Table, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { type DataColumn, DataTable } from '../../ui/DataTable';
 import { usePhone } from '../../ui/usePhone';
 import { CampaignActions } from './CampaignActions';
 import { CampaignCards } from './CampaignCards';
@@ -24,66 +25,60 @@ export function CampaignsTable({
   const phone = usePhone();
   const figures = useCampaignFigures();
   if (phone) return <CampaignCards items={items} admin={admin} compact={compact} />;
+  const columns: DataColumn<CampaignSummary>[] = [
+    { header: t('campaigns.columns.name'), cell: (c) => <CampaignName campaign={c} admin={admin} /> },
+    {
+      header: t('campaigns.columns.user'),
+      show: admin,
+      cell: (c) => (
+        <>
+          <Text size="sm">{c.user?.company}</Text>
+          <Text size="xs" c="dimmed">
+            {c.user?.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      header: t('campaigns.columns.status'),
+      cell: (c) => <CampaignStatusBadge status={c.status} waitingWindow={c.waitingWindow} reason={c.statusReason} />,
+    },
+    { header: t('campaigns.columns.progress'), miw: 160, cell: (c) => <CampaignProgress campaign={c} /> },
+    { header: t('campaigns.columns.deliveryRate'), show: !compact, cell: figures.rate },
+    { header: t('campaigns.columns.credits'), show: !compact, cell: figures.credits },
+    {
+      header: `${t('campaigns.columns.when')}${figures.zone}`,
+      show: !compact,
+      cell: (c) => (
+        <>
+          <Text size="sm">{figures.when(c)}</Text>
+          {c.status === 'SCHEDULED' && (
+            <Text size="xs" c="dimmed">
+              {t('campaigns.scheduled')}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      cell: (c) => (
+        <Group justify="flex-end">
+          <CampaignActions id={c.id} status={c.status} admin={admin} />
+        </Group>
+      ),
+    },
+  ];
   return (
-    <Table.ScrollContainer
+    <DataTable
+      columns={columns}
+      rows={items}
+      rowKey={(c) => c.id}
+      rowProps={(c) => ({ 'data-testid': 'campaign-row', 'data-id': c.id })}
       minWidth={compact ? 520 : 860}
-      // Narrow screens scroll the table sideways: keyboard users reach it too (axe: scrollable-region-focusable).
-      scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': t('nav.campaigns') } }}
-    >
-      <Table verticalSpacing="sm" highlightOnHover data-testid="campaigns-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('campaigns.columns.name')}</Table.Th>
-            {admin && <Table.Th>{t('campaigns.columns.user')}</Table.Th>}
-            <Table.Th>{t('campaigns.columns.status')}</Table.Th>
-            <Table.Th miw={160}>{t('campaigns.columns.progress')}</Table.Th>
-            {!compact && <Table.Th>{t('campaigns.columns.deliveryRate')}</Table.Th>}
-            {!compact && <Table.Th>{t('campaigns.columns.credits')}</Table.Th>}
-            {!compact && <Table.Th>{`${t('campaigns.columns.when')}${figures.zone}`}</Table.Th>}
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((c) => (
-            <Table.Tr key={c.id} data-testid="campaign-row" data-id={c.id}>
-              <Table.Td>
-                <CampaignName campaign={c} admin={admin} />
-              </Table.Td>
-              {admin && (
-                <Table.Td>
-                  <Text size="sm">{c.user?.company}</Text>
-                  <Text size="xs" c="dimmed">
-                    {c.user?.email}
-                  </Text>
-                </Table.Td>
-              )}
-              <Table.Td>
-                <CampaignStatusBadge status={c.status} waitingWindow={c.waitingWindow} reason={c.statusReason} />
-              </Table.Td>
-              <Table.Td>
-                <CampaignProgress campaign={c} />
-              </Table.Td>
-              {!compact && <Table.Td>{figures.rate(c)}</Table.Td>}
-              {!compact && <Table.Td>{figures.credits(c)}</Table.Td>}
-              {!compact && (
-                <Table.Td>
-                  <Text size="sm">{figures.when(c)}</Text>
-                  {c.status === 'SCHEDULED' && (
-                    <Text size="xs" c="dimmed">
-                      {t('campaigns.scheduled')}
-                    </Text>
-                  )}
-                </Table.Td>
-              )}
-              <Table.Td>
-                <Group justify="flex-end">
-                  <CampaignActions id={c.id} status={c.status} admin={admin} />
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+      scrollLabel={t('nav.campaigns')}
+      verticalSpacing="sm"
+      highlightOnHover
+      data-testid="campaigns-table"
+    />
   );
 }

@@ -1,6 +1,6 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithApp } from '../../../test/render.test-support';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithApp, resetAfterEach } from '../../../test/render.test-support';
 import { TestSendDialog, toRequest } from './TestSendDialog';
 
 const json = (status: number, body: unknown) =>
@@ -97,10 +97,7 @@ describe('toRequest', () => {
 
 describe('TestSendDialog', () => {
   beforeEach(() => window.localStorage.clear());
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  resetAfterEach();
 
   it('counts the SMS like the server, removes accents, and sends to the user’s own phone', async () => {
     const posts = stubNetwork([201]);

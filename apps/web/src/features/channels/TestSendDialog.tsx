@@ -1,12 +1,11 @@
 import { CHANNEL_CREDIT_TYPE, CHANNELS, type Channel, type TestSendRequest } from '@ecoa/shared';
-import { Alert, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../platform/api';
-import { errorText } from '../../platform/errors';
 import { useSubmissionKey } from '../../platform/idempotency';
+import { DialogButtons } from '../../ui/DialogButtons';
 import { FormSelect } from '../../ui/FormFields';
 import { creditsApi } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
@@ -14,6 +13,7 @@ import { settingsApi } from '../settings';
 import { settingsKeys } from '../settings/queryKeys';
 import { channelsApi } from './channelsApi';
 import { MessageStatusView } from './MessageStatusView';
+import { SendErrorAlert } from './SendErrorAlert';
 import { SmsCounter } from './SmsCounter';
 import { type VoiceContent, VoiceFields } from './VoiceFields';
 
@@ -216,21 +216,20 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
                   available: available ?? '…',
                 })}
               </Text>
-              {send.error && (
-                <Alert color="red" variant="light" data-testid="test-send-error">
-                  {isApiError(send.error) && send.error.code === 'INSUFFICIENT_BALANCE'
-                    ? t('channels.testSend.noCredits', { type: t(`credits.types.${type}`) })
-                    : errorText(send.error, t, 'channels.testSend.failed')}
-                </Alert>
-              )}
-              <Group justify="flex-end">
-                <Button variant="default" onClick={close} data-testid="test-send-cancel">
-                  {t('channels.testSend.close')}
-                </Button>
-                <Button type="submit" loading={send.isPending} data-testid="test-send-submit">
-                  {t('channels.testSend.send')}
-                </Button>
-              </Group>
+              <SendErrorAlert
+                error={send.error}
+                creditType={type}
+                fallbackKey="channels.testSend.failed"
+                data-testid="test-send-error"
+              />
+              <DialogButtons
+                cancelLabel={t('channels.testSend.close')}
+                onCancel={close}
+                cancelTestId="test-send-cancel"
+                confirmLabel={t('channels.testSend.send')}
+                confirmTestId="test-send-submit"
+                pending={send.isPending}
+              />
             </Stack>
           </form>
         )}

@@ -2,17 +2,11 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
 import { renderWithApp } from '../../../test/render.test-support';
+import { moneyFormSession } from '../../../test/session.test-support';
 import { platformKeys } from '../../platform/queryKeys';
 import { BuyCreditsModal } from './BuyCreditsModal';
 
-const session = {
-  user: {
-    email: 'ana@empresa.com.br',
-    balance: { money: 1234.5 },
-    priceTable: { smsShort: 0.085, smsFlash: 0, whatsapp: 0, ura: 0, rcs: 0, uraIntegration: 0, enriched: 0 },
-  },
-  refreshUser: vi.fn(),
-};
+const session = moneyFormSession();
 vi.mock('../../platform/SessionProvider', () => ({ useSession: () => session }));
 
 type Payment = { id: string; status: string; amount: number };

@@ -23,6 +23,7 @@ import { isApiError } from '../../platform/api';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
 import { openSupportChat, useSupportWhatsapp } from '../../platform/support';
+import { DialogButtons } from '../../ui/DialogButtons';
 import { creditsApi } from './creditsApi';
 import { useAccountBalance } from './money';
 import { balanceRow, canPay, digitsOnly, purchaseTotal, showsMinimumNotice, stepQuantity } from './purchase';
@@ -302,17 +303,14 @@ export function BuyCreditsModal({
       >
         <Stack data-testid="partner-dialog">
           <Text>{t('credits.partnerText')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} data-testid="partner-back">
-              {t('credits.partnerBack')}
-            </Button>
-            <Button
-              onClick={() => checkout.data && continueToPartner(checkout.data.checkout_url)}
-              data-testid="partner-continue"
-            >
-              {t('credits.partnerContinue')}
-            </Button>
-          </Group>
+          <DialogButtons
+            cancelLabel={t('credits.partnerBack')}
+            onCancel={close}
+            cancelTestId="partner-back"
+            confirmLabel={t('credits.partnerContinue')}
+            onConfirm={() => checkout.data && continueToPartner(checkout.data.checkout_url)}
+            confirmTestId="partner-continue"
+          />
         </Stack>
       </Modal>
     </>

@@ -2,7 +2,7 @@ import { MODAL_CLOSE_DELAY_MS, ROUTES } from '@ecoa/shared';
 import { Button, Group, Loader, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconConfetti } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../platform/api';
@@ -159,56 +159,86 @@ export function PaymentResult({
 
   return (
     <>
-      <Modal opened={shown === 'confirming'} onClose={() => close()} centered radius="lg" withCloseButton={false}>
-        <Stack align="center" ta="center" gap="md" p="md" data-testid="payment-confirming">
-          {late ? (
-            <ThemeIcon size={72} radius="xl" variant="light" color="yellow">
-              <IconAlertTriangle size={40} stroke={1.6} />
-            </ThemeIcon>
-          ) : (
-            <Loader size="lg" />
-          )}
-          <Title order={3}>{t('credits.confirmPayment.title')}</Title>
-          <Text c="dimmed" data-testid={late ? 'payment-confirming-late' : undefined}>
-            {late ? t('credits.confirmPayment.late') : t('credits.confirmPayment.text')}
-          </Text>
-          <Button variant="default" onClick={() => close()} data-testid="payment-confirming-close">
-            {t('credits.confirmPayment.close')}
+      <ResultModal
+        opened={shown === 'confirming'}
+        onClose={() => close()}
+        testId="payment-confirming"
+        icon={late ? resultIcon(IconAlertTriangle, 'yellow') : <Loader size="lg" />}
+        title={t('credits.confirmPayment.title')}
+      >
+        <Text c="dimmed" data-testid={late ? 'payment-confirming-late' : undefined}>
+          {late ? t('credits.confirmPayment.late') : t('credits.confirmPayment.text')}
+        </Text>
+        <Button variant="default" onClick={() => close()} data-testid="payment-confirming-close">
+          {t('credits.confirmPayment.close')}
+        </Button>
+      </ResultModal>
+      <ResultModal
+        opened={shown === 'success'}
+        onClose={() => close()}
+        testId="payment-success"
+        icon={resultIcon(IconConfetti, 'teal')}
+        title={t('credits.successTitle')}
+      >
+        <Text c="dimmed">{t('credits.successText')}</Text>
+        <Text size="sm" data-testid="payment-success-convert">
+          {t('credits.confirmPayment.convertHint')}
+        </Text>
+        <Group justify="center">
+          <Button variant="default" onClick={() => close()} data-testid="payment-success-back">
+            {t('credits.successBack')}
           </Button>
-        </Stack>
-      </Modal>
-      <Modal opened={shown === 'success'} onClose={() => close()} centered radius="lg" withCloseButton={false}>
-        <Stack align="center" ta="center" gap="md" p="md" data-testid="payment-success">
-          <ThemeIcon size={72} radius="xl" variant="light" color="teal">
-            <IconConfetti size={40} stroke={1.6} />
-          </ThemeIcon>
-          <Title order={3}>{t('credits.successTitle')}</Title>
-          <Text c="dimmed">{t('credits.successText')}</Text>
-          <Text size="sm" data-testid="payment-success-convert">
-            {t('credits.confirmPayment.convertHint')}
-          </Text>
-          <Group justify="center">
-            <Button variant="default" onClick={() => close()} data-testid="payment-success-back">
-              {t('credits.successBack')}
-            </Button>
-            <Button onClick={() => close(() => navigate(ROUTES.campaigns))} data-testid="payment-success-create">
-              {t('credits.successCreate')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-      <Modal opened={shown === 'cancel'} onClose={() => close()} centered radius="lg" withCloseButton={false}>
-        <Stack align="center" ta="center" gap="md" p="md" data-testid="payment-cancel">
-          <ThemeIcon size={72} radius="xl" variant="light" color="orange">
-            <IconAlertTriangle size={40} stroke={1.6} />
-          </ThemeIcon>
-          <Title order={3}>{t('credits.cancelTitle')}</Title>
-          <Text c="dimmed">{t('credits.cancelText')}</Text>
-          <Button onClick={() => close(onRetry)} data-testid="payment-cancel-retry">
-            {t('credits.cancelRetry')}
+          <Button onClick={() => close(() => navigate(ROUTES.campaigns))} data-testid="payment-success-create">
+            {t('credits.successCreate')}
           </Button>
-        </Stack>
-      </Modal>
+        </Group>
+      </ResultModal>
+      <ResultModal
+        opened={shown === 'cancel'}
+        onClose={() => close()}
+        testId="payment-cancel"
+        icon={resultIcon(IconAlertTriangle, 'orange')}
+        title={t('credits.cancelTitle')}
+      >
+        <Text c="dimmed">{t('credits.cancelText')}</Text>
+        <Button onClick={() => close(onRetry)} data-testid="payment-cancel-retry">
+          {t('credits.cancelRetry')}
+        </Button>
+      </ResultModal>
     </>
+  );
+}
+
+/** The big round icon at the top of a result dialog. */
+const resultIcon = (Icon: typeof IconConfetti, color: string) => (
+  <ThemeIcon size={72} radius="xl" variant="light" color={color}>
+    <Icon size={40} stroke={1.6} />
+  </ThemeIcon>
+);
+
+/** One of the payment's dialogs: its icon and title centred, then its text and buttons; no close button. */
+function ResultModal({
+  opened,
+  onClose,
+  testId,
+  icon,
+  title,
+  children,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  testId: string;
+  icon: ReactNode;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} centered radius="lg" withCloseButton={false}>
+      <Stack align="center" ta="center" gap="md" p="md" data-testid={testId}>
+        {icon}
+        <Title order={3}>{title}</Title>
+        {children}
+      </Stack>
+    </Modal>
   );
 }

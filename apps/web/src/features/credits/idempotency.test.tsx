@@ -1,17 +1,11 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithApp } from '../../../test/render.test-support';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithApp, resetAfterEach } from '../../../test/render.test-support';
+import { moneyFormSession } from '../../../test/session.test-support';
 import { AdminUserCredits } from '../admin-users/AdminUserCredits';
 import { TransferForm } from './TransferForm';
 
-const session = {
-  user: {
-    email: 'ana@empresa.com.br',
-    balance: { money: 1234.5 },
-    priceTable: { smsShort: 0.085, smsFlash: 0, whatsapp: 0, ura: 0, rcs: 0, uraIntegration: 0, enriched: 0 },
-  },
-  refreshUser: vi.fn(),
-};
+const session = moneyFormSession();
 vi.mock('../../platform/SessionProvider', () => ({ useSession: () => session }));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -50,10 +44,7 @@ function stubNetwork(outcomes: ('lost' | number)[], answer: unknown) {
 
 describe('money forms send one Idempotency-Key per submission', () => {
   beforeEach(() => window.localStorage.clear());
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  resetAfterEach();
 
   it('an administrator’s payment: the retry after a lost answer reuses the key; the next payment gets a new one', async () => {
     const posts = stubNetwork(['lost', 201, 201], { payment: {}, entry: null, money: 280.5 });

@@ -1,12 +1,10 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Route, Routes } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route } from 'react-router';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordPix, setPrices } from '../../../test/money-setup.test-support';
 import { realApi, useRealApi } from '../../../test/real-api.test-support';
-import { renderWithApp } from '../../../test/render.test-support';
-import { SessionProvider } from '../../platform/SessionProvider';
-import { AuthenticatedLayout } from '../shell/AuthenticatedLayout';
-import { CreditsProvider } from './CreditsProvider';
+import { resetAfterEach } from '../../../test/render.test-support';
+import { renderSignedIn } from '../../../test/signed-in.test-support';
 import { TransferForm } from './TransferForm';
 
 const header = () => screen.getByTestId('header-balance').textContent;
@@ -28,24 +26,10 @@ describe('the session’s money (real server)', () => {
   const user = realApi().spareUsers[1]!;
   beforeAll(() => setPrices(user.id, { smsShort: 0.1 }));
   beforeEach(() => useRealApi(user.token));
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  resetAfterEach();
 
   it('a PIX recorded elsewhere shows in the header and the conversion rows when the tab comes back; a conversion updates both', async () => {
-    await renderWithApp(
-      <SessionProvider>
-        <CreditsProvider>
-          <Routes>
-            <Route element={<AuthenticatedLayout />}>
-              <Route path="*" element={<TransferForm />} />
-            </Route>
-          </Routes>
-        </CreditsProvider>
-      </SessionProvider>,
-      { url: '/compras' },
-    );
+    await renderSignedIn(<Route path="*" element={<TransferForm />} />, '/compras');
     await waitFor(() => expect(header()).toBe('R$\u00a00,00'));
     fireEvent.change(screen.getByTestId('transfer-quantity-SMSSHORT'), { target: { value: '1000' } });
     expect(rowError()).not.toBeNull();

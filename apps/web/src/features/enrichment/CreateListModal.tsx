@@ -1,12 +1,13 @@
 import { type Enrichment, enrichmentToListSchema } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { notify } from '../../platform/notify';
+import { DialogButtons } from '../../ui/DialogButtons';
 import { listsKeys } from '../lists/queryKeys';
 import { enrichmentApi } from './enrichmentApi';
 import { enrichmentErrorText } from './errors';
@@ -80,19 +81,14 @@ export function CreateListModal({ enrichment, onClose }: { enrichment: Enrichmen
             <Text size="xs" c="dimmed">
               {t('enrichment.toList.help')}
             </Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                {t('enrichment.cancel')}
-              </Button>
-              <Button
-                type="submit"
-                loading={save.isPending}
-                disabled={!form.formState.isValid}
-                data-testid="enrichment-list-save"
-              >
-                {t('enrichment.toList.save')}
-              </Button>
-            </Group>
+            <DialogButtons
+              cancelLabel={t('enrichment.cancel')}
+              onCancel={onClose}
+              confirmLabel={t('enrichment.toList.save')}
+              confirmTestId="enrichment-list-save"
+              pending={save.isPending}
+              disabled={!form.formState.isValid}
+            />
           </Stack>
         </form>
       )}

@@ -1,19 +1,5 @@
 import type { Enrichment } from '@ecoa/shared';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Center,
-  Group,
-  Loader,
-  Progress,
-  SimpleGrid,
-  Spoiler,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Progress, SimpleGrid, Spoiler, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconDownload, IconListDetails } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,6 +8,7 @@ import { Link, useParams } from 'react-router';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { LoadingState } from '../../ui/LoadingState';
 import { PageHeader } from '../../ui/PageHeader';
 import { StatCard } from '../../ui/StatCard';
 import { CreateListModal } from './CreateListModal';
@@ -56,12 +43,7 @@ export function EnrichmentDetailPage({ admin = false }: { admin?: boolean }) {
 
   if (enrichment.isError) return <LoadErrorAlert query={enrichment} fallbackKey="loadError.enrichments" />;
   const e = enrichment.data;
-  if (!e)
-    return (
-      <Center py="xl">
-        <Loader />
-      </Center>
-    );
+  if (!e) return <LoadingState />;
   const ready = e.status === 'ready';
   return (
     <Stack gap="lg" data-testid="enrichment-detail">

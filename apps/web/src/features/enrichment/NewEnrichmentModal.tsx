@@ -1,6 +1,6 @@
 import { cnpjChars, cnpjProblem, createEnrichmentSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Badge, Button, Group, Modal, Progress, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Badge, Group, Modal, Progress, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { intlLocale } from '../../platform/i18n';
 import { useUploadMutation } from '../../platform/upload-mutation';
+import { DialogButtons } from '../../ui/DialogButtons';
 import { ErrorAlert } from '../../ui/ErrorAlert';
 import { SpreadsheetDropzone } from '../../ui/FileDropzone';
 import { FormSegmented } from '../../ui/FormFields';
@@ -168,19 +169,15 @@ export function NewEnrichmentModal({ onClose, onCreated }: { onClose: () => void
           {t('enrichment.new.pricing', { available: available === undefined ? '…' : number.format(available) })}
         </Text>
         {create.mutation.isPending && <Progress value={create.progress * 100} animated />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('enrichment.cancel')}
-          </Button>
-          <Button
-            onClick={() => void submit()}
-            disabled={!form.formState.isValid}
-            loading={create.mutation.isPending}
-            data-testid="enrichment-start"
-          >
-            {t('enrichment.new.start')}
-          </Button>
-        </Group>
+        <DialogButtons
+          cancelLabel={t('enrichment.cancel')}
+          onCancel={onClose}
+          confirmLabel={t('enrichment.new.start')}
+          onConfirm={() => void submit()}
+          confirmTestId="enrichment-start"
+          pending={create.mutation.isPending}
+          disabled={!form.formState.isValid}
+        />
       </Stack>
     </Modal>
   );

@@ -43,6 +43,13 @@ export function AdminLinksPage() {
   const current = kind === 'rotating' ? rotating : tracked;
   const refresh = () => queryClient.invalidateQueries({ queryKey: linksKeys.admin });
   const total = current.data?.total ?? 0;
+  // Either tab's disable or enable, by the link's (or the campaign's) id, then both lists read again.
+  const setDisabled =
+    (call: (id: string, disabled: boolean, reason?: string) => Promise<unknown>) =>
+    async (link: { id: string }, disabled: boolean, reason?: string) => {
+      await call(link.id, disabled, reason);
+      await refresh();
+    };
 
   return (
     <Stack gap="md">
@@ -72,26 +79,19 @@ export function AdminLinksPage() {
                   {t('adminLinks.empty')}
                 </Text>
               )}
-              {kind === 'rotating' && (rotating.data?.items.length ?? 0) > 0 && (
+              {(current.data?.items.length ?? 0) > 0 && (
                 <Paper withBorder>
-                  <AdminRotatingLinks
-                    items={rotating.data!.items}
-                    onSetDisabled={async (link, disabled, reason) => {
-                      await linksApi.adminSetDisabled(link.id, disabled, reason);
-                      await refresh();
-                    }}
-                  />
-                </Paper>
-              )}
-              {kind === 'tracked' && (tracked.data?.items.length ?? 0) > 0 && (
-                <Paper withBorder>
-                  <AdminTrackedLinks
-                    items={tracked.data!.items}
-                    onSetDisabled={async (link, disabled, reason) => {
-                      await linksApi.adminSetTrackedDisabled(link.id, disabled, reason);
-                      await refresh();
-                    }}
-                  />
+                  {kind === 'rotating' ? (
+                    <AdminRotatingLinks
+                      items={rotating.data!.items}
+                      onSetDisabled={setDisabled(linksApi.adminSetDisabled)}
+                    />
+                  ) : (
+                    <AdminTrackedLinks
+                      items={tracked.data!.items}
+                      onSetDisabled={setDisabled(linksApi.adminSetTrackedDisabled)}
+                    />
+                  )}
                 </Paper>
               )}
               <TablePagination paging={paging} total={total} />

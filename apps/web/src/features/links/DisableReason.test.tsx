@@ -1,15 +1,11 @@
-import { ModalsProvider } from '@mantine/modals';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
-import { renderWithApp } from '../../../test/render.test-support';
+import { renderWithApp, resetAfterEach } from '../../../test/render.test-support';
 import { AdminLinksPage } from './AdminLinksPage';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+resetAfterEach();
 
 describe("an administrator's disable-with-reason dialog", () => {
   it('a failed disable keeps the typed reason and says why in the dialog; a retry disables the link', async () => {
@@ -26,11 +22,7 @@ describe("an administrator's disable-with-reason dialog", () => {
         ? new Response(JSON.stringify({ code: 'INTERNAL', message: 'Algo deu errado.' }), { status: 500 })
         : undefined,
     );
-    await renderWithApp(
-      <ModalsProvider>
-        <AdminLinksPage />
-      </ModalsProvider>,
-    );
+    await renderWithApp(<AdminLinksPage />);
     fireEvent.change(await screen.findByPlaceholderText(pt.adminLinks.search), { target: { value: slug } });
     await screen.findByText(`Link ${slug}`);
     fireEvent.click(await screen.findByTestId('admin-link-disable'));

@@ -1,8 +1,33 @@
 import { linkPixelsSchema } from '@ecoa/shared';
-import { Accordion, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Accordion, Group, Stack, Text, TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DestinationInput, OpeningMessageField } from './destinationFields';
+import { DestinationInput, DestinationKindSelect, OpeningMessageField } from './destinationFields';
 import type { LinkDraft } from './linkDraft';
+
+/** The tracking pixels a link can fire: Meta's pixel id and Google's tag, each with the shape of its id. */
+const PIXELS = [
+  { field: 'meta', name: 'metaPixel', placeholder: '123456789012345' },
+  { field: 'google', name: 'googleTag', placeholder: 'G-XXXXXXXXXX' },
+] as const;
+
+/** One folding section of the extras: its title, what it is for, its fields. */
+function ExtrasSection({ name, children }: { name: 'fallback' | 'pixels'; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Accordion.Item value={name}>
+      <Accordion.Control data-testid={`link-${name}-section`}>{t(`links.form.${name}`)}</Accordion.Control>
+      <Accordion.Panel>
+        <Stack gap="xs">
+          <Text size="sm" c="dimmed">
+            {t(`links.form.${name}Help`)}
+          </Text>
+          {children}
+        </Stack>
+      </Accordion.Panel>
+    </Accordion.Item>
+  );
+}
 
 /** The link's less used options: where visitors go when nobody is available, tracking pixels. */
 export function LinkExtras({ draft, onChange }: { draft: LinkDraft; onChange: (patch: Partial<LinkDraft>) => void }) {
@@ -20,70 +45,43 @@ export function LinkExtras({ draft, onChange }: { draft: LinkDraft; onChange: (p
   ];
   return (
     <Accordion multiple variant="contained" defaultValue={opened}>
-      <Accordion.Item value="fallback">
-        <Accordion.Control data-testid="link-fallback-section">{t('links.form.fallback')}</Accordion.Control>
-        <Accordion.Panel>
-          <Stack gap="xs">
-            <Text size="sm" c="dimmed">
-              {t('links.form.fallbackHelp')}
-            </Text>
-            <Group gap="xs" align="end" wrap="nowrap">
-              <Select
-                w={200}
-                label={t('links.form.kind')}
-                value={fallback.kind}
-                allowDeselect={false}
-                data={[
-                  { value: 'none', label: t('links.form.fallbackPage') },
-                  { value: 'whatsapp', label: 'WhatsApp' },
-                  { value: 'url', label: t('links.form.kindUrl') },
-                ]}
-                data-testid="link-fallback-kind"
-                onChange={(kind) => setFallback({ kind: (kind ?? 'none') as LinkDraft['fallback']['kind'] })}
-              />
-              {fallback.kind !== 'none' && (
-                <DestinationInput
-                  kind={fallback.kind}
-                  value={fallback.value}
-                  testId="link-fallback-value"
-                  onChange={(value) => setFallback({ value })}
-                />
-              )}
-            </Group>
-            {fallback.kind === 'whatsapp' && (
-              <OpeningMessageField value={fallback.message} onChange={(message) => setFallback({ message })} />
-            )}
-          </Stack>
-        </Accordion.Panel>
-      </Accordion.Item>
-      <Accordion.Item value="pixels">
-        <Accordion.Control data-testid="link-pixels-section">{t('links.form.pixels')}</Accordion.Control>
-        <Accordion.Panel>
-          <Stack gap="xs">
-            <Text size="sm" c="dimmed">
-              {t('links.form.pixelsHelp')}
-            </Text>
-            <Group grow>
-              <TextInput
-                label={t('links.form.metaPixel')}
-                placeholder="123456789012345"
-                value={draft.pixels.meta}
-                error={pixelError('meta', 'links.form.metaPixelInvalid')}
-                data-testid="link-pixel-meta"
-                onChange={(e) => setPixels({ meta: e.currentTarget.value })}
-              />
-              <TextInput
-                label={t('links.form.googleTag')}
-                placeholder="G-XXXXXXXXXX"
-                value={draft.pixels.google}
-                error={pixelError('google', 'links.form.googleTagInvalid')}
-                data-testid="link-pixel-google"
-                onChange={(e) => setPixels({ google: e.currentTarget.value })}
-              />
-            </Group>
-          </Stack>
-        </Accordion.Panel>
-      </Accordion.Item>
+      <ExtrasSection name="fallback">
+        <Group gap="xs" align="end" wrap="nowrap">
+          <DestinationKindSelect
+            w={200}
+            kinds={['none', 'whatsapp', 'url']}
+            value={fallback.kind}
+            testId="link-fallback-kind"
+            onChange={(kind) => setFallback({ kind })}
+          />
+          {fallback.kind !== 'none' && (
+            <DestinationInput
+              kind={fallback.kind}
+              value={fallback.value}
+              testId="link-fallback-value"
+              onChange={(value) => setFallback({ value })}
+            />
+          )}
+        </Group>
+        {fallback.kind === 'whatsapp' && (
+          <OpeningMessageField value={fallback.message} onChange={(message) => setFallback({ message })} />
+        )}
+      </ExtrasSection>
+      <ExtrasSection name="pixels">
+        <Group grow>
+          {PIXELS.map(({ field, name, placeholder }) => (
+            <TextInput
+              key={field}
+              label={t(`links.form.${name}`)}
+              placeholder={placeholder}
+              value={draft.pixels[field]}
+              error={pixelError(field, `links.form.${name}Invalid`)}
+              data-testid={`link-pixel-${field}`}
+              onChange={(e) => setPixels({ [field]: e.currentTarget.value })}
+            />
+          ))}
+        </Group>
+      </ExtrasSection>
     </Accordion>
   );
 }

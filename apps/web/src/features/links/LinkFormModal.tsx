@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../platform/notify';
+import { DialogButtons } from '../../ui/DialogButtons';
 import { linkErrorText } from './errors';
 import { LinkExtras } from './LinkExtras';
 import { draftOf, emptyTarget, inputOf, type LinkDraft, type TargetDraft } from './linkDraft';
@@ -124,14 +125,15 @@ export function LinkFormModal({
           {t('links.form.addTarget')}
         </Button>
         <LinkExtras draft={draft} onChange={change} />
-        <Group justify="flex-end" mt="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('links.cancel')}
-          </Button>
-          <Button onClick={() => void submit()} loading={save.isPending} data-testid="link-save">
-            {t('links.form.save')}
-          </Button>
-        </Group>
+        <DialogButtons
+          cancelLabel={t('links.cancel')}
+          onCancel={onClose}
+          confirmLabel={t('links.form.save')}
+          onConfirm={() => void submit()}
+          confirmTestId="link-save"
+          pending={save.isPending}
+          mt="sm"
+        />
       </Stack>
     </Modal>
   );

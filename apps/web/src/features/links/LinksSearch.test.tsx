@@ -1,15 +1,11 @@
-import { ModalsProvider } from '@mantine/modals';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
-import { renderWithApp } from '../../../test/render.test-support';
+import { renderWithApp, resetAfterEach } from '../../../test/render.test-support';
 import { LinksPage } from './LinksPage';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+resetAfterEach();
 
 describe("the links page's search", () => {
   it('asks the server once per pause in typing, not once per key', async () => {
@@ -25,11 +21,7 @@ describe("the links page's search", () => {
       if (path.startsWith('/api/v1/rotating-links?') && path.includes('q=')) searches.push(path);
       return undefined;
     });
-    await renderWithApp(
-      <ModalsProvider>
-        <LinksPage />
-      </ModalsProvider>,
-    );
+    await renderWithApp(<LinksPage />);
     const search = await screen.findByPlaceholderText(pt.links.search);
     for (let i = 1; i <= slug.length; i++) fireEvent.change(search, { target: { value: slug.slice(0, i) } });
 

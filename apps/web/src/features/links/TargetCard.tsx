@@ -1,8 +1,8 @@
-import { ActionIcon, Group, NumberInput, Paper, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { ActionIcon, Group, NumberInput, Paper, Stack, Switch, TextInput } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { WeekHoursEditor } from '../../ui/WeekHoursEditor';
-import { DestinationInput, OpeningMessageField } from './destinationFields';
+import { DestinationInput, DestinationKindSelect, OpeningMessageField } from './destinationFields';
 import { DEFAULT_TARGET_HOURS, type TargetDraft } from './linkDraft';
 
 /** One target of a rotating link: a WhatsApp number or a page, with its label, weight and hours. */
@@ -24,16 +24,11 @@ export function TargetCard({
     <Paper withBorder p="sm" data-testid="link-target">
       <Stack gap="xs">
         <Group gap="xs" align="end" wrap="nowrap">
-          <Select
+          <DestinationKindSelect
             w={140}
-            label={t('links.form.kind')}
+            kinds={['whatsapp', 'url']}
             value={target.kind}
-            allowDeselect={false}
-            data={[
-              { value: 'whatsapp', label: 'WhatsApp' },
-              { value: 'url', label: t('links.form.kindUrl') },
-            ]}
-            onChange={(kind) => onChange({ kind: (kind ?? 'whatsapp') as TargetDraft['kind'] })}
+            onChange={(kind) => onChange({ kind })}
           />
           <DestinationInput
             kind={target.kind}

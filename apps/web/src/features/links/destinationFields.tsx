@@ -1,6 +1,42 @@
 /** The fields a link's target and its fallback share: where to (a WhatsApp number or a page) and the opening message. */
-import { Textarea, TextInput } from '@mantine/core';
+import { Select, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+
+type DestinationKind = 'none' | 'whatsapp' | 'url';
+
+/** Where to send the visitor: WhatsApp, a page, or (the fallback only) Ecoa's own "nobody available" page. */
+export function DestinationKindSelect<K extends DestinationKind>({
+  kinds,
+  value,
+  onChange,
+  w,
+  testId,
+}: {
+  /** The kinds offered, the first being the default. */
+  kinds: readonly [K, ...K[]];
+  value: K;
+  onChange: (kind: K) => void;
+  w: number;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  const labels: Record<DestinationKind, string> = {
+    none: t('links.form.fallbackPage'),
+    whatsapp: 'WhatsApp',
+    url: t('links.form.kindUrl'),
+  };
+  return (
+    <Select
+      w={w}
+      label={t('links.form.kind')}
+      value={value}
+      allowDeselect={false}
+      data={kinds.map((kind) => ({ value: kind, label: labels[kind] }))}
+      data-testid={testId}
+      onChange={(kind) => onChange((kind ?? kinds[0]) as K)}
+    />
+  );
+}
 
 export function DestinationInput({
   kind,

@@ -1,12 +1,7 @@
 import type { ContactList } from '@ecoa/shared';
-import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import pt from '../../../public/locales/pt.json';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithApp, resetAfterEach, withGlobalPtTexts } from '../../../test/render.test-support';
 import { ListsPage } from './ListsPage';
 
 const base: ContactList = {
@@ -35,27 +30,11 @@ function page(items: ContactList[]) {
   });
 }
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <MantineProvider>
-      <QueryClientProvider client={client}>
-        <ModalsProvider>
-          <ListsPage />
-        </ModalsProvider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+const renderPage = () => renderWithApp(<ListsPage />);
 
 describe('ListsPage', () => {
-  beforeAll(async () => {
-    await i18n.use(initReactI18next).init({ lng: 'pt', resources: { pt: { translation: pt } } });
-  });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  withGlobalPtTexts();
+  resetAfterEach();
 
   it('shows counts of a ready list, the progress of an importing one, and why one failed', async () => {
     const importing = {
@@ -90,7 +69,7 @@ describe('ListsPage', () => {
         String(url).includes('/opt-outs') ? page([]) : page([importing, failed, tooLarge, base]),
       ),
     );
-    renderPage();
+    await renderPage();
     const ready = await screen.findByTestId(`list-row-${base.id}`);
     expect(within(ready).getByTestId('count-total').textContent).toBe('10');
     expect(within(ready).getByTestId('count-valid').textContent).toContain('5 celulares · 2 fixos');
@@ -112,7 +91,7 @@ describe('ListsPage', () => {
       'fetch',
       vi.fn(async () => page([])),
     );
-    renderPage();
+    await renderPage();
     expect(await screen.findByText('Nenhuma lista ainda')).toBeTruthy();
   });
 });

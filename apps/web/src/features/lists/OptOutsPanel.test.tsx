@@ -1,23 +1,14 @@
 import { formatBrazilianPhone } from '@ecoa/shared';
-import { ModalsProvider } from '@mantine/modals';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
-import { renderWithApp } from '../../../test/render.test-support';
+import { renderWithApp, resetAfterEach } from '../../../test/render.test-support';
 import { OptOutsPanel } from './OptOutsPanel';
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+resetAfterEach();
 
-const panel = () =>
-  renderWithApp(
-    <ModalsProvider>
-      <OptOutsPanel />
-    </ModalsProvider>,
-  );
+const panel = () => renderWithApp(<OptOutsPanel />);
 
 /** A mobile number of its own for each run (the test user is shared). */
 const uniquePhone = () => `119${String(Date.now() % 100_000_000).padStart(8, '0')}`;

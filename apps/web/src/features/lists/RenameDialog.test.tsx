@@ -1,12 +1,8 @@
-import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { renderWithApp, resetAfterEach, withGlobalPtTexts } from '../../../test/render.test-support';
 import { ListsPage } from './ListsPage';
 
 /** A list of the test user's, uploaded through the real server (it stays importing: no jobs run here). */
@@ -32,13 +28,8 @@ async function uploadList(name: string): Promise<string> {
 }
 
 describe('renaming a list', () => {
-  beforeAll(async () => {
-    await i18n.use(initReactI18next).init({ lng: 'pt', resources: { pt: { translation: pt } } });
-  });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  withGlobalPtTexts();
+  resetAfterEach();
 
   it('a failed rename keeps the typed name and says why in the dialog; a retry saves it', async () => {
     const id = await uploadList('Clientes antigos');
@@ -48,16 +39,7 @@ describe('renaming a list', () => {
         ? Promise.reject(new TypeError('fetch failed'))
         : undefined,
     );
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <MantineProvider env="test">
-        <QueryClientProvider client={client}>
-          <ModalsProvider>
-            <ListsPage />
-          </ModalsProvider>
-        </QueryClientProvider>
-      </MantineProvider>,
-    );
+    await renderWithApp(<ListsPage />);
     const row = await screen.findByTestId(`list-row-${id}`);
     fireEvent.click(within(row).getByTestId('list-menu'));
     fireEvent.click(await screen.findByTestId('action-rename'));

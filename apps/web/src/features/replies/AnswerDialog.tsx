@@ -1,13 +1,12 @@
 import { analyzeSms, CHANNEL_CREDIT_TYPE, REPLY_ANSWER_MAX, type Reply } from '@ecoa/shared';
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../platform/api';
-import { errorText } from '../../platform/errors';
 import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
-import { SmsCounter } from '../channels';
+import { DialogButtons } from '../../ui/DialogButtons';
+import { SendErrorAlert, SmsCounter } from '../channels';
 import { creditsApi, refreshMoney } from '../credits';
 import { creditsKeys } from '../credits/queryKeys';
 import { displayPhone } from './format';
@@ -88,26 +87,21 @@ export function AnswerDialog({ reply, onClose }: { reply: Reply | null; onClose:
               </Text>
             </>
           )}
-          {send.error && (
-            <Alert color="red" variant="light" data-testid="answer-error">
-              {isApiError(send.error) && send.error.code === 'INSUFFICIENT_BALANCE'
-                ? t('channels.testSend.noCredits', { type: t(`credits.types.${type}`) })
-                : errorText(send.error, t, 'replies.answer.failed')}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('replies.answer.cancel')}
-            </Button>
-            <Button
-              onClick={() => send.mutate({ id: reply.id, text: trimmed })}
-              disabled={closedWindow || trimmed.length === 0}
-              loading={send.isPending}
-              data-testid="answer-submit"
-            >
-              {t('replies.answer.send')}
-            </Button>
-          </Group>
+          <SendErrorAlert
+            error={send.error}
+            creditType={type}
+            fallbackKey="replies.answer.failed"
+            data-testid="answer-error"
+          />
+          <DialogButtons
+            cancelLabel={t('replies.answer.cancel')}
+            onCancel={close}
+            confirmLabel={t('replies.answer.send')}
+            onConfirm={() => send.mutate({ id: reply.id, text: trimmed })}
+            confirmTestId="answer-submit"
+            pending={send.isPending}
+            disabled={closedWindow || trimmed.length === 0}
+          />
         </Stack>
       )}
     </Modal>

@@ -1,13 +1,15 @@
 import { REPLY_CHANNELS, type RepliesFilter, type Reply, type ReplyChannel } from '@ecoa/shared';
-import { Button, Group, Paper, Select, Stack, Switch, Table } from '@mantine/core';
+import { Button, Group, Paper, Select, Stack, Switch } from '@mantine/core';
 import { IconDownload, IconMessageReply } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../platform/errors';
 import { notify } from '../../platform/notify';
+import { DataTable } from '../../ui/DataTable';
 import { EmptyState } from '../../ui/EmptyState';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { MoreButton } from '../../ui/MoreButton';
 import { PageHeader } from '../../ui/PageHeader';
 import { usePhone } from '../../ui/usePhone';
 import { campaignsApi } from '../campaigns';
@@ -157,39 +159,24 @@ export function RepliesPage() {
         </Stack>
       ) : (
         <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={900}>
-            <Table verticalSpacing="sm" data-testid="replies-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('replies.columns.from')}</Table.Th>
-                  <Table.Th>{t('replies.columns.channel')}</Table.Th>
-                  <Table.Th>{t('replies.columns.text')}</Table.Th>
-                  <Table.Th>{t('replies.columns.receivedAt')}</Table.Th>
-                  <Table.Th>{t('replies.columns.campaign')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((reply) => (
-                  <ReplyRow key={reply.id} reply={reply} actions={actions} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            columns={[
+              { header: t('replies.columns.from') },
+              { header: t('replies.columns.channel') },
+              { header: t('replies.columns.text') },
+              { header: t('replies.columns.receivedAt') },
+              { header: t('replies.columns.campaign') },
+              {},
+            ]}
+            rows={items}
+            renderRow={(reply) => <ReplyRow key={reply.id} reply={reply} actions={actions} />}
+            minWidth={900}
+            verticalSpacing="sm"
+            data-testid="replies-table"
+          />
         </Paper>
       )}
-      {replies.hasNextPage && (
-        <Group justify="center">
-          <Button
-            variant="default"
-            onClick={() => replies.fetchNextPage()}
-            loading={replies.isFetchingNextPage}
-            data-testid="replies-more"
-          >
-            {t('replies.more')}
-          </Button>
-        </Group>
-      )}
+      <MoreButton query={replies} label={t('replies.more')} data-testid="replies-more" />
       <AnswerDialog reply={answering} onClose={() => setAnswering(null)} />
     </Stack>
   );

@@ -3,7 +3,7 @@ import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Tooltip } from
 import { IconArrowBackUp, IconCheck, IconRotate } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { intlLocale } from '../../platform/i18n';
+import { useDateTime } from '../../platform/i18n';
 import { displayPhone } from './format';
 
 export type ReplyActions = {
@@ -14,12 +14,6 @@ export type ReplyActions = {
 };
 
 const CHANNEL_COLOR = { sms: 'blue', whatsapp: 'teal', rcs: 'grape' } as const;
-
-function useReceivedAt() {
-  const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'short', timeStyle: 'short' });
-  return (iso: string) => format.format(new Date(iso));
-}
 
 function ChannelBadge({ reply }: { reply: Reply }) {
   const { t } = useTranslation();
@@ -137,7 +131,7 @@ function HandledBadge({ reply }: { reply: Reply }) {
 }
 
 export function ReplyRow({ reply, actions }: { reply: Reply; actions: ReplyActions }) {
-  const time = useReceivedAt();
+  const time = useDateTime();
   return (
     <Table.Tr data-testid="reply-row" data-reply-id={reply.id} style={{ opacity: reply.handledAt ? 0.7 : 1 }}>
       <Table.Td>
@@ -165,7 +159,7 @@ export function ReplyRow({ reply, actions }: { reply: Reply; actions: ReplyActio
 
 /** On a phone: one card per reply. */
 export function ReplyCard({ reply, actions }: { reply: Reply; actions: ReplyActions }) {
-  const time = useReceivedAt();
+  const time = useDateTime();
   return (
     <Paper withBorder radius="md" p="sm" data-testid="reply-row" data-reply-id={reply.id}>
       <Stack gap={6}>

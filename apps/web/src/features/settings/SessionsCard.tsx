@@ -1,5 +1,5 @@
 import type { SessionInfo } from '@ecoa/shared';
-import { Badge, Button, Card, Group, Loader, Paper, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import {
   IconDeviceDesktop,
   IconDeviceMobile,
@@ -12,11 +12,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../platform/errors';
-import { intlLocale } from '../../platform/i18n';
+import { useDateTime } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { SettingsCard } from '../../ui/SettingsCard';
 import { settingsKeys } from './queryKeys';
 import { settingsApi } from './settingsApi';
 
@@ -32,13 +32,6 @@ export function deviceName(t: TFunction, device: SessionInfo['device']): string 
   const { browser, os } = device;
   if (browser && os) return t('settings.sessions.deviceOn', { browser, os });
   return browser ?? os ?? t('settings.sessions.unknownDevice');
-}
-
-function useDateTime() {
-  const { i18n } = useTranslation();
-  const locale = intlLocale(i18n.language);
-  const format = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
-  return (iso: string) => format.format(new Date(iso));
 }
 
 function SessionRow({
@@ -155,51 +148,38 @@ export function SessionsCard() {
       onConfirm: () => endAll.mutate(),
     });
 
-  const items = sessions.data?.items ?? [];
   return (
-    <Card withBorder radius="lg" padding="lg" data-testid="settings-sessions">
-      <Stack gap="md">
-        <Group justify="space-between" align="flex-start" gap="sm">
-          <div style={{ flex: '1 1 16rem' }}>
-            <Group gap={8}>
-              <IconShieldLock size={20} />
-              <Title order={4}>{t('settings.sessions.title')}</Title>
-            </Group>
-            <Text size="sm" c="dimmed" mt={4}>
-              {t('settings.sessions.intro')}
-            </Text>
-          </div>
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconLogout size={16} />}
-            loading={endAll.isPending}
-            disabled={!sessions.data}
-            onClick={confirmEndAll}
-            data-testid="sessions-end-all"
-          >
-            {t('settings.sessions.endAll')}
-          </Button>
-        </Group>
-        {sessions.isPending ? (
-          <Group justify="center" py="lg">
-            <Loader size="sm" />
-          </Group>
-        ) : sessions.isError ? (
-          <LoadErrorAlert query={sessions} fallbackKey="settings.sessions.loadFailed" data-testid="sessions-error" />
-        ) : (
-          <Stack gap="xs" data-testid="sessions-list">
-            {items.map((session) => (
-              <SessionRow
-                key={session.id}
-                session={session}
-                onEnd={confirmEnd}
-                ending={endOne.isPending && endOne.variables?.id === session.id}
-              />
-            ))}
-          </Stack>
-        )}
-      </Stack>
-    </Card>
+    <SettingsCard
+      ns="settings.sessions"
+      icon={<IconShieldLock size={20} />}
+      action={
+        <Button
+          color="red"
+          variant="light"
+          leftSection={<IconLogout size={16} />}
+          loading={endAll.isPending}
+          disabled={!sessions.data}
+          onClick={confirmEndAll}
+          data-testid="sessions-end-all"
+        >
+          {t('settings.sessions.endAll')}
+        </Button>
+      }
+      testId="sessions"
+      query={sessions}
+    >
+      {(data) => (
+        <Stack gap="xs" data-testid="sessions-list">
+          {data.items.map((session) => (
+            <SessionRow
+              key={session.id}
+              session={session}
+              onEnd={confirmEnd}
+              ending={endOne.isPending && endOne.variables?.id === session.id}
+            />
+          ))}
+        </Stack>
+      )}
+    </SettingsCard>
   );
 }

@@ -1,14 +1,7 @@
 import type { AccountProfile, SessionInfo } from '@ecoa/shared';
-import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import cn from '../../../public/locales/cn.json';
-import en from '../../../public/locales/en.json';
-import pt from '../../../public/locales/pt.json';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithApp, resetAfterEach } from '../../../test/render.test-support';
 import { SettingsPage } from './SettingsPage';
 
 const session = { refreshUser: vi.fn(async () => null), signOut: vi.fn(async () => {}) };
@@ -76,25 +69,12 @@ function stubApi(overrides: Partial<Record<string, (call: Call) => Response>> = 
   return calls;
 }
 
-async function renderPage(lng: 'pt' | 'en' | 'cn' = 'pt') {
-  const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    lng,
-    resources: { pt: { translation: pt }, en: { translation: en }, cn: { translation: cn } },
-    interpolation: { escapeValue: false },
-  });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <I18nextProvider i18n={i18n}>
-      <MantineProvider env="test">
-        <QueryClientProvider client={client}>
-          <ModalsProvider>
-            <SettingsPage />
-          </ModalsProvider>
-        </QueryClientProvider>
-      </MantineProvider>
-    </I18nextProvider>,
-  );
+const renderPage = (lng: 'pt' | 'en' | 'cn' = 'pt') => renderWithApp(<SettingsPage />, { lng });
+
+/** Types `value` into the profile's field `testId` and presses Save. */
+async function editProfile(testId: string, value: string) {
+  fireEvent.input(await screen.findByTestId(testId), { target: { value } });
+  fireEvent.click(screen.getByTestId('profile-save'));
 }
 
 describe('SettingsPage', () => {
@@ -102,10 +82,7 @@ describe('SettingsPage', () => {
     session.refreshUser.mockClear();
     session.signOut.mockClear();
   });
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  resetAfterEach();
 
   it('shows the profile with the masks, e-mail and CNPJ read-only, and the sessions', async () => {
     stubApi();
@@ -137,9 +114,7 @@ describe('SettingsPage', () => {
   it('refuses a bad phone with the sign-up message, without calling the server', async () => {
     const calls = stubApi();
     await renderPage();
-    const phone = await screen.findByTestId('profile-mobilePhone');
-    fireEvent.input(phone, { target: { value: '1198765' } });
-    fireEvent.click(screen.getByTestId('profile-save'));
+    await editProfile('profile-mobilePhone', '1198765');
     expect(await screen.findByText('* Número do Celular é obrigatório')).toBeTruthy();
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
@@ -147,9 +122,7 @@ describe('SettingsPage', () => {
   it('saves the profile and refreshes the shell user', async () => {
     const calls = stubApi();
     await renderPage();
-    const company = await screen.findByTestId('profile-company');
-    fireEvent.input(company, { target: { value: 'Acme Brasil' } });
-    fireEvent.click(screen.getByTestId('profile-save'));
+    await editProfile('profile-company', 'Acme Brasil');
     await waitFor(() => expect(session.refreshUser).toHaveBeenCalled());
     const patch = calls.find((c) => c.method === 'PATCH');
     expect(patch?.body).toEqual({ fullName: 'Ana Souza', name: 'Acme Brasil', mobilePhone: '11987654321' });

@@ -2,21 +2,14 @@ import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { renderWithApp } from '../../../test/render.test-support';
+import { signedInUser } from '../../../test/session.test-support';
 import { canSee, NAV_ITEMS, type ShellUser } from './navigation';
 import { Sidebar } from './Sidebar';
 import { WelcomeModal } from './WelcomeModal';
 
 afterEach(cleanup);
 
-const admin: ShellUser = {
-  name: 'Ana',
-  email: 'ana@example.com',
-  accessLevel: 'ADMINISTRATOR',
-  isNewUser: false,
-  userProfileImageLink: null,
-  balance: { money: 0 },
-  permissions: { enriched: [] },
-};
+const admin: ShellUser = signedInUser({ name: 'Ana', email: 'ana@example.com', accessLevel: 'ADMINISTRATOR' });
 const label = (key: string) =>
   key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], pt);
 

@@ -1,37 +1,26 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Route, Routes } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route } from 'react-router';
+import { describe, expect, it } from 'vitest';
 import pt from '../../../public/locales/pt.json';
 import { realApi, useRealApi } from '../../../test/real-api.test-support';
-import { renderWithApp } from '../../../test/render.test-support';
-import { SessionProvider } from '../../platform/SessionProvider';
-import { CreditsProvider } from '../credits/CreditsProvider';
+import { resetAfterEach } from '../../../test/render.test-support';
+import { renderSignedIn } from '../../../test/signed-in.test-support';
 import { creditsKeys } from '../credits/queryKeys';
 import { AdminLinksPage } from '../links/AdminLinksPage';
-import { AuthenticatedLayout } from './AuthenticatedLayout';
 
 /** The signed-in frame on the real server, around `page` (or a page that shows nothing of its own). */
 async function renderFrame(url: string, page = <p data-testid="plain-page">…</p>) {
-  return renderWithApp(
-    <SessionProvider>
-      <CreditsProvider>
-        <Routes>
-          <Route element={<AuthenticatedLayout />}>
-            <Route path="/links" element={<AdminLinksPage />} />
-            <Route path="*" element={page} />
-          </Route>
-        </Routes>
-      </CreditsProvider>
-    </SessionProvider>,
-    { url },
+  return renderSignedIn(
+    <>
+      <Route path="/links" element={<AdminLinksPage />} />
+      <Route path="*" element={page} />
+    </>,
+    url,
   );
 }
 
 describe('the signed-in frame (real server)', () => {
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-  });
+  resetAfterEach();
 
   it("an administrator reaches /links from the sidebar's own entry", async () => {
     useRealApi(realApi().adminToken);

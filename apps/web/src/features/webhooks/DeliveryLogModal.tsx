@@ -1,5 +1,5 @@
 import type { WebhookDelivery, WebhookEndpoint } from '@ecoa/shared';
-import { Badge, Button, Group, Loader, Modal, ScrollArea, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Modal, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,7 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../platform/errors';
 import { intlLocale } from '../../platform/i18n';
 import { notify } from '../../platform/notify';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { type DataColumn, DataTable } from '../../ui/DataTable';
+import { MoreButton } from '../../ui/MoreButton';
+import { QueryContent } from '../../ui/QueryContent';
 import { webhooksKeys } from './queryKeys';
 import { webhooksApi } from './webhooksApi';
 
@@ -52,7 +54,66 @@ export function DeliveryLogModal({ endpoint, onClose }: { endpoint: WebhookEndpo
     },
     onError: (err) => notify.error(errorText(err, t, 'webhooks.failed')),
   });
-  const items = log.data?.pages.flatMap((p) => p.items) ?? [];
+  const columns: DataColumn<WebhookDelivery>[] = [
+    {
+      header: t('webhooks.log.time'),
+      cell: (d) => <Text size="xs">{format.format(new Date(d.lastAttemptAt ?? d.createdAt))}</Text>,
+    },
+    {
+      header: t('webhooks.log.event'),
+      cell: (d) => (
+        <Text size="xs" ff="monospace">
+          {d.eventType}
+        </Text>
+      ),
+    },
+    {
+      header: t('webhooks.log.status'),
+      cell: (d) => (
+        <>
+          <Badge size="sm" variant="light" color={STATUS_COLORS[d.status]}>
+            {t(`webhooks.log.statuses.${d.status}`)}
+          </Badge>
+          <Text size="xs" c="dimmed">
+            {t('webhooks.log.attempts', { count: d.attempts })}
+          </Text>
+        </>
+      ),
+    },
+    {
+      header: t('webhooks.log.answer'),
+      cell: (d) => (
+        <Tooltip
+          label={d.lastError ?? d.lastResponse ?? '—'}
+          multiline
+          maw={420}
+          disabled={!d.lastError && !d.lastResponse}
+        >
+          <Text size="xs" data-testid="webhook-delivery-code">
+            {d.lastStatusCode ?? (d.lastError ? t('webhooks.log.noAnswer') : '—')}
+          </Text>
+        </Tooltip>
+      ),
+    },
+    {
+      header: t('webhooks.log.latency'),
+      cell: (d) => <Text size="xs">{d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}</Text>,
+    },
+    {
+      cell: (d) => (
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          disabled={d.status === 'pending'}
+          loading={replay.isPending && replay.variables?.id === d.id}
+          onClick={() => replay.mutate(d)}
+          data-testid="webhook-delivery-replay"
+        >
+          {t('webhooks.log.replay')}
+        </Button>
+      ),
+    },
+  ];
 
   return (
     <Modal
@@ -82,93 +143,32 @@ export function DeliveryLogModal({ endpoint, onClose }: { endpoint: WebhookEndpo
             {t('webhooks.log.replayFailedSince')}
           </Button>
         </Group>
-        {log.isPending ? (
-          <Group justify="center" py="lg">
-            <Loader size="sm" />
-          </Group>
-        ) : log.isError ? (
-          <LoadErrorAlert error={log.error} fallbackKey="webhooks.log.loadFailed" onRetry={() => void log.refetch()} />
-        ) : items.length === 0 ? (
-          <Text c="dimmed" ta="center" py="lg" data-testid="webhook-log-empty">
-            {t('webhooks.log.empty')}
-          </Text>
-        ) : (
-          <ScrollArea>
-            <Table striped highlightOnHover verticalSpacing="xs" miw={640}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('webhooks.log.time')}</Table.Th>
-                  <Table.Th>{t('webhooks.log.event')}</Table.Th>
-                  <Table.Th>{t('webhooks.log.status')}</Table.Th>
-                  <Table.Th>{t('webhooks.log.answer')}</Table.Th>
-                  <Table.Th>{t('webhooks.log.latency')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((d) => (
-                  <Table.Tr key={d.id} data-testid="webhook-delivery-row" data-status={d.status}>
-                    <Table.Td>
-                      <Text size="xs">{format.format(new Date(d.lastAttemptAt ?? d.createdAt))}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" ff="monospace">
-                        {d.eventType}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge size="sm" variant="light" color={STATUS_COLORS[d.status]}>
-                        {t(`webhooks.log.statuses.${d.status}`)}
-                      </Badge>
-                      <Text size="xs" c="dimmed">
-                        {t('webhooks.log.attempts', { count: d.attempts })}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Tooltip
-                        label={d.lastError ?? d.lastResponse ?? '—'}
-                        multiline
-                        maw={420}
-                        disabled={!d.lastError && !d.lastResponse}
-                      >
-                        <Text size="xs" data-testid="webhook-delivery-code">
-                          {d.lastStatusCode ?? (d.lastError ? t('webhooks.log.noAnswer') : '—')}
-                        </Text>
-                      </Tooltip>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs">{d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        disabled={d.status === 'pending'}
-                        loading={replay.isPending && replay.variables?.id === d.id}
-                        onClick={() => replay.mutate(d)}
-                        data-testid="webhook-delivery-replay"
-                      >
-                        {t('webhooks.log.replay')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        )}
-        {log.hasNextPage && (
-          <Group justify="center">
-            <Button
-              variant="default"
-              size="xs"
-              loading={log.isFetchingNextPage}
-              onClick={() => void log.fetchNextPage()}
-            >
-              {t('webhooks.log.more')}
-            </Button>
-          </Group>
-        )}
+        <QueryContent
+          query={log}
+          fallbackKey="webhooks.log.loadFailed"
+          isEmpty={(data) => data.pages.every((p) => p.items.length === 0)}
+          empty={
+            <Text c="dimmed" ta="center" py="lg" data-testid="webhook-log-empty">
+              {t('webhooks.log.empty')}
+            </Text>
+          }
+        >
+          {(data) => (
+            <ScrollArea>
+              <DataTable
+                columns={columns}
+                rows={data.pages.flatMap((p) => p.items)}
+                rowKey={(d) => d.id}
+                rowProps={(d) => ({ 'data-testid': 'webhook-delivery-row', 'data-status': d.status })}
+                striped
+                highlightOnHover
+                verticalSpacing="xs"
+                miw={640}
+              />
+            </ScrollArea>
+          )}
+        </QueryContent>
+        <MoreButton query={log} label={t('webhooks.log.more')} size="xs" />
       </Stack>
     </Modal>
   );

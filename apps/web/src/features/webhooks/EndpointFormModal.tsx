@@ -6,11 +6,12 @@ import {
   type WebhookEndpointWithSecret,
   type WebhookEventType,
 } from '@ecoa/shared';
-import { Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../platform/errors';
+import { DialogButtons } from '../../ui/DialogButtons';
 import { webhooksKeys } from './queryKeys';
 import { webhooksApi } from './webhooksApi';
 
@@ -110,14 +111,13 @@ export function EndpointFormModal({
               {errorText(create.error, t, 'webhooks.form.failed')}
             </Text>
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('webhooks.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending} data-testid="webhook-save">
-              {t('webhooks.form.save')}
-            </Button>
-          </Group>
+          <DialogButtons
+            cancelLabel={t('webhooks.cancel')}
+            onCancel={close}
+            confirmLabel={t('webhooks.form.save')}
+            confirmTestId="webhook-save"
+            pending={create.isPending}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,13 +1,14 @@
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from '@ecoa/shared';
-import { ActionIcon, Badge, Button, Card, Group, Loader, Menu, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconDots, IconKey, IconListDetails, IconPlus, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Group, Menu, Paper, Stack, Switch, Text } from '@mantine/core';
+import { IconDots, IconKey, IconListDetails, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../platform/errors';
 import { notify } from '../../platform/notify';
+import { AddButton } from '../../ui/AddButton';
 import { openConfirmDialog } from '../../ui/ConfirmDialog';
-import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
+import { SettingsCard } from '../../ui/SettingsCard';
 import { DeliveryLogModal } from './DeliveryLogModal';
 import { EndpointFormModal } from './EndpointFormModal';
 import { webhooksKeys } from './queryKeys';
@@ -53,6 +54,18 @@ function EndpointRow({
     },
     onError: fail,
   });
+
+  // Rotating and deleting cannot be taken back: both are asked first, the same way.
+  const ask = (action: 'rotate' | 'delete', question: string, onConfirm: () => void) => () =>
+    openConfirmDialog({
+      centered: true,
+      title: t(`webhooks.${action}`),
+      body: question,
+      confirmLabel: t(`webhooks.${action}Confirm`),
+      cancelLabel: t('webhooks.cancel'),
+      confirmTestId: `webhook-${action}-confirm`,
+      onConfirm,
+    });
 
   return (
     <Paper withBorder radius="md" p="sm" data-testid="webhook-row" data-enabled={endpoint.enabled || undefined}>
@@ -119,17 +132,7 @@ function EndpointRow({
               </Menu.Item>
               <Menu.Item
                 leftSection={<IconKey size={14} />}
-                onClick={() =>
-                  openConfirmDialog({
-                    centered: true,
-                    title: t('webhooks.rotate'),
-                    body: t('webhooks.rotateQuestion'),
-                    confirmLabel: t('webhooks.rotateConfirm'),
-                    cancelLabel: t('webhooks.cancel'),
-                    confirmTestId: 'webhook-rotate-confirm',
-                    onConfirm: () => rotate.mutate(),
-                  })
-                }
+                onClick={ask('rotate', t('webhooks.rotateQuestion'), () => rotate.mutate())}
                 data-testid="webhook-row-rotate"
               >
                 {t('webhooks.rotate')}
@@ -137,17 +140,7 @@ function EndpointRow({
               <Menu.Item
                 color="red"
                 leftSection={<IconTrash size={14} />}
-                onClick={() =>
-                  openConfirmDialog({
-                    centered: true,
-                    title: t('webhooks.delete'),
-                    body: t('webhooks.deleteQuestion', { url: endpoint.url }),
-                    confirmLabel: t('webhooks.deleteConfirm'),
-                    cancelLabel: t('webhooks.cancel'),
-                    confirmTestId: 'webhook-delete-confirm',
-                    onConfirm: () => remove.mutate(),
-                  })
-                }
+                onClick={ask('delete', t('webhooks.deleteQuestion', { url: endpoint.url }), () => remove.mutate())}
                 data-testid="webhook-row-delete"
               >
                 {t('webhooks.delete')}
@@ -171,63 +164,50 @@ export function WebhooksCard() {
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<{ value: string; rotated: boolean } | null>(null);
   const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
-  const items = endpoints.data ?? [];
 
   return (
-    <Card withBorder radius="lg" padding="lg" data-testid="settings-webhooks">
-      <Stack gap="md">
-        <Group justify="space-between" align="flex-start" gap="sm">
-          <div style={{ flex: '1 1 16rem' }}>
-            <Group gap={8}>
-              <IconWebhook size={20} />
-              <Title order={4}>{t('webhooks.title')}</Title>
-            </Group>
-            <Text size="sm" c="dimmed" mt={4}>
-              {t('webhooks.intro')}
-            </Text>
-          </div>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)} data-testid="webhook-add">
-            {t('webhooks.add')}
-          </Button>
-        </Group>
-        {endpoints.isPending ? (
-          <Group justify="center" py="lg">
-            <Loader size="sm" />
-          </Group>
-        ) : endpoints.isError ? (
-          <LoadErrorAlert
-            error={endpoints.error}
-            fallbackKey="webhooks.loadFailed"
-            onRetry={() => void endpoints.refetch()}
-            data-testid="webhooks-error"
+    <SettingsCard
+      ns="webhooks"
+      icon={<IconWebhook size={20} />}
+      action={
+        <AddButton onClick={() => setCreating(true)} data-testid="webhook-add">
+          {t('webhooks.add')}
+        </AddButton>
+      }
+      testId="webhooks"
+      query={endpoints}
+      isEmpty={(items) => items.length === 0}
+      dialogs={
+        <>
+          <EndpointFormModal
+            opened={creating}
+            onClose={() => setCreating(false)}
+            onCreated={(created) => {
+              setCreating(false);
+              setSecret({ value: created.secret, rotated: false });
+            }}
           />
-        ) : items.length === 0 ? (
-          <Text size="sm" c="dimmed" ta="center" py="md" data-testid="webhooks-empty">
-            {t('webhooks.empty')}
-          </Text>
-        ) : (
-          <Stack gap="xs" data-testid="webhooks-list">
-            {items.map((endpoint) => (
-              <EndpointRow
-                key={endpoint.id}
-                endpoint={endpoint}
-                onLog={setLogOf}
-                onSecret={(rotated) => setSecret({ value: rotated.secret, rotated: true })}
-              />
-            ))}
-          </Stack>
-        )}
-      </Stack>
-      <EndpointFormModal
-        opened={creating}
-        onClose={() => setCreating(false)}
-        onCreated={(created) => {
-          setCreating(false);
-          setSecret({ value: created.secret, rotated: false });
-        }}
-      />
-      <SecretModal secret={secret?.value ?? null} rotated={secret?.rotated ?? false} onClose={() => setSecret(null)} />
-      <DeliveryLogModal endpoint={logOf} onClose={() => setLogOf(null)} />
-    </Card>
+          <SecretModal
+            secret={secret?.value ?? null}
+            rotated={secret?.rotated ?? false}
+            onClose={() => setSecret(null)}
+          />
+          <DeliveryLogModal endpoint={logOf} onClose={() => setLogOf(null)} />
+        </>
+      }
+    >
+      {(items) => (
+        <Stack gap="xs" data-testid="webhooks-list">
+          {items.map((endpoint) => (
+            <EndpointRow
+              key={endpoint.id}
+              endpoint={endpoint}
+              onLog={setLogOf}
+              onSecret={(rotated) => setSecret({ value: rotated.secret, rotated: true })}
+            />
+          ))}
+        </Stack>
+      )}
+    </SettingsCard>
   );
 }

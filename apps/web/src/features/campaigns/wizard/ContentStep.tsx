@@ -137,6 +137,9 @@ export function ContentStep({ channel, content, variables, onChange }: Props) {
     }
     case 'rcs': {
       const mode = content.card ? 'card' : 'text';
+      // The card's optional parts: an emptied field leaves the card without it.
+      const setCardOption = (patch: { description?: string; imageUrl?: string }) =>
+        set({ card: { title: content.card?.title ?? '', ...content.card, ...patch } });
       return (
         <Stack>
           <SegmentedControl
@@ -170,29 +173,13 @@ export function ContentStep({ channel, content, variables, onChange }: Props) {
               <Textarea
                 label={t('campaignWizard.content.cardDescription')}
                 value={content.card?.description ?? ''}
-                onChange={(e) =>
-                  set({
-                    card: {
-                      title: content.card?.title ?? '',
-                      ...content.card,
-                      description: e.currentTarget.value || undefined,
-                    },
-                  })
-                }
+                onChange={(e) => setCardOption({ description: e.currentTarget.value || undefined })}
               />
               <TextInput
                 label={t('campaignWizard.content.cardImage')}
                 placeholder="https://"
                 value={content.card?.imageUrl ?? ''}
-                onChange={(e) =>
-                  set({
-                    card: {
-                      title: content.card?.title ?? '',
-                      ...content.card,
-                      imageUrl: e.currentTarget.value || undefined,
-                    },
-                  })
-                }
+                onChange={(e) => setCardOption({ imageUrl: e.currentTarget.value || undefined })}
               />
             </>
           )}

@@ -1,19 +1,5 @@
 import { BUILT_IN_VARIABLES, CHANNELS, type Channel } from '@ecoa/shared';
-import {
-  Alert,
-  Button,
-  Card,
-  Center,
-  Group,
-  Loader,
-  Radio,
-  SimpleGrid,
-  Stack,
-  Stepper,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, Radio, SimpleGrid, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -21,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../platform/api';
 import { LoadErrorAlert } from '../../../ui/LoadErrorAlert';
+import { LoadingState } from '../../../ui/LoadingState';
 import { usePhone } from '../../../ui/usePhone';
 import { refreshMoney } from '../../credits';
 import { listsApi } from '../../lists';
@@ -174,9 +161,7 @@ export function CreateCampaignPage() {
         <LoadErrorAlert query={existing} fallbackKey="campaignWizard.loadError" />
       </Stack>
     ) : (
-      <Center py="xl">
-        <Loader />
-      </Center>
+      <LoadingState />
     );
   return (
     <Stack gap="lg" data-testid="campaign-wizard">

@@ -1,10 +1,8 @@
 import type { CampaignEstimate } from '@ecoa/shared';
 import { Alert, Button, Group, List, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconSend } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from '../../../platform/i18n';
-import { TestSendDialog } from '../../channels';
+import { TestSendButton } from '../../channels';
 import { useCredits } from '../../credits';
 import { saoPauloDateTime } from '../times';
 import { saoPauloIso, type WizardDraft } from './draft';
@@ -23,7 +21,6 @@ function scheduledText(local: string, locale: string): string {
 export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: CampaignEstimate | undefined }) {
   const { t, i18n } = useTranslation();
   const { openBuyCredits } = useCredits();
-  const [testing, setTesting] = useState(false);
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const n = (v: number | undefined) => (v === undefined ? '…' : number.format(v));
   const type = estimate ? t(`credits.types.${estimate.creditType}`) : '';
@@ -90,16 +87,8 @@ export function ReviewStep({ draft, estimate }: { draft: WizardDraft; estimate: 
         </Alert>
       )}
       <Group>
-        <Button
-          variant="default"
-          leftSection={<IconSend size={16} />}
-          onClick={() => setTesting(true)}
-          data-testid="review-test-send"
-        >
-          {t('campaignWizard.review.test')}
-        </Button>
+        <TestSendButton label={t('campaignWizard.review.test')} iconSize={16} data-testid="review-test-send" />
       </Group>
-      <TestSendDialog opened={testing} onClose={() => setTesting(false)} />
     </Stack>
   );
 }
