@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { asUser } from '../../../test/http.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits } from '../channels/channels.test-support.ts';
+import { type Receiver, startReceiver } from '../webhooks/webhooks.test-support.ts';
 import {
   campaignsUser,
   freshMobiles,
@@ -29,10 +31,17 @@ const OPENS_AT_NINE = { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' }
 describe(`campaign moves and their refusals (${dbKind})`, () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
+  let receiver: Receiver;
   openBeforeAll(
-    () => startCampaignsServer({ clock }),
+    async () => {
+      receiver = await startReceiver();
+      return startCampaignsServer({ clock });
+    },
     (opened) => (server = opened),
   );
+  afterAll(async () => {
+    await receiver?.close();
+  });
 
   async function closedCampaign(count = 3) {
     const { user, api: c } = await campaignsUser(server, 20);
@@ -40,11 +49,31 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     const id = await c.create({ ...smsCampaign('Fechada', list), window: OPENS_AT_NINE });
     return { user, c, id };
   }
+  /** The customer's integration hears of each move (`campaign.status`, in the move's transaction). */
+  async function listen(token: string) {
+    const endpoint = await asUser(
+      server,
+      token,
+    )({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      payload: { url: receiver.url, events: ['campaign.status'] },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+  }
+  const told = async (userId: string) =>
+    (
+      await server.db.executeSql(
+        "select payload->'data'->>'status' as status, (payload->'data'->'counts'->>'pending')::int as pending from webhook_events where user_id = $1 and type = 'campaign.status' order by payload->'data'->>'at'",
+        [userId],
+      )
+    ).rows as { status: string; pending: number }[];
   const refusal = async (res: { statusCode: number; json(): { code: string } }) => [res.statusCode, res.json().code];
 
   it("each move refused from the states it may not leave, with its code; another user's campaign is not found", async () => {
     clock.set(MONDAY_8AM);
-    const { c, id } = await closedCampaign();
+    const { user, c, id } = await closedCampaign();
+    await listen(user.token);
     const stranger = (await campaignsUser(server, 0)).api;
     for (const move of ['start', 'pause', 'resume', 'cancel'])
       expect(await refusal(await stranger.call('POST', `/api/v1/campaigns/${id}/${move}`))).toEqual([
@@ -64,6 +93,11 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     expect(await c.move(id, 'cancel')).toMatchObject({ status: 'CANCELED', counts: { canceled: 3 } });
     expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/cancel`))).toEqual([409, 'CAMPAIGN_FINISHED']);
     expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/resume`))).toEqual([409, 'CAMPAIGN_NOT_PAUSED']);
+    expect(await told(user.id)).toEqual([
+      { status: 'started', pending: 3 },
+      { status: 'paused', pending: 3 },
+      { status: 'canceled', pending: 0 },
+    ]);
     // A user's own moves leave no audit entry (that is for administrators').
     const { rows } = await server.db.executeSql('select count(*)::int as n from audit_log where subject_id = $1', [id]);
     expect(rows).toEqual([{ n: 0 }]);
@@ -106,7 +140,8 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
 
   it('a scheduled campaign paused and resumed before its time waits again; resumed after it, it runs from then', async () => {
     clock.set(MONDAY_8AM);
-    const { c, id } = await closedCampaign(2);
+    const { user, c, id } = await closedCampaign(2);
+    await listen(user.token);
     const at = new Date(MONDAY_8AM.getTime() + 10 * 60_000);
     const started = await c.call('POST', `/api/v1/campaigns/${id}/start`, {
       mode: 'schedule',
@@ -120,6 +155,8 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     const later = new Date(at.getTime() + 60_000);
     clock.set(later);
     expect(await c.move(id, 'resume')).toMatchObject({ status: 'RUNNING', startedAt: later.toISOString() });
+    // Started only when it runs: not when scheduled, nor when resumed to wait again.
+    expect((await told(user.id)).map((t) => t.status)).toEqual(['paused', 'paused', 'started']);
     clock.set(MONDAY_8AM);
   });
 
