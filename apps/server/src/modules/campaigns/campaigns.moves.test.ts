@@ -1,0 +1,198 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { asUser } from '../../../test/http.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
+import { createManualClock } from '../../platform/clock/clock.ts';
+import type { RunningServer } from '../../server.ts';
+import { credits } from '../channels/channels.test-support.ts';
+import { type Receiver, startReceiver } from '../webhooks/webhooks.test-support.ts';
+import {
+  campaignsUser,
+  freshMobiles,
+  importList,
+  mobile,
+  smsCampaign,
+  startCampaignsServer,
+} from './campaigns.test-support.ts';
+
+/**
+ * A campaign's moves and their refusals (campaigns.lifecycle.ts), before its window opens: no
+ * carrier traffic, every figure read back through the API, the ledger and the audit log.
+ */
+const MONDAY_8AM = (() => {
+  const day = new Date(Date.now() + 7 * 86_400_000);
+  day.setUTCHours(11, 0, 0, 0);
+  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
+  return day;
+})();
+const OPENS_AT_NINE = { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' };
+
+describe(`campaign moves and their refusals (${dbKind})`, () => {
+  const clock = createManualClock(MONDAY_8AM);
+  let server: RunningServer;
+  let receiver: Receiver;
+  openBeforeAll(
+    async () => {
+      receiver = await startReceiver();
+      return startCampaignsServer({ clock });
+    },
+    (opened) => (server = opened),
+  );
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  async function closedCampaign(count = 3) {
+    const { user, api: c } = await campaignsUser(server, 20);
+    const list = await importList(server, user.token, freshMobiles(count));
+    const id = await c.create({ ...smsCampaign('Fechada', list), window: OPENS_AT_NINE });
+    return { user, c, id };
+  }
+  /** The customer's integration hears of each move (`campaign.status`, in the move's transaction). */
+  async function listen(token: string) {
+    const endpoint = await asUser(
+      server,
+      token,
+    )({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      payload: { url: receiver.url, events: ['campaign.status'] },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+  }
+  const told = async (userId: string) =>
+    (
+      await server.db.executeSql(
+        "select payload->'data'->>'status' as status, (payload->'data'->'counts'->>'pending')::int as pending from webhook_events where user_id = $1 and type = 'campaign.status' order by payload->'data'->>'at'",
+        [userId],
+      )
+    ).rows as { status: string; pending: number }[];
+  const refusal = async (res: { statusCode: number; json(): { code: string } }) => [res.statusCode, res.json().code];
+
+  it("each move refused from the states it may not leave, with its code; another user's campaign is not found", async () => {
+    clock.set(MONDAY_8AM);
+    const { user, c, id } = await closedCampaign();
+    await listen(user.token);
+    const stranger = (await campaignsUser(server, 0)).api;
+    for (const move of ['start', 'pause', 'resume', 'cancel'])
+      expect(await refusal(await stranger.call('POST', `/api/v1/campaigns/${id}/${move}`))).toEqual([
+        404,
+        'CAMPAIGN_NOT_FOUND',
+      ]);
+    expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/pause`))).toEqual([409, 'CAMPAIGN_NOT_RUNNING']);
+    expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/resume`))).toEqual([409, 'CAMPAIGN_NOT_PAUSED']);
+    expect(await c.move(id, 'start')).toMatchObject({ status: 'RUNNING', startedAt: MONDAY_8AM.toISOString() });
+    expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/start`))).toEqual([
+      409,
+      'CAMPAIGN_ALREADY_STARTED',
+    ]);
+    expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/resume`))).toEqual([409, 'CAMPAIGN_NOT_PAUSED']);
+    expect(await c.move(id, 'pause')).toMatchObject({ status: 'PAUSED', statusReason: null });
+    expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/pause`))).toEqual([409, 'CAMPAIGN_NOT_RUNNING']);
+    expect(await c.move(id, 'cancel')).toMatchObject({ status: 'CANCELED', counts: { canceled: 3 } });
+    expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/cancel`))).toEqual([409, 'CAMPAIGN_FINISHED']);
+    expect(await refusal(await c.call('POST', `/api/v1/campaigns/${id}/resume`))).toEqual([409, 'CAMPAIGN_NOT_PAUSED']);
+    expect(await told(user.id)).toEqual([
+      { status: 'started', pending: 3 },
+      { status: 'paused', pending: 3 },
+      { status: 'canceled', pending: 0 },
+    ]);
+    // A user's own moves leave no audit entry (that is for administrators').
+    const { rows } = await server.db.executeSql('select count(*)::int as n from audit_log where subject_id = $1', [id]);
+    expect(rows).toEqual([{ n: 0 }]);
+  });
+
+  it('a start keeps who was left out and why, and refuses an audience left with nobody', async () => {
+    clock.set(MONDAY_8AM);
+    const { user, api: c } = await campaignsUser(server, 20);
+    const [shared, optedOut] = [mobile(), mobile()];
+    // The same phone in two lists counts once; a landline is not sent an SMS.
+    const lists = [
+      await importList(server, user.token, [
+        { phone: shared },
+        { phone: optedOut },
+        { phone: '+551133334444' },
+        { phone: mobile() },
+      ]),
+      await importList(server, user.token, [{ phone: shared }], 'B'),
+    ];
+    expect((await c.call('POST', '/api/v1/opt-outs', { phones: [optedOut] })).statusCode).toBeLessThan(300);
+    const id = await c.create({ ...smsCampaign('Excluídos', lists[0]!), listIds: lists, window: OPENS_AT_NINE });
+    expect(await c.move(id, 'start')).toMatchObject({
+      status: 'RUNNING',
+      total: 2,
+      credits: { reserved: 2, used: 0, released: 0 },
+    });
+    // Kept with the campaign for its report: the audience as it was at the start.
+    const { rows } = await server.db.executeSql('select excluded from campaigns where id = $1', [id]);
+    expect(rows).toEqual([{ excluded: { optedOut: 1, duplicates: 1, landlines: 1 } }]);
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 18, reserved: 2 });
+
+    const fixed = await importList(server, user.token, [{ phone: '+551133335555' }]);
+    const nobody = await c.create({ ...smsCampaign('Ninguém', fixed), window: OPENS_AT_NINE });
+    const res = await c.call('POST', `/api/v1/campaigns/${nobody}/start`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'NO_RECIPIENTS' });
+    expect(await c.get(nobody)).toMatchObject({ status: 'DRAFT', credits: { reserved: 0 } });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 18, reserved: 2 });
+  });
+
+  it('a scheduled campaign paused and resumed before its time waits again; resumed after it, it runs from then', async () => {
+    clock.set(MONDAY_8AM);
+    const { user, c, id } = await closedCampaign(2);
+    await listen(user.token);
+    const at = new Date(MONDAY_8AM.getTime() + 10 * 60_000);
+    const started = await c.call('POST', `/api/v1/campaigns/${id}/start`, {
+      mode: 'schedule',
+      schedule: at.toISOString(),
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json()).toMatchObject({ status: 'SCHEDULED', startedAt: null, credits: { reserved: 2 } });
+    expect(await c.move(id, 'pause')).toMatchObject({ status: 'PAUSED' });
+    expect(await c.move(id, 'resume')).toMatchObject({ status: 'SCHEDULED', startedAt: null, statusReason: null });
+    expect(await c.move(id, 'pause')).toMatchObject({ status: 'PAUSED' });
+    const later = new Date(at.getTime() + 60_000);
+    clock.set(later);
+    expect(await c.move(id, 'resume')).toMatchObject({ status: 'RUNNING', startedAt: later.toISOString() });
+    // Started only when it runs: not when scheduled, nor when resumed to wait again.
+    expect((await told(user.id)).map((t) => t.status)).toEqual(['paused', 'paused', 'started']);
+    clock.set(MONDAY_8AM);
+  });
+
+  it("an administrator's pause says so, and both moves are audited with where the campaign was", async () => {
+    clock.set(MONDAY_8AM);
+    const { user, c, id } = await closedCampaign(4);
+    await c.move(id, 'start');
+    const admin = await signUpAndSignIn(server);
+    await makeAdmin(server, admin.user.id);
+    const as = (move: string, campaignId = id) =>
+      server.app.inject({
+        method: 'POST',
+        url: `/api/v1/admin/campaigns/${campaignId}/${move}`,
+        headers: bearer(admin.token),
+      });
+    const paused = await as('pause');
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json()).toMatchObject({ status: 'PAUSED', statusReason: 'PAUSED_BY_ADMIN' });
+    const canceled = await as('cancel');
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    expect(canceled.json()).toMatchObject({
+      status: 'CANCELED',
+      counts: { canceled: 4, queued: 0 },
+      credits: { reserved: 4, used: 0, released: 4 },
+    });
+    expect(canceled.json().finishedAt).toBe(MONDAY_8AM.toISOString());
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 20, reserved: 0 });
+    const { rows } = await server.db.executeSql(
+      'select actor_id, action, changes from audit_log where subject_id = $1 order by created_at',
+      [id],
+    );
+    expect(rows).toEqual([
+      { actor_id: admin.user.id, action: 'campaign.pause', changes: { status: { from: 'RUNNING', to: 'PAUSED' } } },
+      { actor_id: admin.user.id, action: 'campaign.cancel', changes: { status: { from: 'PAUSED', to: 'CANCELED' } } },
+    ]);
+    expect(await refusal(await as('cancel'))).toEqual([409, 'CAMPAIGN_FINISHED']);
+    expect(await refusal(await as('pause', crypto.randomUUID()))).toEqual([404, 'CAMPAIGN_NOT_FOUND']);
+  });
+});
