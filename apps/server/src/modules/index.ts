@@ -167,6 +167,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
     logger,
     clicksPerIpPerMinute: config.linkClicksPerIpPerMinute,
+    onClicks: webhooks.sources.onLinkClicks,
   });
   campaigns = createCampaignsModule({
     db,
