@@ -188,6 +188,9 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     db,
     apiSends: campaigns.apiSends,
     messagesList: channels.messagesList,
+    jobs,
+    clock,
+    logger,
   });
   const dashboard = createDashboardModule({
     db,
