@@ -167,6 +167,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
     logger,
     clicksPerIpPerMinute: config.linkClicksPerIpPerMinute,
+    onClicks: webhooks.sources.onLinkClicks,
   });
   campaigns = createCampaignsModule({
     db,
@@ -187,6 +188,9 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     db,
     apiSends: campaigns.apiSends,
     messagesList: channels.messagesList,
+    jobs,
+    clock,
+    logger,
   });
   const dashboard = createDashboardModule({
     db,

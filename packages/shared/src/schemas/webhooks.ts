@@ -53,10 +53,12 @@ export type MessageReplyEventData = {
 };
 export type MessageOptOutEventData = { phone: string; source: 'reply'; replyId: string; at: string };
 export type LinkClickEventData = {
-  linkId: string;
-  slug: string;
+  linkId: string | null;
+  slug: string | null;
+  url: string | null;
   campaignId: string | null;
   messageId: string | null;
+  to: string | null;
   at: string;
 };
 export type UraDigitsEventData = { messageId: string; to: string; digits: string; campaignId: string | null };

@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
-import type { Database } from '../../platform/db/client.ts';
+import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import { type LinkTargetRow, linkClicks, linkTargets, type NewLinkClick } from './links.schema.ts';
 
@@ -37,10 +37,10 @@ export function createLinkClickQueries(db: Database) {
     },
 
     /** Many clicks in one statement (`unnest`: a fixed number of parameters whatever the count). */
-    async insertClicks(clicks: NewLinkClick[]): Promise<void> {
+    async insertClicks(clicks: NewLinkClick[], tx: DbOrTx = db): Promise<void> {
       if (clicks.length === 0) return;
       const col = <K extends keyof NewLinkClick>(k: K) => pgArray(clicks.map((c) => (c[k] ?? null) as string | null));
-      await db.execute(sql`
+      await tx.execute(sql`
         insert into link_clicks (link_id, target_id, message_id, campaign_id, at, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, country, visitor)
         select * from unnest(${col('linkId')}::uuid[], ${col('targetId')}::uuid[], ${col('messageId')}::uuid[], ${col('campaignId')}::uuid[],
           ${pgArray(clicks.map((c) => (c.at instanceof Date ? c.at.toISOString() : String(c.at))))}::timestamptz[],

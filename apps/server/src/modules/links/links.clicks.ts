@@ -3,11 +3,33 @@
  * waits here (≤ 500 or 200 ms) and goes in with its neighbours in one INSERT. A failed write is
  * kept and tried again; `close()` (a clean shutdown) writes everything still waiting.
  */
+import type { DbOrTx } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { NewLinkClick } from './links.schema.ts';
 
-export function createClickRecorder(options: {
-  insert: (clicks: NewLinkClick[]) => Promise<void>;
+/**
+ * What the customer's `link.click` webhook says of a click (the row keeps ids only): whose link,
+ * where the visitor went, and the recipient when the click came from a campaign's tracked link.
+ */
+export type ClickedLink = {
+  userId: string;
+  linkId: string | null;
+  slug: string | null;
+  url: string | null;
+  messageId: string | null;
+  campaignId: string | null;
+  to: string | null;
+  at: Date;
+};
+
+/** A click waiting to be written, with what its webhook event will say. */
+export type RecordedClick = NewLinkClick & { clicked: ClickedLink };
+
+/** Called in the transaction that writes a batch of clicks (the webhooks' outbox goes in with them). */
+export type OnLinkClicks = (clicks: ClickedLink[], tx: DbOrTx) => Promise<void>;
+
+export function createClickRecorder<T extends NewLinkClick = NewLinkClick>(options: {
+  insert: (clicks: T[]) => Promise<void>;
   logger: Logger;
   maxBatch?: number;
   maxDelayMs?: number;
@@ -17,7 +39,7 @@ export function createClickRecorder(options: {
   const maxBatch = options.maxBatch ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 200;
   const maxWaiting = options.maxWaiting ?? 200_000;
-  let waiting: NewLinkClick[] = [];
+  let waiting: T[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> | undefined;
   let dropped = 0;
@@ -52,7 +74,7 @@ export function createClickRecorder(options: {
   }
 
   return {
-    record(click: NewLinkClick): void {
+    record(click: T): void {
       waiting.push(click);
       if (waiting.length > maxWaiting) {
         dropped += waiting.length - maxWaiting;
@@ -84,4 +106,4 @@ export function createClickRecorder(options: {
   };
 }
 
-export type ClickRecorder = ReturnType<typeof createClickRecorder>;
+export type ClickRecorder = ReturnType<typeof createClickRecorder<RecordedClick>>;

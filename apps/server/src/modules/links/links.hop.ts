@@ -10,7 +10,7 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import type { ClickRecorder } from './links.clicks.ts';
 import type { LinkCache } from './links.hop-cache.ts';
 import { languageOf, messagePage, pixelPage } from './links.pages.ts';
-import type { HopLink, LinksRepository } from './links.repository.ts';
+import type { HopLink, LinksRepository, TrackedLink } from './links.repository.ts';
 import { availableTargets, destinationOf, pickTarget } from './links.rotation.ts';
 
 export type HopRequest = {
@@ -105,11 +105,7 @@ export function createHop(deps: {
   }
 
   /** A click on a rotating link (its own address, or a campaign recipient's tracked one: `from`). */
-  async function serve(
-    link: HopLink | undefined,
-    request: HopRequest,
-    from: { messageId: string; campaignId: string } | null,
-  ): Promise<HopAnswer> {
+  async function serve(link: HopLink | undefined, request: HopRequest, from: TrackedLink | null): Promise<HopAnswer> {
     const language = languageOf(request.acceptLanguage);
     const now = clock.now();
     const preview = PREVIEW_AGENTS.test(request.userAgent ?? '');
@@ -122,18 +118,32 @@ export function createHop(deps: {
     else if (link.sticky && stickyId) target = available.find((t) => t.id === stickyId);
     if (!preview && !target && available.length > 0)
       target = pickTarget(link.mode, available, await repo.nextTurn(link.turnSequence));
-    if (preview) {
-      const to = target ?? link.fallback;
-      return to
-        ? { status: 302, location: destinationOf(to, link.name) }
+    const destination = target ?? link.fallback;
+    const url = destination ? destinationOf(destination, link.name) : null;
+    if (preview)
+      return url !== null
+        ? { status: 302, location: url }
         : { status: 200, html: messagePage('unavailable', language) };
-    }
-    deps.clicks.record({ linkId: link.id, targetId: target?.id ?? null, ...from, ...clickOf(request, now) });
-    if (!target) {
-      if (link.fallback) return answerWith(link, destinationOf(link.fallback, link.name), request);
-      return { status: 503, html: messagePage('unavailable', language) };
-    }
-    const answer = answerWith(link, destinationOf(target, link.name), request);
+    deps.clicks.record({
+      linkId: link.id,
+      targetId: target?.id ?? null,
+      messageId: from?.messageId ?? null,
+      campaignId: from?.campaignId ?? null,
+      ...clickOf(request, now),
+      clicked: {
+        userId: from?.userId ?? link.userId,
+        linkId: link.id,
+        slug: link.slug,
+        url,
+        messageId: from?.messageId ?? null,
+        campaignId: from?.campaignId ?? null,
+        to: from?.to ?? null,
+        at: now,
+      },
+    });
+    if (url === null) return { status: 503, html: messagePage('unavailable', language) };
+    const answer = answerWith(link, url, request);
+    if (!target) return answer;
     if (link.sticky) {
       answer.cookie = {
         name: stickyCookieName(link.slug),
@@ -153,11 +163,20 @@ export function createHop(deps: {
     async tracked(code: string, request: HopRequest): Promise<HopAnswer> {
       const found = await repo.findTracked(code);
       if (!found) return { status: 404, html: messagePage('notFound', languageOf(request.acceptLanguage)) };
-      const from = { messageId: found.messageId, campaignId: found.campaignId };
-      if (found.rotatingLinkSlug !== null) return serve(await deps.links.get(found.rotatingLinkSlug), request, from);
+      if (found.rotatingLinkSlug !== null) return serve(await deps.links.get(found.rotatingLinkSlug), request, found);
       if (!found.url) return { status: 404, html: messagePage('notFound', languageOf(request.acceptLanguage)) };
-      if (!PREVIEW_AGENTS.test(request.userAgent ?? ''))
-        deps.clicks.record({ linkId: null, targetId: null, ...from, ...clickOf(request, clock.now()) });
+      if (!PREVIEW_AGENTS.test(request.userAgent ?? '')) {
+        const { messageId, campaignId, userId, to, url } = found;
+        const now = clock.now();
+        deps.clicks.record({
+          linkId: null,
+          targetId: null,
+          messageId,
+          campaignId,
+          ...clickOf(request, now),
+          clicked: { userId, linkId: null, slug: null, url, messageId, campaignId, to, at: now },
+        });
+      }
       return { status: 302, location: found.url };
     },
   };

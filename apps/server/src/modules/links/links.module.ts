@@ -8,7 +8,7 @@ import type { DbHandle } from '../../platform/db/client.ts';
 import type { RegisterRoutes } from '../../platform/http/module-routes.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditRepository } from '../audit/index.ts';
-import { type ClickRecorder, createClickRecorder } from './links.clicks.ts';
+import { type ClickRecorder, createClickRecorder, type OnLinkClicks, type RecordedClick } from './links.clicks.ts';
 import { createHop } from './links.hop.ts';
 import { createLinkCache } from './links.hop-cache.ts';
 import { registerHopRoute } from './links.public.ts';
@@ -29,6 +29,8 @@ export function createLinksModule(deps: {
   clicksPerIpPerMinute?: number;
   clock: Clock;
   logger: Logger;
+  /** The clicks of a batch, in the transaction that writes them (the `link.click` webhook). */
+  onClicks?: OnLinkClicks;
 }): LinksModule {
   const { audit, clock } = deps;
   const db = deps.db.db;
@@ -48,7 +50,21 @@ export function createLinksModule(deps: {
     audit: (entry, tx) => audit.record({ ...entry, subjectType: 'campaign' }, tx),
     clock,
   });
-  const clicks = createClickRecorder({ insert: (rows) => repo.insertClicks(rows), logger: deps.logger });
+  const onClicks = deps.onClicks;
+  const clicks = createClickRecorder<RecordedClick>({
+    // With a listener, its events (the webhooks' outbox) are written in the clicks' transaction.
+    insert: onClicks
+      ? (rows) =>
+          db.transaction(async (tx) => {
+            await repo.insertClicks(rows, tx);
+            await onClicks(
+              rows.map((r) => r.clicked),
+              tx,
+            );
+          })
+      : (rows) => repo.insertClicks(rows),
+    logger: deps.logger,
+  });
   const hop = createHop({ repo, links: liveLinks, clicks, secret: deps.secret, clock });
   return {
     service,

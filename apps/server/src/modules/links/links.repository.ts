@@ -27,6 +27,16 @@ export type TargetWrite = {
   active: boolean;
   hours: TargetHours | null;
 };
+/** A campaign recipient's tracked link: whose, to whom it was sent, and where it leads. */
+export type TrackedLink = {
+  messageId: string;
+  campaignId: string;
+  userId: string;
+  /** The recipient's number (E.164). */
+  to: string;
+  rotatingLinkSlug: string | null;
+  url: string | null;
+};
 /** A link as the hop reads it: the row and its current targets. */
 export type HopLink = RotatingLinkRow & { targets: LinkTargetRow[] };
 export type { ClickTotals } from './links.clicks.repository.ts';
@@ -218,30 +228,28 @@ export function createLinksRepository(db: Database) {
      * rows: the tracked link is part of a campaign's content. None when an administrator turned
      * the campaign's tracked links off.
      */
-    async findTracked(
-      code: string,
-    ): Promise<
-      { messageId: string; campaignId: string; rotatingLinkSlug: string | null; url: string | null } | undefined
-    > {
+    async findTracked(code: string): Promise<TrackedLink | undefined> {
       const [row] = await rowsOf<{
         message_id: string;
         campaign_id: string;
+        user_id: string;
+        to_phone: string;
         slug: string | null;
         url: string | null;
         link_id: string | null;
       }>(
         db.execute(sql`
-          select m.id as message_id, m.campaign_id, c.content->'trackedLink'->>'url' as url,
+          select m.id as message_id, m.campaign_id, c.user_id, m.to_phone, c.content->'trackedLink'->>'url' as url,
             c.content->'trackedLink'->>'rotatingLinkId' as link_id, l.slug
           from messages m join campaigns c on c.id = m.campaign_id
           left join rotating_links l on l.id::text = c.content->'trackedLink'->>'rotatingLinkId' and l.deleted_at is null
           where m.short_code = ${code} and c.links_disabled_at is null`),
       );
       if (!row) return undefined;
+      const found = { messageId: row.message_id, campaignId: row.campaign_id, userId: row.user_id, to: row.to_phone };
       // A rotating link deleted since: nowhere to go (the friendly page).
-      if (row.link_id && !row.slug)
-        return { messageId: row.message_id, campaignId: row.campaign_id, rotatingLinkSlug: null, url: null };
-      return { messageId: row.message_id, campaignId: row.campaign_id, rotatingLinkSlug: row.slug, url: row.url };
+      if (row.link_id && !row.slug) return { ...found, rotatingLinkSlug: null, url: null };
+      return { ...found, rotatingLinkSlug: row.slug, url: row.url };
     },
   };
 }

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database, DbOrTx, Tx } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/rows.ts';
 import { apiIdempotencyKeys } from './messages-api.schema.ts';
 
 /** The answer a request with an `Idempotency-Key` gave, and what it was asked. */
@@ -38,6 +39,26 @@ export function createMessagesApiRepository(db: Database) {
         .update(apiIdempotencyKeys)
         .set({ status, response })
         .where(and(eq(apiIdempotencyKeys.userId, userId), eq(apiIdempotencyKeys.key, key)));
+    },
+
+    /**
+     * Keys created before `cutoff` deleted, `batch` at a time (each a short statement on the
+     * created-at index, never one long delete holding the table); how many.
+     */
+    async purgeBefore(cutoff: Date, batch = 5_000): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const [row] = await rowsOf<{ n: number | string }>(
+          db.execute(sql`with gone as (
+              delete from api_idempotency_keys where (user_id, key) in (
+                select user_id, key from api_idempotency_keys where created_at < ${cutoff} limit ${batch})
+              returning 1)
+            select count(*) as n from gone`),
+        );
+        const n = Number(row?.n ?? 0);
+        total += n;
+        if (n < batch) return total;
+      }
     },
   };
 }

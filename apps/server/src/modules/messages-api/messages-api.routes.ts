@@ -18,7 +18,7 @@ import type { MessagesApiService } from './messages-api.service.ts';
 const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
 
 const idempotency =
-  'Optional `Idempotency-Key` header: a retry with the same key and body answers the first result (status and body); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED.';
+  'Optional `Idempotency-Key` header: a retry with the same key and body answers the first result (status and body); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours: after that, the same key is a new request.';
 
 /** The sending API: `POST /api/v1/messages`, `POST /api/v1/messages/batch`, `GET /api/v1/messages`, `DELETE /api/v1/messages/:id`. */
 export function registerMessagesApiRoutes(app: FastifyInstance, deps: { api: MessagesApiService; guard: AuthGuard }) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser } from '../../../test/http.test-support.ts';
+import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
+import { asUser, injectAs } from '../../../test/http.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { campaignsUser, importList, mobile, startCampaignsServer } from '../campaigns/campaigns.test-support.ts';
@@ -61,4 +62,84 @@ describe(`campaign webhooks (${dbKind})`, () => {
     expect(statuses.every((d) => d.campaignId === id)).toBe(true);
     expect(receiver.received.every((w) => w.verifiedBy === 0)).toBe(true);
   }, 90_000);
+
+  it('reports each pause, resume and cancel once, by the user or an administrator, with counts', async () => {
+    const { user, api: c } = await campaignsUser(server, 100);
+    const created = await asUser(
+      server,
+      user.token,
+    )({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      payload: { url: receiver.url, events: ['campaign.status'] },
+    });
+    receiver.secrets = [created.json().secret];
+    const admin = await signUpAndSignIn(server);
+    await makeAdmin(server, admin.user.id);
+    const asAdmin = async (id: string, move: 'pause' | 'cancel') => {
+      const res = await injectAs(server, admin.token, { method: 'POST', url: `/api/v1/admin/campaigns/${id}/${move}` });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // One message a second: still running through every move below.
+    const campaign = async (name: string) => {
+      const list = await importList(
+        server,
+        user.token,
+        Array.from({ length: 30 }, () => ({ phone: mobile() })),
+      );
+      return c.create({ name, channel: 'sms_short', listIds: [list], content: { text: 'Oi!' }, maxRate: 1 });
+    };
+    const a = await campaign('Lenta A');
+    const b = await campaign('Lenta B');
+    await c.move(a, 'start');
+    await c.move(a, 'pause');
+    await c.move(a, 'resume');
+    await asAdmin(a, 'pause');
+    await c.move(a, 'resume');
+    await c.move(a, 'cancel');
+    await c.move(b, 'start');
+    await asAdmin(b, 'cancel');
+
+    const of = (id: string) =>
+      ofType('campaign.status')
+        .map(
+          (w) =>
+            w.payload.data as {
+              campaignId: string;
+              status: string;
+              counts: { total: number; sent: number; delivered: number; failed: number; pending: number };
+            },
+        )
+        .filter((d) => d.campaignId === id);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && of(a).length + of(b).length < 8) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    // Nothing more on its way: exactly one event per move.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Up to four deliveries to an endpoint at once: they may arrive in any order.
+    const sorted = (id: string) =>
+      of(id)
+        .map((d) => d.status)
+        .sort();
+    // A resume reports `started` again (the customer's statuses: started, paused, completed, canceled).
+    expect(sorted(a)).toEqual(['canceled', 'paused', 'paused', 'started', 'started', 'started']);
+    expect(sorted(b)).toEqual(['canceled', 'started']);
+    for (const d of [...of(a), ...of(b)]) {
+      expect(d.counts).toEqual({
+        total: 30,
+        sent: expect.any(Number),
+        delivered: expect.any(Number),
+        failed: 0,
+        pending: expect.any(Number),
+      });
+      expect(d.counts.sent + d.counts.delivered + d.counts.pending).toBeLessThanOrEqual(30);
+    }
+    // Canceled: nothing queued any more (only what a loop was handing over at that instant).
+    for (const id of [a, b]) {
+      const canceled = of(id).find((d) => d.status === 'canceled')!;
+      expect(canceled.counts.pending).toBeLessThan(5);
+    }
+    expect(receiver.received.every((w) => w.verifiedBy >= 0)).toBe(true);
+  }, 120_000);
 });

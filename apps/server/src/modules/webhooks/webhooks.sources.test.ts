@@ -95,6 +95,28 @@ describe(`webhook events from their owners (${dbKind})`, () => {
     expect(ofType('message.opt_out')[0]!.payload.data).toMatchObject({ phone: '+5511987654321', source: 'reply' });
     expect(ofType('message.reply')).toHaveLength(2);
   });
+
+  it('a test send the carrier refuses reports failed with its reason, once', async () => {
+    const smsc = server.providers.simulators.smsc!;
+    smsc.setOptions({ rejectStatus: 0x0b });
+    try {
+      const message = await sendAndWait(server, user, { channel: 'sms_short', to: '(11) 98765-4322', text: 'Oi' });
+      expect(message).toMatchObject({ status: 'failed', reason: 'SMPP_0x0000000B' });
+      const ofMessage = () => ofType('message.status').filter((w) => w.payload.data.messageId === message.id);
+      await until(() => ofMessage().length >= 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(ofMessage().map((w) => w.payload.data)).toEqual([
+        expect.objectContaining({
+          status: 'failed',
+          reason: 'SMPP_0x0000000B',
+          to: '+5511987654322',
+          campaignId: null,
+        }),
+      ]);
+    } finally {
+      smsc.setOptions({ rejectStatus: null });
+    }
+  });
 });
 
 async function until(done: () => boolean, ms = 30_000): Promise<void> {

@@ -1,10 +1,11 @@
 /**
  * What the owners of the events call, built on `publish`: the channels' status batches, replies
- * and URA keys, the campaigns' moves. The composition root hands these to the owners (which do
- * not know the webhooks module), so each owner's edit is one optional hook.
+ * and URA keys, the campaigns' moves, the links' clicks. The composition root hands these to the
+ * owners (which do not know the webhooks module), so each owner's edit is one optional hook.
  */
 import { type CampaignCounts, type Channel, WEBHOOK_MESSAGE_STATUSES, type WebhookEventDataByType } from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import type { ClickedLink } from '../links/index.ts';
 import type { Publish, PublishItem, PublishMany } from './webhooks.publisher.ts';
 
 type ReportedStatus = (typeof WEBHOOK_MESSAGE_STATUSES)[number];
@@ -44,6 +45,16 @@ export function webhookSources(publish: Publish, publishMany: PublishMany) {
           },
         });
       }
+      await publishMany(items as PublishItem[], tx);
+    },
+
+    /** A batch of clicks on tracked or rotating links → `link.click`, in the transaction that writes them. */
+    async onLinkClicks(clicks: ClickedLink[], tx: DbOrTx): Promise<void> {
+      const items: PublishItem<'link.click'>[] = clicks.map(({ userId, at, ...click }) => ({
+        userId,
+        type: 'link.click',
+        data: { ...click, at: at.toISOString() },
+      }));
       await publishMany(items as PublishItem[], tx);
     },
 
