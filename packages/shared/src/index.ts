@@ -23,6 +23,7 @@ export * from './schemas/page.ts';
 export * from './schemas/public-config.ts';
 export * from './schemas/replies.ts';
 export * from './schemas/users.ts';
+export * from './schemas/webhook-events.ts';
 export * from './schemas/webhooks.ts';
 export * from './sms/index.ts';
 export * from './text/sanitize.ts';

@@ -4,7 +4,7 @@
  * log, and the balance thresholds behind `balance.low`.
  */
 import { z } from 'zod';
-import { type Channel, CREDIT_TYPES, type CreditType } from '../enums.ts';
+import { CREDIT_TYPES } from '../enums.ts';
 
 export const WEBHOOK_EVENT_TYPES = [
   'message.status',
@@ -30,65 +30,7 @@ export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** How long a delivery is retried, and how long an endpoint may fail before it is disabled. */
 export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
-// ---- event payloads (the `data` of each event; the envelope is `{id, type, createdAt, data}`) ----
-
-export type MessageStatusEventData = {
-  messageId: string;
-  channel: Channel;
-  to: string;
-  status: (typeof WEBHOOK_MESSAGE_STATUSES)[number];
-  reason: string | null;
-  parts: number;
-  campaignId: string | null;
-  at: string;
-};
-export type MessageReplyEventData = {
-  replyId: string;
-  from: string;
-  channel: Channel | null;
-  text: string;
-  /** The message this answers (the last one sent to that number), when known. */
-  inReplyTo: { messageId: string; campaignId: string | null } | null;
-  receivedAt: string;
-};
-export type MessageOptOutEventData = { phone: string; source: 'reply'; replyId: string; at: string };
-export type LinkClickEventData = {
-  linkId: string | null;
-  slug: string | null;
-  url: string | null;
-  campaignId: string | null;
-  messageId: string | null;
-  to: string | null;
-  at: string;
-};
-export type UraDigitsEventData = { messageId: string; to: string; digits: string; campaignId: string | null };
-export type CampaignStatusEventData = {
-  campaignId: string;
-  name: string;
-  status: (typeof WEBHOOK_CAMPAIGN_STATUSES)[number];
-  counts: { total: number; sent: number; delivered: number; failed: number; pending: number };
-  at: string;
-};
-export type BalanceLowEventData = { creditType: CreditType; balance: number; threshold: number; at: string };
-export type WebhookTestEventData = { message: string };
-
-export type WebhookEventDataByType = {
-  'message.status': MessageStatusEventData;
-  'message.reply': MessageReplyEventData;
-  'message.opt_out': MessageOptOutEventData;
-  'link.click': LinkClickEventData;
-  'ura.digits': UraDigitsEventData;
-  'campaign.status': CampaignStatusEventData;
-  'balance.low': BalanceLowEventData;
-};
-
-/** What the receiver gets as the POST body. */
-export type WebhookEnvelope<T extends WebhookEventType | typeof WEBHOOK_TEST_EVENT = WebhookEventType> = {
-  id: string;
-  type: T;
-  createdAt: string;
-  data: T extends WebhookEventType ? WebhookEventDataByType[T] : WebhookTestEventData;
-};
+// The event payloads (`{id, type, createdAt, data}`) are zod schemas in webhook-events.ts.
 
 // ---- API shapes ----
 

@@ -40,7 +40,7 @@ describe(`the sending API's schedule and sending window (${dbKind}, injected clo
       window: undefined,
     });
     expect(res.statusCode, res.body).toBe(202);
-    const { id } = res.json();
+    const { id } = res.data!;
     const { batchId } = await getMessage(server, user, id);
     expect(await smsCredits(server, user.id)).toEqual({ available: 9, reserved: 1, total: 10 });
 
@@ -65,7 +65,7 @@ describe(`the sending API's schedule and sending window (${dbKind}, injected clo
     const user = await userWithCredits(server, 10);
     const api = messagesApi(server, user.token);
     const res = await api.send({ channel: 'sms_short', to: mobile(), text: 'Oi', scheduledAt: at(120).toISOString() });
-    const { id } = res.json();
+    const { id } = res.data!;
     const { batchId } = await getMessage(server, user, id);
     expect((await api.cancel(id)).statusCode).toBe(200);
     expect(await smsCredits(server, user.id)).toEqual({ available: 10, reserved: 0, total: 10 });

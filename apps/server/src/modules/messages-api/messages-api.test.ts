@@ -30,8 +30,8 @@ describe(`the sending API (${dbKind})`, () => {
       externalId: 'pedido-42',
     });
     expect(res.statusCode, res.body).toBe(202);
-    expect(res.json()).toMatchObject({ status: 'queued', parts: 1, credits: 1 });
-    const { id } = res.json();
+    expect(res.data).toMatchObject({ status: 'queued', parts: 1, credits: 1 });
+    const { id } = res.data!;
 
     const delivered = await waitForMessage(server, user, id);
     expect(delivered).toMatchObject({ to, status: 'delivered', externalId: 'pedido-42', parts: 1 });
@@ -66,7 +66,7 @@ describe(`the sending API (${dbKind})`, () => {
     for (const body of bodies) {
       const res = await api.send(body);
       expect(res.statusCode, res.body).toBe(202);
-      expect(await waitForMessage(server, user, res.json().id)).toMatchObject({
+      expect(await waitForMessage(server, user, res.data!.id)).toMatchObject({
         channel: body.channel,
         status: 'delivered',
       });
@@ -95,7 +95,7 @@ describe(`the sending API (${dbKind})`, () => {
     ] as const;
     for (const [body, status, code] of refused) {
       const res = await api.send(body);
-      expect([res.statusCode, res.json().code], res.body).toEqual([status, code]);
+      expect([res.statusCode, res.error?.code], res.body).toEqual([status, code]);
     }
     expect(await smsCredits(server, user.id)).toEqual({ available: 5, reserved: 0, total: 5 });
   });
@@ -120,7 +120,7 @@ describe(`the sending API (${dbKind})`, () => {
       ],
     });
     expect(res.statusCode, res.body).toBe(202);
-    const body = res.json();
+    const body = res.data!;
     expect(body.accepted).toEqual([
       { index: 0, id: expect.any(String), to: a, externalId: 'a' },
       { index: 5, id: expect.any(String), to: b, externalId: 'b' },
@@ -131,10 +131,10 @@ describe(`the sending API (${dbKind})`, () => {
       [3, 'DUPLICATE_RECIPIENT'],
       [4, 'MOBILE_REQUIRED'],
     ]);
-    expect(body.rejected[0].message).toBe('Número de telefone inválido.');
+    expect(body.rejected[0]?.message).toBe('Número de telefone inválido.');
     expect(body.credits).toBe(2);
     expect(await smsCredits(server, user.id)).toEqual({ available: 18, reserved: 2, total: 20 });
-    const ana = await getMessage(server, user, body.accepted[0].id);
+    const ana = await getMessage(server, user, body.accepted[0]!.id);
     expect(ana).toMatchObject({ status: 'queued', externalId: 'a', batchId: body.batchId });
   });
 
@@ -147,12 +147,12 @@ describe(`the sending API (${dbKind})`, () => {
       messages: [{ to: mobile() }, { to: mobile() }, { to: mobile() }],
     });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toMatchObject({
+    expect(res.error).toMatchObject({
       code: 'INSUFFICIENT_BALANCE',
       details: { requested: 3, available: 2, shortfall: 1 },
     });
     expect(await smsCredits(server, user.id)).toEqual({ available: 2, reserved: 0, total: 2 });
-    expect((await api.list('limit=10')).json().items).toEqual([]);
+    expect((await api.list({ limit: 10 })).data!.items).toEqual([]);
   });
 
   it('accepts a batch of 10,000 numbers in one request', async () => {
@@ -161,7 +161,7 @@ describe(`the sending API (${dbKind})`, () => {
     const messages = Array.from({ length: 10_000 }, () => ({ to: mobile() }));
     const res = await api.batch({ channel: 'sms_short', text: 'Oi', scheduledAt: inAnHour(), messages });
     expect(res.statusCode, res.body).toBe(202);
-    const body = res.json();
+    const body = res.data!;
     expect([body.accepted.length, body.rejected.length, body.credits]).toEqual([10_000, 0, 10_000]);
     expect(new Set(body.accepted.map((m: { id: string }) => m.id)).size).toBe(10_000);
     expect(await smsCredits(server, user.id)).toEqual({ available: 0, reserved: 10_000, total: 10_000 });
@@ -180,13 +180,13 @@ describe(`the sending API (${dbKind})`, () => {
     const first = await api.batch(body, 'lote-1');
     expect(first.statusCode, first.body).toBe(202);
     const again = await api.batch(body, 'lote-1');
-    expect([again.statusCode, again.json()]).toEqual([202, first.json()]);
+    expect([again.statusCode, again.data]).toEqual([202, first.data]);
     const other = await api.batch({ ...body, text: 'Outro' }, 'lote-1');
-    expect([other.statusCode, other.json().code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    expect([other.statusCode, other.error?.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
     // The single route keeps its own answers under its own keys.
     const single = { channel: 'sms_short' as const, to: mobile(), text: 'Oi', scheduledAt: inAnHour() };
     const one = await api.send(single, 'msg-1');
-    expect((await api.send(single, 'msg-1')).json()).toEqual(one.json());
+    expect((await api.send(single, 'msg-1')).data).toEqual(one.data);
 
     const twins = await Promise.all([
       api.batch({ ...body, messages: [{ to: mobile() }] }, 'lote-2'),
@@ -196,7 +196,7 @@ describe(`the sending API (${dbKind})`, () => {
     const same = { ...body, messages: [{ to: mobile() }] };
     const [x, y] = await Promise.all([api.batch(same, 'lote-4'), api.batch(same, 'lote-4')]);
     expect([x.statusCode, y.statusCode]).toEqual([202, 202]);
-    expect(y.json()).toEqual(x.json());
+    expect(y.data).toEqual(x.data);
     // 1 (lote-1) + 1 (msg-1) + 2 (lote-2, lote-3) + 1 (lote-4, once).
     expect(await smsCredits(server, user.id)).toEqual({ available: 15, reserved: 5, total: 20 });
   });
@@ -212,20 +212,21 @@ describe(`the sending API (${dbKind})`, () => {
       messages: [{ to: mobile() }, { to: mobile() }],
     });
     expect(res.statusCode, res.body).toBe(202);
-    const [first, second] = res.json().accepted;
+    const { accepted } = res.data!;
+    const [first, second] = [accepted[0]!, accepted[1]!];
     expect(await smsCredits(server, user.id)).toEqual({ available: 16, reserved: 4, total: 20 });
 
     const canceled = await api.cancel(first.id);
-    expect([canceled.statusCode, canceled.json()]).toEqual([200, { id: first.id, status: 'canceled' }]);
+    expect([canceled.statusCode, canceled.data]).toEqual([200, { id: first.id, status: 'canceled' }]);
     expect(await smsCredits(server, user.id)).toEqual({ available: 18, reserved: 2, total: 20 });
     expect((await getMessage(server, user, first.id)).status).toBe('canceled');
     const twice = await api.cancel(first.id);
-    expect([twice.statusCode, twice.json().code]).toEqual([409, 'MESSAGE_NOT_CANCELABLE']);
+    expect([twice.statusCode, twice.error?.code]).toEqual([409, 'MESSAGE_NOT_CANCELABLE']);
     // The ledger's entries for the batch add up: 4 reserved, 2 of them released, the rest still held.
     const { rows } = await server.db.executeSql(
       `select kind, sum(reserved_delta)::int as reserved, sum(amount)::int as amount from ledger_entries
         where reference_type = 'campaign' and reference_id = $1 group by kind order by kind`,
-      [res.json().batchId],
+      [res.data!.batchId],
     );
     expect(rows).toEqual([
       { kind: 'RELEASE', reserved: -2, amount: 2 },
@@ -235,9 +236,9 @@ describe(`the sending API (${dbKind})`, () => {
 
     // A message already handed to the carrier is not canceled.
     const sent = await api.send({ channel: 'sms_short', to: mobile(), text: 'Oi' });
-    await waitForMessage(server, user, sent.json().id);
-    const late = await api.cancel(sent.json().id);
-    expect([late.statusCode, late.json().code]).toEqual([409, 'MESSAGE_NOT_CANCELABLE']);
+    await waitForMessage(server, user, sent.data!.id);
+    const late = await api.cancel(sent.data!.id);
+    expect([late.statusCode, late.error?.code]).toEqual([409, 'MESSAGE_NOT_CANCELABLE']);
     // Someone else's message, or a made-up id: not found.
     const stranger = await userWithCredits(server, 1);
     expect((await messagesApi(server, stranger.token).cancel(second.id)).statusCode).toBe(404);
@@ -253,35 +254,35 @@ describe(`the sending API (${dbKind})`, () => {
       messages: Array.from({ length: 5 }, (_, i) => ({ to: mobile(), externalId: `ref-${i}` })),
     });
     expect(res.statusCode, res.body).toBe(202);
-    const ids = new Set(res.json().accepted.map((m: { id: string }) => m.id));
+    const ids = new Set(res.data!.accepted.map((m) => m.id));
 
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page = await api.list(`limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = await api.list({ limit: 2, ...(cursor ? { cursor } : {}) });
       expect(page.statusCode, page.body).toBe(200);
-      const { items, nextCursor } = page.json();
+      const { items, nextCursor } = page.data!;
       expect(items.length).toBeLessThanOrEqual(2);
-      seen.push(...items.map((m: { id: string }) => m.id));
+      seen.push(...items.map((m) => m.id));
       cursor = nextCursor;
       pages++;
     } while (cursor);
     expect(pages).toBe(3);
     expect(new Set(seen)).toEqual(ids);
 
-    const one = (await api.list('externalId=ref-3')).json();
+    const one = (await api.list({ externalId: 'ref-3' })).data!;
     expect(one.items).toHaveLength(1);
     expect(one.items[0]).toMatchObject({
       externalId: 'ref-3',
       status: 'queued',
       channel: 'sms_short',
-      batchId: res.json().batchId,
+      batchId: res.data!.batchId,
     });
-    expect((await api.list('status=delivered')).json().items).toEqual([]);
-    expect((await api.list('channel=whatsapp')).json().items).toEqual([]);
-    expect((await api.list('status=queued&channel=sms_short&limit=500')).json().items).toHaveLength(5);
-    const bad = await api.list('cursor=bm90LWEtY3Vyc29y');
-    expect([bad.statusCode, bad.json().code]).toEqual([400, 'INVALID_CURSOR']);
+    expect((await api.list({ status: 'delivered' })).data!.items).toEqual([]);
+    expect((await api.list({ channel: 'whatsapp' })).data!.items).toEqual([]);
+    expect((await api.list({ status: 'queued', channel: 'sms_short', limit: 500 })).data!.items).toHaveLength(5);
+    const bad = await api.list({ cursor: 'bm90LWEtY3Vyc29y' });
+    expect([bad.statusCode, bad.error?.code]).toEqual([400, 'INVALID_CURSOR']);
   });
 });
