@@ -7264,7 +7264,7 @@ export interface paths {
         put?: never;
         /**
          * Send one message (SMS, flash SMS, WhatsApp template, RCS, voice torpedo), queued at once
-         * @description Same content rules, opt-outs, sending window and prices as campaigns; the credits are reserved at once (400 INSUFFICIENT_BALANCE with the shortfall). Optional `Idempotency-Key` header: a retry with the same key and body answers the first result (status and body); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED.
+         * @description Same content rules, opt-outs, sending window and prices as campaigns; the credits are reserved at once (400 INSUFFICIENT_BALANCE with the shortfall). Optional `Idempotency-Key` header: a retry with the same key and body answers the first result (status and body); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours: after that, the same key is a new request.
          */
         post: {
             parameters: {
@@ -7456,7 +7456,7 @@ export interface paths {
         put?: never;
         /**
          * Send one content to up to 10,000 numbers: each accepted or refused on its own
-         * @description Invalid numbers, opted-out numbers and duplicates are refused per item (`rejected`, with the error code); the accepted ones are reserved and queued in one transaction, or none when the balance cannot cover them. Optional `Idempotency-Key` header: a retry with the same key and body answers the first result (status and body); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED.
+         * @description Invalid numbers, opted-out numbers and duplicates are refused per item (`rejected`, with the error code); the accepted ones are reserved and queued in one transaction, or none when the balance cannot cover them. Optional `Idempotency-Key` header: a retry with the same key and body answers the first result (status and body); the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Keys are kept 24 hours: after that, the same key is a new request.
          */
         post: {
             parameters: {
@@ -9596,8 +9596,10 @@ export interface paths {
                          *           "handledAt": null,
                          *           "campaign": {
                          *             "id": "3f6c1a52-8d0e-4b7a-9c1d-2e5f7a8b9c0d",
-                         *             "name": "Black Friday 2026"
+                         *             "name": "Black Friday 2026",
+                         *             "kind": "campaign"
                          *           },
+                         *           "externalId": null,
                          *           "messageId": "9b2e4c6d-1a3f-4e5b-8c7d-6f0a1b2c3d4e",
                          *           "answerableUntil": null,
                          *           "answerable": true
@@ -9620,7 +9622,10 @@ export interface paths {
                                 campaign: {
                                     id: string;
                                     name: string;
+                                    /** @enum {string} */
+                                    kind: "campaign" | "api";
                                 } | null;
+                                externalId: string | null;
                                 messageId: string | null;
                                 answerableUntil: string | null;
                                 answerable: boolean;
@@ -9841,8 +9846,10 @@ export interface paths {
                          *       "handledAt": "2026-11-27T14:15:00.000Z",
                          *       "campaign": {
                          *         "id": "3f6c1a52-8d0e-4b7a-9c1d-2e5f7a8b9c0d",
-                         *         "name": "Black Friday 2026"
+                         *         "name": "Black Friday 2026",
+                         *         "kind": "campaign"
                          *       },
+                         *       "externalId": null,
                          *       "messageId": "9b2e4c6d-1a3f-4e5b-8c7d-6f0a1b2c3d4e",
                          *       "answerableUntil": null,
                          *       "answerable": true
@@ -9861,7 +9868,10 @@ export interface paths {
                             campaign: {
                                 id: string;
                                 name: string;
+                                /** @enum {string} */
+                                kind: "campaign" | "api";
                             } | null;
+                            externalId: string | null;
                             messageId: string | null;
                             answerableUntil: string | null;
                             answerable: boolean;
