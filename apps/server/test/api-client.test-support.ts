@@ -11,8 +11,8 @@
 import { createEcoaClient, type EcoaClient } from '@ecoa/api-client';
 import type { RunningServer } from '../src/server.ts';
 
-/** The typed client as the holder of `token` (an API key or a session), to `server`, which must listen. */
-export function apiClient(server: RunningServer, token: string): EcoaClient {
+/** The typed client as the holder of `token` (an API key or a session; none: anonymous), to `server`, which must listen. */
+export function apiClient(server: RunningServer, token: string | undefined): EcoaClient {
   const address = server.app.server.address();
   if (!address || typeof address === 'string') {
     throw new Error(

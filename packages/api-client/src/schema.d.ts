@@ -1427,7 +1427,25 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "file": "telefone;nome;pedido\r\n11987654321;Ana;1234\r\n21998765432;Bia;1235\r\n",
+                     *       "name": "Clientes novembro",
+                     *       "mapping": "{\"hasHeader\":true,\"phone\":0,\"name\":1,\"fields\":[{\"column\":2,\"key\":\"pedido\"}]}"
+                     *     }
+                     */
+                    "multipart/form-data": {
+                        /** @description The CSV or XLSX file (up to 100 MB) */
+                        file: string;
+                        /** @description The list's name (default: the file's) */
+                        name?: string;
+                        /** @description Which column is what, as JSON `{hasHeader, phone, name, fields: [{column, key}]}`; absent: detected */
+                        mapping?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 201: {
@@ -1470,14 +1488,119 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "file": "telefone;nome;pedido\r\n11987654321;Ana;1234\r\n21998765432;Bia;1235\r\n"
+                     *     }
+                     */
+                    "multipart/form-data": {
+                        /** @description The CSV or XLSX file (up to 100 MB) */
+                        file: string;
+                        /**
+                         * @description `true`: the file is only its beginning
+                         * @enum {string}
+                         */
+                        partial?: "true" | "false";
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "kind": "csv",
+                         *       "encoding": "utf-8",
+                         *       "delimiter": ";",
+                         *       "hasHeader": true,
+                         *       "columns": [
+                         *         {
+                         *           "index": 0,
+                         *           "header": "telefone",
+                         *           "key": "telefone",
+                         *           "phoneShare": 1,
+                         *           "samples": [
+                         *             "11987654321",
+                         *             "21998765432"
+                         *           ]
+                         *         },
+                         *         {
+                         *           "index": 1,
+                         *           "header": "nome",
+                         *           "key": "nome",
+                         *           "phoneShare": 0,
+                         *           "samples": [
+                         *             "Ana",
+                         *             "Bia"
+                         *           ]
+                         *         },
+                         *         {
+                         *           "index": 2,
+                         *           "header": "pedido",
+                         *           "key": "pedido",
+                         *           "phoneShare": 0,
+                         *           "samples": [
+                         *             "1234",
+                         *             "1235"
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "rows": [
+                         *         [
+                         *           "11987654321",
+                         *           "Ana",
+                         *           "1234"
+                         *         ],
+                         *         [
+                         *           "21998765432",
+                         *           "Bia",
+                         *           "1235"
+                         *         ]
+                         *       ],
+                         *       "mapping": {
+                         *         "hasHeader": true,
+                         *         "phone": 0,
+                         *         "name": 1,
+                         *         "fields": [
+                         *           {
+                         *             "column": 2,
+                         *             "key": "pedido"
+                         *           }
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /** @enum {string} */
+                            kind: "csv" | "xlsx";
+                            encoding: string | null;
+                            delimiter: string | null;
+                            hasHeader: boolean;
+                            columns: {
+                                index: number;
+                                header: string | null;
+                                key: string;
+                                phoneShare: number;
+                                samples: string[];
+                            }[];
+                            rows: string[][];
+                            mapping: {
+                                hasHeader: boolean;
+                                phone: number;
+                                name: number | null;
+                                fields: {
+                                    column: number;
+                                    key: string;
+                                }[];
+                            } | null;
+                        };
+                    };
                 };
             };
         };

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import { API_KEY_PATTERN, API_KEY_RATE_LIMIT } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered, apiClient } from '../../../test/api-client.test-support.ts';
 import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { injectAs } from '../../../test/http.test-support.ts';
-import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
+import { createTestServer, dbKind, listeningTestConfig } from '../../../test/server.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { createApiKey, setApiRate } from './api-keys.test-support.ts';
@@ -12,13 +13,16 @@ const clock = createManualClock();
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await createTestServer({ work: false, clock });
+  // Listening: the public route these tests call with keys is called as a customer would, over HTTP.
+  server = await createTestServer({ work: false, clock, listen: true, config: await listeningTestConfig() });
 });
 afterAll(async () => {
   await server?.close();
 });
 
-const campaigns = (token: string | undefined) => injectAs(server, token, { method: 'GET', url: '/api/v1/campaigns' });
+/** A public route, through the typed client. */
+const campaigns = (token: string | undefined) => answered(apiClient(server, token).GET('/api/v1/campaigns'));
+const header = (res: { response: Response }, name: string) => res.response.headers.get(name);
 const listKeys = async (token: string) => {
   const res = await injectAs(server, token, { method: 'GET', url: '/api/v1/api-keys' });
   expect(res.statusCode, res.body).toBe(200);
@@ -85,12 +89,12 @@ describe(`API keys (${dbKind})`, () => {
     const reader = await createApiKey(server, caio.token, ['campaigns:read']);
     const ok = await campaigns(reader.key);
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toMatchObject({ items: [] });
+    expect(ok.data).toMatchObject({ items: [] });
 
     const writer = await createApiKey(server, caio.token, ['campaigns:write', 'lists:write']);
     const refused = await campaigns(writer.key);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({
+    expect(refused.error).toEqual({
       code: 'API_KEY_SCOPE_MISSING',
       message: 'A chave de API não tem a permissão "campaigns:read".',
       details: { scope: 'campaigns:read' },
@@ -134,7 +138,7 @@ describe(`API keys (${dbKind})`, () => {
     expect(revoked.statusCode).toBe(204);
     const after = await campaigns(key.key);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(after.error).toMatchObject({ code: 'UNAUTHORIZED' });
     expect(await listKeys(eva.token)).toEqual([]);
     const again = await injectAs(server, eva.token, { method: 'DELETE', url: `/api/v1/api-keys/${key.id}` });
     expect(again.statusCode).toBe(404);
@@ -180,17 +184,17 @@ describe(`API keys (${dbKind})`, () => {
     for (let i = 1; i <= burst; i++) {
       const res = await campaigns(key.key);
       expect(res.statusCode, `request ${i}`).toBe(200);
-      expect(res.headers['ratelimit-limit']).toBe(String(burst));
-      expect(res.headers['ratelimit-remaining']).toBe(String(burst - i));
-      expect(res.headers['ratelimit-reset']).toBe(String(Math.ceil(i / perSecond)));
+      expect(header(res, 'ratelimit-limit')).toBe(String(burst));
+      expect(header(res, 'ratelimit-remaining')).toBe(String(burst - i));
+      expect(header(res, 'ratelimit-reset')).toBe(String(Math.ceil(i / perSecond)));
     }
     const limited = await campaigns(key.key);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ code: 'API_KEY_RATE_LIMITED', details: { retryAfterSeconds: 1 } });
-    expect(limited.headers['retry-after']).toBe('1');
-    expect(limited.headers['ratelimit-limit']).toBe(String(burst));
-    expect(limited.headers['ratelimit-remaining']).toBe('0');
-    expect(limited.headers['ratelimit-reset']).toBe(String(burstSeconds));
+    expect(limited.error).toMatchObject({ code: 'API_KEY_RATE_LIMITED', details: { retryAfterSeconds: 1 } });
+    expect(header(limited, 'retry-after')).toBe('1');
+    expect(header(limited, 'ratelimit-limit')).toBe(String(burst));
+    expect(header(limited, 'ratelimit-remaining')).toBe('0');
+    expect(header(limited, 'ratelimit-reset')).toBe(String(burstSeconds));
 
     // A tenth of a second gives one request back (10/s); another key of the same user has its own bucket.
     clock.advance(100);
@@ -199,12 +203,12 @@ describe(`API keys (${dbKind})`, () => {
     const second = await createApiKey(server, gil.token, ['campaigns:read']);
     expect((await campaigns(second.key)).statusCode).toBe(200);
     // A session is never limited this way.
-    expect((await campaigns(gil.token)).headers['ratelimit-limit']).toBeUndefined();
+    expect(header(await campaigns(gil.token), 'ratelimit-limit')).toBeNull();
 
     // The bucket fills up again in burstSeconds.
     clock.advance(burstSeconds * 1000);
     const refilled = await campaigns(key.key);
-    expect(refilled.headers['ratelimit-remaining']).toBe(String(burst - 1));
+    expect(header(refilled, 'ratelimit-remaining')).toBe(String(burst - 1));
   });
 
   it("an administrator's rate for the user applies to every key of theirs (1/s: a burst of 5)", async () => {
@@ -222,7 +226,7 @@ describe(`API keys (${dbKind})`, () => {
     for (let i = 0; i < 5; i++) expect((await campaigns(key.key)).statusCode).toBe(200);
     const limited = await campaigns(key.key);
     expect(limited.statusCode).toBe(429);
-    expect(limited.headers['ratelimit-limit']).toBe('5');
+    expect(header(limited, 'ratelimit-limit')).toBe('5');
     clock.advance(1000);
     expect((await campaigns(key.key)).statusCode).toBe(200);
 

@@ -1,5 +1,7 @@
+import type { paths } from '@ecoa/api-client';
 import type { RepliesPage, Reply } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered, apiClient } from '../../../test/api-client.test-support.ts';
 import { asUser } from '../../../test/http.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
@@ -21,6 +23,8 @@ describe(`replies inbox (${dbKind})`, () => {
   let server: RunningServer;
   let user: ChannelsUser;
   let as: ReturnType<typeof asUser>;
+  /** The public routes through the typed client, over HTTP (startCampaignsServer listens). */
+  let ecoa: ReturnType<typeof apiClient>;
   const ana = mobile();
   const bruno = mobile();
   const carla = mobile();
@@ -29,16 +33,17 @@ describe(`replies inbox (${dbKind})`, () => {
   let replies: Reply[];
   const byPhone = (phone: string) => replies.find((r) => r.phone === phone)!;
 
-  async function list(query = ''): Promise<RepliesPage> {
-    const res = await as({ method: 'GET', url: `/api/v1/replies${query}` });
+  async function list(query: NonNullable<paths['/api/v1/replies']['get']['parameters']['query']> = {}) {
+    const res = await answered(ecoa.GET('/api/v1/replies', { params: { query } }));
     expect(res.statusCode, res.body).toBe(200);
-    return res.json();
+    return res.data!;
   }
 
   beforeAll(async () => {
     server = await startCampaignsServer();
     user = await userWithCredits(server);
     as = asUser(server, user.token);
+    ecoa = apiClient(server, user.token);
     const listId = await importList(server, user.token, [
       { phone: ana, name: 'Ana Souza' },
       { phone: bruno, name: '' },
@@ -98,14 +103,14 @@ describe(`replies inbox (${dbKind})`, () => {
 
   it('filters by campaign, channel, period and not handled', async () => {
     const phones = (page: RepliesPage) => page.items.map((r) => r.phone).sort();
-    expect(phones(await list(`?campaignId=${campaignId}`))).toEqual([ana, bruno].sort());
-    expect(phones(await list('?channel=whatsapp'))).toEqual([carla]);
-    expect(phones(await list('?channel=rcs'))).toEqual([]);
+    expect(phones(await list({ campaignId }))).toEqual([ana, bruno].sort());
+    expect(phones(await list({ channel: 'whatsapp' }))).toEqual([carla]);
+    expect(phones(await list({ channel: 'rcs' }))).toEqual([]);
     const first = replies.at(-1)!.receivedAt;
-    expect((await list(`?to=${encodeURIComponent(first)}`)).items).toEqual([]);
-    expect((await list(`?from=${encodeURIComponent(first)}`)).items).toHaveLength(3);
+    expect((await list({ to: first })).items).toEqual([]);
+    expect((await list({ from: first })).items).toHaveLength(3);
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect((await list(`?from=${encodeURIComponent(future)}`)).items).toEqual([]);
+    expect((await list({ from: future })).items).toEqual([]);
     const bad = await as({ method: 'GET', url: '/api/v1/replies?channel=fax' });
     expect(bad.statusCode).toBe(400);
   });
@@ -114,16 +119,16 @@ describe(`replies inbox (${dbKind})`, () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const page: RepliesPage = await list(`?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: RepliesPage = await list({ limit: 1, ...(cursor ? { cursor } : {}) });
       seen.push(...page.items.map((r) => r.id));
       cursor = page.nextCursor;
       if (!cursor) break;
     }
     expect(seen).toEqual(replies.map((r) => r.id));
     expect(cursor).toBeNull();
-    const two = await list('?limit=2');
+    const two = await list({ limit: 2 });
     expect(two.items.map((r) => r.id)).toEqual(replies.slice(0, 2).map((r) => r.id));
-    const rest = await list(`?limit=2&cursor=${two.nextCursor}`);
+    const rest = await list({ limit: 2, cursor: two.nextCursor! });
     expect(rest).toEqual({ items: [replies[2]], nextCursor: null });
     const forged = await as({ method: 'GET', url: '/api/v1/replies?cursor=bm90LWEtY3Vyc29y' });
     expect(forged.statusCode).toBe(400);
@@ -132,17 +137,19 @@ describe(`replies inbox (${dbKind})`, () => {
 
   it('marks a reply handled and not handled again; the filter follows', async () => {
     const id = byPhone(ana).id;
-    const marked = await as({ method: 'PATCH', url: `/api/v1/replies/${id}`, payload: { handled: true } });
+    const mark = (handled: boolean) =>
+      answered(ecoa.PATCH('/api/v1/replies/{id}', { params: { path: { id } }, body: { handled } }));
+    const marked = await mark(true);
     expect(marked.statusCode, marked.body).toBe(200);
-    expect(marked.json().handledAt).not.toBeNull();
-    expect((await list('?handled=false')).items.map((r) => r.id)).not.toContain(id);
-    expect((await list('?handled=true')).items.map((r) => r.id)).toEqual([id]);
+    expect(marked.data!.handledAt).not.toBeNull();
+    expect((await list({ handled: 'false' })).items.map((r) => r.id)).not.toContain(id);
+    expect((await list({ handled: 'true' })).items.map((r) => r.id)).toEqual([id]);
     // Marking it again keeps the first time.
-    const again = await as({ method: 'PATCH', url: `/api/v1/replies/${id}`, payload: { handled: true } });
-    expect(again.json().handledAt).toBe(marked.json().handledAt);
-    const undo = await as({ method: 'PATCH', url: `/api/v1/replies/${id}`, payload: { handled: false } });
-    expect(undo.json().handledAt).toBeNull();
-    expect((await list('?handled=false')).items).toHaveLength(3);
+    const again = await mark(true);
+    expect(again.data!.handledAt).toBe(marked.data!.handledAt);
+    const undo = await mark(false);
+    expect(undo.data!.handledAt).toBeNull();
+    expect((await list({ handled: 'false' })).items).toHaveLength(3);
   });
 
   it('exports the filtered replies as CSV like the other exports', async () => {
@@ -166,20 +173,21 @@ describe(`replies inbox (${dbKind})`, () => {
     const before = await credits(server, user.id, 'SMSSHORT');
     const submits = smsc.counters().submits;
     const answer = (key: string) =>
-      as({
-        method: 'POST',
-        url: `/api/v1/replies/${byPhone(ana).id}/answer`,
-        headers: { 'idempotency-key': key },
-        payload: { text: 'Olá Ana, segue o link da promoção.' },
-      });
+      answered(
+        ecoa.POST('/api/v1/replies/{id}/answer', {
+          params: { path: { id: byPhone(ana).id } },
+          headers: { 'idempotency-key': key },
+          body: { text: 'Olá Ana, segue o link da promoção.' },
+        }),
+      );
     const res = await answer('answer-ana-1');
     expect(res.statusCode, res.body).toBe(201);
-    const message = await waitForMessage(server, user, res.json().id);
+    const message = await waitForMessage(server, user, res.data!.id);
     expect(message).toMatchObject({ channel: 'sms_short', to: ana, status: 'delivered', parts: 1 });
     expect(smsc.counters().submits).toBe(submits + 1);
     const replay = await answer('answer-ana-1');
     expect(replay.statusCode).toBe(200);
-    expect(replay.json().id).toBe(res.json().id);
+    expect(replay.data!.id).toBe(res.data!.id);
     expect(smsc.counters().submits).toBe(submits + 1);
     expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: before.available - 1, reserved: 0 });
     expect((await server.modules.ledger.reconcile(user.id)).ok).toBe(true);
@@ -224,7 +232,7 @@ describe(`replies inbox (${dbKind})`, () => {
     expect(late.json().code).toBe('REPLY_WINDOW_CLOSED');
     expect(whatsapp.counters().accepted).toBe(accepted + 1);
     expect(await credits(server, user.id, 'WHATSAPP')).toEqual({ available: before.available - 1, reserved: 0 });
-    const listed = (await list('?channel=whatsapp')).items[0]!;
+    const listed = (await list({ channel: 'whatsapp' })).items[0]!;
     expect(listed.answerable).toBe(false);
     expect(new Date(listed.answerableUntil!).getTime()).toBeLessThan(Date.now());
   });

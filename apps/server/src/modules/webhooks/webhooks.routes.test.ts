@@ -1,49 +1,53 @@
 import { describe, expect, it } from 'vitest';
+import { answered, apiClient } from '../../../test/api-client.test-support.ts';
 import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { asUser } from '../../../test/http.test-support.ts';
-import { createTestServer, dbKind, testConfig } from '../../../test/server.test-support.ts';
+import { createTestServer, dbKind, listeningTestConfig, testConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 
 describe(`webhook endpoints API (${dbKind})`, () => {
   let server: RunningServer;
   openBeforeAll(
-    () => createTestServer({ work: false }),
+    // Listening: the tests that call the public routes do it through the typed client, over HTTP.
+    async () => createTestServer({ work: false, listen: true, config: await listeningTestConfig() }),
     (opened) => (server = opened),
   );
 
   it('creates an endpoint with a whsec_ secret shown once, lists, reads, changes and deletes it', async () => {
-    const as = asUser(server, (await signUpAndSignIn(server)).token);
-    const created = await as({
-      method: 'POST',
-      url: '/api/v1/webhook-endpoints',
-      payload: { url: 'http://127.0.0.1:9/hooks', events: ['message.status', 'message.reply'], description: 'ERP' },
-    });
+    const ecoa = apiClient(server, (await signUpAndSignIn(server)).token);
+    const created = await answered(
+      ecoa.POST('/api/v1/webhook-endpoints', {
+        body: { url: 'http://127.0.0.1:9/hooks', events: ['message.status', 'message.reply'], description: 'ERP' },
+      }),
+    );
     expect(created.statusCode, created.body).toBe(201);
-    const endpoint = created.json();
+    const endpoint = created.data!;
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(endpoint.secret.slice(6), 'base64')).toHaveLength(24);
     expect(endpoint).toMatchObject({ url: 'http://127.0.0.1:9/hooks', enabled: true, description: 'ERP' });
 
-    const list = await as({ method: 'GET', url: '/api/v1/webhook-endpoints' });
-    expect(list.json()).toHaveLength(1);
+    const list = await answered(ecoa.GET('/api/v1/webhook-endpoints'));
+    expect(list.data).toHaveLength(1);
     expect(list.body).not.toContain(endpoint.secret);
-    expect(list.json()[0]).not.toHaveProperty('secret');
-    const one = await as({ method: 'GET', url: `/api/v1/webhook-endpoints/${endpoint.id}` });
-    expect(one.json()).toMatchObject({ id: endpoint.id, events: ['message.status', 'message.reply'] });
-    expect(one.json()).not.toHaveProperty('secret');
+    expect(list.data![0]).not.toHaveProperty('secret');
+    const path = { id: endpoint.id };
+    const one = await ecoa.GET('/api/v1/webhook-endpoints/{id}', { params: { path } });
+    expect(one.data).toMatchObject({ id: endpoint.id, events: ['message.status', 'message.reply'] });
+    expect(one.data).not.toHaveProperty('secret');
 
-    const patched = await as({
-      method: 'PATCH',
-      url: `/api/v1/webhook-endpoints/${endpoint.id}`,
-      payload: { events: ['campaign.status'], enabled: false, description: 'CRM' },
-    });
+    const patched = await answered(
+      ecoa.PATCH('/api/v1/webhook-endpoints/{id}', {
+        params: { path },
+        body: { events: ['campaign.status'], enabled: false, description: 'CRM' },
+      }),
+    );
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(patched.json()).toMatchObject({ events: ['campaign.status'], enabled: false, description: 'CRM' });
+    expect(patched.data).toMatchObject({ events: ['campaign.status'], enabled: false, description: 'CRM' });
 
-    const deleted = await as({ method: 'DELETE', url: `/api/v1/webhook-endpoints/${endpoint.id}` });
-    expect(deleted.statusCode).toBe(204);
-    expect((await as({ method: 'GET', url: `/api/v1/webhook-endpoints/${endpoint.id}` })).statusCode).toBe(404);
+    const deleted = await ecoa.DELETE('/api/v1/webhook-endpoints/{id}', { params: { path } });
+    expect(deleted.response.status).toBe(204);
+    expect((await ecoa.GET('/api/v1/webhook-endpoints/{id}', { params: { path } })).response.status).toBe(404);
   });
 
   it("refuses bad input with a clear error, changing nothing, and never shows another account's endpoint", async () => {
@@ -93,20 +97,18 @@ describe(`webhook endpoints API (${dbKind})`, () => {
   });
 
   it('keeps balance.low thresholds per credit type, cleared with null', async () => {
-    const as = asUser(server, (await signUpAndSignIn(server)).token);
-    const set = await as({
-      method: 'PUT',
-      url: '/api/v1/balance-alerts',
-      payload: { thresholds: { SMSSHORT: 100, BALANCE: 5000 } },
-    });
+    const ecoa = apiClient(server, (await signUpAndSignIn(server)).token);
+    const set = await answered(
+      ecoa.PUT('/api/v1/balance-alerts', { body: { thresholds: { SMSSHORT: 100, BALANCE: 5000 } } }),
+    );
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json()).toEqual({ thresholds: { SMSSHORT: 100, BALANCE: 5000 } });
-    await as({ method: 'PUT', url: '/api/v1/balance-alerts', payload: { thresholds: { SMSSHORT: null } } });
-    expect((await as({ method: 'GET', url: '/api/v1/balance-alerts' })).json()).toEqual({
+    expect(set.data).toEqual({ thresholds: { SMSSHORT: 100, BALANCE: 5000 } });
+    await ecoa.PUT('/api/v1/balance-alerts', { body: { thresholds: { SMSSHORT: null } } });
+    expect((await ecoa.GET('/api/v1/balance-alerts')).data).toEqual({
       thresholds: { BALANCE: 5000 },
     });
-    const bad = await as({ method: 'PUT', url: '/api/v1/balance-alerts', payload: { thresholds: { SMSSHORT: -1 } } });
-    expect(bad.statusCode).toBe(400);
+    const bad = await ecoa.PUT('/api/v1/balance-alerts', { body: { thresholds: { SMSSHORT: -1 } } });
+    expect(bad.response.status).toBe(400);
   });
 });
 

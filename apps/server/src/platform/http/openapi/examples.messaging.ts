@@ -1,5 +1,6 @@
 import type {
   ContactList,
+  ListPreview,
   Message,
   MessageList,
   RepliesPage,
@@ -10,7 +11,43 @@ import type {
   SendMessageRequest,
   SendMessageResult,
 } from '@ecoa/shared';
+import { z } from 'zod';
 import { IDS, type RouteExamples } from './examples.types.ts';
+
+/** A spreadsheet in a multipart form (CSV or XLSX, up to 100 MB). */
+const fileField = {
+  type: 'string',
+  contentMediaType: 'application/octet-stream',
+  description: 'The CSV or XLSX file (up to 100 MB)',
+};
+const csvFile = 'telefone;nome;pedido\r\n11987654321;Ana;1234\r\n21998765432;Bia;1235\r\n';
+
+/** `POST /api/v1/lists/preview`'s answer (the route sends it unchecked): this mirrors the shared type. */
+const listPreviewSchema = z.object({
+  kind: z.enum(['csv', 'xlsx']),
+  encoding: z.string().nullable(),
+  delimiter: z.string().nullable(),
+  hasHeader: z.boolean(),
+  columns: z.array(
+    z.object({
+      index: z.number(),
+      header: z.string().nullable(),
+      key: z.string(),
+      phoneShare: z.number(),
+      samples: z.array(z.string()),
+    }),
+  ),
+  rows: z.array(z.array(z.string())),
+  mapping: z
+    .object({
+      hasHeader: z.boolean(),
+      phone: z.number(),
+      name: z.number().nullable(),
+      fields: z.array(z.object({ column: z.number(), key: z.string() })),
+    })
+    .nullable(),
+}) satisfies z.ZodType<ListPreview>;
+const { $schema: _, ...listPreviewJson } = z.toJSONSchema(listPreviewSchema, { target: 'draft-2020-12' });
 
 const list = {
   id: IDS.list,
@@ -142,5 +179,60 @@ export const MESSAGING_EXAMPLES: Record<string, RouteExamples> = {
   'GET /api/v1/lists/:id': { responses: { 200: list } },
   'PATCH /api/v1/lists/:id': { body: { name: 'Clientes VIP' }, responses: { 200: { ...list, name: 'Clientes VIP' } } },
   'DELETE /api/v1/lists/:id': { responses: { 204: null } },
-  'POST /api/v1/lists': { responses: { 201: { id: IDS.list } } },
+  'POST /api/v1/lists': {
+    form: {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: fileField,
+          name: { type: 'string', maxLength: 120, description: "The list's name (default: the file's)" },
+          mapping: {
+            type: 'string',
+            contentMediaType: 'application/json',
+            description:
+              'Which column is what, as JSON `{hasHeader, phone, name, fields: [{column, key}]}`; absent: detected',
+          },
+        },
+      },
+      example: {
+        file: csvFile,
+        name: 'Clientes novembro',
+        mapping: '{"hasHeader":true,"phone":0,"name":1,"fields":[{"column":2,"key":"pedido"}]}',
+      },
+    },
+    responses: { 201: { id: IDS.list } },
+  },
+  'POST /api/v1/lists/preview': {
+    form: {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: fileField,
+          partial: { type: 'string', enum: ['true', 'false'], description: '`true`: the file is only its beginning' },
+        },
+      },
+      example: { file: csvFile },
+    },
+    undeclared: { 200: listPreviewJson },
+    responses: {
+      200: {
+        kind: 'csv',
+        encoding: 'utf-8',
+        delimiter: ';',
+        hasHeader: true,
+        columns: [
+          { index: 0, header: 'telefone', key: 'telefone', phoneShare: 1, samples: ['11987654321', '21998765432'] },
+          { index: 1, header: 'nome', key: 'nome', phoneShare: 0, samples: ['Ana', 'Bia'] },
+          { index: 2, header: 'pedido', key: 'pedido', phoneShare: 0, samples: ['1234', '1235'] },
+        ],
+        rows: [
+          ['11987654321', 'Ana', '1234'],
+          ['21998765432', 'Bia', '1235'],
+        ],
+        mapping: { hasHeader: true, phone: 0, name: 1, fields: [{ column: 2, key: 'pedido' }] },
+      } satisfies ListPreview,
+    },
+  },
 };

@@ -16,8 +16,9 @@ type JsonSchema = Record<string, unknown>;
 
 /**
  * The zod transform, then the route's examples put where @fastify/swagger turns them into the
- * media type's `example`: `examples` on the body's and each answer's schema. An answer the route
- * sends without a schema (no body, a CSV file) is described here, for the document only.
+ * media type's `example`: `examples` on the body's and each answer's schema. What the route reads
+ * or sends without a schema (a multipart form, no body, a CSV file, an undeclared JSON answer) is
+ * described here, for the document only.
  */
 export function withExamples(transform: Transform): Transform {
   return (input) => {
@@ -27,8 +28,11 @@ export function withExamples(transform: Transform): Transform {
     if (!examples || out.schema.hide) return out;
     const schema = out.schema as { body?: JsonSchema; response?: Record<string, JsonSchema> };
     if (examples.body !== undefined && schema.body) schema.body.examples = [examples.body];
+    if (examples.form) schema.body = { ...examples.form.schema, examples: [examples.form.example] };
     schema.response ??= {};
     const response = schema.response;
+    for (const [status, undeclared] of Object.entries(examples.undeclared ?? {}))
+      response[status] ??= { ...undeclared };
     for (const [status, example] of Object.entries(examples.responses)) {
       if (example === null) response[status] ??= { type: 'null', description: 'No body' };
       else if (response[status]) response[status].examples = [example];

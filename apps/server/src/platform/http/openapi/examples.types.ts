@@ -12,6 +12,10 @@ export type RouteExamples = {
   responses: Record<number, unknown>;
   /** A route that answers a CSV file: its status and an example (the route has no JSON schema for it). */
   csv?: { status: number; example: string };
+  /** A multipart form the route reads itself (no body schema to derive): its fields and an example. */
+  form?: { schema: Record<string, unknown>; example: Record<string, string> };
+  /** Per 2xx status, the JSON Schema of an answer the route sends without one (checked against its example). */
+  undeclared?: Record<number, Record<string, unknown>>;
 };
 
 /** Ids the examples share, so they read as one story. */
