@@ -260,24 +260,25 @@ describe(`replies inbox (${dbKind})`, () => {
 
   it('a reply to a message sent through the API names the API and its externalId, not a campaign page', async () => {
     const dora = mobile();
-    const sent = await as({
-      method: 'POST',
-      url: '/api/v1/messages',
-      payload: {
-        channel: 'sms_short',
-        to: dora,
-        text: 'Seu pedido saiu para entrega',
-        externalId: 'pedido-42',
-        window: { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' },
-      },
-    });
+    const sent = await answered(
+      ecoa.POST('/api/v1/messages', {
+        body: {
+          channel: 'sms_short',
+          to: dora,
+          text: 'Seu pedido saiu para entrega',
+          externalId: 'pedido-42',
+          window: { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' },
+        },
+      }),
+    );
     expect(sent.statusCode, sent.body).toBe(202);
-    await waitForMessage(server, user, sent.json().id);
+    const messageId = sent.data!.id;
+    await waitForMessage(server, user, messageId);
     await server.providers.simulators.smsc!.sendMo({ from: dora.slice(1), to: '28282', text: 'Chega hoje?' });
     let reply: Reply | undefined;
     for (const deadline = Date.now() + 20_000; !reply && Date.now() < deadline; )
-      reply = (await list('?channel=sms')).items.find((r) => r.phone === dora);
-    expect(reply).toMatchObject({ messageId: sent.json().id, externalId: 'pedido-42', campaign: { kind: 'api' } });
+      reply = (await list({ channel: 'sms' })).items.find((r) => r.phone === dora);
+    expect(reply).toMatchObject({ messageId, externalId: 'pedido-42', campaign: { kind: 'api' } });
     expect(byPhone(ana)).toMatchObject({ campaign: { kind: 'campaign' }, externalId: null });
     const csv = await as({ method: 'GET', url: '/api/v1/replies.csv?channel=sms' });
     expect(csv.body.split('\r\n').find((l) => l.includes(dora.slice(1)))).toContain(';Chega hoje?;não;API pedido-42;');

@@ -7,7 +7,7 @@ import type { WebhookDeliveryStatus } from '@ecoa/shared';
 import { and, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from './webhooks.schema.ts';
+import { webhookDeliveries, webhookEvents } from './webhooks.schema.ts';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect & { eventType: string };
 
@@ -135,46 +135,35 @@ export function createDeliveryQueries(db: Database) {
      * endpoint's failing streak kept; returns the endpoint's streak start (null: it answers).
      */
     async recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<{ failingSince: Date | null }> {
-      return db.transaction(async (tx) => {
-        await tx.insert(webhookAttempts).values({
-          deliveryId: delivery.id,
-          attemptedAt: outcome.at,
-          statusCode: outcome.statusCode,
-          latencyMs: outcome.latencyMs,
-          response: outcome.response,
-          error: outcome.error,
-        });
-        const status: WebhookDeliveryStatus = outcome.succeeded
-          ? 'succeeded'
-          : outcome.nextAttemptAt
-            ? 'pending'
-            : 'failed';
-        await tx
-          .update(webhookDeliveries)
-          .set({
-            status,
-            attempts: sql`${webhookDeliveries.attempts} + 1`,
-            nextAttemptAt: status === 'pending' ? outcome.nextAttemptAt : null,
-            leasedUntil: null,
-            lastStatusCode: outcome.statusCode,
-            lastLatencyMs: outcome.latencyMs,
-            lastResponse: outcome.response,
-            lastError: outcome.error,
-            lastAttemptAt: outcome.at,
-            updatedAt: outcome.at,
-          })
-          .where(eq(webhookDeliveries.id, delivery.id));
-        const [endpoint] = await tx
-          .update(webhookEndpoints)
-          .set({
-            failingSince: outcome.succeeded
-              ? null
-              : sql`coalesce(${webhookEndpoints.failingSince}, ${outcome.at.toISOString()}::timestamptz)`,
-          })
-          .where(eq(webhookEndpoints.id, delivery.endpointId))
-          .returning({ failingSince: webhookEndpoints.failingSince });
-        return { failingSince: endpoint?.failingSince ?? null };
-      });
+      const status: WebhookDeliveryStatus = outcome.succeeded
+        ? 'succeeded'
+        : outcome.nextAttemptAt
+          ? 'pending'
+          : 'failed';
+      // One statement (the attempt, the delivery, the endpoint's failing streak): one round trip
+      // per delivery instead of five. A success touches the endpoint row only to end a streak, so
+      // concurrent deliveries of one busy endpoint do not queue on its row lock.
+      const [endpoint] = await rowsOf<{ failing_since: string | Date | null }>(
+        db.execute(sql`
+          with attempt as (
+            insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, response, error)
+            values (${delivery.id}, ${outcome.at}, ${outcome.statusCode}, ${outcome.latencyMs}, ${outcome.response}, ${outcome.error})
+          ), delivery as (
+            update webhook_deliveries set status = ${status}, attempts = attempts + 1,
+              next_attempt_at = ${status === 'pending' ? outcome.nextAttemptAt : null}::timestamptz,
+              leased_until = null, last_status_code = ${outcome.statusCode}, last_latency_ms = ${outcome.latencyMs},
+              last_response = ${outcome.response}, last_error = ${outcome.error},
+              last_attempt_at = ${outcome.at}, updated_at = ${outcome.at}
+            where id = ${delivery.id}
+          )
+          update webhook_endpoints
+          set failing_since = ${outcome.succeeded ? sql`null` : sql`coalesce(failing_since, ${outcome.at}::timestamptz)`}
+          where id = ${delivery.endpointId} ${outcome.succeeded ? sql`and failing_since is not null` : sql``}
+          returning failing_since`),
+      );
+      if (outcome.succeeded || !endpoint?.failing_since) return { failingSince: null };
+      const since = endpoint.failing_since;
+      return { failingSince: since instanceof Date ? since : new Date(since) };
     },
 
     /** The delivery log of an endpoint, newest first, after the keyset cursor. */
