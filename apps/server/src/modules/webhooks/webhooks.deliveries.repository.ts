@@ -90,14 +90,15 @@ export function createDeliveryQueries(db: Database) {
             select endpoint_id, count(*)::int as n from webhook_deliveries
             where leased_until is not null and leased_until > ${now} and status = 'pending' group by endpoint_id
           ), candidates as (
-            -- The oldest due rows of enabled endpoints that have a free slot: a bounded window
-            -- (never the whole backlog sorted per claim), which a saturated endpoint stays out of.
+            -- The oldest due rows of enabled endpoints that have a free slot: a window of a few
+            -- rows per free slot (never the backlog sorted per claim: a claim follows every
+            -- delivery), which a saturated endpoint stays out of; what it misses, the next claim takes.
             select d.id, d.endpoint_id, d.next_attempt_at
             from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
             where d.status = 'pending' and d.next_attempt_at <= ${now}
               and (d.leased_until is null or d.leased_until <= ${now})
               and d.endpoint_id not in (select endpoint_id from inflight where n >= ${perEndpoint})
-            order by d.next_attempt_at limit 1000
+            order by d.next_attempt_at limit ${Math.min(1000, Math.max(1, limit) * perEndpoint)}
           ), ranked as (
             select c.id, c.endpoint_id, c.next_attempt_at,
               row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as rn
