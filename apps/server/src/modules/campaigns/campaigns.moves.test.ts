@@ -103,6 +103,35 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     expect(rows).toEqual([{ n: 0 }]);
   });
 
+  it('cancels from every state it may leave: a draft (nothing to release), a scheduled and a running campaign (all released)', async () => {
+    clock.set(MONDAY_8AM);
+    const { user, c, id: draft } = await closedCampaign(2);
+    expect(await c.move(draft, 'cancel')).toMatchObject({ status: 'CANCELED', credits: { reserved: 0, released: 0 } });
+    const { rows: entries } = await server.db.executeSql(
+      "select count(*)::int as n from ledger_entries where reference_type = 'campaign' and reference_id = $1",
+      [draft],
+    );
+    expect(entries).toEqual([{ n: 0 }]);
+    const list = await importList(server, user.token, freshMobiles(3));
+    const scheduled = await c.create({ ...smsCampaign('Agendada', list), window: OPENS_AT_NINE });
+    const at = new Date(MONDAY_8AM.getTime() + 10 * 60_000).toISOString();
+    const res = await c.call('POST', `/api/v1/campaigns/${scheduled}/start`, { mode: 'schedule', schedule: at });
+    expect(res.json()).toMatchObject({ status: 'SCHEDULED' });
+    expect(await c.move(scheduled, 'cancel')).toMatchObject({
+      status: 'CANCELED',
+      counts: { canceled: 3, queued: 0 },
+      credits: { reserved: 3, released: 3 },
+    });
+    const running = await c.create({ ...smsCampaign('Rodando', list), window: OPENS_AT_NINE });
+    expect(await c.move(running, 'start')).toMatchObject({ status: 'RUNNING' });
+    expect(await c.move(running, 'cancel')).toMatchObject({
+      status: 'CANCELED',
+      counts: { canceled: 3, queued: 0 },
+      credits: { reserved: 3, released: 3 },
+    });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 20, reserved: 0 });
+  });
+
   it('a start keeps who was left out and why, and refuses an audience left with nobody', async () => {
     clock.set(MONDAY_8AM);
     const { user, api: c } = await campaignsUser(server, 20);

@@ -88,6 +88,16 @@ describe(`message batches: parts, settles, sweeps, locks (${dbKind})`, () => {
     ]);
   });
 
+  it("a part's refusal that came with its submit keeps its reason until the last part settles the message", async () => {
+    const id = await newMessage(2);
+    const [a, b] = [`A-${id}`, `B-${id}`];
+    await submit(id, [a, b], [receipt(a, 'failed', 2, 'absent subscriber')]);
+    expect((await repo.findById(id))?.status).toBe('sent');
+    await repo.applyReceipts([receipt(b, 'delivered', 3)]);
+    const message = await repo.findById(id);
+    expect([message?.status, message?.reason]).toEqual(['failed', 'absent subscriber']);
+  });
+
   it('the follow-ups of a submit are the waiting receipts that changed something, once each', async () => {
     const id = await newMessage();
     const x = `X-${id}`;
