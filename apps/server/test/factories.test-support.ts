@@ -98,6 +98,11 @@ export function readLoginCode(server: RunningServer, email: string): string {
   return code;
 }
 
+/** `POST /api/auth/request-code` for `email`, from `remoteAddress` (a fresh one by default). */
+export function requestCode(server: RunningServer, email: string, remoteAddress = uniqueIp()) {
+  return server.app.inject({ method: 'POST', url: '/api/auth/request-code', payload: { email }, remoteAddress });
+}
+
 /** Requests a code and signs in with it, over HTTP. */
 export async function signIn(
   server: RunningServer,
@@ -105,12 +110,7 @@ export async function signIn(
   options: { remainLogin?: boolean; ip?: string } = {},
 ): Promise<{ token: string; user: PublicUser }> {
   const remoteAddress = options.ip ?? uniqueIp();
-  const requested = await server.app.inject({
-    method: 'POST',
-    url: '/api/auth/request-code',
-    payload: { email },
-    remoteAddress,
-  });
+  const requested = await requestCode(server, email, remoteAddress);
   if (requested.statusCode !== 200) throw new Error(`request-code ${requested.statusCode}: ${requested.body}`);
   const remainLogin = options.remainLogin ?? false;
   const login = await server.app.inject({

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { bearer, readLoginCode, signUpAndSignIn, uniqueIp } from '../../../test/factories.test-support.ts';
+import { bearer, readLoginCode, requestCode, signUpAndSignIn, uniqueIp } from '../../../test/factories.test-support.ts';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
 import { createTestServer, dbKind, tempDir, testConfig } from '../../../test/server.test-support.ts';
@@ -92,12 +92,7 @@ describe(`account settings: profile, picture, sessions (${dbKind})`, () => {
 
   /** Signs an existing account in again from another "device". */
   async function signInFrom(email: string, userAgent: string, ip = uniqueIp()): Promise<string> {
-    const requested = await server.app.inject({
-      method: 'POST',
-      url: '/api/auth/request-code',
-      payload: { email },
-      remoteAddress: ip,
-    });
+    const requested = await requestCode(server, email, ip);
     expect(requested.statusCode).toBe(200);
     const login = await server.app.inject({
       method: 'POST',

@@ -6,9 +6,9 @@ import { callAs, expectAdminOnly } from '../../../test/access.test-support.ts';
 import {
   bearer,
   makeAdmin,
+  requestCode,
   signIn,
   signUpAndSignIn,
-  uniqueIp,
   validAlphanumericCnpj,
   validCnpj,
 } from '../../../test/factories.test-support.ts';
@@ -249,12 +249,7 @@ describe(`admin users API (${dbKind})`, () => {
     );
     expect((rows[0] as { n: number }).n).toBe(0);
 
-    const code = await server.app.inject({
-      method: 'POST',
-      url: '/api/auth/request-code',
-      payload: { email: u.email },
-      remoteAddress: uniqueIp(),
-    });
+    const code = await requestCode(server, u.email);
     expect(code.statusCode).toBe(403);
     expect(code.json()).toMatchObject({ code: 'USER_DEACTIVATED', message: 'Usuario desativado.' });
     expect((await search(`search=${encodeURIComponent(u.email)}`)).items[0]).toMatchObject({ active: false });

@@ -5,6 +5,7 @@ import {
   bearer,
   latestMailTo,
   readLoginCode,
+  requestCode,
   signIn,
   signUpAndSignIn,
   signupPayload,
@@ -34,6 +35,14 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
     const res = await post('/api/user', payload);
     expect(res.statusCode, res.body).toBe(201);
     return { email: payload.email, user: res.json() as { id: string } };
+  }
+
+  /** A new account that asked for a code from its own address: its e-mail, that address and the code. */
+  async function accountWithCode() {
+    const { email } = await newAccount();
+    const ip = uniqueIp();
+    await post('/api/auth/request-code', { email }, ip);
+    return { email, ip, code: readLoginCode(server, email) };
   }
 
   async function sql<T>(text: string, values: unknown[] = []): Promise<T[]> {
@@ -168,10 +177,7 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
     });
 
     it('rejects a code used once already', async () => {
-      const { email } = await newAccount();
-      const ip = uniqueIp();
-      await post('/api/auth/request-code', { email }, ip);
-      const code = readLoginCode(server, email);
+      const { email, ip, code } = await accountWithCode();
       expect((await post('/api/auth/login', { email, code }, ip)).statusCode).toBe(200);
       const again = await post('/api/auth/login', { email, code }, ip);
       expect(again.statusCode).toBe(400);
@@ -182,10 +188,7 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
     });
 
     it('rejects a code after 10 minutes', async () => {
-      const { email } = await newAccount();
-      const ip = uniqueIp();
-      await post('/api/auth/request-code', { email }, ip);
-      const code = readLoginCode(server, email);
+      const { email, ip, code } = await accountWithCode();
       clock.advance(10 * MINUTE);
       const late = await post('/api/auth/login', { email, code }, ip);
       expect(late.statusCode).toBe(400);
@@ -197,10 +200,7 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
     });
 
     it('voids the code at the fifth wrong attempt', async () => {
-      const { email } = await newAccount();
-      const ip = uniqueIp();
-      await post('/api/auth/request-code', { email }, ip);
-      const code = readLoginCode(server, email);
+      const { email, ip, code } = await accountWithCode();
       const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
       for (let attempt = 1; attempt <= 4; attempt++) {
         const res = await post('/api/auth/login', { email, code: wrong }, ip);
@@ -227,10 +227,7 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
     });
 
     it('never compares more than 5 guesses per code, even when they arrive at once', async () => {
-      const { email } = await newAccount();
-      const ip = uniqueIp();
-      await post('/api/auth/request-code', { email }, ip);
-      const code = readLoginCode(server, email);
+      const { email, ip, code } = await accountWithCode();
       const wrong = String((Number(code) + 7) % 1_000_000).padStart(6, '0');
       const results = await Promise.all(
         Array.from({ length: 8 }, () => post('/api/auth/login', { email, code: wrong }, ip)),
@@ -257,10 +254,7 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
 
   describe('POST /api/auth/resend-code', () => {
     it('sends a new code and voids the previous one', async () => {
-      const { email } = await newAccount();
-      const ip = uniqueIp();
-      await post('/api/auth/request-code', { email }, ip);
-      const first = readLoginCode(server, email);
+      const { email, ip, code: first } = await accountWithCode();
       const res = await post('/api/auth/resend-code', { email }, ip);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ ok: true, message: 'Código reenviado com sucesso.', expiresInSeconds: 600 });
@@ -369,10 +363,8 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
     });
 
     it('reads remainLogin from the query string when the body leaves it out', async () => {
-      const { email } = await newAccount();
-      const ip = uniqueIp();
-      await post('/api/auth/request-code', { email }, ip);
-      const res = await post('/api/auth/login?remainLogin=true', { email, code: readLoginCode(server, email) }, ip);
+      const { email, ip, code } = await accountWithCode();
+      const res = await post('/api/auth/login?remainLogin=true', { email, code }, ip);
       expect(res.statusCode).toBe(200);
       const token = res.json().accessToken;
       clock.advance(20 * DAY);
@@ -483,20 +475,10 @@ describe(`sign-in with an e-mail code (${dbKind})`, () => {
       try {
         for (let i = 0; i < 5; i++) {
           const target = i % 2 === 0 ? server : other;
-          const res = await target.app.inject({
-            method: 'POST',
-            url: '/api/auth/request-code',
-            payload: { email },
-            remoteAddress: uniqueIp(),
-          });
+          const res = await requestCode(target, email);
           expect(res.statusCode).toBe(200);
         }
-        const res = await other.app.inject({
-          method: 'POST',
-          url: '/api/auth/request-code',
-          payload: { email },
-          remoteAddress: uniqueIp(),
-        });
+        const res = await requestCode(other, email);
         expect(res.statusCode).toBe(429);
       } finally {
         await other.close();
@@ -511,12 +493,7 @@ describe(`sign-in when the mail cannot be sent (${dbKind})`, () => {
     try {
       const payload = signupPayload();
       await server.app.inject({ method: 'POST', url: '/api/user', payload, remoteAddress: uniqueIp() });
-      const res = await server.app.inject({
-        method: 'POST',
-        url: '/api/auth/request-code',
-        payload: { email: payload.email },
-        remoteAddress: uniqueIp(),
-      });
+      const res = await requestCode(server, payload.email);
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({
         code: 'MAIL_FAILED',

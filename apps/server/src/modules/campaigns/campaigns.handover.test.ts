@@ -24,6 +24,7 @@ import { createOptOutsRepository } from '../opt-outs/opt-outs.repository.ts';
 import { createHandOver, type HandOverDeps, type Pace, sleepUnlessStopped } from './campaigns.handover.ts';
 import type { ClaimedRecipient } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
+import { scriptedHealth } from './campaigns.settle.test-support.ts';
 import { mobile, uploadAudio } from './campaigns.test-support.ts';
 
 /** What the carrier does with one submit: take it (the default), refuse it, or run a step first. */
@@ -48,15 +49,7 @@ class ScriptedAnswers implements ChannelProvider {
   }
   onEvent(): void {}
   health() {
-    return {
-      provider: this.name,
-      mode: 'simulator' as const,
-      connected: true,
-      tpsLimit: null,
-      tpsInUse: 0,
-      inFlight: 0,
-      lastError: null,
-    };
+    return scriptedHealth(this.name, 0);
   }
   async close(): Promise<void> {}
   submitsOf(id: string): number {

@@ -4,7 +4,7 @@
  * is a conditional update from the states it may leave, so two clicks, a dispatcher and the
  * supervisor never disagree about where a campaign is.
  */
-import type { Campaign, CampaignStatus, StartCampaignRequest } from '@ecoa/shared';
+import type { Campaign, StartCampaignRequest } from '@ecoa/shared';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { snapshotAudience } from './campaigns.audience.ts';
@@ -59,9 +59,6 @@ export async function reserveForCampaign(
   }
 }
 
-/** The audit's record of an administrator's move. */
-const moved = (from: CampaignStatus, to: CampaignStatus) => ({ status: { from, to } });
-
 export function createCampaignLifecycle(deps: LifecycleDeps) {
   const { db, repo, ledger, clock, logger } = deps;
 
@@ -85,6 +82,20 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     await repo.addCredits(row.id, { released: parts }, tx);
   }
 
+  /** The campaign to move, locked: the owner's own (another's is not found), or any for an administrator. */
+  async function lockToMove(campaignId: string, owner: string | undefined, tx: Tx): Promise<CampaignRow> {
+    const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
+    if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
+    return row;
+  }
+
+  /** An administrator's move, in the audit log in the move's transaction (an owner's own is not). */
+  async function auditMove(actorId: string | undefined, row: CampaignRow, to: 'PAUSED' | 'CANCELED', tx: Tx) {
+    if (!actorId) return;
+    const action = to === 'PAUSED' ? 'campaign.pause' : 'campaign.cancel';
+    await deps.audit({ actorId, subjectId: row.id, action, changes: { status: { from: row.status, to } } }, tx);
+  }
+
   async function pause(
     campaignId: string,
     owner: string | undefined,
@@ -92,8 +103,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
     actorId?: string,
   ): Promise<CampaignRow> {
     const paused = await db.transaction(async (tx) => {
-      const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
-      if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
+      const row = await lockToMove(campaignId, owner, tx);
       const updated = await repo.transition(
         campaignId,
         ['RUNNING', 'SCHEDULED'],
@@ -102,16 +112,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       );
       if (!updated) throw new AppError('CAMPAIGN_NOT_RUNNING');
       await announce(updated, 'paused', tx);
-      if (actorId)
-        await deps.audit(
-          {
-            actorId,
-            subjectId: campaignId,
-            action: 'campaign.pause',
-            changes: moved(row.status, 'PAUSED'),
-          },
-          tx,
-        );
+      await auditMove(actorId, row, 'PAUSED', tx);
       return updated;
     });
     // Before the answer: nothing more of it is handed to the carrier from this process.
@@ -122,8 +123,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
   async function cancel(campaignId: string, owner: string | undefined, actorId?: string): Promise<CampaignRow> {
     const now = clock.now();
     const canceled = await db.transaction(async (tx) => {
-      const row = await (owner ? repo.lock(owner, campaignId, tx) : repo.lockById(campaignId, tx));
-      if (!row) throw new AppError('CAMPAIGN_NOT_FOUND');
+      const row = await lockToMove(campaignId, owner, tx);
       const updated = await repo.transition(
         campaignId,
         ['DRAFT', 'SCHEDULED', 'RUNNING', 'PAUSED'],
@@ -134,16 +134,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       // What was not sent comes back now; what a dispatcher is sending right now settles as it returns.
       await releaseParts(row, await repo.cancelQueued(campaignId, now, tx), tx);
       if (!(await repo.pending(campaignId, tx)).submitting) await repo.update(campaignId, { finishedAt: now }, tx);
-      if (actorId)
-        await deps.audit(
-          {
-            actorId,
-            subjectId: campaignId,
-            action: 'campaign.cancel',
-            changes: moved(row.status, 'CANCELED'),
-          },
-          tx,
-        );
+      await auditMove(actorId, row, 'CANCELED', tx);
       const after = (await repo.findById(campaignId, tx))!;
       await announce(after, 'canceled', tx);
       return after;

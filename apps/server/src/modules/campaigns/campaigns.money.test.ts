@@ -5,12 +5,14 @@ import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits } from '../channels/channels.test-support.ts';
 import {
+  campaignsServerOn,
   campaignsUser,
   freshMobiles,
   importList,
+  MONDAY_8AM,
   mobile,
   smsCampaign,
-  startCampaignsServer,
+  WORKDAYS,
 } from './campaigns.test-support.ts';
 
 /**
@@ -19,22 +21,10 @@ import {
  * is exact, read from the campaign's answer and from the ledger's balance.
  */
 
-/** A Monday 08:00 in São Paulo, a week or more ahead (login codes are pruned by the database's clock). */
-const MONDAY_8AM = (() => {
-  const day = new Date(Date.now() + 7 * 86_400_000);
-  day.setUTCHours(11, 0, 0, 0);
-  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
-  return day;
-})();
-const OPENS_AT_NINE = { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' };
-
 describe(`campaign credits at the moments that decide them (${dbKind})`, () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
-  openBeforeAll(
-    () => startCampaignsServer({ clock }),
-    (opened) => (server = opened),
-  );
+  openBeforeAll(campaignsServerOn(clock), (opened) => (server = opened));
   const smsc = () => server.providers.simulators.smsc!;
 
   it('cancel releases every queued credit in its own answer (nothing in flight, before any supervisor pass)', async () => {
@@ -46,7 +36,7 @@ describe(`campaign credits at the moments that decide them (${dbKind})`, () => {
       phones.map((phone) => ({ phone })),
     );
     // Started before its window opens: running, all 12 queued, none handed to a dispatcher.
-    const id = await c.create({ ...smsCampaign('Antes das 9', list), window: OPENS_AT_NINE });
+    const id = await c.create({ ...smsCampaign('Antes das 9', list), window: WORKDAYS });
     const started = await c.move(id, 'start');
     expect(started).toMatchObject({ status: 'RUNNING', waitingWindow: true, counts: { queued: 12 } });
     expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 38, reserved: 12 });

@@ -14,6 +14,7 @@ import { AppError } from '../../platform/errors/app-error.ts';
 import { csvLine } from '../../platform/http/csv.ts';
 import type { CampaignProgressRow, CampaignReportsRepository } from './campaigns.reports.repository.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
+import type { CampaignRow } from './campaigns.schema.ts';
 import { bucketInterval, timelineBucket, withEmptyBuckets } from './campaigns.timeline.ts';
 
 // Raw SQL answers timestamps as Date (node-postgres) or text (PGlite): both go through `new Date`.
@@ -24,25 +25,32 @@ const SAO_PAULO = new Intl.DateTimeFormat('pt-BR', {
   timeStyle: 'medium',
 });
 
-export function toSummary(row: CampaignProgressRow, now: Date, withUser = false): CampaignSummary {
+/** What every answer about a campaign says alike: which it is, where it stands, its moments. */
+export function campaignBasics(row: CampaignRow, now: Date) {
   return {
     id: row.id,
     name: row.name,
     channel: row.channel,
     status: row.status,
     total: row.total,
-    done: row.done,
-    sent: row.sent,
-    delivered: row.delivered,
-    failed: row.failed,
-    awaiting: row.awaiting,
-    creditsUsed: row.creditsUsed,
     statusReason: row.statusReason,
     waitingWindow: row.status === 'RUNNING' && !isInWindow(row.window, now),
     createdAt: row.createdAt.toISOString(),
     scheduledAt: iso(row.scheduledAt),
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
+  };
+}
+
+export function toSummary(row: CampaignProgressRow, now: Date, withUser = false): CampaignSummary {
+  return {
+    ...campaignBasics(row, now),
+    done: row.done,
+    sent: row.sent,
+    delivered: row.delivered,
+    failed: row.failed,
+    awaiting: row.awaiting,
+    creditsUsed: row.creditsUsed,
     ...(withUser ? { user: row.user } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { CampaignStatus } from '@ecoa/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
@@ -30,6 +30,13 @@ const isCutOff = sql`(m.updated_at < now() - interval '10 minutes'
     and w.heartbeat_at > now() - make_interval(secs => ${WORKER_DEAD_AFTER_SECONDS})))`;
 
 export function createCampaignsRepository(db: Database) {
+  /** The supervisor's sweeps: every campaign meeting all of `conditions`. */
+  const campaignsWhere = (...conditions: SQL[]): Promise<CampaignRow[]> =>
+    db
+      .select()
+      .from(campaigns)
+      .where(and(...conditions));
+
   return {
     ...createRecipientQueries(db),
     async insert(row: NewCampaign, tx: DbOrTx = db): Promise<CampaignRow> {
@@ -127,51 +134,28 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /** Scheduled campaigns whose time came (also those whose time passed while Ecoa was down). */
-    async due(now: Date): Promise<CampaignRow[]> {
-      return db
-        .select()
-        .from(campaigns)
-        .where(and(eq(campaigns.status, 'SCHEDULED'), sql`${campaigns.scheduledAt} <= ${now}`));
-    },
+    due: (now: Date) => campaignsWhere(eq(campaigns.status, 'SCHEDULED'), sql`${campaigns.scheduledAt} <= ${now}`),
 
     /** RUNNING campaigns no dispatcher beat for within `seconds` (their worker died, or they waited for their window). */
-    async orphaned(seconds: number): Promise<CampaignRow[]> {
-      return db
-        .select()
-        .from(campaigns)
-        .where(
-          and(
-            eq(campaigns.status, 'RUNNING'),
-            sql`(${campaigns.heartbeatAt} is null or ${campaigns.heartbeatAt} < now() - make_interval(secs => ${seconds}))`,
-          ),
-        );
-    },
+    orphaned: (seconds: number) =>
+      campaignsWhere(
+        eq(campaigns.status, 'RUNNING'),
+        sql`(${campaigns.heartbeatAt} is null or ${campaigns.heartbeatAt} < now() - make_interval(secs => ${seconds}))`,
+      ),
 
     /** RUNNING campaigns with recipients still queued (every live process helps with them). */
-    async runningWithQueued(): Promise<CampaignRow[]> {
-      return db
-        .select()
-        .from(campaigns)
-        .where(
-          and(
-            eq(campaigns.status, 'RUNNING'),
-            sql`exists (select 1 from messages m where m.campaign_id = ${campaigns.id} and m.status = 'queued')`,
-          ),
-        );
-    },
+    runningWithQueued: () =>
+      campaignsWhere(
+        eq(campaigns.status, 'RUNNING'),
+        sql`exists (select 1 from messages m where m.campaign_id = ${campaigns.id} and m.status = 'queued')`,
+      ),
 
     /** RUNNING or CANCELED campaigns with nothing queued or in flight but not finished yet. */
-    async unfinished(): Promise<CampaignRow[]> {
-      return db
-        .select()
-        .from(campaigns)
-        .where(
-          and(
-            sql`(${campaigns.status} = 'RUNNING' or (${campaigns.status} = 'CANCELED' and ${campaigns.finishedAt} is null))`,
-            sql`not exists (select 1 from messages m where m.campaign_id = ${campaigns.id} and m.status in ('queued', 'submitting'))`,
-          ),
-        );
-    },
+    unfinished: () =>
+      campaignsWhere(
+        sql`(${campaigns.status} = 'RUNNING' or (${campaigns.status} = 'CANCELED' and ${campaigns.finishedAt} is null))`,
+        sql`not exists (select 1 from messages m where m.campaign_id = ${campaigns.id} and m.status in ('queued', 'submitting'))`,
+      ),
 
     /**
      * Recipients left `submitting` by a dispatcher that stopped beating (killed, crashed), or for

@@ -3,26 +3,17 @@ import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import {
+  campaignsServerOn,
   campaignsUser,
   dispatchSettled,
   importList,
+  MONDAY_8AM,
   mobile,
   smsCampaign,
-  startCampaignsServer,
+  WORKDAYS,
 } from './campaigns.test-support.ts';
 
-/**
- * A Monday at 08:00 in São Paulo (UTC−3, no daylight saving), before the default window opens at
- * 09:00, and always in the future: housekeeping prunes login codes by the database's own clock,
- * so a fixed date that has passed would expire the codes these tests sign in with.
- */
-const MONDAY_8AM = (() => {
-  const day = new Date(Date.now() + 7 * 86_400_000);
-  day.setUTCHours(11, 0, 0, 0);
-  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7)); // the next Monday (UTC)
-  return day;
-})();
-/** `days` after that Monday, at `time` in São Paulo, as an instant. */
+/** `days` after MONDAY_8AM, at `time` in São Paulo, as an instant. */
 function saoPaulo(days: number, time: string): Date {
   const [h, m] = time.split(':').map(Number) as [number, number];
   return new Date(MONDAY_8AM.getTime() + days * 86_400_000 + ((h - 8) * 60 + m) * 60_000);
@@ -31,10 +22,7 @@ function saoPaulo(days: number, time: string): Date {
 describe('schedules and the sending window (injected clock)', () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
-  openBeforeAll(
-    () => startCampaignsServer({ clock }),
-    (opened) => (server = opened),
-  );
+  openBeforeAll(campaignsServerOn(clock), (opened) => (server = opened));
 
   it('waits for its window, then sends by itself when it opens', async () => {
     clock.set(MONDAY_8AM);
@@ -42,7 +30,7 @@ describe('schedules and the sending window (injected clock)', () => {
     const list = await importList(server, user.token, [{ phone: mobile() }, { phone: mobile() }]);
     const id = await c.create({
       ...smsCampaign('Janela', list, 'Bom dia'),
-      window: { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' },
+      window: WORKDAYS,
     });
     const started = await c.move(id, 'start');
     expect(started).toMatchObject({ status: 'RUNNING', waitingWindow: true });
@@ -102,10 +90,7 @@ describe('schedules and the sending window (injected clock)', () => {
 describe('a scheduled start needs a future date', () => {
   const clock = createManualClock(MONDAY_8AM);
   let server: RunningServer;
-  openBeforeAll(
-    () => startCampaignsServer({ clock }),
-    (opened) => (server = opened),
-  );
+  openBeforeAll(campaignsServerOn(clock), (opened) => (server = opened));
 
   /** A user with 10 SMS credits and a one-recipient list, the clock on Monday 10:00. */
   async function setUp() {

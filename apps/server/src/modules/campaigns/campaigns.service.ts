@@ -6,7 +6,6 @@ import {
   type CreateCampaignInput,
   campaignProblem,
   DEFAULT_SENDING_WINDOW,
-  isInWindow,
   type UpdateCampaignInput,
 } from '@ecoa/shared';
 import { AppError } from '../../platform/errors/app-error.ts';
@@ -14,6 +13,7 @@ import { MOBILE_ONLY, walkAudience } from './campaigns.audience.ts';
 import { type ContentProblem, contentProblems } from './campaigns.content.ts';
 import { estimateTally } from './campaigns.estimate-tally.ts';
 import { audioOf, createCampaignLifecycle } from './campaigns.lifecycle.ts';
+import { campaignBasics } from './campaigns.reports.service.ts';
 import { scheduleToStore } from './campaigns.schedule.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import type { CampaignsServiceDeps } from './campaigns.service-deps.ts';
@@ -23,30 +23,19 @@ export function toCampaignDto(
   extra: Pick<Campaign, 'counts' | 'reasons' | 'answers'> & { clicks?: Campaign['clicks'] },
   now: Date,
 ): Campaign {
-  const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
-    id: row.id,
-    name: row.name,
-    channel: row.channel,
-    status: row.status,
-    total: row.total,
+    ...campaignBasics(row, now),
     counts: extra.counts,
     credits: { reserved: row.creditsReserved, used: row.creditsUsed, released: row.creditsReleased },
     creditType: row.creditType,
     reasons: extra.reasons,
     answers: extra.answers,
     clicks: extra.clicks ?? { total: 0, recipients: 0, rate: 0 },
-    statusReason: row.statusReason,
     statusDetail: row.statusDetail,
-    waitingWindow: row.status === 'RUNNING' && !isInWindow(row.window, now),
     listIds: row.listIds,
     content: row.content,
     window: row.window,
     maxRate: row.maxRate,
-    createdAt: row.createdAt.toISOString(),
-    scheduledAt: iso(row.scheduledAt),
-    startedAt: iso(row.startedAt),
-    finishedAt: iso(row.finishedAt),
   };
 }
 

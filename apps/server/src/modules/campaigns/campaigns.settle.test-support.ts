@@ -9,8 +9,14 @@ import {
   type EventListener,
   type OutboundMessage,
   ProviderError,
+  type ProviderHealth,
   type SubmitResult,
 } from '../channels/provider.ts';
+
+/** A scripted carrier's health: a connected simulator without limits, `inFlight` submits unanswered. */
+export function scriptedHealth(provider: string, inFlight: number): ProviderHealth {
+  return { provider, mode: 'simulator', connected: true, tpsLimit: null, tpsInUse: 0, inFlight, lastError: null };
+}
 
 export type Pending = { message: OutboundMessage; resolve(result: SubmitResult): void; reject(err: Error): void };
 
@@ -41,15 +47,7 @@ export class ScriptedCarrier implements ChannelProvider {
     this.listener = listener;
   }
   health() {
-    return {
-      provider: this.name,
-      mode: 'simulator' as const,
-      connected: true,
-      tpsLimit: null,
-      tpsInUse: 0,
-      inFlight: this.pending.length,
-      lastError: null,
-    };
+    return scriptedHealth(this.name, this.pending.length);
   }
   private closed = false;
   /** Whatever is still waiting is refused (nothing left Ecoa), and so is anything after: loops end. */

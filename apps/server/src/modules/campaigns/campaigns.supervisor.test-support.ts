@@ -15,23 +15,11 @@ import {
   campaignsUser,
   freshMobiles,
   importList,
+  MONDAY_8AM,
   smsCampaign,
   startCampaignsServer,
+  WORKDAYS,
 } from './campaigns.test-support.ts';
-
-/**
- * A Monday at 08:00 in São Paulo (UTC−3), an hour before WORKDAYS opens, always in the future
- * (housekeeping prunes login codes by the database's clock).
- */
-export const MONDAY_8AM = (() => {
-  const day = new Date(Date.now() + 7 * 86_400_000);
-  day.setUTCHours(11, 0, 0, 0);
-  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7));
-  return day;
-})();
-/** The same Monday at 09:30, inside WORKDAYS. */
-export const MONDAY_930 = new Date(MONDAY_8AM.getTime() + 90 * 60_000);
-export const WORKDAYS = { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' };
 
 /** One JSON line of the supervisor's log. */
 export type LogLine = {

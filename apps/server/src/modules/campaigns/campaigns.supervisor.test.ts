@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
-import {
-  ERROR,
-  INFO,
-  MONDAY_8AM,
-  MONDAY_930,
-  openSupervisorRig,
-  type SupervisorRig,
-  WARN,
-} from './campaigns.supervisor.test-support.ts';
+import { ERROR, INFO, openSupervisorRig, type SupervisorRig, WARN } from './campaigns.supervisor.test-support.ts';
+import { MONDAY_8AM, MONDAY_930 } from './campaigns.test-support.ts';
 
 const CUT_OFF_LOG = 'recipients cut off mid-send by a stopped process: unknown, not re-sent';
 const ADOPTED_LOG = 'campaign with no dispatcher: work queued again';

@@ -31,6 +31,25 @@ export async function startCampaignsServer(
   });
 }
 
+/** `startCampaignsServer` on a manual clock, as `openBeforeAll` takes it. */
+export const campaignsServerOn = (clock: Clock) => () => startCampaignsServer({ clock });
+
+/**
+ * A Monday at 08:00 in São Paulo (UTC−3, no daylight saving), an hour before WORKDAYS (and the
+ * default window) opens, and always in the future: housekeeping prunes login codes by the
+ * database's own clock, so a fixed date that has passed would expire the codes tests sign in with.
+ */
+export const MONDAY_8AM = (() => {
+  const day = new Date(Date.now() + 7 * 86_400_000);
+  day.setUTCHours(11, 0, 0, 0);
+  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7)); // the next Monday (UTC)
+  return day;
+})();
+/** The same Monday at 09:30, inside WORKDAYS. */
+export const MONDAY_930 = new Date(MONDAY_8AM.getTime() + 90 * 60_000);
+/** Monday to Saturday, 09:00 to 21:00. */
+export const WORKDAYS = { days: [1, 2, 3, 4, 5, 6], start: '09:00', end: '21:00' };
+
 /** Every day, all day: tests that are not about the window never wait for it. */
 export const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
 

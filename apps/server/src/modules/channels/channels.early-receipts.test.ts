@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { createTestServer, dbKind, listeningTestConfig } from '../../../test/server.test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { createChannelsRepository } from './channels.repository.ts';
-import { startIntegrationEndpoint, WELL_BEHAVED } from './channels.test-support.ts';
+import { startUraRig, type UraRig } from './channels.test-support.ts';
 
 /**
  * Receipts that came before their submit was stored wait in `early_receipts`; whichever path
@@ -11,27 +10,10 @@ import { startIntegrationEndpoint, WELL_BEHAVED } from './channels.test-support.
  */
 describe(`receipts applied after their submit (${dbKind})`, () => {
   let server: RunningServer;
-  let repo: ReturnType<typeof createChannelsRepository>;
+  let repo: UraRig['repo'];
   let userId: string;
-  let hook: Awaited<ReturnType<typeof startIntegrationEndpoint>>;
-
-  beforeAll(async () => {
-    server = await createTestServer({
-      config: await listeningTestConfig(),
-      listen: true,
-      simulators: WELL_BEHAVED,
-      // Its own database on PostgreSQL: the URA answer job is taken by this server only.
-      isolated: true,
-    });
-    repo = createChannelsRepository(server.db.db);
-    userId = (await signUpAndSignIn(server)).user.id;
-    // The customer's URA integration endpoint.
-    hook = await startIntegrationEndpoint();
-  });
-  afterAll(async () => {
-    await server?.close();
-    await hook?.close();
-  });
+  let hook: UraRig['hook'];
+  openBeforeAll(startUraRig, (opened) => ({ server, repo, userId, hook } = opened));
 
   const uraMessage = (toPhone: string) =>
     repo.createMessage(

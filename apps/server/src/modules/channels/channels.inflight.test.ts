@@ -1,10 +1,9 @@
 import type { Channel } from '@ecoa/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { createTestServer, dbKind, listeningTestConfig } from '../../../test/server.test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { createChannelsRepository } from './channels.repository.ts';
-import { startIntegrationEndpoint, WELL_BEHAVED } from './channels.test-support.ts';
+import { startUraRig, type UraRig, WELL_BEHAVED } from './channels.test-support.ts';
 import type { InflightBatch } from './inflight-submits.ts';
 import type { OutboundContent } from './provider.ts';
 import { signWhatsAppBody, statusNotification } from './providers/whatsapp/whatsapp.wire.ts';
@@ -18,29 +17,13 @@ import { signWhatsAppBody, statusNotification } from './providers/whatsapp/whats
  */
 describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () => {
   let server: RunningServer;
-  let repo: ReturnType<typeof createChannelsRepository>;
+  let repo: UraRig['repo'];
   let userId: string;
-  let hook: Awaited<ReturnType<typeof startIntegrationEndpoint>>;
-  let publicUrl: string;
-
-  beforeAll(async () => {
-    const config = await listeningTestConfig();
-    publicUrl = config.publicUrl;
-    server = await createTestServer({
-      config,
-      listen: true,
-      simulators: { ...WELL_BEHAVED, voice: { ...WELL_BEHAVED.voice, callMs: 100 } },
-      // Its own database on PostgreSQL: the URA answer job is taken by this server only.
-      isolated: true,
-    });
-    repo = createChannelsRepository(server.db.db);
-    userId = (await signUpAndSignIn(server)).user.id;
-    hook = await startIntegrationEndpoint();
-  });
-  afterAll(async () => {
-    await server?.close();
-    await hook?.close();
-  });
+  let hook: UraRig['hook'];
+  openBeforeAll(
+    () => startUraRig({ ...WELL_BEHAVED, voice: { ...WELL_BEHAVED.voice, callMs: 100 } }),
+    (opened) => ({ server, repo, userId, hook } = opened),
+  );
 
   type Held = { id: string; provider: string; ids: string[]; batch: InflightBatch };
 
@@ -143,7 +126,7 @@ describe(`receipts for a submit whose batch is slow to settle (${dbKind})`, () =
     const value = body.entry[0]!.changes[0]!.value as unknown as { statuses: unknown[] };
     for (const h of held.slice(1)) value.statuses.push({ ...(value.statuses[0] as object), id: h.ids[0] });
     const raw = JSON.stringify(body);
-    const res = await fetch(`${publicUrl}/api/webhooks/whatsapp/events`, {
+    const res = await fetch(`${server.config.publicUrl}/api/webhooks/whatsapp/events`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

@@ -74,6 +74,10 @@ export type ChannelEvents = {
 };
 
 /** Channels whose recipients must be mobile phones (a landline cannot get an SMS, WhatsApp or RCS). */
+/** A paid send's message; `replayed` when an earlier request with the same Idempotency-Key made it. */
+export type SentMessage = { id: string; replayed: boolean };
+type SendOptions = { idempotencyKey?: string };
+
 const MOBILE_ONLY: ReadonlySet<Channel> = new Set(['sms_short', 'sms_flash', 'whatsapp', 'rcs']);
 /** How far a carrier's clock may be behind ours when a reply is matched to the message it answers. */
 const REPLY_CLOCK_SLACK_MS = 60_000;
@@ -224,6 +228,12 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
     }
   }
 
+  /** The message an earlier request with this Idempotency-Key made: answered again, nothing sent. */
+  async function earlierSend(userId: string, clientKey: string | null): Promise<SentMessage | undefined> {
+    const id = clientKey ? await repo.findByClientKey(userId, clientKey) : undefined;
+    return id ? { id, replayed: true } : undefined;
+  }
+
   /**
    * One paid message to one number through the real adapter: reserved with the message, captured
    * once the carrier took it (or may have), released when it refused. Test sends and the inbox's
@@ -232,7 +242,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   async function sendPaid(
     userId: string,
     send: { channel: Channel; phone: string; content: OutboundContent; parts: number; clientKey: string | null },
-  ): Promise<{ id: string; replayed: boolean }> {
+  ): Promise<SentMessage> {
     const { channel, content, parts, clientKey } = send;
     const provider = providers.forChannel(channel);
     const type = CHANNEL_CREDIT_TYPE[channel];
@@ -250,8 +260,8 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       });
     } catch (err) {
       // The same key at the same moment: the twin created the message; this one answers it.
-      const twin = clientKey && sqlStateOf(err) === '23505' ? await repo.findByClientKey(userId, clientKey) : undefined;
-      if (twin) return { id: twin, replayed: true };
+      const twin = sqlStateOf(err) === '23505' ? await earlierSend(userId, clientKey) : undefined;
+      if (twin) return twin;
       throw err;
     }
 
@@ -294,16 +304,10 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
      * reserved with the message (refused when the user lacks them), captured once the carrier
      * took it (or may have: a bind that dropped mid-request), released when it refused.
      */
-    async testSend(
-      userId: string,
-      input: TestSendInput,
-      options: { idempotencyKey?: string } = {},
-    ): Promise<{ id: string; replayed: boolean }> {
+    async testSend(userId: string, input: TestSendInput, options: SendOptions = {}): Promise<SentMessage> {
       const clientKey = options.idempotencyKey ?? null;
-      if (clientKey) {
-        const earlier = await repo.findByClientKey(userId, clientKey);
-        if (earlier) return { id: earlier, replayed: true };
-      }
+      const earlier = await earlierSend(userId, clientKey);
+      if (earlier) return earlier;
       const phone = normalizeBrazilianPhone(input.to);
       if (!phone.ok) throw new AppError('INVALID_PHONE');
       if (MOBILE_ONLY.has(input.channel) && phone.kind !== 'mobile') {
@@ -325,13 +329,11 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
       userId: string,
       reply: { phone: string; channel: ReplyChannel; receivedAt: Date },
       text: string,
-      options: { idempotencyKey?: string } = {},
-    ): Promise<{ id: string; replayed: boolean }> {
+      options: SendOptions = {},
+    ): Promise<SentMessage> {
       const clientKey = options.idempotencyKey ?? null;
-      if (clientKey) {
-        const earlier = await repo.findByClientKey(userId, clientKey);
-        if (earlier) return { id: earlier, replayed: true };
-      }
+      const earlier = await earlierSend(userId, clientKey);
+      if (earlier) return earlier;
       const phone = normalizeBrazilianPhone(reply.phone);
       if (reply.channel === 'rcs' || !phone.ok || phone.kind !== 'mobile') throw new AppError('REPLY_NOT_ANSWERABLE');
       if (

@@ -10,6 +10,7 @@ import { expect } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
+import { createChannelsRepository } from './channels.repository.ts';
 import type { SimulatorOverrides } from './providers/index.ts';
 
 const FINAL = new Set(['delivered', 'failed', 'expired', 'unknown']);
@@ -40,6 +41,36 @@ export async function startChannelsServer(
     simulators,
     isolated: options.isolated,
   });
+}
+
+export type IntegrationEndpoint = Awaited<ReturnType<typeof startIntegrationEndpoint>>;
+export type UraRig = {
+  server: RunningServer;
+  repo: ReturnType<typeof createChannelsRepository>;
+  userId: string;
+  /** The customer's URA integration endpoint. */
+  hook: IntegrationEndpoint;
+  close(): Promise<void>;
+};
+
+/**
+ * For the receipts' tests (with `openBeforeAll`): a channels server on a database of its own (on
+ * PostgreSQL the URA answer job is taken by this server only), a user, and the URA's endpoint.
+ */
+export async function startUraRig(simulators: SimulatorOverrides = WELL_BEHAVED): Promise<UraRig> {
+  const server = await startChannelsServer(simulators, { isolated: true });
+  const hook = await startIntegrationEndpoint();
+  const close = async () => {
+    await server.close();
+    await hook.close();
+  };
+  try {
+    const { user } = await signUpAndSignIn(server);
+    return { server, repo: createChannelsRepository(server.db.db), userId: user.id, hook, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 export type ChannelsUser = { id: string; token: string };

@@ -1,19 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { createReceiptBatcher } from './receipt-batcher.ts';
 
+type Options = Omit<Parameters<typeof createReceiptBatcher<number, string>>[0], 'apply'>;
+
+/** A batcher whose store answers `stored <event>` and keeps each batch it was given in `applied`. */
+function recordingBatcher(options: Options) {
+  const applied: number[][] = [];
+  const batcher = createReceiptBatcher<number, string>({
+    apply: async (events) => {
+      applied.push(events);
+      return events.map((e) => `stored ${e}`);
+    },
+    ...options,
+  });
+  return { applied, batcher };
+}
+
 describe('the receipt batcher', () => {
   it('gathers what arrives together into one batch, answers each with its own result, in order', async () => {
-    const batches: number[][] = [];
-    const batcher = createReceiptBatcher<number, string>({
-      apply: async (events) => {
-        batches.push(events);
-        return events.map((e) => `r${e}`);
-      },
-      maxBatch: 3,
-    });
+    const { applied, batcher } = recordingBatcher({ maxBatch: 3 });
     const results = await Promise.all([1, 2, 3, 4, 5].map((e) => batcher.push(e)));
-    expect(results).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
-    expect(batches).toEqual([
+    expect(results).toEqual(['stored 1', 'stored 2', 'stored 3', 'stored 4', 'stored 5']);
+    expect(applied).toEqual([
       [1, 2, 3],
       [4, 5],
     ]);
@@ -35,12 +43,7 @@ describe('the receipt batcher', () => {
   });
 
   it('hands the events `divert` claims to whoever claimed them; the batch stores the rest', async () => {
-    const applied: number[][] = [];
-    const batcher = createReceiptBatcher<number, string>({
-      apply: async (events) => {
-        applied.push(events);
-        return events.map((e) => `stored ${e}`);
-      },
+    const { applied, batcher } = recordingBatcher({
       divert: (e) => (e % 2 === 0 ? Promise.resolve(`rode along ${e}`) : undefined),
     });
     const results = await Promise.all([1, 2, 3, 4].map((e) => batcher.push(e)));
@@ -53,12 +56,7 @@ describe('the receipt batcher', () => {
   });
 
   it('stores what `store` is given itself, never diverted (a receipt that waited for its claimant long enough)', async () => {
-    const applied: number[][] = [];
-    const batcher = createReceiptBatcher<number, string>({
-      apply: async (events) => {
-        applied.push(events);
-        return events.map((e) => `stored ${e}`);
-      },
+    const { applied, batcher } = recordingBatcher({
       divert: (e) => Promise.resolve(`rode along ${e}`),
     });
     expect(await Promise.all([batcher.push(1), batcher.store(2)])).toEqual(['rode along 1', 'stored 2']);

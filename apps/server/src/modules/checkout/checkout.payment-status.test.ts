@@ -21,17 +21,25 @@ describe(`a card payment's status for its owner (${dbKind})`, () => {
   const status = (token: string | undefined, id: string) =>
     server.app.inject({ method: 'GET', url: `/api/v1/payments/${id}`, headers: token ? bearer(token) : {} });
 
-  it('comes back to a success URL with its id; PENDING until paid, then SUCCEEDED; another user’s is 404', async () => {
-    const owner = await signUpAndSignIn(server);
-    const stranger = await signUpAndSignIn(server);
+  /** A test checkout of `amount` whose return URLs name the payment; its id and the answer. */
+  async function startCheckout(token: string, amount: number) {
     const base = server.config.publicUrl;
-    const res = await checkoutCall(server, owner.token, {
-      amount: 300,
+    const res = await checkoutCall(server, token, {
+      amount,
       successUrl: `${base}/?success=true&payment={PAYMENT_ID}`,
       cancelUrl: `${base}/?cancel=true&payment={PAYMENT_ID}`,
     });
+    return { res, id: new URL(res.json().checkout_url).pathname.split('/').pop()! };
+  }
+  /** The customer's click on the test checkout page: `pay` or `cancel`. */
+  const click = (id: string, action: 'pay' | 'cancel') =>
+    server.app.inject({ method: 'POST', url: `/api/checkout/test/${id}/${action}`, headers: form, payload: '' });
+
+  it('comes back to a success URL with its id; PENDING until paid, then SUCCEEDED; another user’s is 404', async () => {
+    const owner = await signUpAndSignIn(server);
+    const stranger = await signUpAndSignIn(server);
+    const { res, id } = await startCheckout(owner.token, 300);
     expect(res.statusCode, res.body).toBe(200);
-    const id = new URL(res.json().checkout_url).pathname.split('/').pop()!;
 
     const pending = await status(owner.token, id);
     expect(pending.statusCode).toBe(200);
@@ -47,34 +55,18 @@ describe(`a card payment's status for its owner (${dbKind})`, () => {
     expect((await status(undefined, id)).statusCode).toBe(401);
     expect((await status(owner.token, 'not-an-id')).statusCode).toBe(400);
 
-    const paid = await server.app.inject({
-      method: 'POST',
-      url: `/api/checkout/test/${id}/pay`,
-      headers: form,
-      payload: '',
-    });
+    const paid = await click(id, 'pay');
     expect(paid.statusCode).toBe(303);
-    expect(paid.headers.location).toBe(`${base}/?success=true&payment=${id}`);
+    expect(paid.headers.location).toBe(`${server.config.publicUrl}/?success=true&payment=${id}`);
     expect((await status(owner.token, id)).json()).toEqual({ id, status: 'SUCCEEDED', amount: 300 });
     expect((await status(stranger.token, id)).statusCode).toBe(404);
   });
 
   it('a canceled checkout comes back to the cancel URL with its id, CANCELED', async () => {
     const owner = await signUpAndSignIn(server);
-    const base = server.config.publicUrl;
-    const res = await checkoutCall(server, owner.token, {
-      amount: 270,
-      successUrl: `${base}/?success=true&payment={PAYMENT_ID}`,
-      cancelUrl: `${base}/?cancel=true&payment={PAYMENT_ID}`,
-    });
-    const id = new URL(res.json().checkout_url).pathname.split('/').pop()!;
-    const canceled = await server.app.inject({
-      method: 'POST',
-      url: `/api/checkout/test/${id}/cancel`,
-      headers: form,
-      payload: '',
-    });
-    expect(canceled.headers.location).toBe(`${base}/?cancel=true&payment=${id}`);
+    const { id } = await startCheckout(owner.token, 270);
+    const canceled = await click(id, 'cancel');
+    expect(canceled.headers.location).toBe(`${server.config.publicUrl}/?cancel=true&payment=${id}`);
     expect((await status(owner.token, id)).json()).toEqual({ id, status: 'CANCELED', amount: 270 });
   });
 });

@@ -3,6 +3,7 @@ import {
   bearer,
   makeAdmin,
   readLoginCode,
+  requestCode,
   signIn,
   signUpAndSignIn,
   signupPayload,
@@ -264,7 +265,7 @@ describe(`company sign-up and /api/me (${dbKind})`, () => {
       const stored = await row(user.id);
       expect(stored).toMatchObject({ access_level: 'ADMINISTRATOR', active: true, cnpj: expect.any(String) });
       const ip = uniqueIp();
-      await server.app.inject({ method: 'POST', url: '/api/auth/request-code', payload: { email }, remoteAddress: ip });
+      await requestCode(server, email, ip);
       const login = await server.app.inject({
         method: 'POST',
         url: '/api/auth/login',

@@ -65,14 +65,18 @@ export function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   };
 }
 
-/** POSTs JSON to a customer's URL: SSRF-checked, to the checked address, no redirects, a timeout; the answer's body is not read. */
-export async function postJsonOutbound(
+/**
+ * One POST of `payload` to the address `resolvePublicUrl` checked, answered by `onResponse`: a
+ * socket of its own (a pooled one may have been opened to another address), connected to that
+ * address; TLS still checks the certificate against the URL's host name.
+ */
+async function postPinned<T>(
   url: string,
-  body: unknown,
-  options: OutboundOptions,
-): Promise<{ status: number }> {
+  payload: string,
+  options: OutboundOptions & { userAgent: string; headers?: Record<string, string>; timeoutMs: number },
+  onResponse: (res: http.IncomingMessage, resolve: (answer: T) => void) => void,
+): Promise<T> {
   const { url: target, address } = await resolvePublicUrl(url, options);
-  const payload = JSON.stringify(body);
   const request = target.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const req = request(
@@ -82,24 +86,33 @@ export async function postJsonOutbound(
         headers: {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(payload),
-          'user-agent': 'Ecoa/1 (+integration)',
+          'user-agent': options.userAgent,
+          ...options.headers,
         },
-        // A socket of its own (a pooled one may have been opened to another address), connected
-        // to the checked address; TLS still checks the certificate against the URL's host name.
         agent: false,
         lookup: pinnedLookup(address),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+        signal: AbortSignal.timeout(options.timeoutMs),
       },
-      (res) => {
-        res.resume();
-        // Stryker disable next-line StringLiteral: destroy() without an error emits none; this guards a late socket error only
-        res.on('error', () => {});
-        resolve({ status: res.statusCode ?? 0 });
-        res.destroy();
-      },
+      (res) => onResponse(res, resolve),
     );
     req.on('error', reject);
     req.end(payload);
+  });
+}
+
+/** POSTs JSON to a customer's URL: SSRF-checked, to the checked address, no redirects, a timeout; the answer's body is not read. */
+export async function postJsonOutbound(
+  url: string,
+  body: unknown,
+  options: OutboundOptions,
+): Promise<{ status: number }> {
+  const posting = { ...options, userAgent: 'Ecoa/1 (+integration)', timeoutMs: options.timeoutMs ?? 5000 };
+  return postPinned(url, JSON.stringify(body), posting, (res, resolve) => {
+    res.resume();
+    // Stryker disable next-line StringLiteral: destroy() without an error emits none; this guards a late socket error only
+    res.on('error', () => {});
+    resolve({ status: res.statusCode ?? 0 });
+    res.destroy();
   });
 }
 
@@ -124,44 +137,21 @@ export async function postOutbound(
   payload: string,
   options: OutboundOptions & { headers?: Record<string, string>; readLimit?: number },
 ): Promise<OutboundAnswer> {
-  const { url: target, address } = await resolvePublicUrl(url, options);
-  const request = target.protocol === 'https:' ? https.request : http.request;
   const limit = options.readLimit ?? 1024;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      target,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          'user-agent': 'Ecoa/1 (+webhooks)',
-          ...options.headers,
-        },
-        agent: false,
-        lookup: pinnedLookup(address),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let read = 0;
-        const done = () => {
-          resolve({
-            status: res.statusCode ?? 0,
-            bodyStart: Buffer.concat(chunks).subarray(0, limit).toString('utf8'),
-          });
-          res.destroy();
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (read < limit) chunks.push(chunk);
-          read += chunk.length;
-          if (read >= limit) done();
-        });
-        res.on('end', done);
-        res.on('error', () => done());
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
+  const posting = { ...options, userAgent: 'Ecoa/1 (+webhooks)', timeoutMs: options.timeoutMs ?? 10_000 };
+  return postPinned(url, payload, posting, (res, resolve) => {
+    const chunks: Buffer[] = [];
+    let read = 0;
+    const done = () => {
+      resolve({ status: res.statusCode ?? 0, bodyStart: Buffer.concat(chunks).subarray(0, limit).toString('utf8') });
+      res.destroy();
+    };
+    res.on('data', (chunk: Buffer) => {
+      if (read < limit) chunks.push(chunk);
+      read += chunk.length;
+      if (read >= limit) done();
+    });
+    res.on('end', done);
+    res.on('error', () => done());
   });
 }

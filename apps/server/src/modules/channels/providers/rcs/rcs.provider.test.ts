@@ -130,26 +130,26 @@ describe('RCS adapter against its simulator (RBM over HTTP)', () => {
     expect(r.simulator.counters()).toMatchObject({ requests: 0, tokenRequests: 0 });
   });
 
-  it('paces sends to the agent quota: the simulator never answers 429', async () => {
+  /** 25 sends at once to an agent allowed 10 a second, by a provider pacing itself at `messagesPerSecond`. */
+  async function burstAtQuota(messagesPerSecond: number, numbers: string) {
     const r = await rig(
       { throughputPerSecond: 10, outcomeMix: { delivered: 1, read: 0, notCapable: 0 } },
-      { messagesPerSecond: 10 },
+      { messagesPerSecond },
     );
     const results = await Promise.allSettled(
-      Array.from({ length: 25 }, (_, i) => r.provider.submit(text(`+55119666600${String(i).padStart(2, '0')}`))),
+      Array.from({ length: 25 }, (_, i) => r.provider.submit(text(`${numbers}${String(i).padStart(2, '0')}`))),
     );
+    return { r, results };
+  }
+
+  it('paces sends to the agent quota: the simulator never answers 429', async () => {
+    const { r, results } = await burstAtQuota(10, '+55119666600');
     expect(results.filter((s) => s.status === 'rejected')).toEqual([]);
     expect(r.simulator.counters()).toMatchObject({ accepted: 25, rejected: {} });
   });
 
   it('without pacing the burst meets the quota: retryable RCS_RESOURCE_EXHAUSTED', async () => {
-    const r = await rig(
-      { throughputPerSecond: 10, outcomeMix: { delivered: 1, read: 0, notCapable: 0 } },
-      { messagesPerSecond: 100_000 },
-    );
-    const results = await Promise.allSettled(
-      Array.from({ length: 25 }, (_, i) => r.provider.submit(text(`+55119555500${String(i).padStart(2, '0')}`))),
-    );
+    const { results } = await burstAtQuota(100_000, '+55119555500');
     const failures = results.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []));
     expect(failures.length).toBeGreaterThan(0);
     for (const f of failures)

@@ -130,14 +130,20 @@ describe('calls API answers, mapped to ProviderError', () => {
 });
 
 describe('calls per second', () => {
-  it('never exceeds the carrier limit: every call accepted, none throttled (counted by the simulator)', async () => {
+  /** A carrier allowing 5 calls a second, and a provider pacing itself at `callsPerSecond`. */
+  async function pacedAt(callsPerSecond: number) {
     const simulator = await startVoiceSimulator({ ...FAST_CALLS, callsPerSecond: 5 });
     const provider = createVoiceProvider({
       api: simulator.account,
       publicUrl: 'http://127.0.0.1:1',
       mode: 'simulator',
-      callsPerSecond: 5,
+      callsPerSecond,
     });
+    return { simulator, provider };
+  }
+
+  it('never exceeds the carrier limit: every call accepted, none throttled (counted by the simulator)', async () => {
+    const { simulator, provider } = await pacedAt(5);
     try {
       const calls = 15;
       const started = performance.now();
@@ -157,13 +163,7 @@ describe('calls per second', () => {
   });
 
   it('is a real limit: the same burst unpaced is throttled with a retryable 20429', async () => {
-    const simulator = await startVoiceSimulator({ ...FAST_CALLS, callsPerSecond: 5 });
-    const provider = createVoiceProvider({
-      api: simulator.account,
-      publicUrl: 'http://127.0.0.1:1',
-      mode: 'simulator',
-      callsPerSecond: 10_000,
-    });
+    const { simulator, provider } = await pacedAt(10_000);
     try {
       const results = await Promise.allSettled(
         Array.from({ length: 15 }, () => provider.submit(torpedo(uniquePhone(), { tts: 'Oi' }))),
