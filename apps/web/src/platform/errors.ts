@@ -1,6 +1,7 @@
-import { errorTranslationKey, MESSAGES, validationKeyOf } from '@ecoa/shared';
-import type { TFunction } from 'i18next';
+import { errorTranslationKey, formatBRL, MESSAGES, validationKeyOf } from '@ecoa/shared';
+import i18next, { type TFunction } from 'i18next';
 import { isApiError } from './api';
+import { intlLocale } from './i18n';
 
 /**
  * The web app's one error translator: what the user reads for any failure is the translation of
@@ -66,6 +67,16 @@ export function errorText(err: unknown, t: TFunction, fallbackKey = GENERIC): st
   if (err.code === 'VALIDATION_FAILED') {
     const key = err.details?.messageKey;
     return validationText(t, typeof key === 'string' ? key : undefined) || codeText(t, err.code);
+  }
+  // An adjustment's `available` is centavos for the balance (BALANCE), a count for credits.
+  if (err.code === 'ADJUSTMENT_BELOW_ZERO' && typeof err.details?.available === 'number') {
+    const { available, type } = err.details;
+    return codeText(t, err.code, {
+      available:
+        type === 'BALANCE'
+          ? formatBRL(available)
+          : new Intl.NumberFormat(intlLocale(i18next.language)).format(available),
+    });
   }
   // INTERNAL is the server's "something broke": no more to say than its status.
   if (err.code === 'INTERNAL') return statusText(t, err.status, fallbackKey);

@@ -24,7 +24,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../platform/api';
+import { errorText } from '../../platform/errors';
 import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
 import { FormSegmented } from '../../ui/FormFields';
@@ -74,7 +74,7 @@ export function AdminUserCredits({ userId, onMoneyChanged }: { userId: string; o
       await refresh();
       onMoneyChanged?.();
     },
-    onError: (err) => notify.error(isApiError(err) ? err.message : String(err)),
+    onError: (err) => notify.error(errorText(err, t)),
   });
 
   const adjustForm = useForm<AdminAdjustmentInput>({
@@ -92,7 +92,7 @@ export function AdminUserCredits({ userId, onMoneyChanged }: { userId: string; o
       await refresh();
       onMoneyChanged?.();
     },
-    onError: (err) => adjustForm.setError('amount', { message: isApiError(err) ? err.message : String(err) }),
+    onError: (err) => adjustForm.setError('amount', { message: errorText(err, t) }),
   });
 
   return (

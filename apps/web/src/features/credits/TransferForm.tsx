@@ -5,6 +5,7 @@ import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../platform/api';
+import { errorText } from '../../platform/errors';
 import { useSubmissionKeys } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
@@ -60,11 +61,9 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
       onDone?.();
     },
     onError: (err, { input }) => {
-      const message = isApiError(err)
-        ? err.code && ERROR_KEYS[err.code]
-          ? t(ERROR_KEYS[err.code]!)
-          : err.message
-        : String(err);
+      // The server's refusal by its code, never its (Portuguese) message text.
+      const key = isApiError(err) && err.code ? ERROR_KEYS[err.code] : undefined;
+      const message = key ? t(key) : errorText(err, t);
       form.setError(input.type, { type: 'server', message });
     },
   });
