@@ -1,10 +1,12 @@
 import type { CampaignCounts } from '@ecoa/shared';
 import { Alert, Anchor, Button, Card, ColorSwatch, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCopy, IconDownload } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { errorText } from '../../platform/errors';
 import { intlLocale } from '../../platform/i18n';
+import { notify } from '../../platform/notify';
 import { LoadErrorAlert } from '../../ui/LoadErrorAlert';
 import { LoadingState } from '../../ui/LoadingState';
 import { STATUS_COLOR } from '../channels';
@@ -14,6 +16,7 @@ import { CampaignRecipients } from './CampaignRecipients';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import { CampaignTimelineChart } from './CampaignTimelineChart';
 import { campaignsApi } from './campaignsApi';
+import { campaignsKeys } from './queryKeys';
 import { saoPauloDateTime } from './times';
 import { useLiveCampaign } from './useLiveCampaign';
 
@@ -36,11 +39,20 @@ export function CampaignDetailPage() {
   const navigate = useNavigate();
   // Live without reloading, at the pace of what can still move (pollInterval.ts).
   const { campaign, panelInterval } = useLiveCampaign(id);
+  const queryClient = useQueryClient();
+  // A refusal is said, never swallowed; the copy is a new draft every campaigns list must show.
   const duplicate = useMutation({
     mutationFn: () => campaignsApi.duplicate(id),
-    onSuccess: ({ id: copy }) => navigate(`/campanhas/criar-campanha?rascunho=${copy}`),
+    onSuccess: async ({ id: copy }) => {
+      await queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
+      navigate(`/campanhas/criar-campanha?rascunho=${copy}`);
+    },
+    onError: (err) => notify.error(errorText(err, t)),
   });
-  const download = useMutation({ mutationFn: () => campaignsApi.export(id) });
+  const download = useMutation({
+    mutationFn: () => campaignsApi.export(id),
+    onError: (err) => notify.error(errorText(err, t)),
+  });
   const number = new Intl.NumberFormat(intlLocale(i18n.language));
   const percent = new Intl.NumberFormat(intlLocale(i18n.language), { style: 'percent', maximumFractionDigits: 1 });
 
