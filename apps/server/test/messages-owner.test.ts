@@ -46,7 +46,7 @@ function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
-    return /\.ts$/.test(entry.name) && !/\.(test|test-support|test-helpers)\.ts$/.test(entry.name) ? [full] : [];
+    return /\.ts$/.test(entry.name) && !/\.(test|test-support)\.ts$/.test(entry.name) ? [full] : [];
   });
 }
 
