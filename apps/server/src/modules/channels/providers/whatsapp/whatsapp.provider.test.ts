@@ -141,7 +141,9 @@ describe('WhatsApp adapter against its simulator (Cloud API over HTTP)', () => {
   });
 
   it('without pacing the same burst is throttled by the simulator, as a retryable WHATSAPP_130429', async () => {
-    const r = await rig({ throughputPerSecond: 10 }, { messagesPerSecond: 100_000 });
+    // One per second at the simulator: the 25 requests would have to take 24 s to pass unthrottled,
+    // which no loaded machine stretches a burst to (at 10/s, 1.9 s in CI let every one through).
+    const r = await rig({ throughputPerSecond: 1 }, { messagesPerSecond: 100_000 });
     const sends = Array.from({ length: 25 }, (_, i) =>
       r.provider.submit(message(`+55119777700${String(i).padStart(2, '0')}`)),
     );
