@@ -351,6 +351,8 @@ test.describe('sign-up and sign-in', () => {
     page,
     request,
   }) => {
+    // Sign-in, two reloads of the whole app and a delayed /api/me: 31 s at load 12, past the default 30.
+    test.setTimeout(90_000);
     const account = await createAccount(request);
     await page.goto('/');
     await signIn(page, account.email);
@@ -364,7 +366,9 @@ test.describe('sign-up and sign-in', () => {
     await expect(page.getByTestId('user-menu')).toBeVisible();
     await page.unroute('**/api/me');
 
-    await page.evaluate((key) => localStorage.setItem(key, 'expired-or-forged-token'), TOKEN_KEY);
+    // Set before the page's scripts run: written into the live page, a request the dashboard was
+    // still making carried it, got a 401 and signed out silently before the reload (CI, both runs).
+    await page.addInitScript((key) => localStorage.setItem(key, 'expired-or-forged-token'), TOKEN_KEY);
     await page.reload();
     await expect(toast(page, 'Sua sessão expirou. Faça login novamente.')).toBeVisible();
     await expect(page.getByTestId('login-step')).toBeVisible();
