@@ -45,7 +45,7 @@ export function CampaignDetailPage() {
     mutationFn: () => campaignsApi.duplicate(id),
     onSuccess: async ({ id: copy }) => {
       await queryClient.invalidateQueries({ queryKey: campaignsKeys.all });
-      navigate(`/campanhas/criar-campanha?rascunho=${copy}`);
+      void navigate(`/campanhas/criar-campanha?rascunho=${copy}`);
     },
     onError: (err) => notify.error(errorText(err, t)),
   });
