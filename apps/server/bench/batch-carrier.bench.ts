@@ -8,14 +8,10 @@
  *
  *   npm run bench -- batch-carrier     (BATCH_CARRIER_BENCH_SIZES, "1000,10000" by default)
  */
-import os from 'node:os';
-import { loadConfig } from '../src/platform/config/config.ts';
-import { createLogger } from '../src/platform/logger.ts';
-import { startServer } from '../src/server.ts';
-import { bearer, makeAdmin, signUpAndSignIn } from '../test/factories.test-support.ts';
-import { fixtureWebRoot } from '../test/server.test-support.ts';
+import { bearer } from '../test/factories.test-support.ts';
+import { benchUserWithCredits, startBenchServer } from './bench-server.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
-import { bareLoop, SMPP_BENCH_CREDENTIALS, startSmscProcess } from './smpp.bench.ts';
+import { bareLoop, startSmscProcess } from './smpp.bench.ts';
 
 const WINDOW = 50;
 const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
@@ -24,31 +20,10 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
   const sizes = (process.env.BATCH_CARRIER_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
   const smsc = await startSmscProcess({ httpPort: 0 });
   try {
-    const config = loadConfig({
-      DATA_DIR: os.tmpdir(),
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'test',
-      SMPP_URL: `smpp://${SMPP_BENCH_CREDENTIALS.systemId}:${SMPP_BENCH_CREDENTIALS.password}@127.0.0.1:${smsc.port}?tps=100000&window=${WINDOW}`,
-    });
-    const server = await startServer({
-      config,
-      logger: createLogger('silent'),
-      listen: false,
-      db,
-      webRoot: fixtureWebRoot(),
-    });
+    const server = await startBenchServer(db, { port: smsc.port, window: WINDOW });
     try {
-      const { user, token } = await signUpAndSignIn(server);
-      const admin = await signUpAndSignIn(server);
-      await makeAdmin(server, admin.user.id);
       const total = sizes.reduce((a, b) => a + b, 0);
-      await server.modules.ledger.adjust({
-        userId: user.id,
-        type: 'SMSSHORT',
-        amount: total,
-        actorUserId: admin.user.id,
-        reason: 'bench credits',
-      });
+      const { token } = await benchUserWithCredits(server, 'SMSSHORT', total);
       const created = await server.app.inject({
         method: 'POST',
         url: '/api/v1/api-keys',

@@ -8,15 +8,10 @@
  *
  *   npm run bench -- campaign          (CAMPAIGN_BENCH_N recipients, 100000 by default, on both databases)
  */
-import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { loadConfig } from '../src/platform/config/config.ts';
-import { createLogger } from '../src/platform/logger.ts';
-import { startServer } from '../src/server.ts';
-import { makeAdmin, signUpAndSignIn } from '../test/factories.test-support.ts';
-import { fixtureWebRoot } from '../test/server.test-support.ts';
+import { benchUserWithCredits, startBenchServer } from './bench-server.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
-import { bareLoop, postgresCpuMs, processCpuMs, SMPP_BENCH_CREDENTIALS, startSmscProcess } from './smpp.bench.ts';
+import { bareLoop, postgresCpuMs, processCpuMs, startSmscProcess } from './smpp.bench.ts';
 
 const WINDOW = 50;
 const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
@@ -37,30 +32,9 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
     const bareSmscCpuMs = processCpuMs(smsc.child.pid!) - smscBeforeBare;
     await fetch(`http://127.0.0.1:${smsc.httpPort}/__simulator/reset`, { method: 'POST' });
 
-    const config = loadConfig({
-      DATA_DIR: os.tmpdir(),
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'test',
-      SMPP_URL: `smpp://${SMPP_BENCH_CREDENTIALS.systemId}:${SMPP_BENCH_CREDENTIALS.password}@127.0.0.1:${smsc.port}?tps=100000&window=${WINDOW}`,
-    });
-    const server = await startServer({
-      config,
-      logger: createLogger('silent'),
-      listen: false,
-      db,
-      webRoot: fixtureWebRoot(),
-    });
+    const server = await startBenchServer(db, { port: smsc.port, window: WINDOW });
     try {
-      const { user } = await signUpAndSignIn(server);
-      const admin = await signUpAndSignIn(server);
-      await makeAdmin(server, admin.user.id);
-      await server.modules.ledger.adjust({
-        userId: user.id,
-        type: 'SMSSHORT',
-        amount: n,
-        actorUserId: admin.user.id,
-        reason: 'bench credits',
-      });
+      const { user } = await benchUserWithCredits(server, 'SMSSHORT', n);
       const { rows } = await db.executeSql(
         `insert into contact_lists (user_id, name, status, progress, total, valid, mobiles, file_name, file_kind, file_size)
          values ($1, 'bench', 'ready', 100, $2, $2, $2, 'bench.csv', 'csv', 0) returning id`,

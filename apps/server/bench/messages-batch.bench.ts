@@ -9,13 +9,9 @@
  *
  *   npm run bench -- messages-batch     (MESSAGES_BATCH_BENCH_N, 10000 by default; 5 runs, the median)
  */
-import os from 'node:os';
 import { type SendBatchRequest, sendBatchRequestSchema } from '@ecoa/shared';
-import { loadConfig } from '../src/platform/config/config.ts';
-import { createLogger } from '../src/platform/logger.ts';
-import { startServer } from '../src/server.ts';
-import { bearer, makeAdmin, signUpAndSignIn } from '../test/factories.test-support.ts';
-import { fixtureWebRoot } from '../test/server.test-support.ts';
+import { bearer } from '../test/factories.test-support.ts';
+import { benchUserWithCredits, startBenchServer } from './bench-server.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 
 const RUNS = 5;
@@ -26,25 +22,9 @@ const round = (x: number) => Math.round(x * 10) / 10;
 
 export async function run({ db }: BenchContext): Promise<BenchFigures> {
   const n = Number(process.env.MESSAGES_BATCH_BENCH_N ?? 10_000);
-  const config = loadConfig({ DATA_DIR: os.tmpdir(), LOG_LEVEL: 'silent', NODE_ENV: 'test' });
-  const server = await startServer({
-    config,
-    logger: createLogger('silent'),
-    listen: false,
-    db,
-    webRoot: fixtureWebRoot(),
-  });
+  const server = await startBenchServer(db);
   try {
-    const { user, token } = await signUpAndSignIn(server);
-    const admin = await signUpAndSignIn(server);
-    await makeAdmin(server, admin.user.id);
-    await server.modules.ledger.adjust({
-      userId: user.id,
-      type: 'SMSSHORT',
-      amount: n * RUNS * 4,
-      actorUserId: admin.user.id,
-      reason: 'bench credits',
-    });
+    const { user, token } = await benchUserWithCredits(server, 'SMSSHORT', n * RUNS * 4);
     let seq = 0;
     const batch = (): SendBatchRequest => ({
       channel: 'sms_short',
