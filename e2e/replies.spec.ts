@@ -6,7 +6,8 @@ import { closeOnboarding, inEveryLook, snap } from './screens.test-support';
 /**
  * Issue 23, the replies inbox: a campaign's recipients answer through the embedded SMSC (its
  * control API's MO), the user reads the replies in /respostas (name from the list, campaign link,
- * the opt-out marked), marks one handled, filters, and answers it by SMS.
+ * the opt-out marked, a reply to an API message naming the API), marks one handled, filters, and
+ * answers it by SMS.
  */
 
 /** The e2e server's embedded SMSC (its control API, SMSC_SIMULATOR_CONTROL_PORT in playwright.config.ts). */
@@ -64,6 +65,30 @@ async function campaignTo(page: Page, token: string, rows: string[]): Promise<st
   return id;
 }
 
+/** One SMS sent through the sending API with a key of the account's (`messages:send`), handed to the SMSC. */
+async function apiMessageTo(page: Page, token: string, to: string, externalId: string): Promise<void> {
+  const created = await page.request.post('/api/v1/api-keys', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name: 'ERP', scopes: ['messages:send', 'messages:read'] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const headers = { Authorization: `Bearer ${((await created.json()) as { key: string }).key}` };
+  const sent = await page.request.post('/api/v1/messages', {
+    headers,
+    // Any hour: without a window the message waits for the campaigns' default (09:00–21:00).
+    data: { channel: 'sms_short', to, text: 'Seu pedido saiu para entrega.', externalId, window: ALL_DAY },
+  });
+  expect(sent.status(), await sent.text()).toBe(202);
+  const { id } = (await sent.json()) as { id: string };
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/v1/messages/${id}`, { headers })).json()) as { status: string }).status,
+      { timeout: 60_000 },
+    )
+    .toMatch(/^(sent|delivered)$/);
+}
+
 async function submitsTo(page: Page, phone: string): Promise<number> {
   const counters = (await (await page.request.get(`${SMSC}/counters`)).json()) as {
     perDestination: Record<string, { messages: number }>;
@@ -88,9 +113,13 @@ test('replies arrive in /respostas: read, marked handled, filtered, answered by 
   await snap(page, 'replies-empty-pt-light');
 
   const campaignId = await campaignTo(page, account.token, [`${maria};Maria Teste`, `${joao};João Teste`]);
+  // A third customer got a message sent through the API (an order update from the company's system).
+  const ana = mobile();
+  await apiMessageTo(page, account.token, ana, 'pedido-4242');
   for (const [from, text] of [
     [maria, 'Quero saber o preço, por favor'],
     [joao, 'SAIR'],
+    [ana, 'Chegou, obrigada!'],
   ]) {
     const mo = await page.request.post(`${SMSC}/mo`, { data: { from: `55${from}`, to: '28282', text } });
     expect(mo.status(), await mo.text()).toBe(200);
@@ -98,7 +127,7 @@ test('replies arrive in /respostas: read, marked handled, filtered, answered by 
 
   await page.reload();
   const rows = page.getByTestId('reply-row');
-  await expect(rows).toHaveCount(2, { timeout: 30_000 });
+  await expect(rows).toHaveCount(3, { timeout: 30_000 });
   const mariaRow = rows.filter({ hasText: 'Maria Teste' });
   const maskedMaria = `(${maria.slice(0, 2)}) ${maria.slice(2, 7)}-${maria.slice(7)}`;
   await expect(mariaRow.getByTestId('reply-phone')).toHaveText(maskedMaria);
@@ -108,20 +137,25 @@ test('replies arrive in /respostas: read, marked handled, filtered, answered by 
   await expect(mariaRow.getByTestId('reply-opt-out')).toHaveCount(0);
   const joaoRow = rows.filter({ hasText: 'João Teste' });
   await expect(joaoRow.getByTestId('reply-opt-out')).toHaveText('Descadastro');
+  // The API's message has no campaign page: the cell names the API and the order's externalId, no link.
+  const anaRow = rows.filter({ hasText: 'Chegou, obrigada!' });
+  await expect(anaRow.getByTestId('reply-campaign')).toContainText('Enviada pela API');
+  await expect(anaRow.getByTestId('reply-external-id')).toHaveText('pedido-4242');
+  await expect(anaRow.locator('a')).toHaveCount(0);
 
   await inEveryLook(page, async (look) => {
     await expect(page.getByTestId('replies-table')).toBeVisible();
     await snap(page, `replies-${look}`);
   });
 
-  // Mark Maria's handled; "only not handled" leaves João's.
+  // Mark Maria's handled; "only not handled" leaves João's and Ana's.
   await mariaRow.getByTestId('reply-handle').click();
   await expect(mariaRow.getByTestId('reply-handled')).toHaveText('Tratada');
   await page.getByTestId('replies-filter-open').click();
-  await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText('João Teste');
-  await page.getByTestId('replies-filter-open').click();
   await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'Maria Teste' })).toHaveCount(0);
+  await page.getByTestId('replies-filter-open').click();
+  await expect(rows).toHaveCount(3);
 
   // The CSV export downloads the list.
   const download = page.waitForEvent('download');
@@ -164,7 +198,7 @@ test('replies arrive in /respostas: read, marked handled, filtered, answered by 
       await page.reload();
       await expect(page.getByTestId('replies-cards')).toBeVisible({ timeout: 30_000 });
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', theme);
-      await expect(page.getByTestId('reply-row')).toHaveCount(2);
+      await expect(page.getByTestId('reply-row')).toHaveCount(3);
       const overflow = await page.evaluate(() => {
         const boxes = [...document.querySelectorAll('[data-testid="reply-row"], [data-testid="replies-filters"] *')];
         return {
