@@ -76,17 +76,15 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
         Object.fromEntries(
           TRANSFER_TYPES.map((type) => [
             type,
-            creditTransferRowSchema(type, unitPrice(priceTable, type), balanceCentavos).optional(),
+            creditTransferRowSchema(type, unitPrice(priceTable, type), balanceCentavos),
           ]),
-        ),
+        ) as Record<TransferableCreditType, ReturnType<typeof creditTransferRowSchema>>,
       ),
     [priceTable, balanceCentavos],
   );
-  const form = useForm<Quantities>({ resolver: zodResolver(schema), mode: 'onChange', defaultValues: {} });
+  const form = useForm<Quantities>({ resolver: zodResolver(schema.partial()), mode: 'onChange', defaultValues: {} });
   const quantities = form.watch();
   const errors = form.formState.errors;
-  // A row is converted once its rules have answered (typing starts them; they answer a moment later).
-  const validating = form.formState.isValidating;
   // New prices or a new balance judge the typed rows again (a server's refusal stays until edited).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the form's resolver is `schema`'s, read by `trigger`
   useEffect(() => {
@@ -186,7 +184,8 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
                 <Group justify="flex-end">
                   <Button
                     size="xs"
-                    disabled={!quantity || validating || (rowError !== undefined && !refusedByServer)}
+                    // The row's own rule, at once (its message follows from the resolver a moment later).
+                    disabled={!quantity || (!refusedByServer && !schema.shape[type].safeParse(quantity).success)}
                     loading={converting.has(type)}
                     data-testid={`transfer-submit-${type}`}
                     onClick={async () => {
