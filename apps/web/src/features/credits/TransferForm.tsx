@@ -45,8 +45,11 @@ function rowCost(quantity: number, price: number): number {
   }
 }
 
+/**
+ * The server's refusals whose row texts differ from their code's (`errors.codes.*`): the
+ * shorter price text, and cn's word for credits; any other by its code (`errorText`).
+ */
 const ERROR_KEYS: Record<string, string> = {
-  INVALID_QUANTITY: 'credits.invalidQuantity',
   WHATSAPP_MINIMUM: 'credits.whatsappMinimum',
   PRICE_NOT_CONFIGURED: 'credits.priceNotConfigured',
 };
