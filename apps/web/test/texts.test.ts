@@ -29,6 +29,16 @@ describe('texts', () => {
     });
   }
 
+  for (const [language, texts] of Object.entries(LOCALES)) {
+    it(`${language}: where a feature's own text gave way to its code's (errorText), the words are the ones it showed`, () => {
+      expect(texts.errors.codes.INVALID_CODE).toBe(texts.errors.invalidCode);
+      expect(texts.errors.codes.INVALID_QUANTITY).toBe(texts.credits.invalidQuantity);
+      expect(texts.errors.codes.USER_DEACTIVATED).toBe(
+        { pt: 'Esta conta não está ativa.', en: 'This account is not active.', cn: '此账户未激活。' }[language],
+      );
+    });
+  }
+
   it('a load error never says "could not save"', () => {
     const loadKeys = sources(SRC).flatMap((file) => {
       const source = fs.readFileSync(file, 'utf8');

@@ -1,8 +1,9 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithApp, resetAfterEach } from '../../test/render.test-support';
 import { signedInUser } from '../../test/session.test-support';
 import { sessionToken } from './api';
+import { platformKeys } from './queryKeys';
 import { SessionProvider, useSession } from './SessionProvider';
 
 vi.mock('./notify', () => ({ notify: { error: vi.fn(), success: vi.fn(), info: vi.fn() } }));
@@ -10,8 +11,15 @@ vi.mock('./notify', () => ({ notify: { error: vi.fn(), success: vi.fn(), info: v
 const USER = signedInUser();
 
 function Status() {
-  const { status, user } = useSession();
-  return <p data-testid="status">{`${status}:${user?.email ?? ''}`}</p>;
+  const { status, user, signOut } = useSession();
+  return (
+    <>
+      <p data-testid="status">{`${status}:${user?.email ?? ''}`}</p>
+      <button type="button" onClick={() => void signOut()}>
+        sign out
+      </button>
+    </>
+  );
 }
 
 const renderSession = () =>
@@ -62,5 +70,36 @@ describe('SessionProvider', () => {
     await renderSession();
     expect(await screen.findByText('anonymous:')).toBeTruthy();
     expect(sessionToken.get()).toBeNull();
+  });
+
+  it.each([
+    ['the server revokes the token', () => json({ ok: true })],
+    ['the server fails', () => json({ message: 'erro', code: 'INTERNAL' }, 500)],
+    [
+      'no answer comes',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ],
+  ])('signing out when %s: the token revoked with it, then forgotten with every cached answer', async (_, logout) => {
+    sessionToken.set('stored-token');
+    const calls: { path: string; auth: string | null }[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (path: string, init?: RequestInit) => {
+        calls.push({ path, auth: new Headers(init?.headers).get('authorization') });
+        return path === '/api/auth/logout' ? logout() : json(USER);
+      }),
+    );
+    const { queryClient } = await renderSession();
+    expect(await screen.findByText('authenticated:ana@acme.com.br')).toBeTruthy();
+    fireEvent.click(screen.getByText('sign out'));
+    expect(await screen.findByText('anonymous:')).toBeTruthy();
+    expect(sessionToken.get()).toBeNull();
+    await waitFor(() => expect(queryClient.getQueryData(platformKeys.me)).toBeUndefined());
+    expect(calls.find((c) => c.path === '/api/auth/logout')).toEqual({
+      path: '/api/auth/logout',
+      auth: 'Bearer stored-token',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { LoginResponse, PublicUser } from '@ecoa/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   type ReactNode,
@@ -100,15 +100,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  const signOut = useCallback(async () => {
-    try {
-      if (sessionToken.get()) await sessionApi.logout();
-    } catch {
-      // the token is forgotten here whatever the server says
-    }
-    sessionToken.set(null);
-    queryClient.clear();
-  }, [queryClient]);
+  // A write like any other (a mutation): the token revoked on the server (best effort), then
+  // forgotten here whatever the server says, with every cached answer; the gate shows sign-in.
+  const logout = useMutation({
+    mutationFn: async () => {
+      try {
+        if (sessionToken.get()) await sessionApi.logout();
+      } catch {
+        // the token is forgotten whatever the server says
+      }
+    },
+    onSettled: () => {
+      sessionToken.set(null);
+      queryClient.clear();
+    },
+  });
+  const { mutateAsync: logoutAsync } = logout;
+  const signOut = useCallback(() => logoutAsync(), [logoutAsync]);
 
   const refreshUser = useCallback(async () => {
     if (!sessionToken.get()) return null;

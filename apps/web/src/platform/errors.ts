@@ -31,6 +31,28 @@ export function translateValidation(t: TFunction, message: string | undefined): 
   return validationText(t, validationKeyOf(message)) || t('validation.invalid');
 }
 
+/**
+ * What the user reads when the server refuses a request by its shared schema (`errorText` of the
+ * VALIDATION_FAILED it answers), for a form that checks that schema before sending: the rule's
+ * translation when `message` (the first issue's) is one of the spec's, else the generic text.
+ */
+export function schemaRefusalText(t: TFunction, message: string | undefined): string {
+  return validationText(t, validationKeyOf(message)) || codeText(t, 'VALIDATION_FAILED');
+}
+
+/** The first message of a react-hook-form `errors` tree (a resolver's first issue), if any. */
+export function firstErrorMessage(errors: unknown): string | undefined {
+  if (!errors || typeof errors !== 'object') return undefined;
+  const { message } = errors as { message?: unknown };
+  if (typeof message === 'string') return message;
+  for (const [key, value] of Object.entries(errors)) {
+    if (key === 'ref') continue;
+    const found = firstErrorMessage(value);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** The translation of a code (`errors.codes.<CODE>`), with `details` as its parameters; '' when none. */
 export function codeText(t: TFunction, code: string | undefined, details?: unknown): string {
   if (!code) return '';

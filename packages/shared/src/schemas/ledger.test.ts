@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   adminAdjustmentSchema,
   adminPaymentSchema,
+  creditTransferRowSchema,
   creditTransferSchema,
   LEDGER_MESSAGES,
   TRANSFERABLE_CREDIT_TYPES,
@@ -22,6 +23,24 @@ describe('ledger schemas', () => {
     expect(firstMessage(creditTransferSchema.safeParse({ amount: 1, type: 'BALANCE' }))).toBe(
       LEDGER_MESSAGES.invalidCreditType,
     );
+  });
+
+  it('a transfer row: price 0, WhatsApp minimum, then Quantidade inválida with the cost rounded up', () => {
+    const refusal = (
+      type: Parameters<typeof creditTransferRowSchema>[0],
+      quantity: number,
+      price: number,
+      balanceCentavos: number,
+    ) => firstMessage(creditTransferRowSchema(type, price, balanceCentavos).safeParse(quantity));
+    expect(refusal('URA', 10, 0, 100_000)).toBe(LEDGER_MESSAGES.priceNotConfigured);
+    expect(refusal('WHATSAPP', 1, 1000, 299_899)).toBe(LEDGER_MESSAGES.whatsappMinimum);
+    expect(refusal('WHATSAPP', 1, 1000, 299_900)).toBeUndefined();
+    expect(refusal('SMSSHORT', 100, 850, 850)).toBeUndefined();
+    expect(refusal('SMSSHORT', 101, 850, 850)).toBe(LEDGER_MESSAGES.invalidQuantity);
+    expect(refusal('SMSFLASH', 1, 850, 8)).toBe(LEDGER_MESSAGES.invalidQuantity);
+    expect(refusal('SMSFLASH', 1, 850, 9)).toBeUndefined();
+    expect(refusal('SMSSHORT', 0, 850, 10_000)).toBe(LEDGER_MESSAGES.invalidQuantity);
+    expect(refusal('SMSSHORT', 1.5, 850, 10_000)).toBe(LEDGER_MESSAGES.invalidQuantity);
   });
 
   it('admin payment: the spec form messages', () => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MIN_PURCHASE_REAIS } from '../constants.ts';
+import { MIN_PURCHASE_REAIS, WHATSAPP_MIN_REAIS } from '../constants.ts';
 import { CREDIT_TYPES, PAYMENT_METHODS, PAYMENT_PROVIDERS, PAYMENT_STATUSES } from '../enums.ts';
 import { VALIDATION_MESSAGES } from '../errors/texts.ts';
-import { reaisToCentavos } from '../money.ts';
+import { maxQuantityAffordable, reaisToCentavos } from '../money.ts';
 
 /** What moved a balance (one append-only ledger entry each). */
 export const LEDGER_ENTRY_KINDS = [
@@ -102,6 +102,23 @@ export const creditTransferSchema = z.object({
   type: z.enum(TRANSFERABLE_CREDIT_TYPES, { error: LEDGER_MESSAGES.invalidCreditType }),
 });
 export type CreditTransferInput = z.infer<typeof creditTransferSchema>;
+
+/**
+ * One row of the web's transfer form: the request's `amount`, then the ledger's own refusals in
+ * its order, for the user's unit price (ten-thousandths of a real, 0 = not configured) and money
+ * balance (centavos): the price configured (PRICE_NOT_CONFIGURED); WhatsApp: the quantity plus the
+ * balance in reais at least R$ 3.000 (WHATSAPP_MINIMUM); the cost, rounded up to the centavo,
+ * within the balance (INVALID_QUANTITY). Each refusal in the words of `LEDGER_MESSAGES`.
+ */
+export function creditTransferRowSchema(type: TransferableCreditType, price: number, balanceCentavos: number) {
+  return creditTransferSchema.shape.amount.superRefine((quantity, ctx) => {
+    const refuse = (message: string) => ctx.addIssue({ code: 'custom', message });
+    if (price === 0) refuse(LEDGER_MESSAGES.priceNotConfigured);
+    else if (type === 'WHATSAPP' && quantity * 100 + balanceCentavos < WHATSAPP_MIN_REAIS * 100) {
+      refuse(LEDGER_MESSAGES.whatsappMinimum);
+    } else if (quantity > maxQuantityAffordable(balanceCentavos, price)) refuse(LEDGER_MESSAGES.invalidQuantity);
+  });
+}
 
 const reason = z
   .string({ error: LEDGER_MESSAGES.reasonRequired })

@@ -41,6 +41,14 @@ export const webhookEndpointCreateSchema = z.object({
 });
 export type WebhookEndpointCreate = z.infer<typeof webhookEndpointCreateSchema>;
 
+/**
+ * The web's endpoint form: the create body's rules, the URL typed as an http(s) address (the
+ * server then parses it and refuses one that is not https or not public).
+ */
+export const webhookEndpointFormSchema = webhookEndpointCreateSchema.extend({
+  url: webhookEndpointCreateSchema.shape.url.regex(/^https?:\/\/\S+$/),
+});
+
 export const webhookEndpointPatchSchema = z.object({
   url: z.string().trim().min(1).max(WEBHOOK_URL_MAX).optional(),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length).optional(),

@@ -1,9 +1,9 @@
-import { LOGIN_CODE_LENGTH, MESSAGES, RESEND_COUNTDOWN_AFTER_RESEND_S, RESEND_COUNTDOWN_INITIAL_S } from '@ecoa/shared';
+import { RESEND_COUNTDOWN_AFTER_RESEND_S, RESEND_COUNTDOWN_INITIAL_S } from '@ecoa/shared';
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useController, useForm } from 'react-hook-form';
+import { type FormEvent, useState } from 'react';
+import { type Resolver, useController, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { translateValidation } from '../../platform/errors';
 import { notify } from '../../platform/notify';
@@ -12,10 +12,13 @@ import { authApi } from './authApi';
 import { BackButton } from './BackButton';
 import { CodeInput, EMPTY_CODE } from './CodeInput';
 import { loginError, requestCodeError } from './errors';
+import type { CodeFormOutput, CodeFormValues } from './loginForm';
 import { StepHeading } from './StepHeading';
 import { useCountdown } from './useCountdown';
 
-type CodeForm = { code: string[] };
+/** The shared code rule, from the sign-in forms' chunk (loaded by the e-mail step already). */
+const codeResolver: Resolver<CodeFormValues, unknown, CodeFormOutput> = async (values, context, options) =>
+  (await import('./loginForm')).codeResolver(values, context, options);
 
 interface CodeStepProps {
   email: string;
@@ -31,12 +34,12 @@ export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
   const { t } = useTranslation();
   const { signIn } = useSession();
   // The boxes' value is checked at submit (six digits) and again only at the next submit.
-  const form = useForm<CodeForm>({ defaultValues: { code: [...EMPTY_CODE] }, reValidateMode: 'onSubmit' });
-  const { field } = useController({
-    control: form.control,
-    name: 'code',
-    rules: { validate: (code) => code.join('').length === LOGIN_CODE_LENGTH || MESSAGES.code },
+  const form = useForm<CodeFormValues, unknown, CodeFormOutput>({
+    resolver: codeResolver,
+    defaultValues: { code: [...EMPTY_CODE] },
+    reValidateMode: 'onSubmit',
   });
+  const { field } = useController({ control: form.control, name: 'code' });
   const error = translateValidation(t, form.formState.errors.code?.message);
   const [focusKey, setFocusKey] = useState(0);
   const countdown = useCountdown(RESEND_COUNTDOWN_INITIAL_S);
@@ -62,7 +65,12 @@ export function CodeStep({ email, remainLogin, onBack }: CodeStepProps) {
     onError: (err) => notify.error(requestCodeError(t, err)),
   });
 
-  const submit = form.handleSubmit(({ code }) => login.mutate(code.join('')));
+  const submit = (event: FormEvent) => {
+    // Only the rules' chunk failing to arrive rejects here (the mutation reports its own errors).
+    form
+      .handleSubmit(({ code }) => login.mutate(code))(event)
+      .catch(() => notify.error(t('errors.network')));
+  };
 
   const waiting = countdown.seconds > 0;
   const resendDisabled = waiting || resend.isPending;

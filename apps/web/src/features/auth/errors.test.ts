@@ -9,6 +9,8 @@ const KNOWN = new Set([
   'errors.codes.CODE_EXPIRED',
   'errors.codes.MAIL_FAILED',
   'errors.codes.VALIDATION_FAILED',
+  'errors.codes.USER_DEACTIVATED',
+  'errors.codes.INVALID_CODE',
 ]);
 // A stand-in for i18next: returns the key, or '' for a defaultValue lookup of an unknown key.
 const t = ((key: string, options?: { defaultValue?: string; minutes?: number }) => {
@@ -18,8 +20,9 @@ const t = ((key: string, options?: { defaultValue?: string; minutes?: number }) 
 
 describe('auth error messages (spec section 8)', () => {
   it('a deactivated account shows "Esta conta não está ativa." (translated)', () => {
+    // Its code's text, "Esta conta não está ativa." in pt (test/texts.test.ts: the words it showed before).
     expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'USER_DEACTIVATED'))).toBe(
-      'errors.accountInactive',
+      'errors.codes.USER_DEACTIVATED',
     );
     // Known by its code, never by its words.
     expect(requestCodeError(t, new ApiError(403, 'Usuario desativado.', 'FORBIDDEN'))).toBe('errors.invalidEmail');
@@ -43,7 +46,8 @@ describe('auth error messages (spec section 8)', () => {
   });
 
   it('an invalid code is the translated invalid-code message; other code failures by their code', () => {
-    expect(loginError(t, new ApiError(400, 'Código inválido', 'INVALID_CODE'))).toBe('errors.invalidCode');
+    expect(loginError(t, new ApiError(400, 'Código inválido', 'INVALID_CODE'))).toBe('errors.codes.INVALID_CODE');
+    expect(loginError(t, new ApiError(400, 'x'))).toBe('errors.invalidCode');
     expect(loginError(t, new ApiError(400, 'Código expirado', 'CODE_EXPIRED'))).toBe('errors.codes.CODE_EXPIRED');
   });
 

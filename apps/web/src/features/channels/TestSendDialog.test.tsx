@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import pt from '../../../public/locales/pt.json';
 import { renderWithApp, resetAfterEach } from '../../../test/render.test-support';
 import { TestSendDialog, toRequest } from './TestSendDialog';
 
@@ -137,10 +138,24 @@ describe('TestSendDialog', () => {
   it('without credits it says which ones to buy', async () => {
     stubNetwork([400]);
     await renderWithApp(<TestSendDialog opened onClose={() => {}} />);
+    await waitFor(() => expect(screen.getByTestId('test-send-to')).toHaveProperty('value', '11987654321'));
     fireEvent.change(screen.getByTestId('test-send-text'), { target: { value: 'Oi' } });
     fireEvent.click(screen.getByTestId('test-send-submit'));
     expect((await screen.findByTestId('test-send-error')).textContent).toBe(
       'Você não tem créditos de SMS Short suficientes. Compre ou transfira créditos e tente de novo.',
     );
+  });
+
+  it('a request the server’s schema refuses is not sent: its refusal shows in the server’s words until the next try', async () => {
+    const posts = stubNetwork([201]);
+    await renderWithApp(<TestSendDialog opened onClose={() => {}} />);
+    await waitFor(() => expect(screen.getByTestId('test-send-to')).toHaveProperty('value', '11987654321'));
+    fireEvent.click(screen.getByTestId('test-send-submit'));
+    expect((await screen.findByTestId('test-send-error')).textContent).toBe(pt.errors.codes.VALIDATION_FAILED);
+    expect(posts).toEqual([]);
+    fireEvent.change(screen.getByTestId('test-send-text'), { target: { value: 'Oi' } });
+    fireEvent.click(screen.getByTestId('test-send-submit'));
+    await screen.findByTestId('message-status');
+    expect(posts.map((p) => p.body)).toEqual([{ channel: 'sms_short', to: '11987654321', text: 'Oi' }]);
   });
 });

@@ -1,9 +1,19 @@
-import { CHANNEL_CREDIT_TYPE, CHANNELS, type Channel, type TestSendRequest } from '@ecoa/shared';
-import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  CHANNEL_CREDIT_TYPE,
+  CHANNELS,
+  type Channel,
+  type TestSendInput,
+  type TestSendRequest,
+  testSendRequestSchema,
+} from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { firstErrorMessage, schemaRefusalText } from '../../platform/errors';
 import { useSubmissionKey } from '../../platform/idempotency';
 import { DialogButtons } from '../../ui/DialogButtons';
 import { FormSelect } from '../../ui/FormFields';
@@ -65,6 +75,9 @@ export function toRequest(d: Draft): TestSendRequest {
   }
 }
 
+/** The form's rules: what it holds, as the request, checked by the server's test-send schema. */
+const testSendFormSchema = z.custom<Draft>().transform(toRequest).pipe(testSendRequestSchema);
+
 /**
  * "Send a test": one message on any channel to one number (the user's own phone by default),
  * through the real adapter and paid in credits of that channel; then its status, live.
@@ -72,8 +85,11 @@ export function toRequest(d: Draft): TestSendRequest {
 export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  // Nothing is checked here: the server's test-send schema judges the request, its refusal shown below.
-  const form = useForm<Draft>({
+  // The server's test-send schema judges the request before it is sent (its refusal shown below,
+  // in the server's words for it, until the next try); the server's own checks come after.
+  const form = useForm<Draft, unknown, TestSendInput>({
+    resolver: zodResolver(testSendFormSchema),
+    reValidateMode: 'onSubmit',
     defaultValues: {
       channel: 'sms_short',
       to: '',
@@ -98,7 +114,7 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
   const balance = useQuery({ queryKey: creditsKeys.balance, queryFn: creditsApi.balance, enabled: opened });
   const submissionKey = useSubmissionKey();
   const send = useMutation({
-    mutationFn: (request: TestSendRequest) => channelsApi.testSend(request, submissionKey.keyFor(request)),
+    mutationFn: (request: TestSendInput) => channelsApi.testSend(request, submissionKey.keyFor(request)),
     onSuccess: ({ id }) => {
       submissionKey.done();
       setSentId(id);
@@ -113,6 +129,7 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
     onClose();
   };
   const isSms = channel === 'sms_short' || channel === 'sms_flash';
+  const refusal = firstErrorMessage(form.formState.errors);
 
   return (
     <Modal opened={opened} onClose={close} title={t('channels.testSend.title')} size="lg">
@@ -130,7 +147,7 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
             </Group>
           </Stack>
         ) : (
-          <form onSubmit={form.handleSubmit((draft) => send.mutate(toRequest(draft)))}>
+          <form onSubmit={form.handleSubmit((request) => send.mutate(request))} noValidate>
             <Stack>
               <FormSelect
                 control={form.control}
@@ -216,12 +233,18 @@ export function TestSendDialog({ opened, onClose }: { opened: boolean; onClose: 
                   available: available ?? '…',
                 })}
               </Text>
-              <SendErrorAlert
-                error={send.error}
-                creditType={type}
-                fallbackKey="channels.testSend.failed"
-                data-testid="test-send-error"
-              />
+              {refusal !== undefined ? (
+                <Alert color="red" variant="light" data-testid="test-send-error">
+                  {schemaRefusalText(t, refusal)}
+                </Alert>
+              ) : (
+                <SendErrorAlert
+                  error={send.error}
+                  creditType={type}
+                  fallbackKey="channels.testSend.failed"
+                  data-testid="test-send-error"
+                />
+              )}
               <DialogButtons
                 cancelLabel={t('channels.testSend.close')}
                 onCancel={close}

@@ -1,8 +1,10 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import en from '../../../public/locales/en.json';
 import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
 import { renderWithApp } from '../../../test/render.test-support';
 import { moneyFormSession } from '../../../test/session.test-support';
+import { notify } from '../../platform/notify';
 import { platformKeys } from '../../platform/queryKeys';
 import { BuyCreditsModal } from './BuyCreditsModal';
 
@@ -59,6 +61,16 @@ describe('BuyCreditsModal', () => {
     expect(isDisabled('pay-card')).toBe(false);
     expect(isDisabled('pay-pix')).toBe(false);
     expect(screen.getByTestId('purchase-subtotal').textContent).toBe('R$\u00a0270,00');
+  });
+
+  it('card above the checkout’s maximum (R$ 100.000): refused in the modal with that limit, nothing sent', async () => {
+    const toast = vi.spyOn(notify, 'error').mockImplementation(() => {});
+    await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />, { lng: 'en' });
+    fireEvent.change(quantity(), { target: { value: '100001' } });
+    fireEvent.click(screen.getByTestId('pay-card'));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith(en.credits.maximumToast));
+    expect(checkoutCalls).toBe(0);
+    expect(screen.getByTestId('pay-card').getAttribute('data-state')).toBe('idle');
   });
 
   it('is not closed by Escape', async () => {

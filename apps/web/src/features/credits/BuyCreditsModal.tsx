@@ -1,4 +1,13 @@
-import { formatBRL, PAYMENT_ID_PLACEHOLDER, PIX_SPINNER_DELAY_MS, ROUTES, reaisToCentavos } from '@ecoa/shared';
+import {
+  checkoutRequestSchema,
+  formatBRL,
+  LEDGER_MESSAGES,
+  PAYMENT_ID_PLACEHOLDER,
+  PIX_SPINNER_DELAY_MS,
+  ROUTES,
+  reaisToCentavos,
+} from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ActionIcon,
   Alert,
@@ -16,9 +25,10 @@ import {
 import { IconCreditCard, IconMinus, IconPlus, IconQrcode } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, type FieldErrors, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { z } from 'zod';
 import { isApiError } from '../../platform/api';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
@@ -31,6 +41,18 @@ import { creditsKeys } from './queryKeys';
 import { TransferForm } from './TransferForm';
 
 export type CreditsTab = 'buy' | 'transfer';
+
+type Purchase = { quantity: number };
+/**
+ * The account-balance row's quantity is the card checkout's amount (one real per unit): the
+ * server's rule for it (`checkoutRequestSchema`: whole reais, R$ 270 to R$ 100.000).
+ */
+const purchaseSchema = z.object({ quantity: checkoutRequestSchema.shape.amount });
+/** Its refusals as the modal says them. */
+const PURCHASE_REFUSALS: Record<string, string> = {
+  [LEDGER_MESSAGES.minimumPurchase]: 'credits.minimumToast',
+  [LEDGER_MESSAGES.maximumPurchase]: 'credits.maximumToast',
+};
 
 /**
  * Where the checkout sends the customer back: the site root with success=true / cancel=true.
@@ -64,8 +86,8 @@ export function BuyCreditsModal({
   const navigate = useNavigate();
   const { user } = useSession();
   const [tab, setTab] = useState<CreditsTab>(initialTab);
-  // The account-balance row's quantity; the rules (R$ 270 minimum, steps of 100) are purchase.ts's.
-  const form = useForm<{ quantity: number }>({ defaultValues: { quantity: 0 } });
+  // The account-balance row's quantity (steps of 100: purchase.ts), checked by the checkout's rule.
+  const form = useForm<Purchase>({ resolver: zodResolver(purchaseSchema), defaultValues: { quantity: 0 } });
   const quantity = form.watch('quantity');
   // The spec's 500 ms spinner before the PIX hand-off (no request is made).
   const [pixLoading, setPixLoading] = useState(false);
@@ -113,19 +135,17 @@ export function BuyCreditsModal({
     onClose();
   };
 
-  const guardMinimum = (): boolean => {
-    if (payable) return true;
-    notify.error(t('credits.minimumToast'));
-    return false;
-  };
+  const refused = (errors: FieldErrors<Purchase>) =>
+    notify.error(t(PURCHASE_REFUSALS[errors.quantity?.message ?? ''] ?? 'credits.minimumToast'));
 
-  const payWithCard = () => {
-    if (!guardMinimum()) return;
-    checkout.mutate(total);
-  };
+  const payWithCard = form.handleSubmit(() => checkout.mutate(total), refused);
 
+  // PIX is handed to support (no request): its one rule is the minimum.
   const payWithPix = () => {
-    if (!guardMinimum()) return;
+    if (!payable) {
+      notify.error(t('credits.minimumToast'));
+      return;
+    }
     setPixLoading(true);
     window.setTimeout(() => {
       setPixLoading(false);
@@ -260,7 +280,7 @@ export function BuyCreditsModal({
                       leftSection={<IconCreditCard size={18} />}
                       disabled={!payable || cardUnavailable}
                       loading={checkoutState === 'loading'}
-                      onClick={payWithCard}
+                      onClick={() => void payWithCard()}
                       data-testid="pay-card"
                       data-state={checkoutState}
                     >

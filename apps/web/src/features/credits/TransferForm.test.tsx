@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import en from '../../../public/locales/en.json';
 import { ledgerOf, recordPix, setPrices } from '../../../test/money-setup.test-support';
 import { realApi, useRealApi } from '../../../test/real-api.test-support';
 import { renderWithApp } from '../../../test/render.test-support';
@@ -91,5 +92,34 @@ describe('TransferForm (real server)', () => {
           .sort(),
       ).toEqual(['SMSFLASH 50', 'SMSSHORT 100']);
     });
+  });
+
+  it('each row is judged as typed by the ledger’s rules, in the user’s language, and cannot be converted then', async () => {
+    const sent: string[] = [];
+    useRealApi(user.token, (path) => {
+      if (path === TRANSFER) sent.push(path);
+      return undefined;
+    });
+    await renderWithApp(
+      <SessionProvider>
+        <TransferForm />
+      </SessionProvider>,
+      { lng: 'en' },
+    );
+    const row = async (type: string, quantity: string) => {
+      fireEvent.change(await screen.findByTestId(`transfer-quantity-${type}`), { target: { value: quantity } });
+      return screen.getByTestId(`transfer-row-${type}`);
+    };
+    // No price for URA in this account; SMS Short beyond the balance (R$ 1.000.000 at R$ 0,10).
+    const ura = await row('URA', '10');
+    await waitFor(() => expect(ura.textContent).toContain(en.credits.priceNotConfigured));
+    const sms = await row('SMSSHORT', '10000000');
+    await waitFor(() => expect(sms.textContent).toContain(en.credits.invalidQuantity));
+    for (const type of ['URA', 'SMSSHORT']) {
+      const submit = screen.getByTestId(`transfer-submit-${type}`);
+      expect(submit.hasAttribute('disabled')).toBe(true);
+      fireEvent.click(submit);
+    }
+    expect(sent).toEqual([]);
   });
 });

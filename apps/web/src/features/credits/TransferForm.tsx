@@ -1,32 +1,63 @@
-import { formatBRL, formatPriceBRL, type TransferableCreditType } from '@ecoa/shared';
+import {
+  costCentavos,
+  creditTransferRowSchema,
+  formatBRL,
+  formatPriceBRL,
+  LEDGER_MESSAGES,
+  reaisToCentavos,
+  type TransferableCreditType,
+} from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, NumberInput, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
+import type { TFunction } from 'i18next';
+import { useEffect, useId, useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { isApiError } from '../../platform/api';
-import { errorText } from '../../platform/errors';
+import { errorText, translateValidation } from '../../platform/errors';
 import { useSubmissionKeys } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
 import { useSession } from '../../platform/SessionProvider';
 import { DataTable } from '../../ui/DataTable';
 import { creditsApi } from './creditsApi';
 import { refreshMoney, useAccountBalance } from './money';
-import { checkTransfer, TRANSFER_TYPES, unitPrice } from './purchase';
+import { TRANSFER_TYPES, unitPrice } from './purchase';
 
 type Quantities = Partial<Record<TransferableCreditType, number>>;
 type Transfer = { input: { type: TransferableCreditType; amount: number }; key: string };
 
+/** The row rules' refusals, in the words the row has always used (`credits.<rule>`). */
+const RULE_KEYS = ['invalidQuantity', 'whatsappMinimum', 'priceNotConfigured'] as const;
+function ruleText(t: TFunction, message: string | undefined): string | undefined {
+  const rule = RULE_KEYS.find((key) => LEDGER_MESSAGES[key] === message);
+  return rule ? t(`credits.${rule}`) : translateValidation(t, message);
+}
+
+/** A row's cost as typed, in centavos: 0 while the price is not configured or the quantity is not whole. */
+function rowCost(quantity: number, price: number): number {
+  if (!price || !Number.isSafeInteger(quantity) || quantity <= 0) return 0;
+  try {
+    return costCentavos(quantity, price);
+  } catch {
+    return 0; // beyond any balance: the row says "Quantidade inválida"
+  }
+}
+
+/**
+ * The server's refusals whose row texts differ from their code's (`errors.codes.*`): the
+ * shorter price text, and cn's word for credits; any other by its code (`errorText`).
+ */
 const ERROR_KEYS: Record<string, string> = {
-  INVALID_QUANTITY: 'credits.invalidQuantity',
   WHATSAPP_MINIMUM: 'credits.whatsappMinimum',
   PRICE_NOT_CONFIGURED: 'credits.priceNotConfigured',
 };
 
 /**
  * Money → credits (`POST /api/v1/credits/transfer`), one row per credit type with its unit
- * price, the cost as typed, and the row's error under it. The same rules as the server run as
- * you type; the server's answer (a failure the spec leaves unhandled) shows under the row too.
+ * price, the cost as typed, and the row's error under it. The ledger's rules for a row
+ * (`creditTransferRowSchema`, for the user's prices and balance) run as you type; the server's answer (a failure the spec leaves unhandled) shows under the row too.
  * On success: the spec's toast, the money refreshed (`refreshMoney`), `onDone`. Rows convert
  * independently: each has its own submission key and its own in-flight state.
  */
@@ -38,10 +69,33 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
   const { user } = useSession();
   const { money } = useAccountBalance();
   const queryClient = useQueryClient();
-  // Each row's quantity; the server's refusal of a row is that row's error until it is edited.
-  const form = useForm<Quantities>({ defaultValues: {} });
+  // Each row's quantity, checked as typed by the ledger's rules for the user's prices and balance;
+  // the server's refusal of a row is that row's error until it is edited.
+  const balanceCentavos = reaisToCentavos(money) ?? 0;
+  const priceTable = user?.priceTable;
+  const schema = useMemo(
+    () =>
+      z.object(
+        Object.fromEntries(
+          TRANSFER_TYPES.map((type) => [
+            type,
+            creditTransferRowSchema(type, unitPrice(priceTable, type), balanceCentavos),
+          ]),
+        ) as Record<TransferableCreditType, ReturnType<typeof creditTransferRowSchema>>,
+      ),
+    [priceTable, balanceCentavos],
+  );
+  const form = useForm<Quantities>({ resolver: zodResolver(schema.partial()), mode: 'onChange', defaultValues: {} });
   const quantities = form.watch();
-  const serverErrors = form.formState.errors;
+  const errors = form.formState.errors;
+  // New prices or a new balance judge the typed rows again (a server's refusal stays until edited).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the form's resolver is `schema`'s, read by `trigger`
+  useEffect(() => {
+    const typed = TRANSFER_TYPES.filter(
+      (type) => form.getValues(type) !== undefined && form.getFieldState(type).error?.type !== 'server',
+    );
+    if (typed.length > 0) void form.trigger(typed);
+  }, [schema, form]);
 
   // One Idempotency-Key per submission, per row: converting again after an error (the answer may
   // have been lost after the server applied it) cannot charge the balance twice, even when
@@ -85,8 +139,9 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
         renderRow={(type) => {
           const price = unitPrice(user?.priceTable, type);
           const quantity = quantities[type];
-          const check = quantity ? checkTransfer(type, quantity, price, money) : null;
-          const error = serverErrors[type]?.message ?? (check && !check.ok ? t(`credits.${check.error}`) : undefined);
+          const rowError = errors[type];
+          const refusedByServer = rowError?.type === 'server';
+          const error = refusedByServer ? rowError?.message : ruleText(t, rowError?.message);
           return (
             <Table.Tr key={type} data-testid={`transfer-row-${type}`}>
               <Table.Td>
@@ -126,17 +181,19 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
                 />
               </Table.Td>
               <Table.Td>
-                <Text size="sm">{check ? formatBRL(check.costCentavos) : '—'}</Text>
+                <Text size="sm">{quantity ? formatBRL(rowCost(quantity, price)) : '—'}</Text>
               </Table.Td>
               <Table.Td>
                 <Group justify="flex-end">
                   <Button
                     size="xs"
-                    disabled={!check?.ok}
+                    // The row's own rule, at once (its message follows from the resolver a moment later).
+                    disabled={!quantity || (!refusedByServer && !schema.shape[type].safeParse(quantity).success)}
                     loading={converting.has(type)}
                     data-testid={`transfer-submit-${type}`}
-                    onClick={() => {
-                      if (!quantity) return;
+                    onClick={async () => {
+                      // A server's refusal or a lost answer: the same submission may be retried.
+                      if (!quantity || (!refusedByServer && !(await form.trigger(type)))) return;
                       const input = { type, amount: quantity };
                       transfer.mutate({ input, key: submissionKeys.keyFor(type, input) });
                     }}

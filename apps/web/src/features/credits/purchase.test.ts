@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  balanceRow,
-  canPay,
-  checkTransfer,
-  digitsOnly,
-  purchaseTotal,
-  showsMinimumNotice,
-  stepQuantity,
-  unitPrice,
-} from './purchase';
+import { balanceRow, canPay, digitsOnly, purchaseTotal, showsMinimumNotice, stepQuantity, unitPrice } from './purchase';
 
 describe('buy-credits modal maths', () => {
   it('builds the account-balance row in the spec shape', () => {
@@ -50,20 +41,5 @@ describe('transfer rules (the server’s, in its order)', () => {
     expect(unitPrice(prices, 'SMSSHORT')).toBe(850);
     expect(unitPrice(prices, 'URA')).toBe(0);
     expect(unitPrice(undefined, 'URA')).toBe(0);
-  });
-
-  it('price 0, WhatsApp minimum, then Quantidade inválida with the cost rounded up', () => {
-    expect(checkTransfer('URA', 10, 0, 1000)).toMatchObject({ ok: false, error: 'priceNotConfigured' });
-    expect(checkTransfer('WHATSAPP', 1, 1000, 2998.99)).toMatchObject({ ok: false, error: 'whatsappMinimum' });
-    expect(checkTransfer('WHATSAPP', 1, 1000, 2999)).toEqual({ ok: true, costCentavos: 10 });
-    expect(checkTransfer('SMSSHORT', 100, 850, 8.5)).toEqual({ ok: true, costCentavos: 850 });
-    expect(checkTransfer('SMSSHORT', 101, 850, 8.5)).toMatchObject({ ok: false, error: 'invalidQuantity' });
-    expect(checkTransfer('SMSFLASH', 1, 850, 0.08)).toMatchObject({
-      ok: false,
-      error: 'invalidQuantity',
-      costCentavos: 9,
-    });
-    expect(checkTransfer('SMSFLASH', 1, 850, 0.09)).toEqual({ ok: true, costCentavos: 9 });
-    expect(checkTransfer('SMSSHORT', 0, 850, 100)).toMatchObject({ ok: false, error: 'invalidQuantity' });
   });
 });

@@ -1,16 +1,12 @@
 import {
   CREDIT_TYPES,
   type CreditType,
-  costCentavos,
   formatBRL,
   MIN_PURCHASE_REAIS,
-  maxQuantityAffordable,
   type PriceTable,
   PURCHASE_QUANTITY_STEP,
   priceToTenThousandths,
-  reaisToCentavos,
   type TransferableCreditType,
-  WHATSAPP_MIN_REAIS,
 } from '@ecoa/shared';
 
 /** A row of the buy-credits modal (spec section 3, "Purchase row"). */
@@ -75,33 +71,6 @@ export const TRANSFER_TYPES = CREDIT_TYPES.filter((t): t is TransferableCreditTy
 /** The user's unit price of a type, in ten-thousandths of a real (0 = not configured). */
 export function unitPrice(priceTable: PriceTable | undefined, type: TransferableCreditType): number {
   return priceToTenThousandths(priceTable?.[PRICE_FIELD[type]] ?? 0) ?? 0;
-}
-
-export type TransferCheck =
-  | { ok: true; costCentavos: number }
-  | { ok: false; error: 'priceNotConfigured' | 'whatsappMinimum' | 'invalidQuantity'; costCentavos: number };
-
-/**
- * The same rules as the server, in the same order, so a row shows its error before sending:
- * price not configured; WhatsApp: quantity + money balance (reais) under 3000; the cost,
- * rounded up to the centavo, above the balance → "Quantidade inválida".
- */
-export function checkTransfer(
-  type: TransferableCreditType,
-  quantity: number,
-  price: number,
-  moneyReais: number,
-): TransferCheck {
-  const balance = reaisToCentavos(moneyReais) ?? 0;
-  if (!Number.isSafeInteger(quantity) || quantity <= 0) return { ok: false, error: 'invalidQuantity', costCentavos: 0 };
-  const cost = costCentavos(quantity, price);
-  if (price === 0) return { ok: false, error: 'priceNotConfigured', costCentavos: 0 };
-  if (type === 'WHATSAPP' && quantity * 100 + balance < WHATSAPP_MIN_REAIS * 100) {
-    return { ok: false, error: 'whatsappMinimum', costCentavos: cost };
-  }
-  if (quantity > maxQuantityAffordable(balance, price))
-    return { ok: false, error: 'invalidQuantity', costCentavos: cost };
-  return { ok: true, costCentavos: cost };
 }
 
 export const isCreditType = (value: string): value is CreditType => (CREDIT_TYPES as readonly string[]).includes(value);

@@ -1,4 +1,5 @@
 import { type LinkInput, type LinkMode, type RotatingLink, suggestSlug } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Modal, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,7 +10,7 @@ import { notify } from '../../platform/notify';
 import { DialogButtons } from '../../ui/DialogButtons';
 import { linkErrorText } from './errors';
 import { LinkExtras } from './LinkExtras';
-import { draftOf, emptyTarget, inputOf, type LinkDraft, type TargetDraft } from './linkDraft';
+import { draftOf, emptyTarget, type LinkDraft, linkDraftSchema, type TargetDraft } from './linkDraft';
 import { linksApi } from './linksApi';
 import { linksKeys } from './queryKeys';
 import { TargetCard } from './TargetCard';
@@ -29,9 +30,13 @@ export function LinkFormModal({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  // The form holds what was typed; the server's schema judges the body (its refusal is the toast),
-  // only the pixels are checked as typed (`LinkExtras`).
-  const form = useForm<LinkDraft>({ defaultValues: draftOf(link) });
+  // The form holds what was typed; the server's link schema judges the body before it is sent,
+  // refused with the same toast as the server's refusal; the pixels are checked as typed too
+  // (`LinkExtras`).
+  const form = useForm<LinkDraft, unknown, LinkInput>({
+    resolver: zodResolver(linkDraftSchema),
+    defaultValues: draftOf(link),
+  });
   const draft = form.watch();
   const [slugTouched, setSlugTouched] = useState(link !== null);
   const change = (patch: Partial<LinkDraft>) => {
@@ -53,7 +58,10 @@ export function LinkFormModal({
     },
     onError: (err) => notify.error(linkErrorText(t, err, 'links.errors.UNKNOWN')),
   });
-  const submit = form.handleSubmit((values) => save.mutate(inputOf(values)));
+  const submit = form.handleSubmit(
+    (input) => save.mutate(input),
+    () => notify.error(t('links.errors.fields')),
+  );
 
   return (
     <Modal opened onClose={onClose} size="lg" title={t(link ? 'links.form.editTitle' : 'links.form.newTitle')}>

@@ -2,7 +2,16 @@
  * The rotating link form's state and its translation to the API body: the form keeps every
  * field as text (what the user typed), the body drops what is empty or does not apply.
  */
-import type { LinkFallback, LinkInput, LinkMode, LinkTargetInput, RotatingLink, TargetHours } from '@ecoa/shared';
+import {
+  type LinkFallback,
+  type LinkInput,
+  type LinkMode,
+  type LinkTargetInput,
+  linkInputSchema,
+  type RotatingLink,
+  type TargetHours,
+} from '@ecoa/shared';
+import { z } from 'zod';
 
 export type TargetDraft = {
   id?: string;
@@ -112,3 +121,9 @@ export function inputOf(draft: LinkDraft): LinkInput {
     pixels: meta || google ? { ...(meta ? { meta } : {}), ...(google ? { google } : {}) } : null,
   };
 }
+
+/** The form's rules: what it holds, as the API body, checked by the server's own link schema. */
+export const linkDraftSchema = z
+  .custom<LinkDraft>()
+  .transform((draft): z.input<typeof linkInputSchema> => inputOf(draft))
+  .pipe(linkInputSchema);

@@ -1,8 +1,8 @@
 import type { Reply } from '@ecoa/shared';
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import pt from '../../../public/locales/pt.json';
-import { realApi, useRealApi } from '../../../test/real-api.test-support';
+import { jsonAnswer, realApi, useRealApi } from '../../../test/real-api.test-support';
 import { renderWithApp } from '../../../test/render.test-support';
 import { AnswerDialog } from './AnswerDialog';
 
@@ -63,5 +63,27 @@ describe('the answer dialog', () => {
     expect(submit.disabled).toBe(true);
     fireEvent.click(submit);
     expect(posts).toEqual([]);
+  });
+
+  it('sends the answer trimmed, once, and closes; accents removed by the counter are what is sent', async () => {
+    const posts: { path: string; body: unknown }[] = [];
+    useRealApi(realApi().userToken, (path, init) => {
+      if (init?.method !== 'POST') return undefined;
+      posts.push({ path, body: JSON.parse(String(init.body)) });
+      return jsonAnswer(201, { id: '00000000-0000-4000-8000-0000000000aa' });
+    });
+    const onClose = vi.fn();
+    await renderWithApp(<AnswerDialog reply={reply({})} onClose={onClose} />);
+    const submit = (await screen.findByTestId('answer-submit')) as HTMLButtonElement;
+    fireEvent.change(screen.getByTestId('answer-text'), { target: { value: '   ' } });
+    expect(submit.disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('answer-text'), { target: { value: '  Olá, já lhe respondo  ' } });
+    fireEvent.click(screen.getByTestId('sms-remove-accents'));
+    expect((screen.getByTestId('answer-text') as HTMLTextAreaElement).value).toBe('  Ola, ja lhe respondo  ');
+    fireEvent.click(submit);
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts).toEqual([
+      { path: '/api/v1/replies/00000000-0000-4000-8000-000000000001/answer', body: { text: 'Ola, ja lhe respondo' } },
+    ]);
   });
 });

@@ -1,8 +1,18 @@
-import { analyzeSms, CHANNEL_CREDIT_TYPE, REPLY_ANSWER_MAX, type Reply } from '@ecoa/shared';
+import {
+  analyzeSms,
+  CHANNEL_CREDIT_TYPE,
+  REPLY_ANSWER_MAX,
+  type Reply,
+  type ReplyAnswerInput,
+  replyAnswerSchema,
+} from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { translateValidation } from '../../platform/errors';
 import { useSubmissionKey } from '../../platform/idempotency';
 import { notify } from '../../platform/notify';
 import { DialogButtons } from '../../ui/DialogButtons';
@@ -21,7 +31,12 @@ import { repliesApi } from './repliesApi';
 export function AnswerDialog({ reply, onClose }: { reply: Reply | null; onClose: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [text, setText] = useState('');
+  // The server's rules for an answer (`replyAnswerSchema`); sending stays disabled while it is blank.
+  const form = useForm<z.input<typeof replyAnswerSchema>, unknown, ReplyAnswerInput>({
+    resolver: zodResolver(replyAnswerSchema),
+    defaultValues: { text: '' },
+  });
+  const text = form.watch('text');
   const opened = reply !== null;
   const channel = reply?.channel === 'whatsapp' ? 'whatsapp' : 'sms_short';
   const type = CHANNEL_CREDIT_TYPE[channel];
@@ -41,68 +56,71 @@ export function AnswerDialog({ reply, onClose }: { reply: Reply | null; onClose:
     },
   });
   const close = () => {
-    setText('');
+    form.reset({ text: '' });
     send.reset();
     onClose();
   };
-  const trimmed = text.trim();
   const closedWindow = reply !== null && !reply.answerable;
+  const submit = form.handleSubmit((values) => reply && send.mutate({ id: reply.id, text: values.text }));
 
   return (
     <Modal opened={opened} onClose={close} title={t('replies.answer.title')} centered data-testid="answer-dialog">
       {reply && (
-        <Stack>
-          <Text size="sm" c="dimmed">
-            {t('replies.answer.to', {
-              who: reply.contactName ?? displayPhone(reply.phone),
-              channel: t(`replies.channels.${reply.channel}`),
-            })}
-          </Text>
-          <Text size="sm" fs="italic" style={{ overflowWrap: 'anywhere' }}>
-            “{reply.text}”
-          </Text>
-          {closedWindow ? (
-            <Alert color="yellow" variant="light" data-testid="answer-window-closed">
-              {t(reply.channel === 'whatsapp' ? 'replies.answer.windowClosed' : 'replies.answer.notAnswerable')}
-            </Alert>
-          ) : (
-            <>
-              <Textarea
-                label={t('replies.answer.text')}
-                autosize
-                minRows={3}
-                maxLength={REPLY_ANSWER_MAX}
-                value={text}
-                onChange={(e) => setText(e.currentTarget.value)}
-                data-testid="answer-text"
-                data-autofocus
-              />
-              {channel === 'sms_short' && <SmsCounter text={text} onChange={setText} />}
-              <Text size="sm" c="dimmed" data-testid="answer-cost">
-                {t('replies.answer.cost', {
-                  count: cost,
-                  type: t(`credits.types.${type}`),
-                  available: available ?? '…',
-                })}
-              </Text>
-            </>
-          )}
-          <SendErrorAlert
-            error={send.error}
-            creditType={type}
-            fallbackKey="replies.answer.failed"
-            data-testid="answer-error"
-          />
-          <DialogButtons
-            cancelLabel={t('replies.answer.cancel')}
-            onCancel={close}
-            confirmLabel={t('replies.answer.send')}
-            onConfirm={() => send.mutate({ id: reply.id, text: trimmed })}
-            confirmTestId="answer-submit"
-            pending={send.isPending}
-            disabled={closedWindow || trimmed.length === 0}
-          />
-        </Stack>
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Text size="sm" c="dimmed">
+              {t('replies.answer.to', {
+                who: reply.contactName ?? displayPhone(reply.phone),
+                channel: t(`replies.channels.${reply.channel}`),
+              })}
+            </Text>
+            <Text size="sm" fs="italic" style={{ overflowWrap: 'anywhere' }}>
+              “{reply.text}”
+            </Text>
+            {closedWindow ? (
+              <Alert color="yellow" variant="light" data-testid="answer-window-closed">
+                {t(reply.channel === 'whatsapp' ? 'replies.answer.windowClosed' : 'replies.answer.notAnswerable')}
+              </Alert>
+            ) : (
+              <>
+                <Textarea
+                  label={t('replies.answer.text')}
+                  autosize
+                  minRows={3}
+                  maxLength={REPLY_ANSWER_MAX}
+                  error={translateValidation(t, form.formState.errors.text?.message)}
+                  data-testid="answer-text"
+                  data-autofocus
+                  {...form.register('text')}
+                />
+                {channel === 'sms_short' && (
+                  <SmsCounter text={text} onChange={(fixed) => form.setValue('text', fixed, { shouldDirty: true })} />
+                )}
+                <Text size="sm" c="dimmed" data-testid="answer-cost">
+                  {t('replies.answer.cost', {
+                    count: cost,
+                    type: t(`credits.types.${type}`),
+                    available: available ?? '…',
+                  })}
+                </Text>
+              </>
+            )}
+            <SendErrorAlert
+              error={send.error}
+              creditType={type}
+              fallbackKey="replies.answer.failed"
+              data-testid="answer-error"
+            />
+            <DialogButtons
+              cancelLabel={t('replies.answer.cancel')}
+              onCancel={close}
+              confirmLabel={t('replies.answer.send')}
+              confirmTestId="answer-submit"
+              pending={send.isPending}
+              disabled={closedWindow || text.trim().length === 0}
+            />
+          </Stack>
+        </form>
       )}
     </Modal>
   );

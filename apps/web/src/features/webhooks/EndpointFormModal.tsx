@@ -5,17 +5,22 @@ import {
   type WebhookEndpointCreate,
   type WebhookEndpointWithSecret,
   type WebhookEventType,
+  webhookEndpointFormSchema,
 } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { errorText } from '../../platform/errors';
 import { DialogButtons } from '../../ui/DialogButtons';
 import { webhooksKeys } from './queryKeys';
 import { webhooksApi } from './webhooksApi';
 
-type FormValues = { url: string; description: string; events: WebhookEventType[] };
+type FormValues = z.input<typeof webhookEndpointFormSchema>;
+type FormOutput = z.output<typeof webhookEndpointFormSchema>;
+const DEFAULTS: FormValues = { url: 'https://', description: '', events: ['message.status', 'message.reply'] };
 
 /** A new endpoint: its URL, the events it takes, a note; the answer carries the secret (shown next). */
 export function EndpointFormModal({
@@ -29,23 +34,21 @@ export function EndpointFormModal({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const form = useForm<FormValues>({
-    defaultValues: { url: 'https://', description: '', events: ['message.status', 'message.reply'] },
+  // The shared form rules: any refusal of the URL reads "enter a valid https:// address".
+  const form = useForm<FormValues, unknown, FormOutput>({
+    resolver: zodResolver(webhookEndpointFormSchema),
+    defaultValues: DEFAULTS,
   });
   const create = useMutation({
     mutationFn: (input: WebhookEndpointCreate) => webhooksApi.create(input),
     onSuccess: async (endpoint) => {
       await queryClient.invalidateQueries({ queryKey: webhooksKeys.endpoints });
-      form.reset();
+      form.reset(DEFAULTS);
       onCreated(endpoint);
     },
   });
   const submit = form.handleSubmit((values) =>
-    create.mutate({
-      url: values.url.trim(),
-      events: values.events,
-      description: values.description.trim() || undefined,
-    }),
+    create.mutate({ url: values.url, events: values.events, description: values.description || undefined }),
   );
   const close = () => {
     create.reset();
@@ -63,12 +66,11 @@ export function EndpointFormModal({
             maxLength={WEBHOOK_URL_MAX}
             error={form.formState.errors.url ? t('webhooks.form.urlRequired') : undefined}
             data-testid="webhook-url"
-            {...form.register('url', { validate: (v) => /^https?:\/\/\S+\.?\S*$/.test(v.trim()) })}
+            {...form.register('url')}
           />
           <Controller
             control={form.control}
             name="events"
-            rules={{ validate: (v) => v.length > 0 }}
             render={({ field, fieldState }) => (
               <Checkbox.Group
                 label={t('webhooks.form.events')}

@@ -1,4 +1,5 @@
 import { BUILT_IN_VARIABLES, CHANNELS, type Channel } from '@ecoa/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Group, Radio, SimpleGrid, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -19,10 +20,10 @@ import {
   emptyDraft,
   fromCampaign,
   type ScheduleProblem,
-  scheduleProblem,
   startRequest,
   toRequest,
   type WizardDraft,
+  wizardDraftSchema,
 } from './draft';
 import { wizardErrorText } from './problemText';
 import { RecipientsStep } from './RecipientsStep';
@@ -53,8 +54,13 @@ export function CreateCampaignPage() {
   const phone = usePhone();
   const draftId = params.get('rascunho');
   const [step, setStep] = useState(0);
-  // The draft as typed; a refused schedule (by `scheduleProblem` or the server) is the date field's error.
-  const form = useForm<WizardDraft>({ defaultValues: emptyDraft() });
+  // The draft as typed; a refused schedule (by the form's rule, `wizardDraftSchema`, or the server)
+  // is the date field's error, until the schedule changes.
+  const form = useForm<WizardDraft>({
+    resolver: zodResolver(wizardDraftSchema),
+    reValidateMode: 'onSubmit',
+    defaultValues: emptyDraft(),
+  });
   const draft = form.watch();
   const scheduleError = (form.formState.errors.scheduleAt?.message ?? null) as ScheduleProblem | null;
   const [saved, setSaved] = useState(0);
@@ -139,14 +145,18 @@ export function CreateCampaignPage() {
   };
   // A failed save stays on this step, its reason shown under the stepper.
   // Leaving the "when" step, and starting, need a future date when the user chose to schedule.
-  const next = () => {
-    const current = form.getValues();
-    if (step === WHEN_STEP && showScheduleRefusal(scheduleProblem(current))) return;
-    save.mutate(current, { onSuccess: () => setStep((s) => Math.min(LAST, s + 1)) });
+  /** The form's rule for the schedule; refused: back on the "when" step, its reason on the field. */
+  const scheduleAccepted = async () => {
+    if (await form.trigger('scheduleAt')) return true;
+    setStep(WHEN_STEP);
+    return false;
   };
-  const startNow = () => {
-    if (showScheduleRefusal(scheduleProblem(form.getValues()))) return;
-    start.mutate();
+  const next = async () => {
+    if (step === WHEN_STEP && !(await scheduleAccepted())) return;
+    save.mutate(form.getValues(), { onSuccess: () => setStep((s) => Math.min(LAST, s + 1)) });
+  };
+  const startNow = async () => {
+    if (await scheduleAccepted()) start.mutate();
   };
 
   const readyLists = (lists.data?.items ?? []).filter((l) => draft.listIds.includes(l.id));
@@ -249,7 +259,7 @@ export function CreateCampaignPage() {
           </Button>
           {step < LAST ? (
             <Button
-              onClick={next}
+              onClick={() => void next()}
               loading={save.isPending}
               disabled={step === 1 && draft.listIds.length === 0}
               data-testid="wizard-next"
@@ -259,7 +269,7 @@ export function CreateCampaignPage() {
           ) : (
             <Button
               color="teal"
-              onClick={startNow}
+              onClick={() => void startNow()}
               loading={start.isPending}
               disabled={!estimate.data || estimate.data.problems.length > 0 || estimate.data.shortfall > 0}
               data-testid="wizard-start"

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { emptyDraft, saoPauloIso, scheduleProblem, startRequest, toRequest, toSaoPauloLocal } from './draft';
+import {
+  emptyDraft,
+  saoPauloIso,
+  scheduleProblem,
+  startRequest,
+  toRequest,
+  toSaoPauloLocal,
+  wizardDraftSchema,
+} from './draft';
 
 /** 1 December 2026, 09:00 in São Paulo. */
 const NOW = Date.parse('2026-12-01T09:00:00-03:00');
@@ -41,6 +49,21 @@ describe('the wizard draft', () => {
     expect('schedule' in toRequest(later(''), NOW)).toBe(false);
     expect('schedule' in toRequest(later('2020-01-06T10:00'), NOW)).toBe(false);
     expect(toRequest({ ...later('2026-12-01T09:30'), when: 'now' }, NOW).schedule).toBeNull();
+  });
+
+  it("the form's resolver schema puts a schedule's problem on the date field, by its code", () => {
+    const issues = (draft: ReturnType<typeof emptyDraft>) =>
+      wizardDraftSchema.safeParse(draft).error?.issues.map((i) => ({ path: i.path, message: i.message }));
+    expect(issues({ ...emptyDraft(), when: 'later' })).toEqual([
+      { path: ['scheduleAt'], message: 'SCHEDULE_REQUIRED' },
+    ]);
+    expect(issues({ ...emptyDraft(), when: 'later', scheduleAt: '2020-01-06T10:00' })).toEqual([
+      { path: ['scheduleAt'], message: 'SCHEDULE_IN_PAST' },
+    ]);
+    expect(
+      wizardDraftSchema.safeParse({ ...emptyDraft(), when: 'later', scheduleAt: '2999-01-06T10:00' }).success,
+    ).toBe(true);
+    expect(wizardDraftSchema.safeParse(emptyDraft()).success).toBe(true);
   });
 
   it('starts with what the user chose', () => {

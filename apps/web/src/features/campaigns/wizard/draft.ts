@@ -7,6 +7,7 @@ import {
   type StartCampaignRequest,
   type UpdateCampaignRequest,
 } from '@ecoa/shared';
+import { z } from 'zod';
 
 /** What the wizard edits; saved to the server draft as the user moves on. */
 export type WizardDraft = {
@@ -60,6 +61,16 @@ export function scheduleProblem(d: Pick<WizardDraft, 'when' | 'scheduleAt'>, now
   if (!iso) return 'SCHEDULE_REQUIRED';
   return new Date(iso).getTime() <= now ? 'SCHEDULE_IN_PAST' : null;
 }
+
+/**
+ * The wizard form's resolver schema: the rule above on the date field, its message the problem's
+ * code (the server's refusal of a schedule lands there the same way). The rest of a draft is saved
+ * as typed and judged by the server's estimate.
+ */
+export const wizardDraftSchema = z.custom<WizardDraft>().superRefine((draft, ctx) => {
+  const problem = scheduleProblem(draft);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['scheduleAt'], message: problem });
+});
 
 /** The start request: exactly what the user chose, so the server never sends a "schedule" at once. */
 export function startRequest(d: WizardDraft): StartCampaignRequest {
