@@ -22,7 +22,7 @@ declare module 'vitest' {
 }
 
 /** How many spare users the web tests get (realApi().spareUsers; which file uses which: real-api.test-support.ts). */
-const SPARE_USERS = 4;
+const SPARE_USERS = 5;
 
 /**
  * Global setup of the web tests: the whole server (PGlite in memory, or the PostgreSQL test

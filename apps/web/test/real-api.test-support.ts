@@ -13,7 +13,8 @@ declare module 'vitest' {
       userEmail: string;
       /**
        * Users no other test touches, for tests that assert exact balances while other files run
-       * in parallel: [0] TransferForm.test, [1] money.test, [2] PaymentResult.test, [3] refreshes.test.
+       * in parallel: [0] TransferForm.test, [1] money.test, [2] PaymentResult.test, [3] refreshes.test,
+       * [4] AdminUserCredits.test.
        */
       spareUsers: { token: string; id: string }[];
     };

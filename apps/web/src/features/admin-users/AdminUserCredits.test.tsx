@@ -9,7 +9,9 @@ type Balance = { money: number; credits: Record<string, { available: number; res
 
 /** The administrator's drawer against the real server: what it records is what the server holds. */
 describe('AdminUserCredits (real server)', () => {
-  const { adminToken, userId } = realApi();
+  // A user of its own: it asserts exact balances while other files pay and convert as the shared user.
+  const { adminToken } = realApi();
+  const userId = realApi().spareUsers[4]!.id;
   const moneyOf = async () =>
     (await serverCall<Balance>(adminToken, 'GET', `/api/v1/admin/users/${userId}/balance`)).body.money;
   beforeEach(() => useRealApi(adminToken));

@@ -86,12 +86,13 @@ describe('BuyCreditsModal', () => {
   it('card: creates the checkout, shows the partner dialog, opens the link and goes to /campanhas', async () => {
     const before = new Set((await payments()).map((p) => p.id));
     const { location } = await renderWithApp(<BuyCreditsModal opened onClose={() => {}} />);
-    fireEvent.change(quantity(), { target: { value: '300' } });
+    fireEvent.change(quantity(), { target: { value: '317' } });
     fireEvent.click(screen.getByTestId('pay-card'));
     await screen.findByTestId('partner-dialog');
-    // The real server stored a pending payment of R$ 300 and answered its (test) checkout page.
-    const created = (await payments()).filter((p) => !before.has(p.id));
-    expect(created).toEqual([expect.objectContaining({ status: 'PENDING', amount: 300 })]);
+    // The real server stored a pending payment of R$ 317 and answered its (test) checkout page. Other
+    // files pay as the same user at the same time (R$ 270 purchases): only this amount is this test's.
+    const created = (await payments()).filter((p) => !before.has(p.id) && p.amount === 317);
+    expect(created).toEqual([expect.objectContaining({ status: 'PENDING', amount: 317 })]);
     fireEvent.click(screen.getByTestId('partner-continue'));
     expect(open).toHaveBeenCalledWith(`http://localhost:3000/api/checkout/test/${created[0]!.id}`, '_blank');
     await waitFor(() => expect(location.current).toBe('/campanhas'));
