@@ -50,7 +50,7 @@ export type ComposedModules = {
   clock: Clock;
   mailer: Mailer;
   auth: AuthService;
-  /** `guard.requireUser` / `guard.requireAdmin` / `guard.requireScope(…)`: the `onRequest` hooks every guarded route names. */
+  /** `guard.requireUser` / `guard.requireAdmin` / `guard.requireScope(…)`: the `onRequest` hooks every guarded route gets from `routeOptions`. */
   guard: AuthGuard;
   apiKeys: ApiKeysService;
   users: UsersService;
