@@ -1,8 +1,6 @@
 import crypto from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { registerHealthRoutes } from './modules/health/health.routes.ts';
-import { registerPublicConfigRoutes } from './modules/health/public-config.routes.ts';
 import type { Config } from './platform/config/config.ts';
 import type { DbHandle } from './platform/db/client.ts';
 import { registerApiDocs } from './platform/http/docs.ts';
@@ -51,23 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl, gtmContainerId: deps.config.gtmContainerId });
   await registerApiDocs(app);
 
-  let ready = false;
-  registerHealthRoutes(app, {
-    isReady: () => ready,
-    pingDb: async () => {
-      await deps.db.executeSql('select 1');
-    },
-  });
-
-  registerPublicConfigRoutes(app, {
-    supportWhatsapp: deps.config.supportWhatsapp,
-    ...(deps.config.gtmContainerId ? { gtmContainerId: deps.config.gtmContainerId } : {}),
-  });
   registerLocales(app, deps.localesDir ?? WEB_LOCALES_DIR);
   await registerSpa(app, { webRoot: deps.webRoot ?? WEB_ROOT });
-
-  app.addHook('onReady', async () => {
-    ready = true;
-  });
   return app;
 }

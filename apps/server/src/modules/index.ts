@@ -21,6 +21,7 @@ import { type CheckoutService, createCheckoutModule } from './checkout/index.ts'
 import { type CnpjBaseModule, createCnpjBaseModule } from './cnpj-base/index.ts';
 import { createDashboardModule } from './dashboard/index.ts';
 import { createEnrichmentModule, type EnrichmentService } from './enrichment/index.ts';
+import { createHealthModule } from './health/index.ts';
 import { createLedgerModule, type LedgerService } from './ledger/index.ts';
 import { createLinksModule, type LinksModule, type LinksService } from './links/index.ts';
 import { createListsModule, type ListsService } from './lists/index.ts';
@@ -50,7 +51,7 @@ export type ComposedModules = {
   clock: Clock;
   mailer: Mailer;
   auth: AuthService;
-  /** `guard.requireUser` / `guard.requireAdmin` / `guard.requireScope(…)`: the `onRequest` hooks every guarded route names. */
+  /** `guard.requireUser` / `guard.requireAdmin` / `guard.requireScope(…)`: the `onRequest` hooks every guarded route gets from `routeOptions`. */
   guard: AuthGuard;
   apiKeys: ApiKeysService;
   users: UsersService;
@@ -204,9 +205,13 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   // The replies inbox: the replies channels stored, answered through its paid send.
   const replies = createRepliesModule({ inbox: channels.replies, channels: channels.service, clock });
   const metrics = createMetricsModule({ token: config.metricsToken, db, providers, logger });
+  // Health and the public settings: what anyone may ask, with no session.
+  const health = createHealthModule({ db, config });
 
-  // Mounted in this order: metrics first, so its response hook reaches every module's routes.
+  // Mounted in this order: health first (the API document lists it first), then metrics, whose
+  // response hook reaches every module's routes (and health's: its test checks).
   const routes: RegisterRoutes[] = [
+    health.registerRoutes,
     metrics.registerRoutes,
     auth.registerRoutes,
     users.registerRoutes,

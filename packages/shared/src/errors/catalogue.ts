@@ -18,14 +18,16 @@ import {
  * with (a text, or composed from the error's `details` and message-only `vars`), and `params`,
  * the names in `details` the web's translation uses. The web translates `errors.codes.<CODE>`
  * with `details` as its parameters. `operator` errors are for whoever runs the server (a CLI, the
- * start): they are never an HTTP answer and need no translation.
+ * start): they are never an HTTP answer and need no translation. `carrier` errors are the
+ * refusals of the carriers' webhooks (`/api/webhooks/…`): answered to a carrier's servers, never to
+ * the web app, in English (what its logs show the carrier's staff), with no translation.
  */
 export type ErrorEntry = {
   readonly status: number;
   // biome-ignore lint/suspicious/noExplicitAny: each entry types its own inputs; ErrorArgs reads them back.
   readonly message: string | ((details: any, vars: any) => string);
   readonly params?: readonly string[];
-  readonly audience?: 'operator';
+  readonly audience?: 'operator' | 'carrier';
 };
 
 const NOT_FOUND_TEXTS = {
@@ -37,6 +39,13 @@ const UNAUTHORIZED_TEXTS = {
   signIn: 'Faça login para continuar.',
   metricsToken: 'Token de métricas ausente ou inválido.',
 } as const;
+
+/** A carrier webhook's refusal that states one fact: its status and sentence. */
+const carrier = <const S extends number, const M extends string>(status: S, message: M) =>
+  ({ status, message, audience: 'carrier' }) as const;
+/** A carrier webhook's refusal whose sentence names what was wrong (`vars.why`). */
+const carrierVariants = <const S extends number, const T extends Record<string, string>>(status: S, texts: T) =>
+  ({ status, message: (_: undefined, v: { why: keyof T }) => texts[v.why] as string, audience: 'carrier' }) as const;
 
 /** An operator's refusal: the command's own sentence (paths, counts, the cause). */
 const operator = {
@@ -377,6 +386,35 @@ export const ERRORS = {
     message: (d: { file: string }, v: { why: string }) => `O arquivo ${d.file} não pôde ser lido: ${v.why}.`,
     params: ['file'],
   },
+
+  // The carriers' webhooks (http-kit/webhook-kit.ts, WhatsApp, RBM; voice/voice.webhooks.ts)
+  WEBHOOK_NOT_READY: carrier(503, 'nobody is listening for these events yet'),
+  WEBHOOK_NOT_STORED: carrier(503, 'the events could not be stored; deliver them again'),
+  WEBHOOK_VERIFY_TOKEN_INVALID: carrier(403, 'the verify token does not match'),
+  WEBHOOK_CHALLENGE_INVALID: carrier(400, 'no usable hub.challenge'),
+  WEBHOOK_CLIENT_TOKEN_INVALID: carrier(403, 'the client token does not match'),
+  WEBHOOK_BODY_TOO_LARGE: carrier(413, 'the body is too large'),
+  WEBHOOK_SIGNATURE_INVALID: carrierVariants(401, {
+    whatsapp: 'X-Hub-Signature-256 is missing or does not match the body',
+    rcs: 'X-Goog-Signature is missing or does not match the data',
+  }),
+  WEBHOOK_BODY_INVALID: carrierVariants(400, {
+    notObject: 'the body is not a JSON object',
+    noData: 'no message.data in the envelope',
+    dataNotObject: 'message.data is not a JSON object',
+    noSecret: 'no usable secret to echo',
+  }),
+  VOICE_CALLBACK_TOO_LARGE: carrier(413, 'body too large'),
+  VOICE_SIGNATURE_INVALID: carrier(401, 'missing or wrong X-Twilio-Signature'),
+  VOICE_CALLBACK_INVALID: carrierVariants(400, {
+    digits: 'CallSid or Digits is not valid',
+    status: 'CallSid or CallStatus is not valid',
+  }),
+  VOICE_SCRIPT_INVALID: carrierVariants(400, {
+    call: 'the call script is not readable',
+    menu: 'the menu script is not readable',
+  }),
+  VOICE_EVENT_NOT_RECORDED: carrier(500, 'the event could not be recorded; try again'),
 
   // Operations (the CLIs and the start)
   PGLITE_IN_USE: operator,

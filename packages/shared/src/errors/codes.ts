@@ -20,7 +20,7 @@ export const ERROR_FAMILIES = {
   carrierReasons: { prefixes: ['SMPP_', 'VOICE_', 'WHATSAPP_', 'RCS_'] },
 } as const;
 
-/** Every code the API can answer with (the families' fixed codes included). */
+/** Every code the API can answer the web app with (the families' fixed codes included; no operator's or carrier's). */
 export const API_ERROR_CODES: readonly string[] = [
   ...new Set([
     ...ERROR_CODES.filter((c) => c !== 'CAMPAIGN_PROBLEM' && !('audience' in ERRORS[c])),

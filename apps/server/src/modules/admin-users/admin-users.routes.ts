@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import type { AdminUsersService } from './admin-users.service.ts';
 
 const userParams = z.object({ id: z.uuid('Usuário inválido.') });
@@ -12,28 +13,22 @@ const userParams = z.object({ id: z.uuid('Usuário inválido.') });
 export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: AdminUsersService; guard: AuthGuard }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { service, guard } = deps;
-  const common = { tags: ['admin'], security: [{ bearer: [] }] };
-  const denied = { 401: errorResponse, 403: errorResponse };
+  const adminRoute = routeOptions(guard.requireAdmin, {
+    tags: ['admin'],
+    errors: { 400: errorResponse, 401: errorResponse, 403: errorResponse },
+  });
 
   r.get(
     '/api/v1/admin/users',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        ...common,
-        summary: 'Search users (company, full name, e-mail, CNPJ with or without the mask), newest first',
-        querystring: z.object({
-          search: z.string().max(200).optional().default(''),
-          page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),
-          pageSize: z.coerce.number().int().min(1).max(100).optional().default(20),
-        }),
-        response: {
-          200: pageSchema(adminUserSchema),
-          400: errorResponse,
-          ...denied,
-        },
-      },
-    },
+    adminRoute({
+      summary: 'Search users (company, full name, e-mail, CNPJ with or without the mask), newest first',
+      querystring: z.object({
+        search: z.string().max(200).optional().default(''),
+        page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),
+        pageSize: z.coerce.number().int().min(1).max(100).optional().default(20),
+      }),
+      response: { 200: pageSchema(adminUserSchema) },
+    }),
     async (request) => {
       const { search, page, pageSize } = request.query;
       const { items, total } = await service.list({ search, page, pageSize });
@@ -43,35 +38,22 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: 
 
   r.get(
     '/api/v1/admin/users/:id',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        ...common,
-        summary: 'One user with the audit history of administrative changes, newest first',
-        params: userParams,
-        response: {
-          200: adminUserDetailSchema,
-          400: errorResponse,
-          404: errorResponse,
-          ...denied,
-        },
-      },
-    },
+    adminRoute({
+      summary: 'One user with the audit history of administrative changes, newest first',
+      params: userParams,
+      response: { 200: adminUserDetailSchema, 404: errorResponse },
+    }),
     async (request) => service.get(request.params.id),
   );
 
   r.patch(
     '/api/v1/admin/users/:id',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        ...common,
-        summary: 'Change the active flag, access level, unit prices (reais, 4 decimals) or enrichment permission',
-        params: userParams,
-        body: adminUserPatchSchema,
-        response: { 200: adminUserSchema, 400: errorResponse, 404: errorResponse, 409: errorResponse, ...denied },
-      },
-    },
+    adminRoute({
+      summary: 'Change the active flag, access level, unit prices (reais, 4 decimals) or enrichment permission',
+      params: userParams,
+      body: adminUserPatchSchema,
+      response: { 200: adminUserSchema, 404: errorResponse, 409: errorResponse },
+    }),
     async (request) => service.update(currentUser(request).id, request.params.id, request.body),
   );
 }

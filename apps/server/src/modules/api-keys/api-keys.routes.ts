@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 
 /**
@@ -13,50 +14,37 @@ import type { ApiKeysService } from './api-keys.service.ts';
 export function registerApiKeysRoutes(app: FastifyInstance, deps: { apiKeys: ApiKeysService; guard: AuthGuard }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { apiKeys, guard } = deps;
-  const tags = ['api-keys'];
-  const security = [{ bearer: [] }];
+  const userRoute = routeOptions(guard.requireUser, {
+    tags: ['api-keys'],
+    errors: { 401: errorResponse, 403: errorResponse },
+  });
 
   r.post(
     '/api/v1/api-keys',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags,
-        security,
-        summary: 'Create an API key with a name and scopes; the key is in this answer only',
-        body: createApiKeySchema,
-        response: { 201: apiKeyCreatedSchema, 400: errorResponse, 401: errorResponse, 403: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'Create an API key with a name and scopes; the key is in this answer only',
+      body: createApiKeySchema,
+      response: { 201: apiKeyCreatedSchema, 400: errorResponse },
+    }),
     async (request, reply) => reply.status(201).send(await apiKeys.create(currentUser(request).id, request.body)),
   );
 
   r.get(
     '/api/v1/api-keys',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags,
-        security,
-        summary: 'The live API keys (name, prefix, scopes, created, last used; never the key)',
-        response: { 200: z.object({ items: z.array(apiKeySchema) }), 401: errorResponse, 403: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'The live API keys (name, prefix, scopes, created, last used; never the key)',
+      response: { 200: z.object({ items: z.array(apiKeySchema) }) },
+    }),
     async (request) => ({ items: await apiKeys.list(currentUser(request).id) }),
   );
 
   r.delete(
     '/api/v1/api-keys/:id',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags,
-        security,
-        summary: 'Revoke an API key at once (the next request with it is 401)',
-        params: z.object({ id: z.uuid() }),
-        response: { 204: z.null(), 401: errorResponse, 403: errorResponse, 404: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'Revoke an API key at once (the next request with it is 401)',
+      params: z.object({ id: z.uuid() }),
+      response: { 204: z.null(), 404: errorResponse },
+    }),
     async (request, reply) => {
       await apiKeys.revoke(currentUser(request).id, request.params.id);
       return reply.status(204).send(null);

@@ -193,8 +193,10 @@ export function createApiSends(deps: ApiSendsDeps) {
         campaignId: batch.id,
         tx,
       });
-      if (!scheduled)
-        await deps.lifecycle.queueDispatch(batch.id, tx, prepared.rows.length === 1 ? SINGLE_MESSAGE_LOOPS : undefined);
+      if (!scheduled) {
+        const loops = prepared.rows.length === 1 ? SINGLE_MESSAGE_LOOPS : undefined;
+        await deps.lifecycle.queueDispatch(batch.id, { loops, tx });
+      }
       return { batchId: batch.id };
     },
 

@@ -62,8 +62,14 @@ export async function reserveForCampaign(
 export function createCampaignLifecycle(deps: LifecycleDeps) {
   const { db, repo, ledger, clock, logger } = deps;
 
-  /** Queues the dispatch jobs of a campaign that is (now) RUNNING: in `tx` when given, so they exist if it commits. */
-  async function queueDispatch(campaignId: string, tx?: Tx, loops = MAX_LOOPS_PER_CAMPAIGN): Promise<void> {
+  /**
+   * Queues the dispatch jobs of a campaign that is (now) RUNNING: in `tx` when given, so they exist
+   * if it commits (`{ tx }` as `jobs.send` takes it, ADR 007).
+   */
+  async function queueDispatch(
+    campaignId: string,
+    { loops = MAX_LOOPS_PER_CAMPAIGN, tx }: { loops?: number; tx?: Tx } = {},
+  ): Promise<void> {
     // They share the recipients: more processes, more jobs; never fewer than a process's loops
     // (`loops`: fewer for an API request of one message, which one loop sends).
     const jobs = Math.max(loops, deps.liveWorkers());
@@ -198,7 +204,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           tx,
         );
         await repo.clearNewUser(userId, tx);
-        if (!scheduled) await queueDispatch(id, tx);
+        if (!scheduled) await queueDispatch(id, { tx });
         if (!scheduled) await announce(updated!, 'started', tx);
         return updated!;
       });
@@ -233,7 +239,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           tx,
         );
         if (!updated) throw new AppError('CAMPAIGN_NOT_PAUSED');
-        if (!scheduled) await queueDispatch(id, tx);
+        if (!scheduled) await queueDispatch(id, { tx });
         if (!scheduled) await announce(updated, 'started', tx);
         return updated;
       });
@@ -277,7 +283,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
           { status: 'RUNNING', startedAt: now, heartbeatAt: null, updatedAt: now },
           tx,
         );
-        if (updated) await queueDispatch(row.id, tx);
+        if (updated) await queueDispatch(row.id, { tx });
         if (updated) await announce(updated, 'started', tx);
         return updated;
       });

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import type { CampaignReports } from './campaigns.reports.service.ts';
 
 const idParams = z.object({ id: z.uuid('Campanha inválida.') });
@@ -24,48 +25,35 @@ export function registerCampaignReportRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { reports, guard } = deps;
-  const security = [{ bearer: [] }];
-  const tags = ['campaigns'];
   const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse };
+  const readRoute = routeOptions(guard.requireScope('campaigns:read'), { tags: ['campaigns'], errors });
+  const adminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'], errors: { ...errors, 403: errorResponse } });
   const userQuery = campaignListQuerySchema.omit({ userId: true });
 
   r.get(
     '/api/v1/campaigns',
-    {
-      onRequest: guard.requireScope('campaigns:read'),
-      schema: {
-        tags,
-        security,
-        summary: "The user's campaigns with their progress, newest first",
-        querystring: userQuery,
-        response: { 200: campaignListSchema, ...errors },
-      },
-    },
+    readRoute({
+      summary: "The user's campaigns with their progress, newest first",
+      querystring: userQuery,
+      response: { 200: campaignListSchema },
+    }),
     async (request) => reports.list(currentUser(request).id, request.query),
   );
 
   r.get(
     '/api/v1/campaigns/:id/messages',
-    {
-      onRequest: guard.requireScope('campaigns:read'),
-      schema: {
-        tags,
-        security,
-        summary: "A campaign's recipients: status, reason, parts, digits pressed",
-        params: idParams,
-        querystring: campaignMessagesQuerySchema,
-        response: { 200: campaignMessagesSchema, ...errors },
-      },
-    },
+    readRoute({
+      summary: "A campaign's recipients: status, reason, parts, digits pressed",
+      params: idParams,
+      querystring: campaignMessagesQuerySchema,
+      response: { 200: campaignMessagesSchema },
+    }),
     async (request) => reports.messages(currentUser(request).id, request.params.id, request.query),
   );
 
   r.get(
     '/api/v1/campaigns/:id/export',
-    {
-      onRequest: guard.requireScope('campaigns:read'),
-      schema: { tags, security, summary: "A campaign's recipients as CSV (formula-safe)", params: idParams },
-    },
+    readRoute({ summary: "A campaign's recipients as CSV (formula-safe)", params: idParams }),
     async (request, reply) => {
       const { fileName, lines } = await reports.export(currentUser(request).id, request.params.id);
       return sendCsv(reply, fileName, lines);
@@ -74,34 +62,24 @@ export function registerCampaignReportRoutes(
 
   r.get(
     '/api/v1/campaigns/:id/timeline',
-    {
-      onRequest: guard.requireScope('campaigns:read'),
-      schema: {
-        tags,
-        security,
-        summary: 'Sends, deliveries and failures per minute (or hour)',
-        params: idParams,
-        response: { 200: campaignTimelineSchema, ...errors },
-      },
-    },
+    readRoute({
+      summary: 'Sends, deliveries and failures per minute (or hour)',
+      params: idParams,
+      response: { 200: campaignTimelineSchema },
+    }),
     async (request) => reports.timeline(currentUser(request).id, request.params.id),
   );
 
   r.get(
     '/api/v1/admin/campaigns',
-    {
-      onRequest: guard.requireAdmin,
-      schema: {
-        tags: ['admin'],
-        security,
-        summary: "Every user's campaigns (filter by user, status, channel; search names and users)",
-        querystring: campaignListQuerySchema.extend({
-          status: z.enum(CAMPAIGN_STATUSES).optional(),
-          channel: z.enum(CHANNELS).optional(),
-        }),
-        response: { 200: campaignListSchema, 403: errorResponse, ...errors },
-      },
-    },
+    adminRoute({
+      summary: "Every user's campaigns (filter by user, status, channel; search names and users)",
+      querystring: campaignListQuerySchema.extend({
+        status: z.enum(CAMPAIGN_STATUSES).optional(),
+        channel: z.enum(CHANNELS).optional(),
+      }),
+      response: { 200: campaignListSchema },
+    }),
     async (request) => reports.listAll(request.query),
   );
 }

@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import type { CampaignsService } from './campaigns.service.ts';
 
 const idParams = z.object({ id: z.uuid('Campanha inválida.') });
@@ -19,87 +20,63 @@ const draftAnswer = z.object({ id: z.string(), status: z.literal('DRAFT') });
 export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns: CampaignsService; guard: AuthGuard }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { campaigns, guard } = deps;
-  const security = [{ bearer: [] }];
-  const tags = ['campaigns'];
   const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: errorResponse };
+  const writeRoute = routeOptions(guard.requireScope('campaigns:write'), { tags: ['campaigns'], errors });
+  const readRoute = routeOptions(guard.requireScope('campaigns:read'), { tags: ['campaigns'], errors });
+  const adminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'], errors: { ...errors, 403: errorResponse } });
 
   r.post(
     '/api/v1/campaigns',
-    {
-      onRequest: guard.requireScope('campaigns:write'),
-      schema: {
-        tags,
-        security,
-        summary: 'Create a campaign (a draft)',
-        body: createCampaignRequestSchema,
-        response: { 201: draftAnswer, ...errors },
-      },
-    },
+    writeRoute({
+      summary: 'Create a campaign (a draft)',
+      body: createCampaignRequestSchema,
+      response: { 201: draftAnswer },
+    }),
     async (request, reply) => reply.status(201).send(await campaigns.create(currentUser(request).id, request.body)),
   );
 
   r.patch(
     '/api/v1/campaigns/:id',
-    {
-      onRequest: guard.requireScope('campaigns:write'),
-      schema: {
-        tags,
-        security,
-        summary: "Edit a draft's fields",
-        params: idParams,
-        body: updateCampaignRequestSchema,
-        response: { 200: campaignSchema, ...errors },
-      },
-    },
+    writeRoute({
+      summary: "Edit a draft's fields",
+      params: idParams,
+      body: updateCampaignRequestSchema,
+      response: { 200: campaignSchema },
+    }),
     async (request) => campaigns.update(currentUser(request).id, request.params.id, request.body),
   );
 
   r.get(
     '/api/v1/campaigns/:id',
-    {
-      onRequest: guard.requireScope('campaigns:read'),
-      schema: {
-        tags,
-        security,
-        summary: 'A campaign: status, counts per recipient status, credits, reasons',
-        params: idParams,
-        response: { 200: campaignSchema, ...errors },
-      },
-    },
+    readRoute({
+      summary: 'A campaign: status, counts per recipient status, credits, reasons',
+      params: idParams,
+      response: { 200: campaignSchema },
+    }),
     async (request) => campaigns.get(currentUser(request).id, request.params.id),
   );
 
   r.get(
     '/api/v1/campaigns/:id/estimate',
-    {
-      onRequest: guard.requireScope('campaigns:read'),
-      schema: {
-        tags,
-        security,
-        summary: 'Recipients, exclusions, parts and credits needed against the available credits',
-        params: idParams,
-        response: { 200: campaignEstimateSchema, ...errors },
-      },
-    },
+    readRoute({
+      summary: 'Recipients, exclusions, parts and credits needed against the available credits',
+      params: idParams,
+      response: { 200: campaignEstimateSchema },
+    }),
     async (request) => campaigns.estimate(currentUser(request).id, request.params.id),
   );
 
   r.post(
     '/api/v1/campaigns/:id/start',
-    {
-      onRequest: guard.requireScope('campaigns:write'),
-      schema: {
-        tags,
-        security,
-        summary: 'Start a draft: credits reserved, recipients snapshotted, sending queued (or scheduled)',
-        description:
-          'Optional body `{mode: "now"}` or `{mode: "schedule", schedule?}`: a schedule chosen but missing is 400 ' +
-          '`SCHEDULE_REQUIRED`, one more than a minute in the past 400 `SCHEDULE_IN_PAST` (nothing reserved).',
-        params: idParams,
-        body: startCampaignRequestSchema,
-        response: { 200: campaignSchema, ...errors },
-      },
-    },
+    writeRoute({
+      summary: 'Start a draft: credits reserved, recipients snapshotted, sending queued (or scheduled)',
+      description:
+        'Optional body `{mode: "now"}` or `{mode: "schedule", schedule?}`: a schedule chosen but missing is 400 ' +
+        '`SCHEDULE_REQUIRED`, one more than a minute in the past 400 `SCHEDULE_IN_PAST` (nothing reserved).',
+      params: idParams,
+      body: startCampaignRequestSchema,
+      response: { 200: campaignSchema },
+    }),
     async (request) => {
       const userId = currentUser(request).id;
       await campaigns.start(userId, request.params.id, request.body);
@@ -115,10 +92,7 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   for (const [move, summary] of Object.entries(moves) as [keyof typeof moves, string][]) {
     r.post(
       `/api/v1/campaigns/:id/${move}`,
-      {
-        onRequest: guard.requireScope('campaigns:write'),
-        schema: { tags, security, summary, params: idParams, response: { 200: campaignSchema, ...errors } },
-      },
+      writeRoute({ summary, params: idParams, response: { 200: campaignSchema } }),
       async (request) => {
         const userId = currentUser(request).id;
         await campaigns[move](userId, request.params.id);
@@ -129,16 +103,11 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
 
   r.post(
     '/api/v1/campaigns/:id/duplicate',
-    {
-      onRequest: guard.requireScope('campaigns:write'),
-      schema: {
-        tags,
-        security,
-        summary: 'A new draft with the same settings',
-        params: idParams,
-        response: { 201: draftAnswer, ...errors },
-      },
-    },
+    writeRoute({
+      summary: 'A new draft with the same settings',
+      params: idParams,
+      response: { 201: draftAnswer },
+    }),
     async (request, reply) =>
       reply.status(201).send(await campaigns.duplicate(currentUser(request).id, request.params.id)),
   );
@@ -146,16 +115,11 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   for (const move of ['pause', 'cancel'] as const) {
     r.post(
       `/api/v1/admin/campaigns/:id/${move}`,
-      {
-        onRequest: guard.requireAdmin,
-        schema: {
-          tags: ['admin'],
-          security,
-          summary: `${move === 'pause' ? 'Pause' : 'Cancel'} any user's campaign (audited)`,
-          params: idParams,
-          response: { 200: campaignSchema, 403: errorResponse, ...errors },
-        },
-      },
+      adminRoute({
+        summary: `${move === 'pause' ? 'Pause' : 'Cancel'} any user's campaign (audited)`,
+        params: idParams,
+        response: { 200: campaignSchema },
+      }),
       async (request) => {
         const row = await (move === 'pause'
           ? campaigns.pauseAsAdmin(currentUser(request).id, request.params.id)

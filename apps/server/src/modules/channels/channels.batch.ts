@@ -93,8 +93,8 @@ function appliedOf(results: ReceiptResult[]): SubmittedBatchResult['followUps'] 
 async function applyReceiptsLocked(
   events: StatusEvent[],
   now: Date,
+  onStatus: StatusListener | undefined,
   tx: DbOrTx,
-  onStatus?: StatusListener,
 ): Promise<ReceiptResult[]> {
   const known = await rowsOf<{ provider: string; provider_message_id: string; message_id: string }>(
     tx.execute(sql`
@@ -141,7 +141,7 @@ async function applyReceiptsLocked(
         ${pgArray(changedParts.map((p) => p.status))}::text[], ${pgArray(changedParts.map((p) => p.reason))}::text[]) as u(provider, id, status, reason)
       where p.provider = u.provider and p.provider_message_id = u.id`);
   }
-  await writeBack(ctx.state, ctx.events, now, tx, onStatus);
+  await writeBack(ctx.state, ctx.events, now, onStatus, tx);
   await parkEarly(early, tx);
   return results;
 }
@@ -160,7 +160,7 @@ export function createMessageBatches(
           events.map((e) => ({ provider: e.provider, id: e.providerMessageId })),
           tx,
         );
-        return applyReceiptsLocked(events, now, tx, onStatus);
+        return applyReceiptsLocked(events, now, onStatus, tx);
       });
     },
 
@@ -237,7 +237,7 @@ export function createMessageBatches(
           on conflict (provider, provider_message_id) do update
             set message_id = excluded.message_id, part = excluded.part, status = excluded.status, reason = excluded.reason`);
       }
-      await writeBack(ctx.state, ctx.events, now, tx, onStatus);
+      await writeBack(ctx.state, ctx.events, now, onStatus, tx);
       await parkEarly(applied.early, tx);
       return {
         followUps: appliedOf(applied.results.slice(0, earlier.length)),
@@ -263,7 +263,7 @@ export function createMessageBatches(
         const m = state.get(r.messageId);
         if (m && advance(events, r.messageId, m, r.status, now, r.reason)) moved.add(r.messageId);
       }
-      await writeBack(state, events, now, tx, onStatus);
+      await writeBack(state, events, now, onStatus, tx);
       return moved;
     },
 
@@ -309,8 +309,8 @@ export function createMessageBatches(
         const results = await applyReceiptsLocked(
           taken.map((r) => reviveEvent(r.event)),
           now,
-          tx,
           onStatus,
+          tx,
         );
         return { swept: taken.length, followUps: appliedOf(results) };
       });

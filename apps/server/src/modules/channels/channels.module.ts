@@ -22,6 +22,7 @@ import {
 import { registerProviderWebhooks } from './channels.webhooks.ts';
 import type { StatusListener } from './message-batch-state.ts';
 import { createMessageCounts } from './message-counts.ts';
+import { createMessagesListRepository } from './messages-list.repository.ts';
 import { createMessagesList, type MessagesList } from './messages-list.ts';
 import { createMessagesPerDay } from './messages-per-day.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -85,7 +86,7 @@ export function createChannelsModule(deps: {
     },
     messagesPerDay: createMessagesPerDay(deps.db.db).since,
     replies: createRepliesRepository(deps.db.db),
-    messagesList: createMessagesList(deps.db.db),
+    messagesList: createMessagesList(createMessagesListRepository(deps.db.db)),
     registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),
     registerWebhooks: (app) =>
       registerProviderWebhooks(app, { providers: providers.all(), publicUrl: config.publicUrl }),

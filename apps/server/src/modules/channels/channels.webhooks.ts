@@ -15,7 +15,8 @@ function headersOf(request: FastifyRequest): Record<string, string | undefined> 
  * Mounts each provider's webhook routes under `/api/webhooks/<provider>/…`, in a scope of their
  * own that keeps every body as the exact bytes received (signatures are computed over them) and
  * hands the provider the public URL the carrier called (some signatures cover it). The provider
- * verifies, reports its events, and answers.
+ * verifies, reports its events, and answers; its refusals (`AppError`s) reach the app's one error
+ * handler like any route's.
  */
 export async function registerProviderWebhooks(
   app: FastifyInstance,

@@ -131,8 +131,8 @@ export async function writeBack(
   state: Map<string, MessageState>,
   events: NewEvent[],
   now: Date,
+  onStatus: StatusListener | undefined,
   tx: DbOrTx,
-  onStatus?: StatusListener,
 ): Promise<void> {
   const changed = [...state.entries()].filter(([, m]) => m.changed);
   if (changed.length > 0) {

@@ -1,8 +1,6 @@
 import type { Channel, MessageList, MessageListItem, MessageStatus } from '@ecoa/shared';
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../platform/db/client.ts';
-import { rowsOf } from '../../platform/db/rows.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
+import type { MessageListRow, MessagesListRepository } from './messages-list.repository.ts';
 
 export type MessageListFilter = {
   status?: MessageStatus;
@@ -11,21 +9,6 @@ export type MessageListFilter = {
   since?: Date;
   cursor?: string;
   limit: number;
-};
-
-type Row = {
-  id: string;
-  channel: Channel;
-  toPhone: string;
-  status: MessageStatus;
-  reason: string | null;
-  parts: number;
-  externalId: string | null;
-  campaignId: string | null;
-  createdAt: Date | string;
-  finishedAt: Date | string | null;
-  /** `created_at` as the database prints it (microseconds and offset): the keyset's exact value. */
-  at: string;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,45 +31,37 @@ function decodeCursor(cursor: string): { at: string; id: string } {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
+/** A row as the API shows it. */
+function toMessageListItem(r: MessageListRow): MessageListItem {
+  return {
+    id: r.id,
+    channel: r.channel,
+    to: r.to_phone,
+    status: r.status,
+    reason: r.reason,
+    parts: Number(r.parts),
+    externalId: r.external_id,
+    batchId: r.campaign_id,
+    createdAt: iso(r.created_at)!,
+    finishedAt: iso(r.finished_at),
+  };
+}
+
 /**
  * The user's messages, newest first, in keyset pages (`GET /api/v1/messages`): the sending API's,
  * the campaigns' recipients and the test sends alike, read by the module that owns them (ADR 018).
  */
-export function createMessagesList(db: Database) {
+export function createMessagesList(repo: MessagesListRepository) {
   return {
     async page(userId: string, f: MessageListFilter): Promise<MessageList> {
       const after = f.cursor ? decodeCursor(f.cursor) : undefined;
-      const rows = await rowsOf<Row>(
-        db.execute(sql`
-          select id, channel, to_phone as "toPhone", status, reason, parts, external_id as "externalId",
-            campaign_id as "campaignId", created_at as "createdAt", finished_at as "finishedAt", created_at::text as at
-          from messages
-          where user_id = ${userId}
-            ${f.status ? sql`and status = ${f.status}` : sql``}
-            ${f.channel ? sql`and channel = ${f.channel}` : sql``}
-            ${f.externalId ? sql`and external_id = ${f.externalId}` : sql``}
-            ${f.since ? sql`and created_at >= ${f.since}` : sql``}
-            ${after ? sql`and (created_at, id) < (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
-          order by created_at desc, id desc
-          limit ${f.limit + 1}`),
-      );
+      const { status, channel, externalId, since } = f;
+      // One more than the page: whether there is a next one.
+      const rows = await repo.page(userId, { status, channel, externalId, since, after, limit: f.limit + 1 });
       const page = rows.slice(0, f.limit);
       const last = page[page.length - 1];
       return {
-        items: page.map(
-          (r): MessageListItem => ({
-            id: r.id,
-            channel: r.channel,
-            to: r.toPhone,
-            status: r.status,
-            reason: r.reason,
-            parts: Number(r.parts),
-            externalId: r.externalId,
-            batchId: r.campaignId,
-            createdAt: iso(r.createdAt)!,
-            finishedAt: iso(r.finishedAt),
-          }),
-        ),
+        items: page.map(toMessageListItem),
         nextCursor: rows.length > f.limit && last ? encodeCursor(last.at, last.id) : null,
       };
     },

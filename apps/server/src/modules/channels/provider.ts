@@ -134,6 +134,10 @@ export type WebhookRoute = {
   method: 'GET' | 'POST';
   /** Below `/api/webhooks/<provider>`, Fastify syntax (`/status`, `/calls/:messageId/twiml`). */
   path: string;
+  /**
+   * The answer to a genuine request; a refusal is thrown as an `AppError` of the catalogue (its
+   * `WEBHOOK_…`/`VOICE_…` carrier entries), which the one error handler answers as `{message, code}`.
+   */
   handle(request: WebhookRequest, params: Record<string, string>): Promise<WebhookResponse>;
 };
 

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import type { CheckoutService } from './checkout.service.ts';
 import { testCheckoutPage } from './providers/test-checkout/test-checkout.page.ts';
 
@@ -18,27 +19,17 @@ const paymentParams = z.object({ paymentId: z.uuid() });
 export function registerCheckoutRoutes(app: FastifyInstance, deps: CheckoutRoutesDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { checkout, guard } = deps;
+  const userRoute = routeOptions(guard.requireUser, { tags: ['checkout'], errors: { 401: errorResponse } });
 
   r.post(
     '/api/checkout',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags: ['checkout'],
-        summary: 'Start a card purchase of account balance (whole reais, at least R$ 270)',
-        description:
-          'Creates a PENDING payment and a Stripe Checkout Session in BRL (or the built-in test checkout without STRIPE_SECRET_KEY, on a loopback PUBLIC_URL or with CHECKOUT_TEST_MODE; else 503 CARD_PAYMENTS_NOT_CONFIGURED). Return URLs must be on this site.',
-        security: [{ bearer: [] }],
-        body: checkoutRequestSchema,
-        response: {
-          200: checkoutResponseSchema,
-          400: errorResponse,
-          401: errorResponse,
-          502: errorResponse,
-          503: errorResponse,
-        },
-      },
-    },
+    userRoute({
+      summary: 'Start a card purchase of account balance (whole reais, at least R$ 270)',
+      description:
+        'Creates a PENDING payment and a Stripe Checkout Session in BRL (or the built-in test checkout without STRIPE_SECRET_KEY, on a loopback PUBLIC_URL or with CHECKOUT_TEST_MODE; else 503 CARD_PAYMENTS_NOT_CONFIGURED). Return URLs must be on this site.',
+      body: checkoutRequestSchema,
+      response: { 200: checkoutResponseSchema, 400: errorResponse, 502: errorResponse, 503: errorResponse },
+    }),
     async (request) => {
       const user = currentUser(request);
       const { checkoutUrl } = await checkout.createCheckout({ id: user.id, email: user.email }, request.body);
@@ -48,15 +39,10 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: CheckoutRoute
 
   r.get(
     '/api/v1/checkout/options',
-    {
-      onRequest: guard.requireUser,
-      schema: {
-        tags: ['checkout'],
-        summary: 'How card payments work on this server: stripe, test (no real charge) or unavailable',
-        security: [{ bearer: [] }],
-        response: { 200: checkoutOptionsSchema, 401: errorResponse },
-      },
-    },
+    userRoute({
+      summary: 'How card payments work on this server: stripe, test (no real charge) or unavailable',
+      response: { 200: checkoutOptionsSchema },
+    }),
     async () => ({ card: checkout.cardPayments }),
   );
 

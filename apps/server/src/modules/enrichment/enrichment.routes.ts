@@ -17,7 +17,7 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError, validationFailed } from '../../platform/errors/app-error.ts';
 import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
-import { BEARER_SECURITY, routeOptions } from '../../platform/http/route-options.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { EnrichmentService } from './enrichment.service.ts';
@@ -61,16 +61,13 @@ export async function registerEnrichmentRoutes(
     r.post(
       '/api/v1/enrichments',
       {
-        onRequest: guard.requireUser,
-        // 200,000 masked CNPJs as JSON are about 4 MB (the API's other JSON bodies stay at 1 MB).
-        bodyLimit: 10 * 1024 * 1024,
-        schema: {
-          tags,
-          security: BEARER_SECURITY,
+        ...userRoute({
           summary: 'Enrich CNPJs: multipart (file, name, onlyActive) or JSON {name, cnpjs, onlyActive?}',
           consumes: ['multipart/form-data', 'application/json'],
-          response: { 201: z.object({ id: z.string() }), ...errors },
-        },
+          response: { 201: z.object({ id: z.string() }) },
+        }),
+        // 200,000 masked CNPJs as JSON are about 4 MB (the API's other JSON bodies stay at 1 MB).
+        bodyLimit: 10 * 1024 * 1024,
       },
       async (request, reply) => {
         const user = currentUser(request);

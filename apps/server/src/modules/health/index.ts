@@ -1,3 +1,2 @@
-/** The health module's public surface: `GET /api/health` and `GET /api/v1/public-config`. */
-export { registerHealthRoutes } from './health.routes.ts';
-export { registerPublicConfigRoutes } from './public-config.routes.ts';
+/** The health module's public surface: the module (`GET /api/health` and `GET /api/v1/public-config`). */
+export { createHealthModule, type HealthModule } from './health.module.ts';

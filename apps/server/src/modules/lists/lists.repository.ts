@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { ColumnMapping, ContactList, FileLimitDetails, ListContact, ListStatus } from '@ecoa/shared';
+import type { ColumnMapping, ContactList, FileLimitDetails, ListContact, ListStatus, PhoneKind } from '@ecoa/shared';
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbHandle, Tx } from '../../platform/db/client.ts';
@@ -22,6 +22,16 @@ export type NewList = {
 
 /** A stored contact: the API's list contact without the opt-out mark. */
 export type ContactRow = Omit<ListContact, 'optedOut'>;
+
+/** A row of a list's contacts page, as read (the service makes it the API's `ListContact`). */
+export type ContactPageRow = {
+  row_number: number;
+  phone: string;
+  kind: PhoneKind;
+  name: string | null;
+  fields: Record<string, string> | null;
+  opted_out: boolean;
+};
 
 export type InvalidRow = { rowNumber: number; reason: string; cells: string[] };
 /** An invalid row on its way in: the cells already as JSON text (a fresh string, not slices of the file). */
@@ -280,15 +290,15 @@ export function createListsRepository(handle: DbHandle) {
       });
     },
 
-    async contactsPage(listId: string, userId: string, page: number, pageSize: number) {
+    async contactsPage(listId: string, userId: string, page: number, pageSize: number): Promise<ContactPageRow[]> {
       const { rows } = await handle.executeSql(
-        `select c.row_number as "rowNumber", c.phone, c.kind, c.name, c.fields,
-                exists (select 1 from opt_outs o where o.user_id = $2 and o.phone = c.phone) as "optedOut"
+        `select c.row_number, c.phone, c.kind, c.name, c.fields,
+                exists (select 1 from opt_outs o where o.user_id = $2 and o.phone = c.phone) as opted_out
            from contacts c where c.list_id = $1
           order by c.phone limit $3 offset $4`,
         [listId, userId, pageSize, (page - 1) * pageSize],
       );
-      return rows as ListContact[];
+      return rows as ContactPageRow[];
     },
 
     /** Contacts in phone order, in batches (keyset paging on the unique index). */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { ListsService } from './lists.service.ts';
@@ -44,18 +45,16 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     });
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['lists'];
+    const writeRoute = routeOptions(guard.requireScope('lists:write'), { tags });
+    const userRoute = routeOptions(guard.requireUser, { tags });
 
     r.post(
       '/api/v1/lists',
-      {
-        onRequest: guard.requireScope('lists:write'),
-        schema: {
-          tags,
-          summary: 'Upload a CSV/XLSX (multipart: file, name, optional mapping JSON) and start its import',
-          consumes: ['multipart/form-data'],
-          response: { 201: z.object({ id: z.string() }) },
-        },
-      },
+      writeRoute({
+        summary: 'Upload a CSV/XLSX (multipart: file, name, optional mapping JSON) and start its import',
+        consumes: ['multipart/form-data'],
+        response: { 201: z.object({ id: z.string() }) },
+      }),
       async (request, reply) => {
         const user = currentUser(request);
         const { file, fields } = await receiveUpload(request, storage);
@@ -75,14 +74,10 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
 
     r.post(
       '/api/v1/lists/preview',
-      {
-        onRequest: guard.requireScope('lists:write'),
-        schema: {
-          tags,
-          summary: 'The mapping step: first rows, columns and the detected mapping of a file (or its beginning)',
-          consumes: ['multipart/form-data'],
-        },
-      },
+      writeRoute({
+        summary: 'The mapping step: first rows, columns and the detected mapping of a file (or its beginning)',
+        consumes: ['multipart/form-data'],
+      }),
       async (request) => {
         currentUser(request);
         const { file, fields } = await receiveUpload(request, storage);
@@ -93,22 +88,18 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
 
     r.get(
       '/api/v1/lists',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          summary: 'The user’s lists, newest first (`q`: names containing it)',
-          querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
-          response: {
-            200: z.object({
-              items: z.array(contactListSchema),
-              page: z.number(),
-              pageSize: z.number(),
-              total: z.number(),
-            }),
-          },
+      userRoute({
+        summary: 'The user’s lists, newest first (`q`: names containing it)',
+        querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
+        response: {
+          200: z.object({
+            items: z.array(contactListSchema),
+            page: z.number(),
+            pageSize: z.number(),
+            total: z.number(),
+          }),
         },
-      },
+      }),
       async (request) => {
         const { page, pageSize, q } = request.query;
         return lists.list(currentUser(request).id, page, pageSize, q);
@@ -117,39 +108,28 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
 
     r.get(
       '/api/v1/lists/:id',
-      {
-        onRequest: guard.requireScope('lists:write'),
-        schema: {
-          tags,
-          summary: 'A list: status, import progress, counts',
-          params: idParams,
-          response: { 200: contactListSchema },
-        },
-      },
+      writeRoute({
+        summary: 'A list: status, import progress, counts',
+        params: idParams,
+        response: { 200: contactListSchema },
+      }),
       async (request) => lists.get(currentUser(request).id, request.params.id),
     );
 
     r.patch(
       '/api/v1/lists/:id',
-      {
-        onRequest: guard.requireScope('lists:write'),
-        schema: {
-          tags,
-          summary: 'Rename a list',
-          params: idParams,
-          body: z.object({ name: z.string().max(120, 'O nome da lista pode ter até 120 caracteres.') }),
-          response: { 200: contactListSchema },
-        },
-      },
+      writeRoute({
+        summary: 'Rename a list',
+        params: idParams,
+        body: z.object({ name: z.string().max(120, 'O nome da lista pode ter até 120 caracteres.') }),
+        response: { 200: contactListSchema },
+      }),
       async (request) => lists.rename(currentUser(request).id, request.params.id, request.body.name),
     );
 
     r.delete(
       '/api/v1/lists/:id',
-      {
-        onRequest: guard.requireScope('lists:write'),
-        schema: { tags, summary: 'Delete a list (cancels a running import)', params: idParams },
-      },
+      writeRoute({ summary: 'Delete a list (cancels a running import)', params: idParams }),
       async (request, reply) => {
         await lists.remove(currentUser(request).id, request.params.id);
         return reply.status(204).send();
@@ -158,33 +138,25 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
 
     r.get(
       '/api/v1/lists/:id/contacts',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          summary: 'The list’s valid contacts, by phone',
-          params: idParams,
-          querystring: z.object({
-            page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-            pageSize: z.coerce.number().int().min(1).max(200).default(50),
-          }),
-        },
-      },
+      userRoute({
+        summary: 'The list’s valid contacts, by phone',
+        params: idParams,
+        querystring: z.object({
+          page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+          pageSize: z.coerce.number().int().min(1).max(200).default(50),
+        }),
+      }),
       async (request) =>
         lists.contacts(currentUser(request).id, request.params.id, request.query.page, request.query.pageSize),
     );
 
     r.get(
       '/api/v1/lists/:id/export',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          summary: 'Download the valid contacts or the invalid rows (with the reason) as CSV',
-          params: idParams,
-          querystring: z.object({ kind: z.enum(['valid', 'invalid']).default('valid') }),
-        },
-      },
+      userRoute({
+        summary: 'Download the valid contacts or the invalid rows (with the reason) as CSV',
+        params: idParams,
+        querystring: z.object({ kind: z.enum(['valid', 'invalid']).default('valid') }),
+      }),
       async (request, reply) => {
         const { fileName, lines } = await lists.export(currentUser(request).id, request.params.id, request.query.kind);
         return sendCsv(reply, fileName, lines);

@@ -2,6 +2,7 @@ import {
   type ColumnMapping,
   type ContactList,
   ERRORS,
+  type ListContact,
   type ListPreview,
   PHONE_INVALID_REASON_PT,
   type PhoneInvalidReason,
@@ -16,7 +17,7 @@ import type { GiveUpReason, Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ImportCancelled, importErrorOf, importListFile, RAGGED_ROW } from './lists.import.ts';
 import { listImportQueue } from './lists.jobs.ts';
-import type { ListsRepository } from './lists.repository.ts';
+import type { ContactPageRow, ListsRepository } from './lists.repository.ts';
 import type { ContactListRow } from './lists.schema.ts';
 import { columnCountOf, describeColumns, detectHeader, detectMapping, validateMapping } from './parser/mapping.ts';
 import { readSpreadsheetSample } from './parser/sample.ts';
@@ -36,6 +37,18 @@ const REASON_PT: Record<string, string> = {
   ...PHONE_INVALID_REASON_PT,
   [RAGGED_ROW]: 'Linha com colunas a mais (separador ou aspas fora do lugar)',
 };
+
+/** A contacts page's row as the API shows it. */
+function toListContact(row: ContactPageRow): ListContact {
+  return {
+    rowNumber: row.row_number,
+    phone: row.phone,
+    kind: row.kind,
+    name: row.name,
+    fields: row.fields,
+    optedOut: row.opted_out,
+  };
+}
 
 function toDto(row: ContactListRow, optedOut: number): ContactList {
   return {
@@ -228,7 +241,8 @@ export function createListsService(deps: ListsServiceDeps) {
 
     async contacts(userId: string, id: string, page: number, pageSize: number) {
       const row = await owned(userId, id);
-      const items = row.status === 'ready' ? await repo.contactsPage(id, userId, page, pageSize) : [];
+      const items =
+        row.status === 'ready' ? (await repo.contactsPage(id, userId, page, pageSize)).map(toListContact) : [];
       return { items, page, pageSize, total: row.status === 'ready' ? row.valid : 0 };
     },
 

@@ -279,6 +279,19 @@ describe(`the sending API (${dbKind})`, () => {
       channel: 'sms_short',
       batchId: res.data!.batchId,
     });
+    // Exactly the API's MessageListItem, each field of its row.
+    expect(one.items[0]).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      channel: 'sms_short',
+      to: expect.stringMatching(/^\+55\d{10,11}$/),
+      status: 'queued',
+      reason: null,
+      parts: 1,
+      externalId: 'ref-3',
+      batchId: res.data!.batchId,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      finishedAt: null,
+    });
     expect((await api.list({ status: 'delivered' })).data!.items).toEqual([]);
     expect((await api.list({ channel: 'whatsapp' })).data!.items).toEqual([]);
     expect((await api.list({ status: 'queued', channel: 'sms_short', limit: 500 })).data!.items).toHaveLength(5);

@@ -1,6 +1,9 @@
 import type { OptOutSource } from '@ecoa/shared';
 import type { DbHandle } from '../../platform/db/client.ts';
 
+/** An opt-out as read (the service makes it the API's `OptOut`; `created_at` as the driver gives it). */
+export type OptOutRow = { phone: string; source: OptOutSource; created_at: Date | string };
+
 export function createOptOutsRepository(handle: DbHandle) {
   return {
     /** Adds numbers (already E.164); returns how many were new. */
@@ -27,7 +30,7 @@ export function createOptOutsRepository(handle: DbHandle) {
     async page(userId: string, digits: string, page: number, pageSize: number) {
       const pattern = digits ? `%${digits}%` : '%';
       const { rows } = await handle.executeSql(
-        `select phone, source, created_at as "createdAt" from opt_outs
+        `select phone, source, created_at from opt_outs
           where user_id = $1 and phone like $2 order by created_at desc, phone limit $3 offset $4`,
         [userId, pattern, pageSize, (page - 1) * pageSize],
       );
@@ -35,14 +38,7 @@ export function createOptOutsRepository(handle: DbHandle) {
         'select count(*)::int as n from opt_outs where user_id = $1 and phone like $2',
         [userId, pattern],
       );
-      return {
-        items: (rows as { phone: string; source: OptOutSource; createdAt: Date | string }[]).map((r) => ({
-          phone: r.phone,
-          source: r.source,
-          createdAt: new Date(r.createdAt),
-        })),
-        total: (total[0] as { n: number }).n,
-      };
+      return { rows: rows as OptOutRow[], total: (total[0] as { n: number }).n };
     },
 
     /** Which of these numbers are opted out for the account (campaigns skip them). */

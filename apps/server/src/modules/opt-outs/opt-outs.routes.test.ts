@@ -50,6 +50,9 @@ describe(`opt-outs API (${dbKind})`, () => {
     expect(all.total).toBe(2);
     expect(all.items.map((i: { phone: string }) => i.phone).sort()).toEqual(['+5511912345678', '+552131234567']);
     expect(all.items[0]).toMatchObject({ source: 'manual' });
+    // Exactly the API's OptOut: the number, its source, and when, as an ISO instant.
+    expect(Object.keys(all.items[0])).toEqual(['phone', 'source', 'createdAt']);
+    expect(all.items[0].createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const search = (
       await injectAs(server, token, { method: 'GET', url: '/api/v1/opt-outs?search=(11) 91234-5678' })

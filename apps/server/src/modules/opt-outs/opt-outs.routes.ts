@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { OptOutsService } from './opt-outs.service.ts';
@@ -21,25 +22,19 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 10 } });
     const r = scope.withTypeProvider<ZodTypeProvider>();
-    const tags = ['opt-outs'];
+    const userRoute = routeOptions(guard.requireUser, { tags: ['opt-outs'] });
 
     r.get(
       '/api/v1/opt-outs',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          summary: 'List or search the opted-out numbers, newest first',
-          querystring: z.object({
-            search: z.string().max(40).default(''),
-            page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-            pageSize: z.coerce.number().int().min(1).max(100).default(20),
-          }),
-          response: {
-            200: pageSchema(optOutSchema),
-          },
-        },
-      },
+      userRoute({
+        summary: 'List or search the opted-out numbers, newest first',
+        querystring: z.object({
+          search: z.string().max(40).default(''),
+          page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+          pageSize: z.coerce.number().int().min(1).max(100).default(20),
+        }),
+        response: { 200: pageSchema(optOutSchema) },
+      }),
       async (request) => {
         const { search, page, pageSize } = request.query;
         return optOuts.list(currentUser(request).id, search, page, pageSize);
@@ -48,34 +43,26 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
 
     r.post(
       '/api/v1/opt-outs',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          summary: 'Add numbers (any Brazilian spelling) to the opt-out list',
-          body: z.object({
-            phones: z
-              .array(z.string().max(60))
-              .min(1, 'Informe ao menos um número.')
-              .max(OPT_OUT_ADD_MAX, 'Envie até 1.000 números por vez (ou um arquivo).'),
-          }),
-          response: { 200: optOutSummarySchema },
-        },
-      },
+      userRoute({
+        summary: 'Add numbers (any Brazilian spelling) to the opt-out list',
+        body: z.object({
+          phones: z
+            .array(z.string().max(60))
+            .min(1, 'Informe ao menos um número.')
+            .max(OPT_OUT_ADD_MAX, 'Envie até 1.000 números por vez (ou um arquivo).'),
+        }),
+        response: { 200: optOutSummarySchema },
+      }),
       async (request) => optOuts.add(currentUser(request).id, request.body.phones),
     );
 
     r.post(
       '/api/v1/opt-outs/upload',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          summary: 'Add the numbers of a CSV/XLSX file',
-          consumes: ['multipart/form-data'],
-          response: { 200: optOutSummarySchema },
-        },
-      },
+      userRoute({
+        summary: 'Add the numbers of a CSV/XLSX file',
+        consumes: ['multipart/form-data'],
+        response: { 200: optOutSummarySchema },
+      }),
       async (request) => {
         const user = currentUser(request);
         const { file } = await receiveUpload(request, storage);
@@ -86,14 +73,10 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
 
     r.delete(
       '/api/v1/opt-outs/:phone',
-      {
-        onRequest: guard.requireUser,
-        schema: {
-          tags,
-          summary: 'Remove a number from the opt-out list',
-          params: z.object({ phone: z.string().max(60) }),
-        },
-      },
+      userRoute({
+        summary: 'Remove a number from the opt-out list',
+        params: z.object({ phone: z.string().max(60) }),
+      }),
       async (request, reply) => {
         await optOuts.remove(currentUser(request).id, request.params.phone);
         return reply.status(204).send();

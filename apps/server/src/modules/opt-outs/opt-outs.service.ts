@@ -1,13 +1,18 @@
-import { normalizeBrazilianPhone, type OptOutSummary } from '@ecoa/shared';
+import { normalizeBrazilianPhone, type OptOut, type OptOutSummary } from '@ecoa/shared';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import { detectMapping, openSpreadsheet } from '../lists/index.ts';
-import type { OptOutsRepository } from './opt-outs.repository.ts';
+import type { OptOutRow, OptOutsRepository } from './opt-outs.repository.ts';
 
 const BATCH = 5000;
 const SAMPLE_ROWS = 50;
 
 export type OptOutsServiceDeps = { repo: OptOutsRepository; storage: UploadStorage };
+
+/** An opt-out as the API shows it. */
+function toOptOut(row: OptOutRow): OptOut {
+  return { phone: row.phone, source: row.source, createdAt: new Date(row.created_at).toISOString() };
+}
 
 /**
  * The account-wide opt-out list. Numbers are stored in E.164, whatever spelling they came in,
@@ -97,8 +102,8 @@ export function createOptOutsService(deps: OptOutsServiceDeps) {
       // Search by any spelling: "(11) 9123" → digits; a full number is matched in E.164.
       const full = normalizeBrazilianPhone(search);
       const digits = full.ok ? full.e164.slice(1) : search.replace(/\D/g, '');
-      const { items, total } = await repo.page(userId, digits, page, pageSize);
-      return { items: items.map((o) => ({ ...o, createdAt: o.createdAt.toISOString() })), total, page, pageSize };
+      const { rows, total } = await repo.page(userId, digits, page, pageSize);
+      return { items: rows.map(toOptOut), total, page, pageSize };
     },
 
     /** A person replied with an opt-out word (SAIR, PARE…): their number (E.164) joins the account's list. */

@@ -13,6 +13,7 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { idempotencyHeaderDoc, idempotencyKey } from '../../platform/http/idempotency-key.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import type { RepliesService } from './replies.service.ts';
 
 const idParams = z.object({ id: z.uuid('Resposta inválida.') });
@@ -21,77 +22,56 @@ const idParams = z.object({ id: z.uuid('Resposta inválida.') });
 export function registerRepliesRoutes(app: FastifyInstance, deps: { replies: RepliesService; guard: AuthGuard }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { replies, guard } = deps;
-  const security = [{ bearer: [] }];
+  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse };
+  const readRoute = routeOptions(guard.requireScope('messages:read'), { tags: ['replies'], errors });
+  const sendRoute = routeOptions(guard.requireScope('messages:send'), { tags: ['replies'], errors });
 
   r.get(
     '/api/v1/replies',
-    {
-      onRequest: guard.requireScope('messages:read'),
-      schema: {
-        tags: ['replies'],
-        security,
-        summary: 'Incoming replies (SMS, WhatsApp, RCS), newest first, in keyset pages (`nextCursor`)',
-        querystring: repliesQuerySchema,
-        response: { 200: repliesPageSchema, 400: errorResponse, 401: errorResponse, 403: errorResponse },
-      },
-    },
+    readRoute({
+      summary: 'Incoming replies (SMS, WhatsApp, RCS), newest first, in keyset pages (`nextCursor`)',
+      querystring: repliesQuerySchema,
+      response: { 200: repliesPageSchema },
+    }),
     async (request) => replies.list(currentUser(request).id, request.query),
   );
 
   r.get(
     '/api/v1/replies.csv',
-    {
-      onRequest: guard.requireScope('messages:read'),
-      schema: {
-        tags: ['replies'],
-        security,
-        summary: 'The replies with the same filters as a CSV file (`;`, UTF-8), newest first',
-        querystring: repliesFilterSchema,
-        response: { 400: errorResponse, 401: errorResponse, 403: errorResponse },
-      },
-    },
+    readRoute({
+      summary: 'The replies with the same filters as a CSV file (`;`, UTF-8), newest first',
+      querystring: repliesFilterSchema,
+      response: {},
+    }),
     async (request, reply) => sendCsv(reply, 'respostas.csv', replies.csv(currentUser(request).id, request.query)),
   );
 
   r.patch(
     '/api/v1/replies/:id',
-    {
-      onRequest: guard.requireScope('messages:read'),
-      schema: {
-        tags: ['replies'],
-        security,
-        summary: 'Marks a reply handled (or not handled again)',
-        params: idParams,
-        body: replyHandledSchema,
-        response: { 200: replySchema, 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse },
-      },
-    },
+    readRoute({
+      summary: 'Marks a reply handled (or not handled again)',
+      params: idParams,
+      body: replyHandledSchema,
+      response: { 200: replySchema, 404: errorResponse },
+    }),
     async (request) => replies.setHandled(currentUser(request).id, request.params.id, request.body.handled),
   );
 
   r.post(
     '/api/v1/replies/:id/answer',
-    {
-      onRequest: guard.requireScope('messages:send'),
-      schema: {
-        tags: ['replies'],
-        security,
-        summary: 'Answers an SMS reply by SMS, or a WhatsApp one inside its 24-hour window; paid like a test send',
-        description: idempotencyHeaderDoc.description,
-        params: idParams,
-        body: replyAnswerSchema,
-        response: {
-          200: z.object({ id: z.string() }).describe('A retry with the same Idempotency-Key: the first answer'),
-          201: z.object({ id: z.string() }).describe("The answer's message (GET /api/v1/messages/:id)"),
-          400: errorResponse,
-          401: errorResponse,
-          402: errorResponse,
-          403: errorResponse,
-          404: errorResponse,
-          409: errorResponse,
-        },
+    sendRoute({
+      summary: 'Answers an SMS reply by SMS, or a WhatsApp one inside its 24-hour window; paid like a test send',
+      description: idempotencyHeaderDoc.description,
+      params: idParams,
+      body: replyAnswerSchema,
+      response: {
+        200: z.object({ id: z.string() }).describe('A retry with the same Idempotency-Key: the first answer'),
+        201: z.object({ id: z.string() }).describe("The answer's message (GET /api/v1/messages/:id)"),
+        402: errorResponse,
+        404: errorResponse,
+        409: errorResponse,
       },
-    },
+    }),
     async (request, reply) => {
       const { id, replayed } = await replies.answer(currentUser(request).id, request.params.id, request.body.text, {
         idempotencyKey: idempotencyKey(request),

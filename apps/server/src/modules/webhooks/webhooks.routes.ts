@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { routeOptions } from '../../platform/http/route-options.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
@@ -22,63 +23,47 @@ export async function registerWebhooksRoutes(
 ): Promise<void> {
   const { webhooks, guard } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['webhooks'];
-  const onRequest = guard.requireScope('webhooks:manage');
+  const manageRoute = routeOptions(guard.requireScope('webhooks:manage'), { tags: ['webhooks'] });
 
   r.post(
     '/api/v1/webhook-endpoints',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: 'Register an endpoint; its signing secret is in this answer only',
-        body: webhookEndpointCreateSchema,
-        response: { 201: webhookEndpointWithSecretSchema },
-      },
-    },
+    manageRoute({
+      summary: 'Register an endpoint; its signing secret is in this answer only',
+      body: webhookEndpointCreateSchema,
+      response: { 201: webhookEndpointWithSecretSchema },
+    }),
     async (request, reply) => reply.code(201).send(await webhooks.create(currentUser(request).id, request.body)),
   );
 
   r.get(
     '/api/v1/webhook-endpoints',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: "The account's endpoints (no secrets)",
-        response: { 200: z.array(webhookEndpointSchema) },
-      },
-    },
+    manageRoute({
+      summary: "The account's endpoints (no secrets)",
+      response: { 200: z.array(webhookEndpointSchema) },
+    }),
     async (request) => webhooks.list(currentUser(request).id),
   );
 
   r.get(
     '/api/v1/webhook-endpoints/:id',
-    {
-      onRequest,
-      schema: { tags, summary: 'One endpoint', params: idParams, response: { 200: webhookEndpointSchema } },
-    },
+    manageRoute({ summary: 'One endpoint', params: idParams, response: { 200: webhookEndpointSchema } }),
     async (request) => webhooks.get(currentUser(request).id, request.params.id),
   );
 
   r.patch(
     '/api/v1/webhook-endpoints/:id',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: 'Change the URL, events, description, or enable/disable',
-        params: idParams,
-        body: webhookEndpointPatchSchema,
-        response: { 200: webhookEndpointSchema },
-      },
-    },
+    manageRoute({
+      summary: 'Change the URL, events, description, or enable/disable',
+      params: idParams,
+      body: webhookEndpointPatchSchema,
+      response: { 200: webhookEndpointSchema },
+    }),
     async (request) => webhooks.update(currentUser(request).id, request.params.id, request.body),
   );
 
   r.delete(
     '/api/v1/webhook-endpoints/:id',
-    { onRequest, schema: { tags, summary: 'Delete an endpoint and its log', params: idParams } },
+    manageRoute({ summary: 'Delete an endpoint and its log', params: idParams }),
     async (request, reply) => {
       await webhooks.remove(currentUser(request).id, request.params.id);
       return reply.code(204).send();
@@ -87,63 +72,47 @@ export async function registerWebhooksRoutes(
 
   r.post(
     '/api/v1/webhook-endpoints/:id/rotate-secret',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: 'A new secret; the old one keeps signing (a second signature) for 24 h',
-        params: idParams,
-        response: { 200: webhookEndpointWithSecretSchema },
-      },
-    },
+    manageRoute({
+      summary: 'A new secret; the old one keeps signing (a second signature) for 24 h',
+      params: idParams,
+      response: { 200: webhookEndpointWithSecretSchema },
+    }),
     async (request) => webhooks.rotateSecret(currentUser(request).id, request.params.id),
   );
 
   r.post(
     '/api/v1/webhook-endpoints/:id/test',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: 'Send a `webhook.test` event to this endpoint',
-        params: idParams,
-        response: { 202: z.object({ eventId: z.string() }) },
-      },
-    },
+    manageRoute({
+      summary: 'Send a `webhook.test` event to this endpoint',
+      params: idParams,
+      response: { 202: z.object({ eventId: z.string() }) },
+    }),
     async (request, reply) => reply.code(202).send(await webhooks.sendTest(currentUser(request).id, request.params.id)),
   );
 
   r.get(
     '/api/v1/webhook-endpoints/:id/deliveries',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: 'The delivery log, newest first (keyset pages: pass `nextCursor` as `cursor`)',
-        params: idParams,
-        querystring: z.object({
-          cursor: z.string().max(200).optional(),
-          limit: z.coerce.number().int().min(1).max(100).default(20),
-        }),
-        response: { 200: webhookDeliveryPageSchema },
-      },
-    },
+    manageRoute({
+      summary: 'The delivery log, newest first (keyset pages: pass `nextCursor` as `cursor`)',
+      params: idParams,
+      querystring: z.object({
+        cursor: z.string().max(200).optional(),
+        limit: z.coerce.number().int().min(1).max(100).default(20),
+      }),
+      response: { 200: webhookDeliveryPageSchema },
+    }),
     async (request) =>
       webhooks.deliveries(currentUser(request).id, request.params.id, request.query.cursor, request.query.limit),
   );
 
   r.post(
     '/api/v1/webhook-endpoints/:id/replay',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: 'Send again every delivery of this endpoint that failed since a date',
-        params: idParams,
-        body: webhookReplaySinceSchema,
-        response: { 202: z.object({ replayed: z.number() }) },
-      },
-    },
+    manageRoute({
+      summary: 'Send again every delivery of this endpoint that failed since a date',
+      params: idParams,
+      body: webhookReplaySinceSchema,
+      response: { 202: z.object({ replayed: z.number() }) },
+    }),
     async (request, reply) =>
       reply
         .code(202)
@@ -154,10 +123,7 @@ export async function registerWebhooksRoutes(
 
   r.post(
     '/api/v1/webhook-deliveries/:id/replay',
-    {
-      onRequest,
-      schema: { tags, summary: 'Send one delivery again (same event id)', params: idParams },
-    },
+    manageRoute({ summary: 'Send one delivery again (same event id)', params: idParams }),
     async (request, reply) => {
       await webhooks.replay(currentUser(request).id, request.params.id);
       return reply.code(202).send();
@@ -166,28 +132,20 @@ export async function registerWebhooksRoutes(
 
   r.get(
     '/api/v1/balance-alerts',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: '`balance.low` thresholds per credit type',
-        response: { 200: balanceThresholdsSchema },
-      },
-    },
+    manageRoute({
+      summary: '`balance.low` thresholds per credit type',
+      response: { 200: balanceThresholdsSchema },
+    }),
     async (request) => webhooks.balanceThresholds(currentUser(request).id),
   );
 
   r.put(
     '/api/v1/balance-alerts',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: 'Set (or clear with null) the `balance.low` threshold of credit types',
-        body: balanceThresholdsSchema,
-        response: { 200: balanceThresholdsSchema },
-      },
-    },
+    manageRoute({
+      summary: 'Set (or clear with null) the `balance.low` threshold of credit types',
+      body: balanceThresholdsSchema,
+      response: { 200: balanceThresholdsSchema },
+    }),
     async (request) => webhooks.setBalanceThresholds(currentUser(request).id, request.body),
   );
 }

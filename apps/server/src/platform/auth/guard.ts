@@ -2,15 +2,16 @@
  * Session and API-key checks for every module's routes.
  *
  *   const guard = createAuthGuard({ sessions: auth, apiKeys, clock });  // built once, in auth/auth.module.ts
- *   app.get('/api/v1/things', { onRequest: guard.requireUser }, async (request) => {
+ *   const userRoute = routeOptions(guard.requireUser, { tags: ['things'], errors });  // platform/http/route-options.ts
+ *   r.get('/api/v1/things', userRoute({ summary, response: { 200: thingsSchema } }), async (request) => {
  *     const user = currentUser(request);                           // typed AuthUser, never undefined
  *   });
- *   app.post('/api/v1/admin/things', { onRequest: guard.requireAdmin }, …);
- *   app.get('/api/v1/campaigns', { onRequest: guard.requireScope('campaigns:read') }, …);
+ *   routeOptions(guard.requireAdmin, …);  routeOptions(guard.requireScope('campaigns:read'), …);
  *
- * Each guarded route names its guard in its own options, always as `onRequest`: the session is
- * checked before the body is read, parsed or validated, so an anonymous call answers 401 (the web
- * app signs out on it), never a validation 400, and an upload is not read for nobody.
+ * Each guarded route gets its guard from its group's `routeOptions`, which sets it as the route's
+ * `onRequest` hook: the session is checked before the body is read, parsed or validated, so an
+ * anonymous call answers 401 (the web app signs out on it), never a validation 400, and an upload
+ * is not read for nobody.
  *
  * The token comes from `Authorization: Bearer <token>` or the raw token in `Authorization`
  * (the spec's legacy checkout call). No token, an unknown, expired or revoked token, or a
@@ -73,7 +74,7 @@ export type ApiKeyVerifier = {
   authenticate(key: string): Promise<ApiKeyCaller | null>;
 };
 
-/** `onRequest` hooks: a route lists one in its options (`{ onRequest: guard.requireUser }`). */
+/** `onRequest` hooks: a routes file hands one to `routeOptions` for each group of its routes. */
 export type AuthGuard = {
   requireUser: onRequestAsyncHookHandler;
   requireAdmin: onRequestAsyncHookHandler;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CAMPAIGN_PROBLEMS, ERROR_FAMILIES, ERRORS, MESSAGES } from '@ecoa/shared';
+import { API_ERROR_CODES, CAMPAIGN_PROBLEMS, ERROR_FAMILIES, ERRORS, MESSAGES } from '@ecoa/shared';
 import { describe, expect, it } from 'vitest';
 import { AppError, validationFailed } from './app-error.ts';
 
@@ -105,6 +105,40 @@ describe('the error catalogue (ERRORS in @ecoa/shared)', () => {
       for (const [, code] of text.matchAll(/\bcode:\s*'([A-Z][A-Z0-9_]*)',\s*message\b/g))
         if (!Object.hasOwn(ERRORS, code!) && !Object.hasOwn(CAMPAIGN_PROBLEMS, code!)) unknown.push(`${file}: ${code}`);
     expect(unknown).toEqual([]);
+  });
+
+  it('no `{message, code}` body is built by hand: a refusal is thrown and the one error handler answers it', () => {
+    const byHand: string[] = [];
+    for (const [file, text] of FILES)
+      if (file !== 'platform/http/error-handler.ts' && /JSON\.stringify\(\s*\{\s*message\b[^}]*\bcode\b/.test(text))
+        byHand.push(file);
+    expect(byHand).toEqual([]);
+  });
+
+  it("the carriers' webhook refusals are entries for the carrier (never the web app's), with their status", () => {
+    const statuses = {
+      WEBHOOK_NOT_READY: 503,
+      WEBHOOK_NOT_STORED: 503,
+      WEBHOOK_VERIFY_TOKEN_INVALID: 403,
+      WEBHOOK_CHALLENGE_INVALID: 400,
+      WEBHOOK_CLIENT_TOKEN_INVALID: 403,
+      WEBHOOK_BODY_TOO_LARGE: 413,
+      WEBHOOK_SIGNATURE_INVALID: 401,
+      WEBHOOK_BODY_INVALID: 400,
+      VOICE_CALLBACK_TOO_LARGE: 413,
+      VOICE_SIGNATURE_INVALID: 401,
+      VOICE_CALLBACK_INVALID: 400,
+      VOICE_SCRIPT_INVALID: 400,
+      VOICE_EVENT_NOT_RECORDED: 500,
+    } as const;
+    const carrier = Object.entries(ERRORS).filter(([, entry]) => 'audience' in entry && entry.audience === 'carrier');
+    expect(Object.fromEntries(carrier.map(([code, entry]) => [code, entry.status]))).toEqual(statuses);
+    for (const code of Object.keys(statuses)) expect(API_ERROR_CODES).not.toContain(code);
+    expect(new AppError('WEBHOOK_BODY_INVALID', undefined, { why: 'noData' })).toMatchObject({
+      code: 'WEBHOOK_BODY_INVALID',
+      status: 400,
+      message: 'no message.data in the envelope',
+    });
   });
 
   it('every entry has a status, a code-shaped name and a message that renders', () => {

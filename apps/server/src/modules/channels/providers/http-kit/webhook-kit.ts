@@ -1,9 +1,11 @@
 /**
  * What every carrier webhook handler shares: constant-time comparison of secrets and
- * signatures, the answers in the house `{message, code}` format, header lookup, and the rule
- * for handing verified events to the channels service.
+ * signatures, header lookup, and the rule for handing verified events to the channels service.
+ * A refusal is thrown as an `AppError` of the catalogue (`WEBHOOK_…`, audience `carrier`): the
+ * one error handler answers it in the house `{message, code}` format with its status.
  */
 import crypto from 'node:crypto';
+import { AppError } from '../../../../platform/errors/app-error.ts';
 import type { ProviderEvent, WebhookRequest, WebhookResponse } from '../../provider.ts';
 
 /** Carriers post small JSON documents; anything larger is refused before any work. */
@@ -22,10 +24,6 @@ export function header(request: WebhookRequest, name: string): string | undefine
   if (direct !== undefined) return direct;
   for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === wanted) return value;
   return undefined;
-}
-
-export function refuse(status: number, code: string, message: string): WebhookResponse {
-  return { status, contentType: 'application/json', body: JSON.stringify({ message, code }) };
 }
 
 export const OK: WebhookResponse = { status: 200, contentType: 'text/plain; charset=utf-8', body: 'OK' };
@@ -51,10 +49,9 @@ export type CarrierWebhookOptions = {
  */
 export async function emitAll(listener: EventListener | undefined, events: ProviderEvent[]): Promise<WebhookResponse> {
   if (events.length === 0) return OK;
-  if (!listener) return refuse(503, 'WEBHOOK_NOT_READY', 'nobody is listening for these events yet');
+  if (!listener) throw new AppError('WEBHOOK_NOT_READY');
   const stored = await Promise.allSettled(events.map((event) => listener(event)));
-  if (stored.some((s) => s.status === 'rejected'))
-    return refuse(503, 'WEBHOOK_NOT_STORED', 'the events could not be stored; deliver them again');
+  if (stored.some((s) => s.status === 'rejected')) throw new AppError('WEBHOOK_NOT_STORED');
   return OK;
 }
 

@@ -1,10 +1,11 @@
 /**
  * Serves a provider's webhook routes over real HTTP the way the channels module mounts them:
  * under `/api/webhooks/<provider>`, the exact raw body whatever its content type, the full
- * public URL. For the providers' tests, the fuzz suite and the bench, until (and beside) the
+ * public URL, refusals answered by the one error handler. For the providers' tests, the fuzz suite and the bench, until (and beside) the
  * real server's mounting.
  */
 import Fastify from 'fastify';
+import { registerErrorHandling } from '../../../../platform/http/error-handler.ts';
 import type { WebhookRoute } from '../../provider.ts';
 
 export type WebhookServer = {
@@ -21,6 +22,8 @@ export async function serveWebhooks(
 ): Promise<WebhookServer> {
   // Larger than any provider's own limit, so the provider's answer to an oversized body is what is seen.
   const app = Fastify({ bodyLimit: 16 * 1024 * 1024 });
+  // Refusals (thrown AppErrors) are answered by the app's one error handler, as in the server.
+  registerErrorHandling(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   const prefix = `/api/webhooks/${provider}`;

@@ -10,6 +10,7 @@
  */
 import crypto from 'node:crypto';
 import { sanitizeText } from '@ecoa/shared';
+import { AppError } from '../../../../platform/errors/app-error.ts';
 import type { ProviderEvent, WebhookRequest, WebhookResponse, WebhookRoute } from '../../provider.ts';
 import {
   CARRIER_WEBHOOK_PATH,
@@ -21,7 +22,6 @@ import {
   isRecord,
   OK,
   parseJson,
-  refuse,
   safeEqual,
   WEBHOOK_MAX_BYTES,
 } from '../http-kit/webhook-kit.ts';
@@ -35,21 +35,21 @@ export function rcsWebhookRoutes(options: RcsWebhookOptions): WebhookRoute[] {
 }
 
 async function handle(request: WebhookRequest, options: RcsWebhookOptions): Promise<WebhookResponse> {
-  if (request.rawBody.length > WEBHOOK_MAX_BYTES) return refuse(413, 'WEBHOOK_BODY_TOO_LARGE', 'the body is too large');
+  if (request.rawBody.length > WEBHOOK_MAX_BYTES) throw new AppError('WEBHOOK_BODY_TOO_LARGE');
   const body = parseJson(request.rawBody);
-  if (!isRecord(body)) return refuse(400, 'WEBHOOK_BODY_INVALID', 'the body is not a JSON object');
+  if (!isRecord(body)) throw new AppError('WEBHOOK_BODY_INVALID', undefined, { why: 'notObject' });
   const isVerification =
     header(request, 'x-goog-webhook-type')?.toLowerCase() === 'verification' ||
     (body.message === undefined && 'clientToken' in body && 'secret' in body);
   if (isVerification) return verification(body, options.clientToken);
   const data = isRecord(body.message) ? body.message.data : undefined;
-  if (typeof data !== 'string') return refuse(400, 'WEBHOOK_BODY_INVALID', 'no message.data in the envelope');
+  if (typeof data !== 'string') throw new AppError('WEBHOOK_BODY_INVALID', undefined, { why: 'noData' });
   const decoded = Buffer.from(data, 'base64');
   if (!signatureValid(header(request, 'x-goog-signature'), decoded, options.clientToken)) {
-    return refuse(401, 'WEBHOOK_SIGNATURE_INVALID', 'X-Goog-Signature is missing or does not match the data');
+    throw new AppError('WEBHOOK_SIGNATURE_INVALID', undefined, { why: 'rcs' });
   }
   const payload = parseJson(decoded);
-  if (!isRecord(payload)) return refuse(400, 'WEBHOOK_BODY_INVALID', 'message.data is not a JSON object');
+  if (!isRecord(payload)) throw new AppError('WEBHOOK_BODY_INVALID', undefined, { why: 'dataNotObject' });
   const publishTime = isRecord(body.message) ? body.message.publishTime : undefined;
   return emitAll(options.listener(), parseRbmPayload(payload, options, publishTime));
 }
@@ -57,10 +57,10 @@ async function handle(request: WebhookRequest, options: RcsWebhookOptions): Prom
 function verification(body: Record<string, unknown>, clientToken: string): WebhookResponse {
   const { clientToken: presented, secret } = body;
   if (typeof presented !== 'string' || !safeEqual(presented, clientToken)) {
-    return refuse(403, 'WEBHOOK_CLIENT_TOKEN_INVALID', 'the client token does not match');
+    throw new AppError('WEBHOOK_CLIENT_TOKEN_INVALID');
   }
   if (typeof secret !== 'string' || !/^[\x21-\x7e]{1,1024}$/.test(secret)) {
-    return refuse(400, 'WEBHOOK_BODY_INVALID', 'no usable secret to echo');
+    throw new AppError('WEBHOOK_BODY_INVALID', undefined, { why: 'noSecret' });
   }
   return { ...OK, body: secret };
 }

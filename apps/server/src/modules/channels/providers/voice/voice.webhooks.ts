@@ -7,7 +7,9 @@
  * Every request is checked first: a bounded body, then X-Twilio-Signature over the full URL and
  * the form (401 and nothing reported when it is missing or wrong); only then is it read.
  */
+import { ERRORS } from '@ecoa/shared';
 import type { Clock } from '../../../../platform/clock/clock.ts';
+import { AppError } from '../../../../platform/errors/app-error.ts';
 import type { StatusEvent, WebhookRequest, WebhookResponse, WebhookRoute } from '../../provider.ts';
 import { type CallScript, decodeCallScript, encodeCallScript } from './call-script.ts';
 import { eventTime, mapCallStatus } from './call-status.ts';
@@ -17,15 +19,22 @@ import { afterKeyTwiml, goodbyeTwiml, menuTwiml, torpedoTwiml } from './twiml.ts
 export const VOICE_PROVIDER_NAME = 'voice';
 export const VOICE_WEBHOOK_PREFIX = `/api/webhooks/${VOICE_PROVIDER_NAME}`;
 
-/** The error codes these routes answer with (the fuzz suite holds them to it). */
-export const VOICE_WEBHOOK_ERRORS = {
-  VOICE_CALLBACK_TOO_LARGE: 413,
-  VOICE_SIGNATURE_INVALID: 401,
-  VOICE_CALLBACK_INVALID: 400,
-  VOICE_SCRIPT_INVALID: 400,
-  VOICE_EVENT_NOT_RECORDED: 500,
-} as const;
-type WebhookErrorCode = keyof typeof VOICE_WEBHOOK_ERRORS;
+const VOICE_WEBHOOK_CODES = [
+  'VOICE_CALLBACK_TOO_LARGE',
+  'VOICE_SIGNATURE_INVALID',
+  'VOICE_CALLBACK_INVALID',
+  'VOICE_SCRIPT_INVALID',
+  'VOICE_EVENT_NOT_RECORDED',
+] as const;
+/**
+ * The error codes these routes answer with and their statuses, read from the catalogue (ERRORS,
+ * audience `carrier`), where each is thrown from as an `AppError` (the fuzz suite holds them to it).
+ */
+export const VOICE_WEBHOOK_ERRORS = Object.fromEntries(
+  VOICE_WEBHOOK_CODES.map((code) => [code, ERRORS[code].status]),
+) as {
+  readonly [C in (typeof VOICE_WEBHOOK_CODES)[number]]: (typeof ERRORS)[C]['status'];
+};
 
 /** Twilio's callbacks are a few hundred bytes; a generous bound for the rest. */
 const MAX_BODY_BYTES = 32 * 1024;
@@ -54,12 +63,12 @@ export type VoiceWebhookDeps = {
 };
 
 export function voiceWebhookRoutes(deps: VoiceWebhookDeps): WebhookRoute[] {
-  /** The form of a genuine carrier request, or the answer that refuses it. */
-  function verified(request: WebhookRequest): Map<string, string> | WebhookResponse {
-    if (request.rawBody.length > MAX_BODY_BYTES) return refuse('VOICE_CALLBACK_TOO_LARGE', 'body too large');
+  /** The form of a genuine carrier request; throws the refusal otherwise. */
+  function verified(request: WebhookRequest): Map<string, string> {
+    if (request.rawBody.length > MAX_BODY_BYTES) throw new AppError('VOICE_CALLBACK_TOO_LARGE');
     const form = parseForm(request.rawBody);
     if (!isValidTwilioSignature(deps.authToken, header(request, SIGNATURE_HEADER), request.url, form)) {
-      return refuse('VOICE_SIGNATURE_INVALID', 'missing or wrong X-Twilio-Signature');
+      throw new AppError('VOICE_SIGNATURE_INVALID');
     }
     // The first value of each name: Twilio sends each call parameter once.
     const params = new Map<string, string>();
@@ -67,12 +76,12 @@ export function voiceWebhookRoutes(deps: VoiceWebhookDeps): WebhookRoute[] {
     return params;
   }
 
-  async function report(event: Omit<StatusEvent, 'type' | 'provider'>): Promise<WebhookResponse | null> {
+  /** Hands the event to the core; refuses with 500 when it could not be recorded (the carrier retries). */
+  async function report(event: Omit<StatusEvent, 'type' | 'provider'>): Promise<void> {
     try {
       await deps.emit({ type: 'status', provider: VOICE_PROVIDER_NAME, ...event });
-      return null;
     } catch {
-      return refuse('VOICE_EVENT_NOT_RECORDED', 'the event could not be recorded; try again');
+      throw new AppError('VOICE_EVENT_NOT_RECORDED');
     }
   }
 
@@ -85,10 +94,9 @@ export function voiceWebhookRoutes(deps: VoiceWebhookDeps): WebhookRoute[] {
     method: 'POST',
     path: '/calls/:messageId/twiml',
     async handle(request, params) {
-      const form = verified(request);
-      if (!(form instanceof Map)) return form;
+      verified(request);
       const script = decodeCallScript(request.query.script);
-      if (!script) return refuse('VOICE_SCRIPT_INVALID', 'the call script is not readable');
+      if (!script) throw new AppError('VOICE_SCRIPT_INVALID', undefined, { why: 'call' });
       if (!script.menu) return xml(torpedoTwiml(script.prompt));
       const action = gatherUrl(params.messageId ?? '', script, 1);
       return xml(menuTwiml(script.prompt, script.menu, action));
@@ -100,25 +108,18 @@ export function voiceWebhookRoutes(deps: VoiceWebhookDeps): WebhookRoute[] {
     path: '/calls/:messageId/gather',
     async handle(request, params) {
       const form = verified(request);
-      if (!(form instanceof Map)) return form;
       const script = menuScript(request);
       const attempt = request.query.attempt;
       if (!script || (attempt !== '1' && attempt !== '2')) {
-        return refuse('VOICE_SCRIPT_INVALID', 'the menu script is not readable');
+        throw new AppError('VOICE_SCRIPT_INVALID', undefined, { why: 'menu' });
       }
       const callSid = form.get('CallSid') ?? '';
       const digits = form.get('Digits') ?? '';
       if (!CALL_SID.test(callSid) || (digits !== '' && !DIGITS.test(digits))) {
-        return refuse('VOICE_CALLBACK_INVALID', 'CallSid or Digits is not valid');
+        throw new AppError('VOICE_CALLBACK_INVALID', undefined, { why: 'digits' });
       }
       if (digits === '') return xml(goodbyeTwiml());
-      const failed = await report({
-        providerMessageId: callSid,
-        status: 'sent',
-        at: deps.clock.now(),
-        detail: { digits },
-      });
-      if (failed) return failed;
+      await report({ providerMessageId: callSid, status: 'sent', at: deps.clock.now(), detail: { digits } });
       const retry = attempt === '1' ? gatherUrl(params.messageId ?? '', script, 2) : null;
       return xml(afterKeyTwiml(script.prompt, script.menu, digits, retry));
     },
@@ -129,17 +130,12 @@ export function voiceWebhookRoutes(deps: VoiceWebhookDeps): WebhookRoute[] {
     path: '/calls/:messageId/status',
     async handle(request) {
       const form = verified(request);
-      if (!(form instanceof Map)) return form;
       const callSid = form.get('CallSid') ?? '';
       const mapped = mapCallStatus(form.get('CallStatus'), form.get('CallDuration'));
       if (!CALL_SID.test(callSid) || !mapped)
-        return refuse('VOICE_CALLBACK_INVALID', 'CallSid or CallStatus is not valid');
-      const failed = await report({
-        providerMessageId: callSid,
-        at: eventTime(form.get('Timestamp'), deps.clock.now()),
-        ...mapped,
-      });
-      return failed ?? { status: 204 };
+        throw new AppError('VOICE_CALLBACK_INVALID', undefined, { why: 'status' });
+      await report({ providerMessageId: callSid, at: eventTime(form.get('Timestamp'), deps.clock.now()), ...mapped });
+      return { status: 204 };
     },
   };
 
@@ -163,12 +159,4 @@ function header(request: WebhookRequest, name: string): string | undefined {
 
 function xml(body: string): WebhookResponse {
   return { status: 200, body, contentType: 'text/xml; charset=utf-8' };
-}
-
-function refuse(code: WebhookErrorCode, message: string): WebhookResponse {
-  return {
-    status: VOICE_WEBHOOK_ERRORS[code],
-    body: JSON.stringify({ message, code }),
-    contentType: 'application/json; charset=utf-8',
-  };
 }

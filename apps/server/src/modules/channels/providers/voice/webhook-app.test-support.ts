@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
+import { registerErrorHandling } from '../../../../platform/http/error-handler.ts';
 import type { WebhookRequest, WebhookRoute } from '../../provider.ts';
 
 type MountedProvider = { name: string; webhooks: readonly WebhookRoute[] };
@@ -35,6 +36,8 @@ export async function startWebhookTestApp(mount: (publicUrl: string) => MountedP
   const provider = mount(publicUrl);
   let current = provider;
 
+  // Refusals are answered by the app's one error handler, as in the server.
+  registerErrorHandling(app);
   // Carriers' bodies are kept as bytes: signatures are computed over them.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const route of provider.webhooks) {

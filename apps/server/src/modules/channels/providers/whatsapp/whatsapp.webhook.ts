@@ -12,6 +12,7 @@
  */
 import crypto from 'node:crypto';
 import { sanitizeText } from '@ecoa/shared';
+import { AppError } from '../../../../platform/errors/app-error.ts';
 import type { ProviderEvent, StatusEvent, WebhookRequest, WebhookResponse, WebhookRoute } from '../../provider.ts';
 import {
   asArray,
@@ -23,7 +24,6 @@ import {
   header,
   isRecord,
   parseJson,
-  refuse,
   safeEqual,
   WEBHOOK_MAX_BYTES,
 } from '../http-kit/webhook-kit.ts';
@@ -54,20 +54,19 @@ function handshake(request: WebhookRequest, options: WhatsAppWebhookOptions): We
   const token = param('hub.verify_token');
   const challenge = param('hub.challenge');
   if (mode !== 'subscribe' || !safeEqual(token, options.verifyToken)) {
-    return refuse(403, 'WEBHOOK_VERIFY_TOKEN_INVALID', 'the verify token does not match');
+    throw new AppError('WEBHOOK_VERIFY_TOKEN_INVALID');
   }
-  if (!/^[\x21-\x7e]{1,512}$/.test(challenge))
-    return refuse(400, 'WEBHOOK_CHALLENGE_INVALID', 'no usable hub.challenge');
+  if (!/^[\x21-\x7e]{1,512}$/.test(challenge)) throw new AppError('WEBHOOK_CHALLENGE_INVALID');
   return { status: 200, contentType: 'text/plain; charset=utf-8', body: challenge };
 }
 
 async function notification(request: WebhookRequest, options: WhatsAppWebhookOptions): Promise<WebhookResponse> {
-  if (request.rawBody.length > WEBHOOK_MAX_BYTES) return refuse(413, 'WEBHOOK_BODY_TOO_LARGE', 'the body is too large');
+  if (request.rawBody.length > WEBHOOK_MAX_BYTES) throw new AppError('WEBHOOK_BODY_TOO_LARGE');
   if (!signatureValid(request, options.appSecret)) {
-    return refuse(401, 'WEBHOOK_SIGNATURE_INVALID', 'X-Hub-Signature-256 is missing or does not match the body');
+    throw new AppError('WEBHOOK_SIGNATURE_INVALID', undefined, { why: 'whatsapp' });
   }
   const body = parseJson(request.rawBody);
-  if (!isRecord(body)) return refuse(400, 'WEBHOOK_BODY_INVALID', 'the body is not a JSON object');
+  if (!isRecord(body)) throw new AppError('WEBHOOK_BODY_INVALID', undefined, { why: 'notObject' });
   return emitAll(options.listener(), parseWhatsAppNotification(body, options.provider, options.phoneNumberId));
 }
 
