@@ -6,6 +6,7 @@
 import type { Config } from '../../platform/config/config.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
 import type { RegisterRoutes } from '../../platform/http/module-routes.ts';
+import { createHealthRepository } from './health.repository.ts';
 import { registerHealthRoutes } from './health.routes.ts';
 import { registerPublicConfigRoutes } from './public-config.routes.ts';
 
@@ -18,6 +19,7 @@ export type HealthModule = { registerRoutes: RegisterRoutes };
 
 export function createHealthModule(deps: HealthModuleDeps): HealthModule {
   const { db, config } = deps;
+  const repository = createHealthRepository(db);
   return {
     registerRoutes(app) {
       // Ready once the app is (after migrations, the job queue and every module's routes).
@@ -27,9 +29,7 @@ export function createHealthModule(deps: HealthModuleDeps): HealthModule {
       });
       registerHealthRoutes(app, {
         isReady: () => ready,
-        pingDb: async () => {
-          await db.executeSql('select 1');
-        },
+        pingDb: repository.ping,
       });
       registerPublicConfigRoutes(app, {
         supportWhatsapp: config.supportWhatsapp,
