@@ -12,9 +12,9 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import type { DbHandle } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { type CnpjSourceFile, findCnpjFiles, readCnpjRows } from './cnpj-base.files.ts';
+import { createCnpjNextTablesRepository } from './cnpj-base.next-tables.repository.ts';
 import type { CnpjBaseRepository } from './cnpj-base.repository.ts';
 import { type CompanyRecord, type EstablishmentRecord, toCity, toCompany, toEstablishment } from './cnpj-base.rows.ts';
-import { createCnpjNextTables } from './cnpj-base.swap.ts';
 
 export const BATCH_ROWS = 5_000;
 const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -88,7 +88,7 @@ export function cnpjFilesOf(folder: string): CnpjSourceFile[] {
 
 export function createCnpjImporter(deps: { handle: DbHandle; repo: CnpjBaseRepository; clock: Clock }) {
   const { repo, clock } = deps;
-  const next = createCnpjNextTables(deps.handle);
+  const next = createCnpjNextTablesRepository(deps.handle);
 
   async function run(options: CnpjImportOptions): Promise<CnpjImportResult> {
     const files = cnpjFilesOf(options.folder);

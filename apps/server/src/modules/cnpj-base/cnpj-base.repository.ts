@@ -1,6 +1,6 @@
 /**
  * The CNPJ base's own rows: `cnpj_base` (the live base) and `cnpj_base_imports` (each import).
- * SQL only; the `_next` tables and the swap are in `cnpj-base.swap.ts`.
+ * SQL only; the `_next` tables and the swap are in `cnpj-base.next-tables.repository.ts`.
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { DbHandle } from '../../platform/db/client.ts';

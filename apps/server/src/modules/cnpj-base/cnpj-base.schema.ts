@@ -1,6 +1,6 @@
 /**
  * The Receita Federal's open CNPJ data, as enrichment needs it. A refresh loads into
- * `<table>_next` copies and swaps them in with one transaction (`cnpj-base.swap.ts`), so
+ * `<table>_next` copies and swaps them in with one transaction (`cnpj-base.next-tables.repository.ts`), so
  * readers always see a whole base. `cnpj_base` is the one row describing the live base;
  * `cnpj_base_imports` the history and progress of imports.
  */

@@ -1,5 +1,6 @@
 /**
- * The `_next` tables a refresh loads, and the swap that makes them live. SQL only.
+ * The `_next` tables a refresh loads, and the swap that makes them live: the SQL of a refresh
+ * (`cnpj-base.importer.ts` decides when each runs). SQL only.
  *
  * Loading: fresh copies of the live tables' columns, no index (a primary key maintained row by
  * row would slow the load several times), rows inserted in batches as arrays (`unnest`: one
@@ -23,9 +24,9 @@ export type SwapSummary = {
   importedAt: Date;
 };
 
-export type CnpjNextTables = ReturnType<typeof createCnpjNextTables>;
+export type CnpjNextTablesRepository = ReturnType<typeof createCnpjNextTablesRepository>;
 
-export function createCnpjNextTables(handle: DbHandle) {
+export function createCnpjNextTablesRepository(handle: DbHandle) {
   const run = (text: string, values?: unknown[]) => handle.executeSql(text, values);
 
   async function drop(): Promise<void> {
