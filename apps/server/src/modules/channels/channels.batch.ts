@@ -11,14 +11,13 @@ import { sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
+import { lockCarrierIds, parkEarly } from './message-batch.repository.ts';
 import {
   advance,
   applyReceiptEvents,
   keyOf,
   loadMessages,
-  lockCarrierIds,
   type PartState,
-  parkEarly,
   type ReceiptContext,
   type ReceiptResult,
   reviveEvent,

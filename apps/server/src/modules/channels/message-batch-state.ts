@@ -2,13 +2,11 @@
  * The in-memory half of the set-based message writes (channels.batch.ts): a batch reads the rows
  * it needs once, applies its events here in order (so duplicates and out-of-order receipts
  * within a batch give what one-by-one would), and writes what changed back in a constant number
- * of statements with `unnest`, whatever the batch size.
+ * of statements with `unnest`, whatever the batch size (their SQL: message-batch.repository.ts).
  */
 import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
-import { sql } from 'drizzle-orm';
-import { pgArray } from '../../platform/db/array-literal.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { rowsOf } from '../../platform/db/rows.ts';
+import { insertMessageEvents, selectMessagesForUpdate, updateMessages } from './message-batch.repository.ts';
 import { advances, combineParts, isFinal } from './message-status.ts';
 import type { StatusEvent } from './provider.ts';
 
@@ -49,44 +47,11 @@ export type ReceiptContext = {
   events: NewEvent[];
 };
 
-/**
- * Serialises everything about these carrier ids (their receipts, the storing of their submits)
- * across connections: both sides take the same advisory locks, in one order (no deadlock).
- */
-export async function lockCarrierIds(keys: { provider: string; id: string }[], tx: DbOrTx): Promise<void> {
-  if (keys.length === 0) return;
-  await tx.execute(sql`
-    select pg_advisory_xact_lock(h) from (
-      select distinct hashtextextended(p || ':' || i, 0) as h
-      from unnest(${pgArray(keys.map((k) => k.provider))}::text[], ${pgArray(keys.map((k) => k.id))}::text[]) as k(p, i)
-    ) x order by h`);
-}
-
 /** The messages' rows (locked), their last event time and whether they were read. */
 export async function loadMessages(ids: string[], tx: DbOrTx): Promise<Map<string, MessageState>> {
   const state = new Map<string, MessageState>();
   if (ids.length === 0) return state;
-  const rows = await rowsOf<{
-    id: string;
-    status: MessageStatus;
-    reason: string | null;
-    last_at: string | Date | null;
-    read: boolean;
-    user_id: string;
-    channel: Channel;
-    to_phone: string;
-    parts: number;
-    campaign_id: string | null;
-  }>(
-    tx.execute(sql`
-      with m as (select id, status, reason, user_id, channel, to_phone, parts, campaign_id from messages
-        where id = any(${pgArray(ids)}::uuid[]) order by id for update)
-      select m.id, m.status, m.reason, e.last_at, coalesce(e.read, false) as read,
-        m.user_id, m.channel, m.to_phone, m.parts, m.campaign_id
-      from m left join lateral (
-        select max(at) as last_at, bool_or(status = 'read') as read from message_events where message_id = m.id
-      ) e on true`),
-  );
+  const rows = await selectMessagesForUpdate(ids, tx);
   for (const r of rows) {
     state.set(r.id, {
       status: r.status,
@@ -136,24 +101,19 @@ export async function writeBack(
 ): Promise<void> {
   const changed = [...state.entries()].filter(([, m]) => m.changed);
   if (changed.length > 0) {
-    await tx.execute(sql`
-      update messages m set status = u.status, reason = u.reason, updated_at = ${now},
-        submitted_at = coalesce(u.submitted_at, m.submitted_at),
-        finished_at = case when u.final then coalesce(m.finished_at, ${now}) else m.finished_at end
-      from unnest(${pgArray(changed.map(([id]) => id))}::uuid[], ${pgArray(changed.map(([, m]) => m.status))}::text[],
-        ${pgArray(changed.map(([, m]) => m.reason))}::text[], ${pgArray(changed.map(([, m]) => m.submittedAt?.toISOString() ?? null))}::timestamptz[],
-        ${pgArray(changed.map(([, m]) => String(isFinal(m.status))))}::boolean[])
-        as u(id, status, reason, submitted_at, final)
-      where m.id = u.id`);
+    await updateMessages(
+      changed.map(([id, m]) => ({
+        id,
+        status: m.status,
+        reason: m.reason,
+        submittedAt: m.submittedAt,
+        final: isFinal(m.status),
+      })),
+      now,
+      tx,
+    );
   }
-  if (events.length > 0) {
-    await tx.execute(sql`
-      insert into message_events (message_id, status, reason, detail, at)
-      select e.message_id, e.status, e.reason, e.detail::jsonb, e.at
-      from unnest(${pgArray(events.map((e) => e.messageId))}::uuid[], ${pgArray(events.map((e) => e.status))}::text[],
-        ${pgArray(events.map((e) => e.reason))}::text[], ${pgArray(events.map((e) => (e.detail ? JSON.stringify(e.detail) : null)))}::text[],
-        ${pgArray(events.map((e) => e.at.toISOString()))}::timestamptz[]) as e(message_id, status, reason, detail, at)`);
-  }
+  if (events.length > 0) await insertMessageEvents(events, tx);
   if (onStatus && events.length > 0) {
     const changes: StatusChange[] = [];
     for (const e of events) {
@@ -216,15 +176,6 @@ export function applyReceiptEvents(
     results.push({ event, messageId, outcome: changed || moved || read || digits ? 'applied' : 'unchanged' });
   }
   return { results, early };
-}
-
-/** Receipts that must wait for their submit to be stored. */
-export async function parkEarly(early: StatusEvent[], tx: DbOrTx): Promise<void> {
-  if (early.length === 0) return;
-  await tx.execute(sql`
-    insert into early_receipts (provider, provider_message_id, event)
-    select * from unnest(${pgArray(early.map((e) => e.provider))}::text[], ${pgArray(early.map((e) => e.providerMessageId))}::text[],
-      ${pgArray(early.map((e) => JSON.stringify({ ...e, at: e.at.toISOString() })))}::jsonb[])`);
 }
 
 export function reviveEvent(stored: unknown): StatusEvent {
