@@ -5,19 +5,27 @@
  * capped storage at a few hundred a second. The rules are the single-message ones (ADR 010):
  * statuses only move forward, a long SMS settles when every part has its last word, a message's
  * history never goes back in time, a receipt whose submit is not stored yet waits in
- * `early_receipts`. The in-memory rules are in message-batch-state.ts.
+ * `early_receipts`. The in-memory rules are in message-batch-state.ts, the SQL in
+ * message-batch.repository.ts (with the early receipts' retention and sweep window).
  */
-import { sql } from 'drizzle-orm';
-import { pgArray } from '../../platform/db/array-literal.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { rowsOf } from '../../platform/db/rows.ts';
-import { lockCarrierIds, parkEarly } from './message-batch.repository.ts';
+import {
+  deleteEarlyReceipts,
+  lockCarrierIds,
+  parkEarly,
+  purgeExpiredEarlyReceipts,
+  selectCarrierIdOwners,
+  selectEarlyReceiptCandidates,
+  selectParts,
+  takeEarlyReceipts,
+  updateParts,
+  upsertCarrierIds,
+} from './message-batch.repository.ts';
 import {
   advance,
   applyReceiptEvents,
   keyOf,
   loadMessages,
-  type PartState,
   type ReceiptContext,
   type ReceiptResult,
   reviveEvent,
@@ -47,37 +55,6 @@ export type SubmittedBatchResult = {
   moved: Set<string>;
 };
 
-/**
- * How long a receipt that came before its submit is kept (`early_receipts`). It waits only for
- * its submit's id to be stored, which happens when the batch that sent it settles (minutes at
- * most) or never (its process died: the message is settled `unknown` with no carrier id, and
- * nothing will ever match). Seven days is as long as SMSCs commonly let an SMS wait for its
- * recipient (validity periods are capped at a few days to a week), the last moment a receipt about
- * it can come, so a purged receipt can no longer be about a live message; keeping it longer would only let a carrier's wrapped id counter hand an ancient
- * receipt to a new message. Purged hourly (the `channels.housekeeping` job), on the database's
- * clock.
- */
-const EARLY_RECEIPT_RETENTION = sql`interval '7 days'`;
-/**
- * Which early receipts the sweep looks at: those received in the last hour. The storing of a
- * submit applies every receipt already waiting for its ids (under the ids' locks, in its own
- * transaction), so only a receipt parked at about the same moment as its id was stored (a race
- * lost) needs the sweep, which runs every 5 s in every process: an hour covers that and a restart
- * in between. Older receipts are left to be matched by their submit or purged, so that a table
- * of receipts nobody will claim (another system's messages on a shared carrier account) is not
- * read again every 5 s (the `early_receipts_received_idx` range).
- */
-const EARLY_RECEIPT_SWEEP_WINDOW = sql`interval '1 hour'`;
-
-/** The sweep's read: recent early receipts whose carrier id is stored by now. Exported for its plan's test. */
-export function earlyReceiptCandidates(limit: number) {
-  return sql`
-    select e.id, e.event, e.provider, e.provider_message_id from early_receipts e
-    where e.received_at >= now() - ${EARLY_RECEIPT_SWEEP_WINDOW}
-      and exists (select 1 from provider_message_ids p where p.provider = e.provider and p.provider_message_id = e.provider_message_id)
-    order by e.received_at, e.id limit ${limit}`;
-}
-
 /** What the early-receipt sweep did. */
 export type SweptReceipts = { swept: number; followUps: SubmittedBatchResult['followUps'] };
 
@@ -95,12 +72,7 @@ async function applyReceiptsLocked(
   onStatus: StatusListener | undefined,
   tx: DbOrTx,
 ): Promise<ReceiptResult[]> {
-  const known = await rowsOf<{ provider: string; provider_message_id: string; message_id: string }>(
-    tx.execute(sql`
-      select p.provider, p.provider_message_id, p.message_id from provider_message_ids p
-      join (select distinct * from unnest(${pgArray(events.map((e) => e.provider))}::text[], ${pgArray(events.map((e) => e.providerMessageId))}::text[])) k(pv, id)
-        on p.provider = k.pv and p.provider_message_id = k.id`),
-  );
+  const known = await selectCarrierIdOwners(events, tx);
   const messageIds = [...new Set(known.map((r) => r.message_id))];
   const ctx: ReceiptContext = {
     owner: new Map(known.map((r) => [keyOf(r.provider, r.provider_message_id), r.message_id])),
@@ -111,16 +83,7 @@ async function applyReceiptsLocked(
   // Every part of those messages (a receipt settles its message only when the others have too).
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, with no message the parts' read (`= any('{}')`) finds nothing
   if (messageIds.length > 0) {
-    const rows = await rowsOf<{
-      message_id: string;
-      provider: string;
-      provider_message_id: string;
-      status: PartState['status'];
-      reason: string | null;
-    }>(
-      tx.execute(sql`select message_id, provider, provider_message_id, status, reason from provider_message_ids
-        where message_id = any(${pgArray(messageIds)}::uuid[])`),
-    );
+    const rows = await selectParts(messageIds, tx);
     for (const r of rows) {
       const list = ctx.parts.get(r.message_id) ?? [];
       // Stryker disable next-line BooleanLiteral: equivalent, a part marked changed is written back with the values this transaction just read
@@ -134,11 +97,10 @@ async function applyReceiptsLocked(
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent when true, an update from an empty unnest writes nothing
   if (changedParts.length > 0) {
     const split = changedParts.map((p) => p.key.split('\u0000') as [string, string]);
-    await tx.execute(sql`
-      update provider_message_ids p set status = u.status, reason = u.reason
-      from unnest(${pgArray(split.map((s) => s[0]))}::text[], ${pgArray(split.map((s) => s[1]))}::text[],
-        ${pgArray(changedParts.map((p) => p.status))}::text[], ${pgArray(changedParts.map((p) => p.reason))}::text[]) as u(provider, id, status, reason)
-      where p.provider = u.provider and p.provider_message_id = u.id`);
+    await updateParts(
+      changedParts.map((p, i) => ({ provider: split[i]![0], id: split[i]![1], status: p.status, reason: p.reason })),
+      tx,
+    );
   }
   await writeBack(ctx.state, ctx.events, now, onStatus, tx);
   await parkEarly(early, tx);
@@ -194,14 +156,7 @@ export function createMessageBatches(
       await lockCarrierIds([...flat, ...arrived.map((e) => ({ provider: e.provider, id: e.providerMessageId }))], tx);
       const waiting =
         // Stryker disable next-line ConditionalExpression: equivalent when false, a delete joined to an empty unnest deletes nothing
-        flat.length === 0
-          ? []
-          : await rowsOf<{ event: unknown; id: number | string }>(
-              tx.execute(sql`
-                delete from early_receipts e using unnest(${pgArray(flat.map((f) => f.provider))}::text[], ${pgArray(flat.map((f) => f.id))}::text[]) as k(pv, id)
-                where e.provider = k.pv and e.provider_message_id = k.id
-                returning e.event, e.id`),
-            );
+        flat.length === 0 ? [] : await takeEarlyReceipts(flat, tx);
       const ctx: ReceiptContext = {
         owner: new Map(flat.map((f) => [keyOf(f.provider, f.id), f.messageId])),
         state: await loadMessages(
@@ -228,13 +183,10 @@ export function createMessageBatches(
         // The ids go in with their parts' last word already (one write per id, not two).
         const partOf = new Map([...ctx.parts.values()].flat().map((p) => [p.key, p]));
         const last = flat.map((f) => partOf.get(keyOf(f.provider, f.id))!);
-        await tx.execute(sql`
-          insert into provider_message_ids (provider, provider_message_id, message_id, part, status, reason)
-          select * from unnest(${pgArray(flat.map((f) => f.provider))}::text[], ${pgArray(flat.map((f) => f.id))}::text[],
-            ${pgArray(flat.map((f) => f.messageId))}::uuid[], ${pgArray(flat.map((f) => f.part))}::smallint[],
-            ${pgArray(last.map((p) => p.status))}::text[], ${pgArray(last.map((p) => p.reason))}::text[])
-          on conflict (provider, provider_message_id) do update
-            set message_id = excluded.message_id, part = excluded.part, status = excluded.status, reason = excluded.reason`);
+        await upsertCarrierIds(
+          flat.map((f, i) => ({ ...f, status: last[i]!.status, reason: last[i]!.reason })),
+          tx,
+        );
       }
       await writeBack(ctx.state, ctx.events, now, onStatus, tx);
       await parkEarly(applied.early, tx);
@@ -269,10 +221,7 @@ export function createMessageBatches(
     /** Early receipts past retention (no submit will claim them any more): deleted; how many. */
     async purgeEarlyReceipts(): Promise<number> {
       return transaction(async (tx) => {
-        const [row] = await rowsOf<{ n: number | string }>(
-          tx.execute(sql`with gone as (delete from early_receipts where received_at < now() - ${EARLY_RECEIPT_RETENTION} returning 1)
-            select count(*) as n from gone`),
-        );
+        const [row] = await purgeExpiredEarlyReceipts(tx);
         // Stryker disable next-line OptionalChaining: equivalent, `select count(*)` always returns its row
         return Number(row?.n ?? 0);
       });
@@ -284,12 +233,7 @@ export function createMessageBatches(
      */
     async sweepEarlyReceipts(now = new Date(), limit = 1000): Promise<SweptReceipts> {
       return transaction(async (tx) => {
-        const rows = await rowsOf<{
-          event: unknown;
-          id: number | string;
-          provider: string;
-          provider_message_id: string;
-        }>(tx.execute(earlyReceiptCandidates(limit)));
+        const rows = await selectEarlyReceiptCandidates(limit, tx);
         // Stryker disable next-line ConditionalExpression: equivalent when false, no receipt to lock, delete or apply gives the same answer
         if (rows.length === 0) return { swept: 0, followUps: [] };
         await lockCarrierIds(
@@ -298,10 +242,9 @@ export function createMessageBatches(
         );
         // Only the receipts this sweep deleted: another process's sweep that read the same ones
         // and took their locks first has applied them (a key pressed would be reported twice).
-        const gone = await rowsOf<{ id: number | string }>(
-          tx.execute(
-            sql`delete from early_receipts where id = any(${pgArray(rows.map((r) => Number(r.id)))}::bigint[]) returning id`,
-          ),
+        const gone = await deleteEarlyReceipts(
+          rows.map((r) => Number(r.id)),
+          tx,
         );
         const mine = new Set(gone.map((g) => Number(g.id)));
         const taken = rows.filter((r) => mine.has(Number(r.id)));

@@ -4,9 +4,9 @@ import { openServerWithUser } from '../../../test/hooks.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import type { RunningServer } from '../../server.ts';
-import { earlyReceiptCandidates } from './channels.batch.ts';
 import { channelsHousekeepingQueue } from './channels.jobs.ts';
 import { createChannelsRepository } from './channels.repository.ts';
+import { earlyReceiptCandidates } from './message-batch.repository.ts';
 import type { StatusEvent } from './provider.ts';
 
 /**

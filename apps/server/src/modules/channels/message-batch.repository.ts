@@ -1,6 +1,6 @@
 /**
  * The SQL of the set-based message writes (channels.batch.ts, message-batch-state.ts): each
- * function is one statement over arrays (`unnest`), whatever the batch size, in the caller's
+ * function is one statement (`earlyReceiptCandidates` builds the sweep's) over arrays (`unnest`), whatever the batch size, in the caller's
  * transaction (a lock, a `for update` read or a batch's write means something only inside one,
  * so `tx` is required and no database is bound). The rules (which rows changed, in what order
  * the statements run, when one is skipped) stay with the callers.
@@ -101,4 +101,147 @@ export async function parkEarly(early: StatusEvent[], tx: DbOrTx): Promise<void>
     insert into early_receipts (provider, provider_message_id, event)
     select * from unnest(${pgArray(early.map((e) => e.provider))}::text[], ${pgArray(early.map((e) => e.providerMessageId))}::text[],
       ${pgArray(early.map((e) => JSON.stringify({ ...e, at: e.at.toISOString() })))}::jsonb[])`);
+}
+
+/**
+ * How long a receipt that came before its submit is kept (`early_receipts`). It waits only for
+ * its submit's id to be stored, which happens when the batch that sent it settles (minutes at
+ * most) or never (its process died: the message is settled `unknown` with no carrier id, and
+ * nothing will ever match). Seven days is as long as SMSCs commonly let an SMS wait for its
+ * recipient (validity periods are capped at a few days to a week), the last moment a receipt about
+ * it can come, so a purged receipt can no longer be about a live message; keeping it longer would only let a carrier's wrapped id counter hand an ancient
+ * receipt to a new message. Purged hourly (the `channels.housekeeping` job), on the database's
+ * clock.
+ */
+const EARLY_RECEIPT_RETENTION = sql`interval '7 days'`;
+/**
+ * Which early receipts the sweep looks at: those received in the last hour. The storing of a
+ * submit applies every receipt already waiting for its ids (under the ids' locks, in its own
+ * transaction), so only a receipt parked at about the same moment as its id was stored (a race
+ * lost) needs the sweep, which runs every 5 s in every process: an hour covers that and a restart
+ * in between. Older receipts are left to be matched by their submit or purged, so that a table
+ * of receipts nobody will claim (another system's messages on a shared carrier account) is not
+ * read again every 5 s (the `early_receipts_received_idx` range).
+ */
+const EARLY_RECEIPT_SWEEP_WINDOW = sql`interval '1 hour'`;
+
+/** The sweep's read: recent early receipts whose carrier id is stored by now. Exported for its plan's test. */
+export function earlyReceiptCandidates(limit: number) {
+  return sql`
+    select e.id, e.event, e.provider, e.provider_message_id from early_receipts e
+    where e.received_at >= now() - ${EARLY_RECEIPT_SWEEP_WINDOW}
+      and exists (select 1 from provider_message_ids p where p.provider = e.provider and p.provider_message_id = e.provider_message_id)
+    order by e.received_at, e.id limit ${limit}`;
+}
+
+/** Who owns each of these carrier ids (the receipts' `provider`, `providerMessageId`). */
+export async function selectCarrierIdOwners(
+  events: StatusEvent[],
+  tx: DbOrTx,
+): Promise<{ provider: string; provider_message_id: string; message_id: string }[]> {
+  return rowsOf<{ provider: string; provider_message_id: string; message_id: string }>(
+    tx.execute(sql`
+      select p.provider, p.provider_message_id, p.message_id from provider_message_ids p
+      join (select distinct * from unnest(${pgArray(events.map((e) => e.provider))}::text[], ${pgArray(events.map((e) => e.providerMessageId))}::text[])) k(pv, id)
+        on p.provider = k.pv and p.provider_message_id = k.id`),
+  );
+}
+
+/** Every part (carrier id) of these messages, with its last word. */
+export async function selectParts(
+  messageIds: string[],
+  tx: DbOrTx,
+): Promise<
+  {
+    message_id: string;
+    provider: string;
+    provider_message_id: string;
+    status: MessageStatus | null;
+    reason: string | null;
+  }[]
+> {
+  return rowsOf<{
+    message_id: string;
+    provider: string;
+    provider_message_id: string;
+    status: MessageStatus | null;
+    reason: string | null;
+  }>(
+    tx.execute(sql`select message_id, provider, provider_message_id, status, reason from provider_message_ids
+        where message_id = any(${pgArray(messageIds)}::uuid[])`),
+  );
+}
+
+/** A carrier id's new last word. */
+export type PartUpdate = { provider: string; id: string; status: MessageStatus | null; reason: string | null };
+
+/** The parts whose last word changed, in one statement. */
+export async function updateParts(parts: PartUpdate[], tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`
+      update provider_message_ids p set status = u.status, reason = u.reason
+      from unnest(${pgArray(parts.map((p) => p.provider))}::text[], ${pgArray(parts.map((p) => p.id))}::text[],
+        ${pgArray(parts.map((p) => p.status))}::text[], ${pgArray(parts.map((p) => p.reason))}::text[]) as u(provider, id, status, reason)
+      where p.provider = u.provider and p.provider_message_id = u.id`);
+}
+
+/** The early receipts waiting for these carrier ids: deleted and returned (their event, their id). */
+export async function takeEarlyReceipts(
+  keys: { provider: string; id: string }[],
+  tx: DbOrTx,
+): Promise<{ event: unknown; id: number | string }[]> {
+  return rowsOf<{ event: unknown; id: number | string }>(
+    tx.execute(sql`
+                delete from early_receipts e using unnest(${pgArray(keys.map((f) => f.provider))}::text[], ${pgArray(keys.map((f) => f.id))}::text[]) as k(pv, id)
+                where e.provider = k.pv and e.provider_message_id = k.id
+                returning e.event, e.id`),
+  );
+}
+
+/** A carrier id of a submit, its message and part, and the part's last word already. */
+export type CarrierIdRow = {
+  provider: string;
+  id: string;
+  messageId: string;
+  part: number;
+  status: MessageStatus | null;
+  reason: string | null;
+};
+
+/** The submits' carrier ids stored in one statement (the newest submission owns a reused id). */
+export async function upsertCarrierIds(rows: CarrierIdRow[], tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`
+          insert into provider_message_ids (provider, provider_message_id, message_id, part, status, reason)
+          select * from unnest(${pgArray(rows.map((f) => f.provider))}::text[], ${pgArray(rows.map((f) => f.id))}::text[],
+            ${pgArray(rows.map((f) => f.messageId))}::uuid[], ${pgArray(rows.map((f) => f.part))}::smallint[],
+            ${pgArray(rows.map((p) => p.status))}::text[], ${pgArray(rows.map((p) => p.reason))}::text[])
+          on conflict (provider, provider_message_id) do update
+            set message_id = excluded.message_id, part = excluded.part, status = excluded.status, reason = excluded.reason`);
+}
+
+/** Early receipts past retention deleted; one row: how many. */
+export async function purgeExpiredEarlyReceipts(tx: DbOrTx): Promise<{ n: number | string }[]> {
+  return rowsOf<{ n: number | string }>(
+    tx.execute(sql`with gone as (delete from early_receipts where received_at < now() - ${EARLY_RECEIPT_RETENTION} returning 1)
+            select count(*) as n from gone`),
+  );
+}
+
+/** The sweep's candidates (`earlyReceiptCandidates`), read. */
+export async function selectEarlyReceiptCandidates(
+  limit: number,
+  tx: DbOrTx,
+): Promise<{ event: unknown; id: number | string; provider: string; provider_message_id: string }[]> {
+  return rowsOf<{
+    event: unknown;
+    id: number | string;
+    provider: string;
+    provider_message_id: string;
+  }>(tx.execute(earlyReceiptCandidates(limit)));
+}
+
+/** These early receipts deleted; the ids this call deleted (another sweep may have taken some). */
+export async function deleteEarlyReceipts(ids: number[], tx: DbOrTx): Promise<{ id: number | string }[]> {
+  return rowsOf<{ id: number | string }>(
+    tx.execute(sql`delete from early_receipts where id = any(${pgArray(ids)}::bigint[]) returning id`),
+  );
 }
