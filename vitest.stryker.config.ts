@@ -54,6 +54,7 @@ export default defineConfig({
                 'src/modules/channels/channels.test-send.test.ts',
                 'src/modules/campaigns/campaigns.supervisor.test.ts',
                 'src/modules/campaigns/campaigns.handover.test.ts',
+                'src/modules/campaigns/campaigns.dispatcher.test.ts',
               ],
           environment: 'node',
           globalSetup: ['test/global-setup.ts'],
