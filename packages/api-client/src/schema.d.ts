@@ -2352,9 +2352,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    found?: string;
                     page?: number;
                     pageSize?: number;
+                    found?: string;
                 };
                 header?: never;
                 path: {
@@ -2633,11 +2633,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    page?: number;
+                    pageSize?: number;
                     userId?: string;
                     from?: string;
                     to?: string;
-                    page?: number;
-                    pageSize?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2914,9 +2914,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    found?: string;
                     page?: number;
                     pageSize?: number;
+                    found?: string;
                 };
                 header?: never;
                 path: {
@@ -3044,9 +3044,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    search?: string;
                     page?: number;
                     pageSize?: number;
+                    search?: string;
                 };
                 header?: never;
                 path?: never;
@@ -4024,11 +4024,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    page?: number;
+                    pageSize?: number;
                     status?: "DRAFT" | "SCHEDULED" | "RUNNING" | "PAUSED" | "COMPLETED" | "CANCELED" | "FAILED";
                     channel?: "sms_short" | "sms_flash" | "voice_torpedo" | "ura" | "whatsapp" | "rcs";
                     q?: string;
-                    page?: number;
-                    pageSize?: number;
                 };
                 header?: never;
                 path?: never;
@@ -6840,11 +6840,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    page?: number;
+                    pageSize?: number;
                     status?: "queued" | "submitting" | "sent" | "delivered" | "failed" | "expired" | "unknown" | "opted_out" | "canceled";
                     q?: string;
                     clicked?: string;
-                    page?: number;
-                    pageSize?: number;
                 };
                 header?: never;
                 path: {
@@ -7132,11 +7132,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    page?: number;
+                    pageSize?: number;
                     status?: "DRAFT" | "SCHEDULED" | "RUNNING" | "PAUSED" | "COMPLETED" | "CANCELED" | "FAILED";
                     channel?: "sms_short" | "sms_flash" | "voice_torpedo" | "ura" | "whatsapp" | "rcs";
                     q?: string;
-                    page?: number;
-                    pageSize?: number;
                     userId?: string;
                 };
                 header?: never;
@@ -7941,9 +7941,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    q?: string;
                     page?: number;
                     pageSize?: number;
+                    q?: string;
                 };
                 header?: never;
                 path?: never;
@@ -8957,9 +8957,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    q?: string;
                     page?: number;
                     pageSize?: number;
+                    q?: string;
                     userId?: string;
                 };
                 header?: never;
@@ -9371,9 +9371,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    q?: string;
                     page?: number;
                     pageSize?: number;
+                    q?: string;
                 };
                 header?: never;
                 path?: never;
@@ -11613,9 +11613,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    search?: string;
                     page?: number;
                     pageSize?: number;
+                    search?: string;
                 };
                 header?: never;
                 path?: never;

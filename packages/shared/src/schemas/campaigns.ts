@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES, CHANNELS, CREDIT_TYPES } from '../enums.ts';
 import { MESSAGE_STATUSES, rcsContentSchema, whatsappTemplateSchema } from './channels.ts';
-import { pageSchema } from './page.ts';
+import { pageSchema, paginationQuery } from './page.ts';
 
 /** Where campaigns are scheduled and their sending window is read. */
 export const CAMPAIGN_TIME_ZONE = 'America/Sao_Paulo';
@@ -205,12 +205,10 @@ export const campaignSummarySchema = z.object({
 });
 export type CampaignSummary = z.infer<typeof campaignSummarySchema>;
 
-export const campaignListQuerySchema = z.object({
+export const campaignListQuerySchema = paginationQuery().extend({
   status: z.enum(CAMPAIGN_STATUSES).optional(),
   channel: z.enum(CHANNELS).optional(),
   q: z.string().trim().max(120).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
   /** Administrators' list only: one user's campaigns. */
   userId: z.uuid().optional(),
 });
@@ -242,13 +240,11 @@ export const campaignEstimateSchema = z.object({
 export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
 
 /** `GET /api/v1/campaigns/:id/messages?status=&page=`. */
-export const campaignMessagesQuerySchema = z.object({
+export const campaignMessagesQuerySchema = paginationQuery({ pageSize: 50, maxPageSize: 200 }).extend({
   status: z.enum(MESSAGE_STATUSES).optional(),
   q: z.string().trim().max(40).optional(),
   /** Only the recipients who clicked the campaign's tracked link. */
   clicked: z.stringbool().optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const campaignMessageSchema = z.object({
   id: z.string(),

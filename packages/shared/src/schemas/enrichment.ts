@@ -4,7 +4,7 @@
  * `/api/v1/admin/enrichments` and `/api/v1/admin/cnpj-base`.
  */
 import { z } from 'zod';
-import { pageSchema } from './page.ts';
+import { pageSchema, paginationQuery } from './page.ts';
 
 export const ENRICHMENT_STATUSES = ['processing', 'ready', 'failed'] as const;
 export type EnrichmentStatus = (typeof ENRICHMENT_STATUSES)[number];
@@ -73,10 +73,8 @@ export const enrichmentResultSchema = z.object({
   email: z.string().nullable(),
 });
 export type EnrichmentResult = z.infer<typeof enrichmentResultSchema>;
-export const enrichmentResultsQuerySchema = z.object({
+export const enrichmentResultsQuerySchema = paginationQuery({ pageSize: 50, maxPageSize: 200 }).extend({
   found: z.stringbool().optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const enrichmentResultsSchema = pageSchema(enrichmentResultSchema);
 export type EnrichmentResults = z.infer<typeof enrichmentResultsSchema>;
@@ -87,12 +85,10 @@ export const enrichmentToListSchema = z.object({
   kinds: z.array(z.enum(['mobile', 'landline'])).min(1, 'Escolha celulares, fixos ou ambos.'),
 });
 
-export const adminEnrichmentsQuerySchema = z.object({
+export const adminEnrichmentsQuerySchema = paginationQuery().extend({
   userId: z.uuid().optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 export const adminEnrichmentSchema = enrichmentSchema.extend({
   user: z.object({ id: z.string(), name: z.string(), email: z.string(), company: z.string() }),

@@ -1,4 +1,10 @@
-import { adminUserDetailSchema, adminUserPatchSchema, adminUserSchema, pageSchema } from '@ecoa/shared';
+import {
+  adminUserDetailSchema,
+  adminUserPatchSchema,
+  adminUserSchema,
+  pageSchema,
+  paginationQuery,
+} from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,11 +28,7 @@ export function registerAdminUsersRoutes(app: FastifyInstance, deps: { service: 
     '/api/v1/admin/users',
     adminRoute({
       summary: 'Search users (company, full name, e-mail, CNPJ with or without the mask), newest first',
-      querystring: z.object({
-        search: z.string().max(200).optional().default(''),
-        page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),
-        pageSize: z.coerce.number().int().min(1).max(100).optional().default(20),
-      }),
+      querystring: paginationQuery().extend({ search: z.string().max(200).optional().default('') }),
       response: { 200: pageSchema(adminUserSchema) },
     }),
     async (request) => {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, pageSchema } from '@ecoa/shared';
+import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, pageSchema, paginationQuery } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,10 +14,7 @@ import type { AudioStorage } from './audio-storage.ts';
 import type { AudioFile, AudiosService } from './audios.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
-const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-});
+const pageQuery = paginationQuery();
 
 /** The upload form's file goes to the audios folder, refused with the audios' own codes. */
 function audioUpload(request: FastifyRequest, storage: AudioStorage) {

@@ -8,6 +8,7 @@ import {
   enrichmentSchema,
   enrichmentToListSchema,
   MAX_UPLOAD_BYTES,
+  paginationQuery,
 } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -23,10 +24,7 @@ import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { EnrichmentService } from './enrichment.service.ts';
 
 const idParams = z.object({ id: z.uuid('Enriquecimento inválido.') });
-const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-});
+const pageQuery = paginationQuery();
 const EXPORT_COLUMNS = [
   'cnpj',
   'encontrado',

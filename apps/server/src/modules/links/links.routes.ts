@@ -10,6 +10,7 @@ import {
   linkSchema,
   linkStatsQuerySchema,
   linkStatsSchema,
+  paginationQuery,
 } from '@ecoa/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,11 +23,7 @@ import type { LinksService } from './links.service.ts';
 import type { TrackedLinksAdmin } from './links.tracked-admin.ts';
 
 const idParams = z.object({ id: z.uuid('Link inválido.') });
-const listQuery = z.object({
-  q: z.string().trim().max(80).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-});
+const listQuery = paginationQuery().extend({ q: z.string().trim().max(80).optional() });
 const adminListQuery = listQuery.extend({ userId: z.uuid().optional() });
 const CLICK_COLUMNS = [
   'at',

@@ -134,7 +134,7 @@ describe(`rotating links (${dbKind})`, () => {
   it('skips targets switched off or out of hours; a fallback or a friendly page when nobody is available', async () => {
     // Hours are judged on the server's clock: a server with a clock of its own, so the test does
     // not depend on the day it runs (a "Sundays 00:00–00:01" target was open at that minute).
-    const clock = createManualClock(new Date('2026-11-25T23:00:00Z')); // a Wednesday, 20:00 in São Paulo
+    const clock = createManualClock(nextWednesdayAt2300Utc()); // 20:00 in São Paulo
     const timed = await createTestServer({ clock, work: false });
     try {
       const owner = await signUpAndSignIn(timed);
@@ -321,7 +321,9 @@ describe(`rotating links (${dbKind})`, () => {
   it('limits clicks per IP: the friendly "too many" page', async () => {
     // The limit counts clicks per clock minute: a server with a clock of its own, so that the
     // clicks never straddle two minutes (they did once, on a loaded machine, and all passed).
-    const clock = createManualClock(new Date('2026-11-25T12:00:10Z'));
+    // Ten seconds into this minute: a fixed date more than two days past had its sign-in codes
+    // pruned at once (housekeeping runs on the database's clock), failing from 2026-11-27 on.
+    const clock = createManualClock(new Date(Math.floor(Date.now() / 60_000) * 60_000 + 10_000));
     const limited = await createTestServer({ clock, work: false });
     try {
       const owner = await signUpAndSignIn(limited);
@@ -348,3 +350,15 @@ describe(`rotating links (${dbKind})`, () => {
     }
   });
 });
+
+/**
+ * A Wednesday at 23:00 UTC (20:00 in São Paulo), one to seven days from now. Never a fixed date: one
+ * more than two days past has its sign-in codes pruned at once (housekeeping runs on the database's
+ * own clock), so the test that used 2026-11-25 would have started failing two days later.
+ */
+function nextWednesdayAt2300Utc(): Date {
+  const at = new Date();
+  at.setUTCHours(23, 0, 0, 0);
+  at.setUTCDate(at.getUTCDate() + ((3 - at.getUTCDay() + 7) % 7 || 7));
+  return at;
+}

@@ -1,4 +1,10 @@
-import { type ColumnMapping, columnMappingSchema, contactListSchema, MAX_UPLOAD_BYTES } from '@ecoa/shared';
+import {
+  type ColumnMapping,
+  columnMappingSchema,
+  contactListSchema,
+  MAX_UPLOAD_BYTES,
+  paginationQuery,
+} from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -12,10 +18,7 @@ import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { ListsService } from './lists.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
-const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-});
+const pageQuery = paginationQuery();
 
 function parseMapping(raw: string | undefined): ColumnMapping | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -141,10 +144,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
       userRoute({
         summary: 'The list’s valid contacts, by phone',
         params: idParams,
-        querystring: z.object({
-          page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-          pageSize: z.coerce.number().int().min(1).max(200).default(50),
-        }),
+        querystring: paginationQuery({ pageSize: 50, maxPageSize: 200 }),
       }),
       async (request) =>
         lists.contacts(currentUser(request).id, request.params.id, request.query.page, request.query.pageSize),

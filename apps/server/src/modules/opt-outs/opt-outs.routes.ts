@@ -1,4 +1,11 @@
-import { MAX_UPLOAD_BYTES, OPT_OUT_ADD_MAX, optOutSchema, optOutSummarySchema, pageSchema } from '@ecoa/shared';
+import {
+  MAX_UPLOAD_BYTES,
+  OPT_OUT_ADD_MAX,
+  optOutSchema,
+  optOutSummarySchema,
+  pageSchema,
+  paginationQuery,
+} from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -28,11 +35,7 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
       '/api/v1/opt-outs',
       userRoute({
         summary: 'List or search the opted-out numbers, newest first',
-        querystring: z.object({
-          search: z.string().max(40).default(''),
-          page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-          pageSize: z.coerce.number().int().min(1).max(100).default(20),
-        }),
+        querystring: paginationQuery().extend({ search: z.string().max(40).default('') }),
         response: { 200: pageSchema(optOutSchema) },
       }),
       async (request) => {
