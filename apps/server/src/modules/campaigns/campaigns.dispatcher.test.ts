@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Campaign, Channel } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  fixtureWebRoot,
-  isolatedDatabaseUrl,
-  openTestDb,
-  silentLogger,
-  testConfig,
-} from '../../../test/server.test-support.ts';
-import { buildApp } from '../../app.ts';
-import { type DbHandle, openDb } from '../../platform/db/client.ts';
-import { runMigrations } from '../../platform/db/migrate.ts';
-import { createJobs } from '../../platform/jobs/jobs.ts';
+import type { DbHandle } from '../../platform/db/client.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
 import {
@@ -21,10 +11,15 @@ import {
   type ProviderHealth,
   type SubmitResult,
 } from '../channels/provider.ts';
-import { createProviderRegistry } from '../channels/providers/registry.ts';
-import { composeModules } from '../index.ts';
 import { dispatchQueue } from './campaigns.jobs.ts';
-import { api, dispatchSettled, freshMobiles, importList, smsCampaign } from './campaigns.test-support.ts';
+import {
+  api,
+  dispatchSettled,
+  freshMobiles,
+  importList,
+  smsCampaign,
+  startCarrierServer,
+} from './campaigns.test-support.ts';
 
 /**
  * The dispatch loop's own decisions (campaigns.dispatcher.ts), each seen from outside: how many
@@ -88,7 +83,7 @@ class Carrier implements ChannelProvider {
 describe('the dispatch loop: claims, carrier failures, heartbeat, window', () => {
   let handle: DbHandle;
   let server: RunningServer;
-  let own: Awaited<ReturnType<typeof isolatedDatabaseUrl>>;
+  let close: (() => Promise<void>) | undefined;
   let user: { id: string; token: string };
   const sql = async <T>(text: string, values: unknown[] = []) => (await handle.executeSql(text, values)).rows as T[];
   const carrier = new Carrier(async (messageId) => {
@@ -101,39 +96,12 @@ describe('the dispatch loop: claims, carrier failures, heartbeat, window', () =>
   });
 
   beforeAll(async () => {
-    // A database of its own on PostgreSQL: no other file's server may take these dispatch jobs.
-    own = await isolatedDatabaseUrl();
-    handle = own ? await openDb({ databaseUrl: own.url, poolSize: 6 }) : await openTestDb();
-    await runMigrations(handle);
-    const config = testConfig(own ? { DATABASE_URL: own.url } : {});
-    const jobs = createJobs(handle, silentLogger);
-    const registry = createProviderRegistry([carrier]);
-    const modules = composeModules({ config, db: handle, jobs, logger: silentLogger, providers: registry });
-    await jobs.start({ work: true });
-    const app = await buildApp({ config, db: handle, jobs, logger: silentLogger, webRoot: fixtureWebRoot() });
-    await modules.registerRoutes(app);
-    await app.ready();
-    server = {
-      app,
-      config,
-      db: handle,
-      jobs,
-      modules,
-      providers: { registry, simulators: {}, close: async () => {} },
-      close: async () => {
-        await app.close();
-        await modules.dispatcher.stop();
-        await jobs.stop();
-        await modules.channels.closeReceipts();
-      },
-    };
+    ({ server, handle, close } = await startCarrierServer(carrier));
     user = await userWithCredits(server, 1000);
   }, 120_000);
 
   afterAll(async () => {
-    await server?.close();
-    await handle?.close();
-    await own?.drop();
+    await close?.();
   });
 
   /** A started SMS campaign to `count` fresh mobiles (`maxRate` if given), after the test tuned the carrier. */

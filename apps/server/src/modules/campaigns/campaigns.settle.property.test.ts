@@ -2,25 +2,13 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDED_OVER, moneyProblems } from '../../../test/money-invariants.test-support.ts';
-import {
-  fixtureWebRoot,
-  isolatedDatabaseUrl,
-  openTestDb,
-  silentLogger,
-  testConfig,
-} from '../../../test/server.test-support.ts';
-import { buildApp } from '../../app.ts';
-import { type DbHandle, openDb } from '../../platform/db/client.ts';
-import { runMigrations } from '../../platform/db/migrate.ts';
-import { createJobs } from '../../platform/jobs/jobs.ts';
+import type { DbHandle } from '../../platform/db/client.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
 import { ProviderError } from '../channels/provider.ts';
-import { createProviderRegistry } from '../channels/providers/registry.ts';
-import { composeModules } from '../index.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
 import { ScriptedCarrier, step } from './campaigns.settle.test-support.ts';
-import { api, importList, mobile, smsCampaign } from './campaigns.test-support.ts';
+import { api, importList, mobile, smsCampaign, startCarrierServer } from './campaigns.test-support.ts';
 
 /**
  * The settle rules as a property: whatever order submit results (sent, failed, maybe-sent,
@@ -41,38 +29,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 describe('the settle rules: any interleaving gives the credits of the rows’ final states', () => {
   let handle: DbHandle;
   let server: RunningServer;
-  let own: Awaited<ReturnType<typeof isolatedDatabaseUrl>>;
+  let close: (() => Promise<void>) | undefined;
   const carrier = new ScriptedCarrier();
   let user: { id: string; token: string };
   let list: string;
 
   beforeAll(async () => {
-    // A database of its own on PostgreSQL: no other file's server may take these dispatch jobs.
-    own = await isolatedDatabaseUrl();
-    handle = own ? await openDb({ databaseUrl: own.url, poolSize: 6 }) : await openTestDb();
-    await runMigrations(handle);
-    const config = testConfig(own ? { DATABASE_URL: own.url } : {});
-    const jobs = createJobs(handle, silentLogger);
-    const registry = createProviderRegistry([carrier]);
-    const modules = composeModules({ config, db: handle, jobs, logger: silentLogger, providers: registry });
-    await jobs.start({ work: true });
-    const app = await buildApp({ config, db: handle, jobs, logger: silentLogger, webRoot: fixtureWebRoot() });
-    await modules.registerRoutes(app);
-    await app.ready();
-    server = {
-      app,
-      config,
-      db: handle,
-      jobs,
-      modules,
-      providers: { registry, simulators: {}, close: async () => {} },
-      close: async () => {
-        await app.close();
-        await modules.dispatcher.stop();
-        await jobs.stop();
-        await modules.channels.closeReceipts();
-      },
-    };
+    ({ server, handle, close } = await startCarrierServer(carrier));
     user = await userWithCredits(server, 100_000);
     // Names of different lengths: rows of one and of two parts in every campaign.
     const rows = Array.from({ length: RECIPIENTS }, (_, i) => ({
@@ -92,9 +55,7 @@ describe('the settle rules: any interleaving gives the credits of the rows’ fi
 
   afterAll(async () => {
     await carrier.close();
-    await server?.close();
-    await handle?.close();
-    await own?.drop();
+    await close?.();
   });
 
   it('holds for submit results, receipts, cut-offs and cancels in any order', async () => {

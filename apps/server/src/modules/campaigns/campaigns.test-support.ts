@@ -8,11 +8,26 @@ import { wavFile } from '../../../test/audio-builder.test-support.ts';
 import { injectAs } from '../../../test/http.test-support.ts';
 import { waitForListImported } from '../../../test/lists.test-support.ts';
 import { multipart } from '../../../test/multipart.test-support.ts';
-import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
+import {
+  createTestServer,
+  fixtureWebRoot,
+  isolatedDatabaseUrl,
+  listeningTestConfig,
+  openTestDb,
+  silentLogger,
+  testConfig,
+} from '../../../test/server.test-support.ts';
+import { buildApp } from '../../app.ts';
 import type { Clock } from '../../platform/clock/clock.ts';
+import { type DbHandle, openDb } from '../../platform/db/client.ts';
+import { runMigrations } from '../../platform/db/migrate.ts';
+import { createJobs } from '../../platform/jobs/jobs.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits, WELL_BEHAVED } from '../channels/channels.test-support.ts';
+import type { ChannelProvider } from '../channels/provider.ts';
 import type { SimulatorOverrides } from '../channels/providers/index.ts';
+import { createProviderRegistry } from '../channels/providers/registry.ts';
+import { composeModules } from '../index.ts';
 import { dispatchQueue } from './campaigns.jobs.ts';
 
 /**
@@ -29,6 +44,47 @@ export async function startCampaignsServer(
     isolated: true,
     clock: options.clock,
   });
+}
+
+/**
+ * The real server modules with `carrier` as their only provider, the job workers on, on a database
+ * of their own on PostgreSQL (no other file's server may take these dispatch jobs). `close` stops
+ * the server, then closes the database and drops it.
+ */
+export async function startCarrierServer(
+  carrier: ChannelProvider,
+): Promise<{ server: RunningServer; handle: DbHandle; close(): Promise<void> }> {
+  const own = await isolatedDatabaseUrl();
+  const handle = own ? await openDb({ databaseUrl: own.url, poolSize: 6 }) : await openTestDb();
+  await runMigrations(handle);
+  const config = testConfig(own ? { DATABASE_URL: own.url } : {});
+  const jobs = createJobs(handle, silentLogger);
+  const registry = createProviderRegistry([carrier]);
+  const modules = composeModules({ config, db: handle, jobs, logger: silentLogger, providers: registry });
+  await jobs.start({ work: true });
+  const app = await buildApp({ config, db: handle, jobs, logger: silentLogger, webRoot: fixtureWebRoot() });
+  await modules.registerRoutes(app);
+  await app.ready();
+  const server: RunningServer = {
+    app,
+    config,
+    db: handle,
+    jobs,
+    modules,
+    providers: { registry, simulators: {}, close: async () => {} },
+    close: async () => {
+      await app.close();
+      await modules.dispatcher.stop();
+      await jobs.stop();
+      await modules.channels.closeReceipts();
+    },
+  };
+  const close = async () => {
+    await server.close();
+    await handle.close();
+    await own?.drop();
+  };
+  return { server, handle, close };
 }
 
 /** `startCampaignsServer` on a manual clock, as `openBeforeAll` takes it. */
