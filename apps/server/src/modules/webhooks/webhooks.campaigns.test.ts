@@ -1,38 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
-import { asUser, injectAs } from '../../../test/http.test-support.ts';
+import { injectAs } from '../../../test/http.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { campaignsUser, importList, mobile, startCampaignsServer } from '../campaigns/campaigns.test-support.ts';
-import { type Receiver, startReceiver } from './webhooks.test-support.ts';
+import { campaignsUser, importList, mobile } from '../campaigns/campaigns.test-support.ts';
+import { openServerWithReceiver, type Receiver, subscribeReceiver } from './webhooks.test-support.ts';
 
 /** A campaign's moves reach the customer as `campaign.status`, its recipients' steps as `message.status`. */
 describe(`campaign webhooks (${dbKind})`, () => {
   let server: RunningServer;
   let receiver: Receiver;
-
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-    receiver = await startReceiver({ strictTimestamp: true });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await receiver?.close();
-  });
+  openServerWithReceiver((opened) => ({ server, receiver } = opened));
 
   const ofType = (type: string) => receiver.received.filter((w) => w.payload.type === type);
 
   it('reports started and completed with counts, and each recipient delivered with the campaign id', async () => {
     const { user, api: c } = await campaignsUser(server, 100);
-    const created = await asUser(
-      server,
-      user.token,
-    )({
-      method: 'POST',
-      url: '/api/v1/webhook-endpoints',
-      payload: { url: receiver.url, events: ['campaign.status', 'message.status'] },
-    });
-    receiver.secrets = [created.json().secret];
+    await subscribeReceiver(server, user.token, receiver, ['campaign.status', 'message.status']);
     const list = await importList(server, user.token, [{ phone: mobile() }, { phone: mobile() }, { phone: mobile() }]);
     const id = await c.create({ name: 'Aviso', channel: 'sms_short', listIds: [list], content: { text: 'Oi!' } });
     await c.move(id, 'start');
@@ -65,15 +49,7 @@ describe(`campaign webhooks (${dbKind})`, () => {
 
   it('reports each pause, resume and cancel once, by the user or an administrator, with counts', async () => {
     const { user, api: c } = await campaignsUser(server, 100);
-    const created = await asUser(
-      server,
-      user.token,
-    )({
-      method: 'POST',
-      url: '/api/v1/webhook-endpoints',
-      payload: { url: receiver.url, events: ['campaign.status'] },
-    });
-    receiver.secrets = [created.json().secret];
+    await subscribeReceiver(server, user.token, receiver, ['campaign.status']);
     const admin = await signUpAndSignIn(server);
     await makeAdmin(server, admin.user.id);
     const asAdmin = async (id: string, move: 'pause' | 'cancel') => {

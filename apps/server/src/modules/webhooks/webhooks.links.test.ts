@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser } from '../../../test/http.test-support.ts';
+import { describe, expect, it } from 'vitest';
 import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { campaignsUser, importList, mobile, startCampaignsServer } from '../campaigns/campaigns.test-support.ts';
-import { type Receiver, startReceiver } from './webhooks.test-support.ts';
+import { campaignsUser, importList, mobile } from '../campaigns/campaigns.test-support.ts';
+import { openServerWithReceiver, type Receiver, subscribeReceiver } from './webhooks.test-support.ts';
 
 /**
  * `link.click`: a visitor's click through the real hop (`/l/_<code>`, `/l/<slug>`) reaches the
@@ -13,15 +12,7 @@ import { type Receiver, startReceiver } from './webhooks.test-support.ts';
 describe(`link.click webhooks (${dbKind})`, () => {
   let server: RunningServer;
   let receiver: Receiver;
-
-  beforeAll(async () => {
-    server = await startCampaignsServer();
-    receiver = await startReceiver({ strictTimestamp: true });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await receiver?.close();
-  });
+  openServerWithReceiver((opened) => ({ server, receiver } = opened));
 
   const clicks = () => receiver.received.filter((w) => w.payload.type === 'link.click');
   const visit = (path: string, i: number, userAgent = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)') =>
@@ -29,16 +20,8 @@ describe(`link.click webhooks (${dbKind})`, () => {
 
   it('reports a tracked link click with its campaign, message and recipient, and a rotating link click with its slug', async () => {
     const { user, api: c } = await campaignsUser(server, 50);
-    const created = await asUser(
-      server,
-      user.token,
-    )({
-      method: 'POST',
-      url: '/api/v1/webhook-endpoints',
-      payload: { url: receiver.url, events: ['link.click'] },
-    });
+    const created = await subscribeReceiver(server, user.token, receiver, ['link.click']);
     expect(created.statusCode, created.body).toBe(201);
-    receiver.secrets = [created.json().secret];
 
     const phone = mobile();
     const list = await importList(server, user.token, [{ phone }]);

@@ -7,6 +7,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { asUser } from '../../../test/http.test-support.ts';
+import type { RunningServer } from '../../server.ts';
+import { startCampaignsServer } from '../campaigns/campaigns.test-support.ts';
 
 export type ReceivedWebhook = {
   id: string;
@@ -107,4 +111,48 @@ function verifies(
   }
   const expected = wh.sign(headers['webhook-id']!, new Date(Number(headers['webhook-timestamp']) * 1000), body);
   return headers['webhook-signature']!.split(' ').includes(expected);
+}
+
+export type ServerWithReceiver = { server: RunningServer; receiver: Receiver; close(): Promise<void> };
+
+/**
+ * A campaigns server and a receiver checking timestamps against the real time, shared by a test file:
+ *
+ *   openServerWithReceiver((opened) => ({ server, receiver } = opened));
+ */
+export function openServerWithReceiver(assign: (opened: ServerWithReceiver) => void): void {
+  openBeforeAll(async () => {
+    const server = await startCampaignsServer();
+    try {
+      const receiver = await startReceiver({ strictTimestamp: true });
+      return {
+        server,
+        receiver,
+        close: async () => {
+          await server.close();
+          await receiver.close();
+        },
+      };
+    } catch (err) {
+      await server.close();
+      throw err;
+    }
+  }, assign);
+}
+
+/**
+ * The user with `token` creates a webhook endpoint posting `events` to `receiver`, which learns its
+ * secret: the creation's response.
+ */
+export async function subscribeReceiver(server: RunningServer, token: string, receiver: Receiver, events: string[]) {
+  const created = await asUser(
+    server,
+    token,
+  )({
+    method: 'POST',
+    url: '/api/v1/webhook-endpoints',
+    payload: { url: receiver.url, events },
+  });
+  receiver.secrets = [created.json().secret];
+  return created;
 }
