@@ -4,6 +4,7 @@ import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { createChannelsRepository } from './channels.repository.ts';
+import { createSmsMessage } from './channels.test-support.ts';
 import type { StatusEvent } from './provider.ts';
 
 /**
@@ -36,18 +37,7 @@ describe(`message batches: parts, settles, sweeps, locks (${dbKind})`, () => {
     at: at(s),
     ...(reason ? { reason } : {}),
   });
-  const newMessage = (parts = 1) =>
-    repo.createMessage(
-      {
-        userId,
-        channel: 'sms_short',
-        toPhone: '+5511987650000',
-        parts,
-        provider: 'smpp',
-        content: { kind: 'sms', text: 'oi', flash: false },
-      },
-      at(0),
-    );
+  const newMessage = (parts = 1) => createSmsMessage(repo, userId, parts, at(0));
   const submit = (messageId: string, providerIds: string[], arrived: StatusEvent[] = []) =>
     server.db.db.transaction((tx) =>
       repo.recordSubmittedBatch([{ messageId, provider: 'smpp', providerIds }], at(1), arrived, tx),

@@ -4,6 +4,7 @@ import { signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { createTestServer, dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { createChannelsRepository } from './channels.repository.ts';
+import { createSmsMessage } from './channels.test-support.ts';
 import { createInflightSubmits } from './inflight-submits.ts';
 import type { StatusEvent } from './provider.ts';
 
@@ -33,18 +34,7 @@ describe(`submits stored with the receipts that came first (${dbKind})`, () => {
     status,
     at: at(s),
   });
-  const newMessage = (parts: number) =>
-    repo.createMessage(
-      {
-        userId,
-        channel: 'sms_short',
-        toPhone: '+5511987650000',
-        parts,
-        provider: 'smpp',
-        content: { kind: 'sms', text: 'oi', flash: false },
-      },
-      at(0),
-    );
+  const newMessage = (parts: number) => createSmsMessage(repo, userId, parts, at(0));
   const history = async (id: string) =>
     (
       await server.db.executeSql(

@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import { bearer, makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support.ts';
 import { createTestServer, listeningTestConfig } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { createChannelsRepository } from './channels.repository.ts';
+import { type ChannelsRepository, createChannelsRepository } from './channels.repository.ts';
 import type { SimulatorOverrides } from './providers/index.ts';
 
 const FINAL = new Set(['delivered', 'failed', 'expired', 'unknown']);
@@ -159,4 +159,22 @@ export async function startIntegrationEndpoint(): Promise<{ url: string; answers
     answers,
     close: () => new Promise<void>((resolve) => endpoint.close(() => resolve())),
   };
+}
+
+/**
+ * A queued SMS of `parts` parts ('oi' to one mobile, by SMPP) of the user `userId`, created at
+ * `at` straight through the repository: the batch tests' message.
+ */
+export function createSmsMessage(repo: ChannelsRepository, userId: string, parts: number, at: Date) {
+  return repo.createMessage(
+    {
+      userId,
+      channel: 'sms_short',
+      toPhone: '+5511987650000',
+      parts,
+      provider: 'smpp',
+      content: { kind: 'sms', text: 'oi', flash: false },
+    },
+    at,
+  );
 }
