@@ -238,6 +238,35 @@ describe('the dispatch loop: claims, carrier failures, heartbeat, window', () =>
     expect((await c.get(id)).counts).toMatchObject({ queued: 2, submitting: 0 });
   }, 60_000);
 
+  it.each([
+    { why: "the campaign's rate", maxRate: 4, tps: null },
+    { why: "the carrier's limit", maxRate: undefined, tps: 4 },
+  ])(
+    'with two processes alive, each sends at half of $why: five messages at 2 a second span 2 s',
+    async ({ maxRate, tps }) => {
+      carrier.reset();
+      carrier.tpsLimit = tps;
+      const other = randomUUID();
+      await sql('insert into dispatch_workers (id, heartbeat_at, started_at, pid) values ($1, now(), now(), 1)', [
+        other,
+      ]);
+      await server.modules.supervisor.pass();
+      try {
+        expect(server.modules.supervisor.liveWorkers()).toBe(2);
+        const { c, id } = await started(5, maxRate);
+        expect(await c.waitFor(id, completed, 20_000)).toMatchObject({ counts: { sent: 5 } });
+        // Evenly spaced at 4 ÷ 2 processes = 2 a second: four gaps of 0.5 s (the whole rate here would
+        // take 1 s, twice it 0.5 s). Only a lower bound: a loaded machine may be slower, never faster.
+        const times = carrier.submits.map((x) => x.at);
+        expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(1_800);
+      } finally {
+        await sql('delete from dispatch_workers where id = $1', [other]);
+        await server.modules.supervisor.pass();
+      }
+    },
+    60_000,
+  );
+
   it('shares the rates among the live dispatching processes: with two alive, a claim is half as big', async () => {
     carrier.reset();
     // Another process beats besides this one; the supervisor's pass counts them.
