@@ -7,14 +7,12 @@ import {
   reaisToCentavos,
   type TransferableCreditType,
 } from '@ecoa/shared';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, NumberInput, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useEffect, useId, useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { isApiError } from '../../platform/api';
 import { errorText, translateValidation } from '../../platform/errors';
 import { useSubmissionKeys } from '../../platform/idempotency';
@@ -69,33 +67,24 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
   const { user } = useSession();
   const { money } = useAccountBalance();
   const queryClient = useQueryClient();
-  // Each row's quantity, checked as typed by the ledger's rules for the user's prices and balance;
-  // the server's refusal of a row is that row's error until it is edited.
+  // Each row's quantity; the server's refusal of a row is that row's error until it is edited.
+  const form = useForm<Quantities>({ defaultValues: {} });
+  const quantities = form.watch();
+  const serverErrors = form.formState.errors;
+  // The ledger's rules for a row, for the user's prices and balance: judged at render from the typed
+  // quantity, so new prices or a new balance judge every typed row again with nothing to re-trigger.
   const balanceCentavos = reaisToCentavos(money) ?? 0;
   const priceTable = user?.priceTable;
-  const schema = useMemo(
+  const rowRules = useMemo(
     () =>
-      z.object(
-        Object.fromEntries(
-          TRANSFER_TYPES.map((type) => [
-            type,
-            creditTransferRowSchema(type, unitPrice(priceTable, type), balanceCentavos),
-          ]),
-        ) as Record<TransferableCreditType, ReturnType<typeof creditTransferRowSchema>>,
-      ),
+      Object.fromEntries(
+        TRANSFER_TYPES.map((type) => [
+          type,
+          creditTransferRowSchema(type, unitPrice(priceTable, type), balanceCentavos),
+        ]),
+      ) as Record<TransferableCreditType, ReturnType<typeof creditTransferRowSchema>>,
     [priceTable, balanceCentavos],
   );
-  const form = useForm<Quantities>({ resolver: zodResolver(schema.partial()), mode: 'onChange', defaultValues: {} });
-  const quantities = form.watch();
-  const errors = form.formState.errors;
-  // New prices or a new balance judge the typed rows again (a server's refusal stays until edited).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the form's resolver is `schema`'s, read by `trigger`
-  useEffect(() => {
-    const typed = TRANSFER_TYPES.filter(
-      (type) => form.getValues(type) !== undefined && form.getFieldState(type).error?.type !== 'server',
-    );
-    if (typed.length > 0) void form.trigger(typed);
-  }, [schema, form]);
 
   // One Idempotency-Key per submission, per row: converting again after an error (the answer may
   // have been lost after the server applied it) cannot charge the balance twice, even when
@@ -139,9 +128,10 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
         renderRow={(type) => {
           const price = unitPrice(user?.priceTable, type);
           const quantity = quantities[type];
-          const rowError = errors[type];
-          const refusedByServer = rowError?.type === 'server';
-          const error = refusedByServer ? rowError?.message : ruleText(t, rowError?.message);
+          const serverError = serverErrors[type]?.message;
+          const check = quantity ? rowRules[type].safeParse(quantity) : undefined;
+          const error =
+            serverError ?? (check?.success === false ? ruleText(t, check.error.issues[0]?.message) : undefined);
           return (
             <Table.Tr key={type} data-testid={`transfer-row-${type}`}>
               <Table.Td>
@@ -187,13 +177,12 @@ export function TransferForm({ onDone }: { onDone?: () => void }) {
                 <Group justify="flex-end">
                   <Button
                     size="xs"
-                    // The row's own rule, at once (its message follows from the resolver a moment later).
-                    disabled={!quantity || (!refusedByServer && !schema.shape[type].safeParse(quantity).success)}
+                    // A server's refusal or a lost answer: the same submission may be retried.
+                    disabled={!quantity || (serverError === undefined && !check?.success)}
                     loading={converting.has(type)}
                     data-testid={`transfer-submit-${type}`}
-                    onClick={async () => {
-                      // A server's refusal or a lost answer: the same submission may be retried.
-                      if (!quantity || (!refusedByServer && !(await form.trigger(type)))) return;
+                    onClick={() => {
+                      if (!quantity) return;
                       const input = { type, amount: quantity };
                       transfer.mutate({ input, key: submissionKeys.keyFor(type, input) });
                     }}
