@@ -24,6 +24,7 @@ import type { StatusListener } from './message-batch-state.ts';
 import { createMessageCounts } from './message-counts.ts';
 import { createMessagesListRepository } from './messages-list.repository.ts';
 import { createMessagesList, type MessagesList } from './messages-list.ts';
+import { createMessagesPerDayRepository } from './messages-per-day.repository.ts';
 import { createMessagesPerDay } from './messages-per-day.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { createRepliesRepository, type RepliesRepository } from './replies.repository.ts';
@@ -84,7 +85,7 @@ export function createChannelsModule(deps: {
       settleBatch: repo.settleBatch,
       inflightBatch: service.inflightBatch,
     },
-    messagesPerDay: createMessagesPerDay(deps.db.db).since,
+    messagesPerDay: createMessagesPerDay(createMessagesPerDayRepository(deps.db.db)).since,
     replies: createRepliesRepository(deps.db.db),
     messagesList: createMessagesList(createMessagesListRepository(deps.db.db)),
     registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),

@@ -1,6 +1,5 @@
 import type { Channel } from '@ecoa/shared';
-import type { Database } from '../../platform/db/client.ts';
-import { createMessagesPerDayRepository } from './messages-per-day.repository.ts';
+import type { MessagesPerDayRepository } from './messages-per-day.repository.ts';
 
 export type MessagesOnDay = { day: string; channel: Channel; sent: number; delivered: number };
 
@@ -8,8 +7,7 @@ export type MessagesOnDay = { day: string; channel: Channel; sent: number; deliv
  * The user's messages per day, read for other modules (the dashboard) by the module that owns them
  * (ADR 018); the SQL is `messages-per-day.repository.ts`'s.
  */
-export function createMessagesPerDay(db: Database) {
-  const repository = createMessagesPerDayRepository(db);
+export function createMessagesPerDay(repository: MessagesPerDayRepository) {
   return {
     /** Messages sent and delivered per day (São Paulo) and channel since `since` (campaigns and test sends). */
     async since(userId: string, since: Date): Promise<MessagesOnDay[]> {
