@@ -3,6 +3,7 @@
  * settle rules' property test): what a campaign holds, what its rows say and what the ledger says
  * must agree whatever happened on the way.
  */
+import { createMessageTalliesRepository } from '../src/modules/channels/message-tallies.repository.ts';
 import type { DbHandle } from '../src/platform/db/client.ts';
 
 /**
@@ -12,7 +13,8 @@ import type { DbHandle } from '../src/platform/db/client.ts';
  *  - per campaign, used + released + open = reserved, used = the parts handed over (HANDED_OVER),
  *    released = the parts never handed over, and the campaign's ledger entries hold exactly the
  *    reservation of its open (queued or submitting) rows;
- *  - per user and credit type, the ledger's entries sum to the balance (available and reserved).
+ *  - per user and credit type, the ledger's entries sum to the balance (available and reserved);
+ *  - per campaign, the tallies the screens read equal a recount of its rows (issue 24).
  * `campaignIds` narrows the campaigns checked (the users' ledgers are checked whole).
  */
 /**
@@ -25,6 +27,7 @@ export const HANDED_OVER = `(m.submitted_at is not null or m.status in ('sent', 
 
 export async function moneyProblems(db: DbHandle, userIds: string[], campaignIds?: string[]): Promise<string[]> {
   const problems: string[] = [];
+  const tallies = createMessageTalliesRepository(db.db);
   const q = async <T>(text: string, values: unknown[] = []) => (await db.executeSql(text, values)).rows as T[];
   const campaigns = await q<{
     id: string;
@@ -62,6 +65,8 @@ export async function moneyProblems(db: DbHandle, userIds: string[], campaignIds
     if (c.released !== c.never) problems.push(`${name}: released ${c.released} ≠ parts never handed over ${c.never}`);
     if (c.entriesReserved !== c.open)
       problems.push(`${name}: its ledger entries hold ${c.entriesReserved} reserved, its open rows ${c.open}`);
+    for (const d of await tallies.differences(c.id))
+      problems.push(`${name}: tallies say ${d.tallied} for ${d.key}, its rows ${d.counted}`);
   }
   const balances = await q<{ userId: string; type: string; available: number; reserved: number; a: number; r: number }>(
     `select b.user_id as "userId", b.type, b.available::int as available, b.reserved::int as reserved,

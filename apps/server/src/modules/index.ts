@@ -198,7 +198,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     campaigns: campaigns.reports,
     ledger: ledger.service,
     clock,
-    messagesPerDay: channels.messagesPerDay,
+    messagesPerDay: (userId, since) => channels.tallies.perDay(userId, since),
   });
   // The Receita's open data, refreshed by the import job (or `npm run cnpj:import`).
   const cnpjBase = createCnpjBaseModule({ db, jobs, clock, logger });

@@ -78,7 +78,9 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
 
   /** The customer's `campaign.status` webhook, in the move's transaction, with the recipients' counts. */
   async function announce(row: CampaignRow, status: CampaignStatusEvent, tx: DbOrTx): Promise<void> {
-    if (deps.onStatus) await deps.onStatus(row, status, await repo.counts(row.id, tx), tx);
+    if (!deps.onStatus) return;
+    const tally = (await deps.tallies.campaigns([row.id], tx)).get(row.id)!;
+    await deps.onStatus(row, status, tally.counts, tx);
   }
 
   /** Credits back to available for `parts` not sent, mirrored on the campaign. */

@@ -12,16 +12,16 @@ import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AudioInUse, AudiosService } from '../audios/index.ts';
 import type { AuditRepository } from '../audit/index.ts';
-import type { ChannelsService, ProviderRegistry } from '../channels/index.ts';
+import type { ChannelsService, MessageTallies, ProviderRegistry } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { OptOutsService } from '../opt-outs/index.ts';
 import { createApiMessagesRepository } from './campaigns.api-messages.repository.ts';
 import { type ApiSends, createApiSends } from './campaigns.api-sends.ts';
 import { createDispatcher, type Dispatcher, type RecipientStore } from './campaigns.dispatcher.ts';
 import { defineCampaignsJobs } from './campaigns.jobs.ts';
-import { type CampaignReportsRepository, createCampaignReportsRepository } from './campaigns.reports.repository.ts';
+import { createCampaignReportsRepository } from './campaigns.reports.repository.ts';
 import { registerCampaignReportRoutes } from './campaigns.reports.routes.ts';
-import { createCampaignReports } from './campaigns.reports.service.ts';
+import { type CampaignReports, createCampaignReports } from './campaigns.reports.service.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
 import { registerCampaignsRoutes } from './campaigns.routes.ts';
 import { type CampaignsService, createCampaignsService } from './campaigns.service.ts';
@@ -35,7 +35,7 @@ export type CampaignsModule = {
   dispatcher: Dispatcher;
   supervisor: CampaignSupervisor;
   /** What the home page reads of the campaigns. */
-  reports: CampaignReportsRepository;
+  reports: Pick<CampaignReports, 'withProgress'>;
   /** A scheduled, running or paused campaign still plays this audio (the audios module asks before a delete). */
   audioInUse: AudioInUse;
   registerRoutes: RegisterRoutes;
@@ -53,6 +53,7 @@ export function createCampaignsModule(deps: {
   /** Where a batch's outcomes are written, and the receipts' follow-ups (the channels module). */
   channels: {
     batches: RecipientStore;
+    tallies: MessageTallies;
     service: Pick<ChannelsService, 'afterReceipt' | 'sweepEarlyReceipts'>;
   };
   jobs: Jobs;
@@ -73,6 +74,7 @@ export function createCampaignsModule(deps: {
     repo,
     ledger,
     providers,
+    tallies: channels.tallies,
     audioExists: audios.exists,
     jobs,
     audit: (entry, tx) => audit.record({ ...entry, subjectType: 'campaign' }, tx),
@@ -123,14 +125,19 @@ export function createCampaignsModule(deps: {
     clock,
     logger,
   });
-  const reportsRepo = createCampaignReportsRepository(db);
-  const reports = createCampaignReports({ repo: reportsRepo, campaigns: repo, clock, publicUrl: deps.publicUrl });
+  const reports = createCampaignReports({
+    repo: createCampaignReportsRepository(db),
+    campaigns: repo,
+    tallies: channels.tallies,
+    clock,
+    publicUrl: deps.publicUrl,
+  });
   return {
     service,
     apiSends,
     dispatcher,
     supervisor,
-    reports: reportsRepo,
+    reports,
     audioInUse: (userId, audioId, tx) => repo.audioInUse(userId, audioId, tx),
     registerRoutes: (app, guard) => {
       registerCampaignsRoutes(app, { campaigns: service, guard });

@@ -1,9 +1,9 @@
 /**
  * A campaign's recipients in the database: who the lists give (the audience), the start's
- * snapshot, the dispatchers' claims, and what became of them (counts, reasons, answers, clicks).
+ * snapshot, the dispatchers' claims, and what became of them (URA answers, clicks; the counts per status and reason are the channels
+ * module's tallies).
  * Part of the campaigns repository (spread into it), kept apart to stay readable.
  */
-import type { CampaignCounts, MessageStatus } from '@ecoa/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
@@ -29,32 +29,6 @@ export type RecipientRow = {
 export type ClaimedRecipient = { id: string; toPhone: string; parts: number; content: OutboundContent };
 
 export type AudienceCounts = { rows: number; phones: number; optedOut: number; landlines: number };
-
-const COUNT_KEYS: Record<MessageStatus, keyof CampaignCounts> = {
-  queued: 'queued',
-  submitting: 'submitting',
-  sent: 'sent',
-  delivered: 'delivered',
-  failed: 'failed',
-  expired: 'expired',
-  unknown: 'unknown',
-  opted_out: 'optedOut',
-  canceled: 'canceled',
-};
-
-export function emptyCounts(): CampaignCounts {
-  return {
-    queued: 0,
-    submitting: 0,
-    sent: 0,
-    delivered: 0,
-    failed: 0,
-    expired: 0,
-    unknown: 0,
-    optedOut: 0,
-    canceled: 0,
-  };
-}
 
 export function createRecipientQueries(db: Database) {
   /** The eligible contacts of `listIds`, one per phone, ordered by phone (the keyset). */
@@ -235,16 +209,6 @@ export function createRecipientQueries(db: Database) {
       return Number(row?.parts ?? 0);
     },
 
-    /** Recipients per status. */
-    async counts(campaignId: string, tx: DbOrTx = db): Promise<CampaignCounts> {
-      const rows = await rowsOf<{ status: MessageStatus; n: number | string }>(
-        tx.execute(sql`select status, count(*) as n from messages where campaign_id = ${campaignId} group by status`),
-      );
-      const counts = emptyCounts();
-      for (const r of rows) counts[COUNT_KEYS[r.status]] += Number(r.n);
-      return counts;
-    },
-
     /** Whether anything is left to send or in flight. */
     async pending(campaignId: string, tx: DbOrTx = db): Promise<{ queued: boolean; submitting: boolean }> {
       const [row] = await rowsOf<{ queued: boolean; submitting: boolean }>(
@@ -253,17 +217,6 @@ export function createRecipientQueries(db: Database) {
                  exists (select 1 from messages where campaign_id = ${campaignId} and status = 'submitting') as submitting`),
       );
       return { queued: Boolean(row?.queued), submitting: Boolean(row?.submitting) };
-    },
-
-    /** Failure reasons, most frequent first. */
-    async reasons(campaignId: string): Promise<{ reason: string; count: number }[]> {
-      const rows = await rowsOf<{ reason: string; n: number | string }>(
-        db.execute(sql`
-          select reason, count(*) as n from messages
-          where campaign_id = ${campaignId} and reason is not null and status in ('failed', 'expired', 'unknown')
-          group by reason order by n desc, reason limit 20`),
-      );
-      return rows.map((r) => ({ reason: r.reason, count: Number(r.n) }));
     },
 
     /** URA: the last digit each recipient pressed, counted. */

@@ -6,8 +6,6 @@ import { rowsOf } from '../../platform/db/rows.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 
 const n = (v: unknown) => Number(v ?? 0);
-/** Where the timeline's buckets start counting (whole hours of UTC are whole hours in São Paulo). */
-const EPOCH = '2000-01-01T00:00:00Z';
 
 export type CampaignFilter = {
   userId?: string;
@@ -18,16 +16,21 @@ export type CampaignFilter = {
   searchUsers?: boolean;
 };
 
-/** A campaign row with its recipients' progress (one GROUP BY for a whole page) and its user. */
-export type CampaignProgressRow = CampaignRow & {
-  done: number;
-  sent: number;
-  delivered: number;
-  failed: number;
-  /** Still in flight or waiting for the carrier's receipt (`submitting`, `sent`). */
-  awaiting: number;
+/** A campaign row with its user. */
+export type CampaignWithUserRow = CampaignRow & {
   user: { id: string; name: string; email: string; company: string };
 };
+
+export type RecipientFilter = { status?: MessageStatus; q?: string; clicked?: boolean };
+
+function recipientFilter(campaignId: string, f: RecipientFilter) {
+  const digits = f.q?.replace(/\D/g, '');
+  const clicked = sql`exists (select 1 from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = m.id)`;
+  return sql`m.campaign_id = ${campaignId}
+    ${f.status ? sql`and m.status = ${f.status}` : sql``}
+    ${f.clicked === undefined ? sql`` : f.clicked ? sql`and ${clicked}` : sql`and not ${clicked}`}
+    ${digits ? sql`and m.to_phone like ${`%${digits}%`}` : sql``}`;
+}
 
 export type RecipientReportRow = {
   id: string;
@@ -45,7 +48,10 @@ export type RecipientReportRow = {
   finishedAt: Date | null;
 };
 
-/** The campaigns' read side: pages of campaigns with progress, recipients, the export, the timeline. */
+/**
+ * The campaigns' read side: pages of campaigns with their users, recipients, the export (the
+ * progress and the timeline are the channels module's tallies).
+ */
 export function createCampaignReportsRepository(db: Database) {
   const where = (f: CampaignFilter) => {
     const like = f.q ? `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
@@ -67,7 +73,7 @@ export function createCampaignReportsRepository(db: Database) {
       f: CampaignFilter,
       page: number,
       pageSize: number,
-    ): Promise<{ rows: CampaignProgressRow[]; total: number }> {
+    ): Promise<{ rows: CampaignWithUserRow[]; total: number }> {
       const [count] = await rowsOf<{ n: number }>(
         db.execute(sql`select count(*) as n from campaigns c join users u on u.id = c.user_id where ${where(f)}`),
       );
@@ -76,48 +82,42 @@ export function createCampaignReportsRepository(db: Database) {
           select c.id from campaigns c join users u on u.id = c.user_id where ${where(f)}
           order by c.created_at desc, c.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`),
       );
-      return { rows: await this.withProgress(rows.map((r) => String(r.id))), total: n(count?.n) };
+      return { rows: await this.withUsers(rows.map((r) => String(r.id))), total: n(count?.n) };
     },
 
-    /** The campaigns `ids` (in that order) with progress and user. */
-    async withProgress(ids: string[]): Promise<CampaignProgressRow[]> {
+    /** The campaigns `ids` (in that order) with their users. */
+    async withUsers(ids: string[]): Promise<CampaignWithUserRow[]> {
       if (ids.length === 0) return [];
       const rows = await rowsOf<Record<string, unknown>>(
         db.execute(sql`
-          select c.*, u.full_name as u_name, u.email as u_email, u.name as u_company, p.*
+          select c.*, u.full_name as u_name, u.email as u_email, u.name as u_company
           from campaigns c join users u on u.id = c.user_id
-          left join lateral (
-            select count(*) filter (where m.status not in ('queued', 'submitting')) as done,
-                   count(*) filter (where m.submitted_at is not null) as sent,
-                   count(*) filter (where m.status = 'delivered') as delivered,
-                   count(*) filter (where m.status in ('failed', 'expired')) as failed,
-                   count(*) filter (where m.status in ('submitting', 'sent')) as awaiting
-            from messages m where m.campaign_id = c.id) p on true
           where c.id = any(${pgArray(ids)}::uuid[])`),
       );
       const byId = new Map(rows.map((r) => [String(r.id), r]));
       return ids.flatMap((id) => {
         const r = byId.get(id);
-        return r ? [toProgressRow(r)] : [];
+        return r ? [toCampaignWithUser(r)] : [];
       });
     },
 
+    /** Recipients matching the filter, counted (the screens count by status from the tallies instead). */
+    async countRecipients(campaignId: string, f: RecipientFilter): Promise<number> {
+      const [count] = await rowsOf<{ n: number }>(
+        db.execute(sql`select count(*) as n from messages m where ${recipientFilter(campaignId, f)}`),
+      );
+      return n(count?.n);
+    },
+
+    /** A page of the recipients matching the filter, by phone. */
     async recipients(
       campaignId: string,
-      f: { status?: MessageStatus; q?: string; clicked?: boolean },
+      f: RecipientFilter,
       page: number,
       pageSize: number,
-    ): Promise<{ rows: RecipientReportRow[]; total: number }> {
-      const digits = f.q?.replace(/\D/g, '');
-      const clicked = sql`exists (select 1 from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = m.id)`;
-      const filter = sql`m.campaign_id = ${campaignId}
-        ${f.status ? sql`and m.status = ${f.status}` : sql``}
-        ${f.clicked === undefined ? sql`` : f.clicked ? sql`and ${clicked}` : sql`and not ${clicked}`}
-        ${digits ? sql`and m.to_phone like ${`%${digits}%`}` : sql``}`;
-      const [count] = await rowsOf<{ n: number }>(
-        db.execute(sql`select count(*) as n from messages m where ${filter}`),
-      );
-      const rows = await rowsOf<RecipientReportRow>(
+    ): Promise<RecipientReportRow[]> {
+      const filter = recipientFilter(campaignId, f);
+      return rowsOf<RecipientReportRow>(
         db.execute(sql`
           select m.id, m.to_phone as "toPhone", m.contact_name as name, m.status, m.reason, m.parts,
             (select e.detail->>'digits' from message_events e where e.message_id = m.id and e.detail ? 'digits'
@@ -127,7 +127,6 @@ export function createCampaignReportsRepository(db: Database) {
           from messages m where ${filter}
           order by m.to_phone limit ${pageSize} offset ${(page - 1) * pageSize}`),
       );
-      return { rows, total: n(count?.n) };
     },
 
     /** Every recipient, in pages by phone (keyset): an export never holds a whole campaign in memory. */
@@ -152,27 +151,10 @@ export function createCampaignReportsRepository(db: Database) {
         if (rows.length < pageSize) return;
       }
     },
-
-    /** Sends and outcomes per bucket of `interval` (a PostgreSQL interval, e.g. '10 seconds'). */
-    async timeline(campaignId: string, interval: string) {
-      const rows = await rowsOf<{ at: Date; sent: unknown; delivered: unknown; failed: unknown }>(
-        db.execute(sql`
-          with t as (
-            select date_bin(${interval}::interval, submitted_at, ${EPOCH}::timestamptz) as at, 1 as sent, 0 as delivered, 0 as failed
-              from messages where campaign_id = ${campaignId} and submitted_at is not null
-            union all
-            select date_bin(${interval}::interval, finished_at, ${EPOCH}::timestamptz), 0, (status = 'delivered')::int, (status in ('failed', 'expired'))::int
-              from messages where campaign_id = ${campaignId} and finished_at is not null
-                and status in ('delivered', 'failed', 'expired'))
-          select at, sum(sent) as sent, sum(delivered) as delivered, sum(failed) as failed
-          from t group by at order by at`),
-      );
-      return rows.map((r) => ({ at: new Date(r.at), sent: n(r.sent), delivered: n(r.delivered), failed: n(r.failed) }));
-    },
   };
 }
 
-function toProgressRow(r: Record<string, unknown>): CampaignProgressRow {
+function toCampaignWithUser(r: Record<string, unknown>): CampaignWithUserRow {
   const date = (v: unknown) => (v ? new Date(v as string) : null);
   return {
     id: String(r.id),
@@ -202,11 +184,6 @@ function toProgressRow(r: Record<string, unknown>): CampaignProgressRow {
     scheduledAt: date(r.scheduled_at),
     startedAt: date(r.started_at),
     finishedAt: date(r.finished_at),
-    done: n(r.done),
-    sent: n(r.sent),
-    delivered: n(r.delivered),
-    failed: n(r.failed),
-    awaiting: n(r.awaiting),
     user: {
       id: String(r.user_id),
       name: String(r.u_name ?? ''),

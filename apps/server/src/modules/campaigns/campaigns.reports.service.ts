@@ -12,7 +12,8 @@ import {
 import type { Clock } from '../../platform/clock/clock.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { csvLine } from '../../platform/http/csv.ts';
-import type { CampaignProgressRow, CampaignReportsRepository } from './campaigns.reports.repository.ts';
+import type { CampaignTally, MessageTallies } from '../channels/index.ts';
+import type { CampaignReportsRepository, CampaignWithUserRow } from './campaigns.reports.repository.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
 import { bucketInterval, timelineBucket, withEmptyBuckets } from './campaigns.timeline.ts';
@@ -42,14 +43,18 @@ export function campaignBasics(row: CampaignRow, now: Date) {
   };
 }
 
-export function toSummary(row: CampaignProgressRow, now: Date, withUser = false): CampaignSummary {
+/** A campaign with its user and its recipients' tally, as the lists and the home page show it. */
+export type CampaignProgress = { row: CampaignWithUserRow; tally: CampaignTally };
+
+export function toSummary({ row, tally }: CampaignProgress, now: Date, withUser = false): CampaignSummary {
+  const c = tally.counts;
   return {
     ...campaignBasics(row, now),
-    done: row.done,
-    sent: row.sent,
-    delivered: row.delivered,
-    failed: row.failed,
-    awaiting: row.awaiting,
+    done: Object.values(c).reduce((sum, k) => sum + k, 0) - c.queued - c.submitting,
+    sent: tally.submitted,
+    delivered: c.delivered,
+    failed: c.failed + c.expired,
+    awaiting: c.submitting + c.sent,
     creditsUsed: row.creditsUsed,
     ...(withUser ? { user: row.user } : {}),
   };
@@ -61,11 +66,19 @@ type ListQuery = { status?: CampaignStatus; channel?: Channel; q?: string; page:
 export function createCampaignReports(deps: {
   repo: CampaignReportsRepository;
   campaigns: CampaignsRepository;
+  /** The recipients counted per status, day and second (the channels module's tallies). */
+  tallies: Pick<MessageTallies, 'campaigns' | 'timeline'>;
   clock: Clock;
   /** Where recipients' tracked links live (`PUBLIC_URL/l/_<code>`), for the export. */
   publicUrl: string;
 }) {
   const { repo, clock } = deps;
+
+  async function tallied(id: string, status: MessageStatus | undefined): Promise<number> {
+    const { counts } = (await deps.tallies.campaigns([id])).get(id)!;
+    if (!status) return Object.values(counts).reduce((sum, k) => sum + k, 0);
+    return counts[status === 'opted_out' ? 'optedOut' : status];
+  }
 
   async function owned(userId: string, id: string) {
     const row = await deps.campaigns.findOwned(userId, id);
@@ -73,18 +86,30 @@ export function createCampaignReports(deps: {
     return row;
   }
 
+  async function withTallies(rows: CampaignWithUserRow[]): Promise<CampaignProgress[]> {
+    const tallies = await deps.tallies.campaigns(rows.map((r) => r.id));
+    return rows.map((row) => ({ row, tally: tallies.get(row.id)! }));
+  }
+
   return {
+    /** The campaigns `ids` (in that order) with their users and tallies (the home page). */
+    async withProgress(ids: string[]): Promise<CampaignProgress[]> {
+      return withTallies(await repo.withUsers(ids));
+    },
+
     async list(userId: string, query: ListQuery): Promise<CampaignList> {
       const { rows, total } = await repo.page({ ...query, userId }, query.page, query.pageSize);
       const now = clock.now();
-      return { items: rows.map((r) => toSummary(r, now)), total, page: query.page, pageSize: query.pageSize };
+      const items = (await withTallies(rows)).map((c) => toSummary(c, now));
+      return { items, total, page: query.page, pageSize: query.pageSize };
     },
 
     /** Administrators: every user's campaigns, with the user. */
     async listAll(query: ListQuery & { userId?: string }): Promise<CampaignList> {
       const { rows, total } = await repo.page({ ...query, searchUsers: true }, query.page, query.pageSize);
       const now = clock.now();
-      return { items: rows.map((r) => toSummary(r, now, true)), total, page: query.page, pageSize: query.pageSize };
+      const items = (await withTallies(rows)).map((c) => toSummary(c, now, true));
+      return { items, total, page: query.page, pageSize: query.pageSize };
     },
 
     async messages(
@@ -93,7 +118,13 @@ export function createCampaignReports(deps: {
       query: { status?: MessageStatus; q?: string; clicked?: boolean; page: number; pageSize: number },
     ): Promise<CampaignMessages> {
       await owned(userId, id);
-      const { rows, total } = await repo.recipients(id, query, query.page, query.pageSize);
+      const { page, pageSize, ...filter } = query;
+      // Unfiltered or by status, the total is the tallies' (a count of a big campaign's rows on every poll is not).
+      const byTally = filter.q === undefined && filter.clicked === undefined;
+      const [rows, total] = await Promise.all([
+        repo.recipients(id, filter, page, pageSize),
+        byTally ? tallied(id, filter.status) : repo.countRecipients(id, filter),
+      ]);
       return {
         items: rows.map((r) => ({
           id: r.id,
@@ -159,7 +190,7 @@ export function createCampaignReports(deps: {
       const start = campaign.startedAt ?? campaign.createdAt;
       const end = campaign.finishedAt ?? clock.now();
       const bucket = timelineBucket(start, end);
-      const points = withEmptyBuckets(await repo.timeline(id, bucketInterval(bucket)), bucket);
+      const points = withEmptyBuckets(await deps.tallies.timeline(id, bucketInterval(bucket)), bucket);
       return { bucket, points: points.map((p) => ({ ...p, at: p.at.toISOString() })) };
     },
   };

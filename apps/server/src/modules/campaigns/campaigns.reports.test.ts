@@ -41,6 +41,18 @@ describe('campaign reports, the dashboard and the administrators’ list', () =>
       awaiting: 0,
       creditsUsed: 3,
     });
+    // The progress is the tallies' (issue 24), not a count of the rows: a difference written there shows.
+    const nudge = (n: number) =>
+      server.db.executeSql(
+        `insert into message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
+         values ($1, $2, 'sms_short', current_date, 'delivered', true, null, $3)`,
+        [user.id, id, n],
+      );
+    await nudge(2);
+    const nudged = (await c.call('GET', '/api/v1/campaigns?pageSize=1')).json().items[0];
+    expect(nudged).toMatchObject({ done: 5, sent: 5, delivered: 5 });
+    expect((await c.call('GET', `/api/v1/campaigns/${id}`)).json().counts.delivered).toBe(5);
+    await nudge(-2);
     const drafts = (await c.call('GET', '/api/v1/campaigns?status=DRAFT')).json();
     expect(drafts.items.map((x: { id: string }) => x.id)).toEqual([draft]);
     expect((await c.call('GET', '/api/v1/campaigns?q=black')).json().total).toBe(1);

@@ -13,7 +13,6 @@ export type {
   Recipient,
   RecipientRow,
 } from './campaigns.recipients.repository.ts';
-export { emptyCounts } from './campaigns.recipients.repository.ts';
 
 /** A worker that has not beaten for this long is dead: what it claimed was cut off. */
 export const WORKER_DEAD_AFTER_SECONDS = 30;

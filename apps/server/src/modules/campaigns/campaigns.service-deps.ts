@@ -9,7 +9,7 @@ import type { Database, DbOrTx, Tx } from '../../platform/db/client.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuditChanges } from '../audit/index.ts';
-import type { ProviderRegistry } from '../channels/index.ts';
+import type { MessageTallies, ProviderRegistry } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { CampaignsRepository } from './campaigns.repository.ts';
 import type { CampaignRow } from './campaigns.schema.ts';
@@ -22,6 +22,8 @@ export type CampaignsServiceDeps = {
   repo: CampaignsRepository;
   ledger: Pick<LedgerService, 'reserve' | 'capture' | 'release' | 'getBalances'>;
   providers: Pick<ProviderRegistry, 'forChannel'>;
+  /** A campaign's recipients counted per status and reason (the channels module's tallies). */
+  tallies: Pick<MessageTallies, 'campaigns'>;
   /** Whether the user owns this audio (the audios module). */
   audioExists: (userId: string, audioId: string) => Promise<boolean>;
   /** Whether the user owns this live rotating link (the links module), for a tracked `{link}`. */

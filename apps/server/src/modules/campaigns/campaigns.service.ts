@@ -115,12 +115,12 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
 
     async get(userId: string, id: string): Promise<Campaign> {
       const row = await owned(userId, id);
-      const [counts, reasons, answers, clicked] = await Promise.all([
-        repo.counts(id),
-        repo.reasons(id),
+      const [tallies, answers, clicked] = await Promise.all([
+        deps.tallies.campaigns([id]),
         row.channel === 'ura' ? repo.answers(id) : Promise.resolve([]),
         row.content.trackedLink ? repo.clicks(id) : Promise.resolve({ total: 0, recipients: 0 }),
       ]);
+      const { counts, reasons } = tallies.get(id)!;
       // Click-through rate: recipients who clicked among those the carrier took.
       const reached = counts.delivered + counts.sent + counts.unknown;
       const clicks = {

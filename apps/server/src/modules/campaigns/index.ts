@@ -1,7 +1,7 @@
 /**
  * The campaigns module's public surface: the module as the composition root builds it (service,
- * dispatcher, supervisor, routes), its service, and what the home page reads of the campaigns (the
- * reports' repository and a campaign's summary).
+ * dispatcher, supervisor, routes), its service, and what the home page reads of the campaigns (their
+ * progress and a campaign's summary).
  */
 export type {
   ApiAccepted,
@@ -12,6 +12,5 @@ export type {
   PreparedApiSend,
 } from './campaigns.api-sends.ts';
 export { type CampaignsModule, createCampaignsModule } from './campaigns.module.ts';
-export type { CampaignReportsRepository } from './campaigns.reports.repository.ts';
-export { toSummary } from './campaigns.reports.service.ts';
+export { type CampaignProgress, type CampaignReports, toSummary } from './campaigns.reports.service.ts';
 export { type CampaignsService, createCampaignsService } from './campaigns.service.ts';

@@ -1,7 +1,7 @@
 /**
  * The channels as the composition root wires them: test sends and every carrier's receipts and
  * replies (messages, their history, opt-out words), the carriers' webhooks, the jobs. Campaigns
- * write their batches' outcomes through `batches`; the home page reads `messagesPerDay`.
+ * write their batches' outcomes through `batches`; the campaign screens and the home page read `tallies`.
  */
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Config } from '../../platform/config/config.ts';
@@ -22,10 +22,10 @@ import {
 import { registerProviderWebhooks } from './channels.webhooks.ts';
 import type { StatusListener } from './message-batch-state.ts';
 import { createMessageCounts } from './message-counts.ts';
+import { createMessageTalliesRepository } from './message-tallies.repository.ts';
+import { createMessageTallies, type MessageTallies } from './message-tallies.ts';
 import { createMessagesListRepository } from './messages-list.repository.ts';
 import { createMessagesList, type MessagesList } from './messages-list.ts';
-import { createMessagesPerDayRepository } from './messages-per-day.repository.ts';
-import { createMessagesPerDay } from './messages-per-day.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { createRepliesRepository, type RepliesRepository } from './replies.repository.ts';
 
@@ -33,7 +33,8 @@ export type ChannelsModule = {
   service: ChannelsService;
   /** A campaign batch's outcomes, written set-based, and the in-flight submits its receipts may ride with. */
   batches: Pick<ChannelsRepository, 'recordSubmittedBatch' | 'settleBatch'> & Pick<ChannelsService, 'inflightBatch'>;
-  messagesPerDay: ReturnType<typeof createMessagesPerDay>['since'];
+  /** Messages counted per campaign, day and second without counting `messages` (the screens' progress, the home page's chart). */
+  tallies: MessageTallies;
   /** The stored replies, for the inbox (modules/replies). */
   replies: RepliesRepository;
   /** The user's messages in keyset pages (the sending API's `GET /api/v1/messages`). */
@@ -70,12 +71,16 @@ export function createChannelsModule(deps: {
     logger,
     events: deps.events,
   });
+  const tallies = createMessageTallies(createMessageTalliesRepository(deps.db.db));
   for (const provider of providers.all()) provider.onEvent((event) => service.handleEvent(event));
   defineChannelsJobs(jobs, {
     channels: service,
     post: customerUrlPoster(config),
     purgeEarlyReceipts: () => repo.purgeEarlyReceipts(),
-    foldMessageCounts: () => createMessageCounts(deps.db).fold(),
+    foldMessageCounts: async () => {
+      await createMessageCounts(deps.db).fold();
+      await tallies.foldAll();
+    },
     logger,
   });
   return {
@@ -85,7 +90,7 @@ export function createChannelsModule(deps: {
       settleBatch: repo.settleBatch,
       inflightBatch: service.inflightBatch,
     },
-    messagesPerDay: createMessagesPerDay(createMessagesPerDayRepository(deps.db.db)).since,
+    tallies,
     replies: createRepliesRepository(deps.db.db),
     messagesList: createMessagesList(createMessagesListRepository(deps.db.db)),
     registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),

@@ -4,7 +4,9 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -141,6 +143,48 @@ export const messageStatusCounts = pgTable('message_status_counts', {
   status: text('status').notNull(),
   n: bigint('n', { mode: 'number' }).notNull(),
 });
+
+/**
+ * Messages per campaign, user, channel, São Paulo day (of `created_at`), status, whether submitted
+ * and reason, kept by the database as rows move (issue 24): statement-level triggers on `messages`
+ * (migration 0026) add one row per key a statement changed, with the difference. The campaign
+ * screens and the home page sum them (`message-tallies.ts`, which folds them together) instead of
+ * counting a campaign's rows on every poll, so their cost does not grow with `messages`.
+ */
+export const messageTallies = pgTable(
+  'message_tallies',
+  {
+    userId: uuid('user_id').notNull(),
+    campaignId: uuid('campaign_id'),
+    channel: text('channel').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    submitted: boolean('submitted').notNull(),
+    reason: text('reason'),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    index('message_tallies_campaign_idx').on(t.campaignId),
+    index('message_tallies_user_day_idx').on(t.userId, t.day),
+  ],
+);
+
+/**
+ * A campaign's sends and outcomes per second (of `submitted_at`, and of `finished_at` for
+ * delivered, failed and expired), kept like `message_tallies` by the same migration's triggers:
+ * the timeline sums them into its buckets.
+ */
+export const campaignTimelineTallies = pgTable(
+  'campaign_timeline_tallies',
+  {
+    campaignId: uuid('campaign_id').notNull(),
+    at: timestamptz('at').notNull(),
+    sent: integer('sent').notNull(),
+    delivered: integer('delivered').notNull(),
+    failed: integer('failed').notNull(),
+  },
+  (t) => [index('campaign_timeline_tallies_idx').on(t.campaignId, t.at)],
+);
 
 /**
  * Messages people sent us (SMS, WhatsApp and RCS replies), per account: the account that last

@@ -9,8 +9,8 @@ export { type ChannelsModule, createChannelsModule } from './channels.module.ts'
 export { type ChannelsService, createChannelsService } from './channels.service.ts';
 export type { InflightBatch } from './inflight-submits.ts';
 export { createMessageCounts, type MessageCount } from './message-counts.ts';
+export type { CampaignTally, MessagesOnDay, MessageTallies, TimelinePoint } from './message-tallies.ts';
 export type { MessageListFilter, MessagesList } from './messages-list.ts';
-export { createMessagesPerDay, type MessagesOnDay } from './messages-per-day.ts';
 export {
   type ChannelProvider,
   type OutboundContent,

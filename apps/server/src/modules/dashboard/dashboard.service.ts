@@ -1,6 +1,6 @@
 import type { DashboardSummary } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
-import { type CampaignReportsRepository, toSummary } from '../campaigns/index.ts';
+import { type CampaignReports, toSummary } from '../campaigns/index.ts';
 import type { MessagesOnDay } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { DashboardRepository } from './dashboard.repository.ts';
@@ -10,9 +10,9 @@ const DAYS = 30;
 /** The signed-in user's home page: campaigns now, the last 30 days per channel, the first steps. */
 export function createDashboardService(deps: {
   repo: DashboardRepository;
-  campaigns: Pick<CampaignReportsRepository, 'withProgress'>;
+  campaigns: Pick<CampaignReports, 'withProgress'>;
   ledger: Pick<LedgerService, 'getBalances'>;
-  /** The user's messages per day since a date (the channels module reads its table). */
+  /** The user's messages per day from a date's day on (the channels module's tallies). */
   messagesPerDay: (userId: string, since: Date) => Promise<MessagesOnDay[]>;
   clock: Clock;
 }) {
