@@ -11,7 +11,6 @@
  *
  *   npm run bench -- reports
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -20,26 +19,13 @@ import { bearer, signUpAndSignIn } from '../test/factories.test-support.ts';
 import { moveRunningCampaign, seedReportsCampaigns } from '../test/reports-seed.test-support.ts';
 import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
 import { httpLoad, type Load } from './load.ts';
+import { cpuSecondsOf } from './proc-cpu.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 
 const CAMPAIGNS = 50;
 const SECONDS = Number(process.env.REPORTS_BENCH_SECONDS ?? 60);
 const CLIENTS = 20;
 const ms = (t: number) => Math.round(t * 10) / 10;
-
-/** CPU seconds (user + system) of these processes so far, from /proc (clock ticks of 1/100 s). */
-function cpuSecondsOf(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // A backend that ended: its CPU is lost to the figure (the pool keeps its connections).
-    }
-  }
-  return ticks / 100;
-}
 
 export const poolSize = 24;
 

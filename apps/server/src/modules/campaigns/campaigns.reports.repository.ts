@@ -69,20 +69,23 @@ export function createCampaignReportsRepository(db: Database) {
   };
 
   return {
+    /** A page of campaigns with their users, and how many match (one statement; a second only past the last page). */
     async page(
       f: CampaignFilter,
       page: number,
       pageSize: number,
     ): Promise<{ rows: CampaignWithUserRow[]; total: number }> {
+      const rows = await rowsOf<Record<string, unknown>>(
+        db.execute(sql`
+          select c.*, u.full_name as u_name, u.email as u_email, u.name as u_company, count(*) over () as matching
+          from campaigns c join users u on u.id = c.user_id where ${where(f)}
+          order by c.created_at desc, c.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`),
+      );
+      if (rows.length > 0) return { rows: rows.map(toCampaignWithUser), total: n(rows[0]!.matching) };
       const [count] = await rowsOf<{ n: number }>(
         db.execute(sql`select count(*) as n from campaigns c join users u on u.id = c.user_id where ${where(f)}`),
       );
-      const rows = await rowsOf<Record<string, unknown>>(
-        db.execute(sql`
-          select c.id from campaigns c join users u on u.id = c.user_id where ${where(f)}
-          order by c.created_at desc, c.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`),
-      );
-      return { rows: await this.withUsers(rows.map((r) => String(r.id))), total: n(count?.n) };
+      return { rows: [], total: n(count?.n) };
     },
 
     /** The campaigns `ids` (in that order) with their users. */

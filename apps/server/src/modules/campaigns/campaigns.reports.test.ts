@@ -53,6 +53,8 @@ describe('campaign reports, the dashboard and the administrators’ list', () =>
     expect(nudged).toMatchObject({ done: 5, sent: 5, delivered: 5 });
     expect((await c.call('GET', `/api/v1/campaigns/${id}`)).json().counts.delivered).toBe(5);
     await nudge(-2);
+    // Past the last page: no items, and still how many there are.
+    expect((await c.call('GET', '/api/v1/campaigns?page=9&pageSize=1')).json()).toMatchObject({ total: 2, items: [] });
     const drafts = (await c.call('GET', '/api/v1/campaigns?status=DRAFT')).json();
     expect(drafts.items.map((x: { id: string }) => x.id)).toEqual([draft]);
     expect((await c.call('GET', '/api/v1/campaigns?q=black')).json().total).toBe(1);
