@@ -4,19 +4,18 @@
 -- `message_tallies` (campaign, user, channel, São Paulo day, status, submitted, reason) and to
 -- `campaign_timeline_tallies` (a campaign's sends and outcomes per second); message-tallies.ts
 -- sums them and folds them together. Statement-level, from the transition tables: a batch of 500
--- status changes costs two grouped inserts. The three functions differ only in the rows they read
--- (static SQL, so each keeps its plan). `ecoa.copying_tables` = on (db:move's COPY) skips them.
+-- status changes costs one statement (the rows read once, two grouped inserts). The three
+-- functions differ only in the rows they read (static SQL, so each keeps its plan). `ecoa.copying_tables` = on (db:move's COPY) skips them.
 CREATE OR REPLACE FUNCTION message_tallies_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF current_setting('ecoa.copying_tables', true) = 'on' THEN RETURN NULL; END IF;
   WITH moved AS (
-      SELECT user_id, campaign_id, channel, created_at, status, submitted_at, finished_at, reason, 1 AS d FROM new_rows)
-  INSERT INTO message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
-  SELECT user_id, campaign_id, channel, (created_at AT TIME ZONE 'America/Sao_Paulo')::date, status,
-         submitted_at IS NOT NULL, reason, sum(d)
-    FROM moved GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(d) <> 0;
-  WITH moved AS (
       SELECT user_id, campaign_id, channel, created_at, status, submitted_at, finished_at, reason, 1 AS d FROM new_rows),
+  tallied AS (
+    INSERT INTO message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
+    SELECT user_id, campaign_id, channel, (created_at AT TIME ZONE 'America/Sao_Paulo')::date, status,
+           submitted_at IS NOT NULL, reason, sum(d)
+      FROM moved GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(d) <> 0),
   points AS (
     SELECT campaign_id, date_bin('1 second', submitted_at, '2000-01-01T00:00:00Z') AS at, d AS sent, 0 AS delivered, 0 AS failed
       FROM moved WHERE campaign_id IS NOT NULL AND submitted_at IS NOT NULL
@@ -37,15 +36,12 @@ BEGIN
   WITH moved AS (
       SELECT user_id, campaign_id, channel, created_at, status, submitted_at, finished_at, reason, 1 AS d FROM new_rows
       UNION ALL
-      SELECT user_id, campaign_id, channel, created_at, status, submitted_at, finished_at, reason, -1 AS d FROM old_rows)
-  INSERT INTO message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
-  SELECT user_id, campaign_id, channel, (created_at AT TIME ZONE 'America/Sao_Paulo')::date, status,
-         submitted_at IS NOT NULL, reason, sum(d)
-    FROM moved GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(d) <> 0;
-  WITH moved AS (
-      SELECT user_id, campaign_id, channel, created_at, status, submitted_at, finished_at, reason, 1 AS d FROM new_rows
-      UNION ALL
       SELECT user_id, campaign_id, channel, created_at, status, submitted_at, finished_at, reason, -1 AS d FROM old_rows),
+  tallied AS (
+    INSERT INTO message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
+    SELECT user_id, campaign_id, channel, (created_at AT TIME ZONE 'America/Sao_Paulo')::date, status,
+           submitted_at IS NOT NULL, reason, sum(d)
+      FROM moved GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(d) <> 0),
   points AS (
     SELECT campaign_id, date_bin('1 second', submitted_at, '2000-01-01T00:00:00Z') AS at, d AS sent, 0 AS delivered, 0 AS failed
       FROM moved WHERE campaign_id IS NOT NULL AND submitted_at IS NOT NULL
@@ -64,13 +60,12 @@ CREATE OR REPLACE FUNCTION message_tallies_deleted() RETURNS trigger LANGUAGE pl
 BEGIN
   IF current_setting('ecoa.copying_tables', true) = 'on' THEN RETURN NULL; END IF;
   WITH moved AS (
-      SELECT user_id, campaign_id, channel, created_at, status, submitted_at, finished_at, reason, -1 AS d FROM old_rows)
-  INSERT INTO message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
-  SELECT user_id, campaign_id, channel, (created_at AT TIME ZONE 'America/Sao_Paulo')::date, status,
-         submitted_at IS NOT NULL, reason, sum(d)
-    FROM moved GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(d) <> 0;
-  WITH moved AS (
       SELECT user_id, campaign_id, channel, created_at, status, submitted_at, finished_at, reason, -1 AS d FROM old_rows),
+  tallied AS (
+    INSERT INTO message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
+    SELECT user_id, campaign_id, channel, (created_at AT TIME ZONE 'America/Sao_Paulo')::date, status,
+           submitted_at IS NOT NULL, reason, sum(d)
+      FROM moved GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(d) <> 0),
   points AS (
     SELECT campaign_id, date_bin('1 second', submitted_at, '2000-01-01T00:00:00Z') AS at, d AS sent, 0 AS delivered, 0 AS failed
       FROM moved WHERE campaign_id IS NOT NULL AND submitted_at IS NOT NULL
