@@ -19,11 +19,13 @@ import { bearer, signUpAndSignIn } from '../test/factories.test-support.ts';
 import { seedReportsCampaigns } from '../test/reports-seed.test-support.ts';
 import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
 import { httpLoad } from './load.ts';
-import { cpuSecondsOf } from './proc-cpu.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
+import { processCpuMs } from './smpp.bench.ts';
 
 const CLIENTS = Number(process.env.API_LOAD_CLIENTS ?? 200);
 const SECONDS = Number(process.env.API_LOAD_SECONDS ?? 60);
+/** CPU of the database backends serving the run (their pids from pg_stat_activity), in ms. */
+const backendsCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 const ms = (t: number) => Math.round(t * 100) / 100;
 
 export const poolSize = 20;
@@ -79,7 +81,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
     const only = process.env.API_LOAD_ONLY?.split(',');
     for (const [name, url] of routes.filter(([name]) => !only || only.includes(name))) {
       const cpu = process.cpuUsage();
-      const dbCpu = cpuSecondsOf(backends);
+      const dbCpu = backendsCpuMs(backends);
       const load = await httpLoad(url, { concurrency: CLIENTS, seconds: SECONDS, headers: bearer(token) });
       const used = process.cpuUsage(cpu);
       const requests = Math.max(1, load.requestsPerSecond * SECONDS);
@@ -89,7 +91,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
       figures[`${name}Errors`] = Object.entries(load.statuses).reduce((n, [s, c]) => n + (s === '200' ? 0 : c), 0);
       figures[`${name}ServerCpuMsPerRequest`] = ms((used.user + used.system) / 1000 / requests);
       if (kind === 'postgres')
-        figures[`${name}DatabaseCpuMsPerRequest`] = ms(((cpuSecondsOf(backends) - dbCpu) * 1000) / requests);
+        figures[`${name}DatabaseCpuMsPerRequest`] = ms((backendsCpuMs(backends) - dbCpu) / requests);
       console.log(name, load);
     }
     figures.loadAverageAtEnd = Number(os.loadavg()[0]!.toFixed(1));

@@ -19,12 +19,14 @@ import { bearer, signUpAndSignIn } from '../test/factories.test-support.ts';
 import { moveRunningCampaign, seedReportsCampaigns } from '../test/reports-seed.test-support.ts';
 import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
 import { httpLoad, type Load } from './load.ts';
-import { cpuSecondsOf } from './proc-cpu.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
+import { processCpuMs } from './smpp.bench.ts';
 
 const CAMPAIGNS = 50;
 const SECONDS = Number(process.env.REPORTS_BENCH_SECONDS ?? 60);
 const CLIENTS = 20;
+/** CPU of the database backends serving the run (their pids from pg_stat_activity), in ms. */
+const backendsCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 const ms = (t: number) => Math.round(t * 10) / 10;
 
 export const poolSize = 24;
@@ -101,14 +103,14 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
     const base = `http://127.0.0.1:${port}`;
     const headers = bearer(token);
     const cpuBefore = process.cpuUsage();
-    const dbCpuBefore = cpuSecondsOf(backends);
+    const dbCpuBefore = backendsCpuMs(backends);
     const [list, detail, dashboard] = (await Promise.all([
       httpLoad(`${base}/api/v1/campaigns?page=1&pageSize=20`, { concurrency: 7, seconds: SECONDS, headers }),
       httpLoad(`${base}/api/v1/campaigns/${running}`, { concurrency: 7, seconds: SECONDS, headers }),
       httpLoad(`${base}/api/v1/dashboard/summary`, { concurrency: 6, seconds: SECONDS, headers }),
     ])) as [Load, Load, Load];
     const cpu = process.cpuUsage(cpuBefore);
-    const dbCpu = cpuSecondsOf(backends) - dbCpuBefore;
+    const dbCpu = backendsCpuMs(backends) - dbCpuBefore;
     moving = false;
     await mover;
 
@@ -137,7 +139,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
       ),
       statuses: JSON.stringify({ list: list.statuses, detail: detail.statuses, dashboard: dashboard.statuses }),
       serverCpuMsPerRequest: ms(serverCpuMs / requests),
-      ...(kind === 'postgres' ? { databaseCpuMsPerRequest: ms((dbCpu * 1000) / requests) } : {}),
+      ...(kind === 'postgres' ? { databaseCpuMsPerRequest: ms(dbCpu / requests) } : {}),
       beforeListCountMs: before.listCountMs,
       beforeDetailCountMs: before.detailCountMs,
       beforeDashboardDaysMs: before.dashboardDaysMs,
