@@ -18,14 +18,12 @@ import { startServer } from '../src/server.ts';
 import { bearer, signUpAndSignIn } from '../test/factories.test-support.ts';
 import { seedReportsCampaigns } from '../test/reports-seed.test-support.ts';
 import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
+import { databaseCpu } from './database-cpu.ts';
 import { httpLoad } from './load.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
-import { processCpuMs } from './smpp.bench.ts';
 
 const CLIENTS = Number(process.env.API_LOAD_CLIENTS ?? 200);
 const SECONDS = Number(process.env.API_LOAD_SECONDS ?? 60);
-/** CPU of the database backends serving the run (their pids from pg_stat_activity), in ms. */
-const backendsCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 const ms = (t: number) => Math.round(t * 100) / 100;
 
 export const poolSize = 20;
@@ -58,13 +56,6 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
     const { user, token } = await signUpAndSignIn(server);
     const { running } = await seedReportsCampaigns(sql, user.id, { campaigns: 20, perCampaign: 10_000 });
     await sql('analyze');
-    if (kind === 'postgres') await Promise.all(Array.from({ length: poolSize }, () => sql('select pg_sleep(0.2)')));
-    const backends =
-      kind === 'postgres'
-        ? (await sql<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()')).map((r) =>
-            Number(r.pid),
-          )
-        : [];
 
     const figures: BenchFigures = {
       machine: `${os.cpus().length} cores`,
@@ -81,7 +72,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
     const only = process.env.API_LOAD_ONLY?.split(',');
     for (const [name, url] of routes.filter(([name]) => !only || only.includes(name))) {
       const cpu = process.cpuUsage();
-      const dbCpu = backendsCpuMs(backends);
+      const dbCpu = kind === 'postgres' ? databaseCpu(db) : undefined;
       const load = await httpLoad(url, { concurrency: CLIENTS, seconds: SECONDS, headers: bearer(token) });
       const used = process.cpuUsage(cpu);
       const requests = Math.max(1, load.requestsPerSecond * SECONDS);
@@ -90,8 +81,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
       figures[`${name}RequestsPerSecond`] = load.requestsPerSecond;
       figures[`${name}Errors`] = Object.entries(load.statuses).reduce((n, [s, c]) => n + (s === '200' ? 0 : c), 0);
       figures[`${name}ServerCpuMsPerRequest`] = ms((used.user + used.system) / 1000 / requests);
-      if (kind === 'postgres')
-        figures[`${name}DatabaseCpuMsPerRequest`] = ms((backendsCpuMs(backends) - dbCpu) / requests);
+      if (dbCpu) figures[`${name}DatabaseCpuMsPerRequest`] = ms((await dbCpu.stop()) / requests);
       console.log(name, load);
     }
     figures.loadAverageAtEnd = Number(os.loadavg()[0]!.toFixed(1));

@@ -10,8 +10,9 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { benchUserWithCredits, startBenchServer } from './bench-server.ts';
+import { databaseCpu } from './database-cpu.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
-import { bareLoop, postgresCpuMs, processCpuMs, startSmscProcess } from './smpp.bench.ts';
+import { bareLoop, processCpuMs, startSmscProcess } from './smpp.bench.ts';
 
 const WINDOW = 50;
 const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
@@ -68,7 +69,8 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
         window: ALWAYS,
       });
       // Where the CPU goes: this process (Ecoa; PGlite runs inside it), the SMSC, the PostgreSQL server.
-      const cpu0 = { ecoa: process.cpuUsage(), smsc: processCpuMs(smsc.child.pid!), postgres: postgresCpuMs() };
+      const cpu0 = { ecoa: process.cpuUsage(), smsc: processCpuMs(smsc.child.pid!) };
+      const postgresCpu = kind === 'postgres' ? databaseCpu(db) : undefined;
       const lag = monitorEventLoopDelay({ resolution: 1 });
       lag.enable();
       const t0 = performance.now();
@@ -99,7 +101,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
       const cpuMicrosPerMessage = {
         ecoa: Math.round((ecoaCpu.user + ecoaCpu.system) / n),
         smsc: Math.round(((processCpuMs(smsc.child.pid!) - cpu0.smsc) * 1000) / n),
-        postgres: kind === 'postgres' ? Math.round(((postgresCpuMs() - cpu0.postgres) * 1000) / n) : 0,
+        postgres: postgresCpu ? Math.round(((await postgresCpu.stop()) * 1000) / n) : 0,
       };
       clearInterval(sampler);
       clearInterval(pipeSampler);

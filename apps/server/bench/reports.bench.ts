@@ -18,15 +18,13 @@ import { startServer } from '../src/server.ts';
 import { bearer, signUpAndSignIn } from '../test/factories.test-support.ts';
 import { moveRunningCampaign, seedReportsCampaigns } from '../test/reports-seed.test-support.ts';
 import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
+import { databaseCpu } from './database-cpu.ts';
 import { httpLoad, type Load } from './load.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
-import { processCpuMs } from './smpp.bench.ts';
 
 const CAMPAIGNS = 50;
 const SECONDS = Number(process.env.REPORTS_BENCH_SECONDS ?? 60);
 const CLIENTS = 20;
-/** CPU of the database backends serving the run (their pids from pg_stat_activity), in ms. */
-const backendsCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 const ms = (t: number) => Math.round(t * 10) / 10;
 
 export const poolSize = 24;
@@ -92,25 +90,17 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
       }
     })();
 
-    // Every pooled connection opened now, so the backends read below are the ones that serve the run.
-    if (kind === 'postgres') await Promise.all(Array.from({ length: poolSize }, () => sql('select pg_sleep(0.2)')));
-    const backends =
-      kind === 'postgres'
-        ? (await sql<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()')).map((r) =>
-            Number(r.pid),
-          )
-        : [];
     const base = `http://127.0.0.1:${port}`;
     const headers = bearer(token);
     const cpuBefore = process.cpuUsage();
-    const dbCpuBefore = backendsCpuMs(backends);
+    const dbCpu = kind === 'postgres' ? databaseCpu(db) : undefined;
     const [list, detail, dashboard] = (await Promise.all([
       httpLoad(`${base}/api/v1/campaigns?page=1&pageSize=20`, { concurrency: 7, seconds: SECONDS, headers }),
       httpLoad(`${base}/api/v1/campaigns/${running}`, { concurrency: 7, seconds: SECONDS, headers }),
       httpLoad(`${base}/api/v1/dashboard/summary`, { concurrency: 6, seconds: SECONDS, headers }),
     ])) as [Load, Load, Load];
     const cpu = process.cpuUsage(cpuBefore);
-    const dbCpu = backendsCpuMs(backends) - dbCpuBefore;
+    const dbCpuMs = (await dbCpu?.stop()) ?? 0;
     moving = false;
     await mover;
 
@@ -139,7 +129,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
       ),
       statuses: JSON.stringify({ list: list.statuses, detail: detail.statuses, dashboard: dashboard.statuses }),
       serverCpuMsPerRequest: ms(serverCpuMs / requests),
-      ...(kind === 'postgres' ? { databaseCpuMsPerRequest: ms(dbCpu / requests) } : {}),
+      ...(kind === 'postgres' ? { databaseCpuMsPerRequest: ms(dbCpuMs / requests) } : {}),
       beforeListCountMs: before.listCountMs,
       beforeDetailCountMs: before.detailCountMs,
       beforeDashboardDaysMs: before.dashboardDaysMs,

@@ -62,19 +62,6 @@ export function processCpuMs(pid: number): number {
   }
 }
 
-/** CPU time of every PostgreSQL server process on this machine (its backends do the SQL work). */
-export function postgresCpuMs(): number {
-  let total = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += processCpuMs(Number(pid));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return total;
-}
-
 /** The package's client and nothing else: bind, keep WINDOW submits in flight, count receipts. */
 export async function bareLoop(port: number, n: number, window = WINDOW): Promise<{ seconds: number; cpuMs: number }> {
   const session = smpp.connect({ host: '127.0.0.1', port });
