@@ -1,7 +1,8 @@
 /**
  * The channels as the composition root wires them: test sends and every carrier's receipts and
  * replies (messages, their history, opt-out words), the carriers' webhooks, the jobs. Campaigns
- * write their batches' outcomes through `batches`; the home page reads `messagesPerDay`.
+ * write their batches' outcomes through `batches`; the home page reads `messagesPerDay`, the
+ * metrics `messageCounts`.
  */
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Config } from '../../platform/config/config.ts';
@@ -21,7 +22,8 @@ import {
 } from './channels.service.ts';
 import { registerProviderWebhooks } from './channels.webhooks.ts';
 import type { StatusListener } from './message-batch-state.ts';
-import { createMessageCounts } from './message-counts.ts';
+import { createMessageCountsRepository } from './message-counts.repository.ts';
+import { createMessageCounts, type MessageCounts } from './message-counts.ts';
 import { createMessagesListRepository } from './messages-list.repository.ts';
 import { createMessagesList, type MessagesList } from './messages-list.ts';
 import { createMessagesPerDayRepository } from './messages-per-day.repository.ts';
@@ -34,6 +36,8 @@ export type ChannelsModule = {
   /** A campaign batch's outcomes, written set-based, and the in-flight submits its receipts may ride with. */
   batches: Pick<ChannelsRepository, 'recordSubmittedBatch' | 'settleBatch'> & Pick<ChannelsService, 'inflightBatch'>;
   messagesPerDay: ReturnType<typeof createMessagesPerDay>['since'];
+  /** Messages per channel and status from the kept counts, for the metrics (modules/metrics). */
+  messageCounts: MessageCounts;
   /** The stored replies, for the inbox (modules/replies). */
   replies: RepliesRepository;
   /** The user's messages in keyset pages (the sending API's `GET /api/v1/messages`). */
@@ -58,6 +62,7 @@ export function createChannelsModule(deps: {
 }): ChannelsModule {
   const { config, providers, jobs, logger } = deps;
   const repo = createChannelsRepository(deps.db.db, { onStatus: deps.events?.onStatus });
+  const messageCounts = createMessageCounts(createMessageCountsRepository(deps.db));
   const service = createChannelsService({
     db: deps.db.db,
     repo,
@@ -75,7 +80,7 @@ export function createChannelsModule(deps: {
     channels: service,
     post: customerUrlPoster(config),
     purgeEarlyReceipts: () => repo.purgeEarlyReceipts(),
-    foldMessageCounts: () => createMessageCounts(deps.db).fold(),
+    foldMessageCounts: messageCounts.fold,
     logger,
   });
   return {
@@ -86,6 +91,7 @@ export function createChannelsModule(deps: {
       inflightBatch: service.inflightBatch,
     },
     messagesPerDay: createMessagesPerDay(createMessagesPerDayRepository(deps.db.db)).since,
+    messageCounts,
     replies: createRepliesRepository(deps.db.db),
     messagesList: createMessagesList(createMessagesListRepository(deps.db.db)),
     registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),
