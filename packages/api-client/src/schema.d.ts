@@ -1410,9 +1410,9 @@ export interface paths {
                                 createdAt: string;
                                 finishedAt: string | null;
                             }[];
+                            total: number;
                             page: number;
                             pageSize: number;
-                            total: number;
                         };
                     };
                 };
@@ -3395,8 +3395,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8439,7 +8439,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No body */
                 204: {
                     headers: {
                         [name: string]: unknown;

@@ -18,12 +18,17 @@ type RouteMaker = (schema: { summary: string; response?: Record<number, unknown>
   schema: object;
 };
 
-/** What every route states of itself in the API document. */
-type Doc = { summary: string; description?: string };
+/** What every route states of itself in the API document (`errors`: its own, beside its group's). */
+type Doc = { summary: string; description?: string; errors?: Record<number, z.ZodType> };
 /** Its answer's status, when not 200 (202: accepted, 201: a new thing). */
 type Status = { status?: 200 | 201 | 202 };
 /** A path below `<path>/:id`, e.g. `/stats` (none: the thing itself). */
 type Below = { below?: `/${string}` };
+
+/** `:id` when the resource names no message of its own for a bad one. */
+const UUID_PARAMS = z.object({ id: z.uuid() });
+/** A 204's answer, as the document says it. */
+const NO_BODY = z.null().describe('No body');
 
 type Out<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : undefined;
 type Answer<R extends z.ZodType> = Promise<z.input<R>>;
@@ -31,9 +36,9 @@ type Answer<R extends z.ZodType> = Promise<z.input<R>>;
 export function ownedRoutes(
   app: FastifyInstance,
   route: RouteMaker,
-  resource: { path: string; params: z.ZodType<{ id: string }> },
+  resource: { path: string; params?: z.ZodType<{ id: string }> },
 ) {
-  const { path, params } = resource;
+  const { path, params = UUID_PARAMS } = resource;
 
   /** One route: `doc` as the document shows it (its `response` the answer's at `status`). */
   function declare(
@@ -43,11 +48,11 @@ export function ownedRoutes(
     status: 200 | 201 | 202 | 204,
     run: (userId: string, request: FastifyRequest) => Promise<unknown>,
   ) {
-    const { status: _status, below: _below, response = z.null(), ...schema } = doc;
+    const { status: _status, below: _below, response = NO_BODY, errors, ...schema } = doc;
     app.route({
       method,
       url,
-      ...route({ ...schema, response: { [status]: response } }),
+      ...route({ ...schema, response: { [status]: response, ...errors } }),
       handler: async (request, reply) => {
         const answer = await run(currentUser(request).id, request);
         return status === 204 ? reply.status(204).send(null) : reply.status(status).send(answer);
