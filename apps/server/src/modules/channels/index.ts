@@ -6,7 +6,7 @@
  */
 export type { SubmittedBatchResult } from './channels.batch.ts';
 export { type ChannelsModule, createChannelsModule } from './channels.module.ts';
-export { type ChannelsService, createChannelsService } from './channels.service.ts';
+export { type ChannelsService, createChannelsService, type IncomingReply } from './channels.service.ts';
 export type { InflightBatch } from './inflight-submits.ts';
 export type { MessageCount, MessageCounts } from './message-counts.ts';
 export type { MessageListFilter, MessagesList } from './messages-list.ts';
