@@ -3751,11 +3751,11 @@ export interface paths {
                             to: string;
                             /** @enum {string} */
                             status: "queued" | "submitting" | "sent" | "delivered" | "failed" | "expired" | "unknown" | "opted_out" | "canceled";
-                            reason?: string;
                             parts: number;
                             externalId: string | null;
                             batchId: string | null;
                             createdAt: string;
+                            reason?: string;
                             events: {
                                 /** @enum {string} */
                                 status: "queued" | "submitting" | "sent" | "delivered" | "failed" | "expired" | "unknown" | "opted_out" | "canceled" | "read";
@@ -7320,11 +7320,11 @@ export interface paths {
                                 to: string;
                                 /** @enum {string} */
                                 status: "queued" | "submitting" | "sent" | "delivered" | "failed" | "expired" | "unknown" | "opted_out" | "canceled";
-                                reason: string | null;
                                 parts: number;
                                 externalId: string | null;
                                 batchId: string | null;
                                 createdAt: string;
+                                reason: string | null;
                                 finishedAt: string | null;
                             }[];
                             nextCursor: string | null;
