@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, pageSchema, paginationQuery } from '@ecoa/shared';
+import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, namedPageQuerySchema, pageSchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,7 +15,6 @@ import type { AudioStorage } from './audio-storage.ts';
 import type { AudioFile, AudiosService } from './audios.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
-const pageQuery = paginationQuery();
 
 /** The upload form's file goes to the audios folder, refused with the audios' own codes. */
 function audioUpload(request: FastifyRequest, storage: AudioStorage) {
@@ -104,7 +103,7 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
     audio.list(
       {
         summary: 'The user’s audios, newest first',
-        querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
+        querystring: namedPageQuerySchema,
         response: pageSchema(audioSchema),
       },
       (userId, { page, pageSize, q }) => audios.list(userId, page, pageSize, q),

@@ -3,6 +3,7 @@ import {
   columnMappingSchema,
   contactListSchema,
   MAX_UPLOAD_BYTES,
+  namedPageQuerySchema,
   pageSchema,
   paginationQuery,
 } from '@ecoa/shared';
@@ -20,7 +21,6 @@ import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { ListsService } from './lists.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
-const pageQuery = paginationQuery();
 
 function parseMapping(raw: string | undefined): ColumnMapping | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -97,7 +97,7 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
     userLists.list(
       {
         summary: 'The user’s lists, newest first (`q`: names containing it)',
-        querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
+        querystring: namedPageQuerySchema,
         response: pageSchema(contactListSchema),
       },
       (userId, { page, pageSize, q }) => lists.list(userId, page, pageSize, q),
