@@ -1291,7 +1291,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No body */
                 204: {
                     headers: {
                         [name: string]: unknown;
