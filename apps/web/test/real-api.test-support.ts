@@ -1,4 +1,4 @@
-import { inject, vi } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 import { sessionToken } from '../src/platform/api';
 
 declare module 'vitest' {
@@ -73,4 +73,19 @@ export async function serverCall<T = unknown>(
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   return { status: res.status, body: (await res.json()) as T };
+}
+
+/** A draft SMS campaign of the tests' user (or `token`'s) on the real server, with `fields` beside its name: its id. */
+export async function draftCampaignOnServer(
+  name: string,
+  fields: Record<string, unknown> = {},
+  token = realApi().userToken,
+): Promise<string> {
+  const created = await serverCall<{ id: string }>(token, 'POST', '/api/v1/campaigns', {
+    name,
+    channel: 'sms_short',
+    ...fields,
+  });
+  expect(created.status).toBe(201);
+  return created.body.id;
 }

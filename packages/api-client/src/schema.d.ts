@@ -1291,7 +1291,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No body */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -1410,9 +1410,9 @@ export interface paths {
                                 createdAt: string;
                                 finishedAt: string | null;
                             }[];
+                            total: number;
                             page: number;
                             pageSize: number;
-                            total: number;
                         };
                     };
                 };
@@ -3395,8 +3395,8 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3751,11 +3751,11 @@ export interface paths {
                             to: string;
                             /** @enum {string} */
                             status: "queued" | "submitting" | "sent" | "delivered" | "failed" | "expired" | "unknown" | "opted_out" | "canceled";
-                            reason?: string;
                             parts: number;
                             externalId: string | null;
                             batchId: string | null;
                             createdAt: string;
+                            reason?: string;
                             events: {
                                 /** @enum {string} */
                                 status: "queued" | "submitting" | "sent" | "delivered" | "failed" | "expired" | "unknown" | "opted_out" | "canceled" | "read";
@@ -7320,11 +7320,11 @@ export interface paths {
                                 to: string;
                                 /** @enum {string} */
                                 status: "queued" | "submitting" | "sent" | "delivered" | "failed" | "expired" | "unknown" | "opted_out" | "canceled";
-                                reason: string | null;
                                 parts: number;
                                 externalId: string | null;
                                 batchId: string | null;
                                 createdAt: string;
+                                reason: string | null;
                                 finishedAt: string | null;
                             }[];
                             nextCursor: string | null;
@@ -8439,7 +8439,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No body */
                 204: {
                     headers: {
                         [name: string]: unknown;
@@ -10339,365 +10339,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/credits/transfer": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Turn money into credits at the user’s unit price (atomic)
-         * @description amount: whole credits (> 0); type: any credit type but BALANCE. Errors: 400 INVALID_QUANTITY "Quantidade inválida" (the cost, rounded up to the centavo, exceeds the balance), 400 WHATSAPP_MINIMUM, 400 PRICE_NOT_CONFIGURED. Optional `Idempotency-Key` header: a retry with the same key answers the first result.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        amount: number;
-                        /** @enum {string} */
-                        type: "SMSSHORT" | "SMSFLASH" | "WHATSAPP" | "URA" | "URAINTEGRATION" | "RCS" | "ENRICHED";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            transferId: string;
-                            /** @enum {string} */
-                            type: "SMSSHORT" | "SMSFLASH" | "WHATSAPP" | "URA" | "URAINTEGRATION" | "RCS" | "ENRICHED";
-                            amount: number;
-                            unitPrice: number;
-                            cost: number;
-                            money: number;
-                            credits: {
-                                available: number;
-                                reserved: number;
-                            };
-                        };
-                    };
-                };
-                /** @description {message, code} */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            code: string;
-                            details?: unknown;
-                            issues?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description {message, code} */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            code: string;
-                            details?: unknown;
-                            issues?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description {message, code} */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            code: string;
-                            details?: unknown;
-                            issues?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/ledger": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The signed-in user’s ledger, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    pageSize?: number;
-                    type?: "BALANCE" | "SMSSHORT" | "SMSFLASH" | "WHATSAPP" | "URA" | "URAINTEGRATION" | "RCS" | "ENRICHED";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: number;
-                                /** @enum {string} */
-                                type: "BALANCE" | "SMSSHORT" | "SMSFLASH" | "WHATSAPP" | "URA" | "URAINTEGRATION" | "RCS" | "ENRICHED";
-                                /** @enum {string} */
-                                kind: "PURCHASE" | "TRANSFER_OUT" | "TRANSFER_IN" | "WELCOME_BONUS" | "ADMIN_ADJUSTMENT" | "REFUND" | "RESERVE" | "CAPTURE" | "RELEASE" | "ENRICHMENT_CHARGE";
-                                amount: number;
-                                balanceAfter: number;
-                                reservedDelta: number;
-                                reservedAfter: number;
-                                referenceType: string | null;
-                                referenceId: string | null;
-                                actorUserId: string | null;
-                                reason: string | null;
-                                createdAt: string;
-                            }[];
-                            total: number;
-                            page: number;
-                            pageSize: number;
-                        };
-                    };
-                };
-                /** @description {message, code} */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            code: string;
-                            details?: unknown;
-                            issues?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/payments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The signed-in user’s payments, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    pageSize?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items: {
-                                id: string;
-                                amount: number;
-                                /** @enum {string} */
-                                method: "MANUAL" | "PIX" | "CARD";
-                                /** @enum {string} */
-                                provider: "MANUAL" | "STRIPE";
-                                /** @enum {string} */
-                                status: "SUCCEEDED" | "FAILED" | "CANCELED" | "PENDING" | "REFUNDED";
-                                reason: string | null;
-                                createdBy: string | null;
-                                refunded: number;
-                                createdAt: string;
-                                completedAt: string | null;
-                            }[];
-                            total: number;
-                            page: number;
-                            pageSize: number;
-                        };
-                    };
-                };
-                /** @description {message, code} */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            code: string;
-                            details?: unknown;
-                            issues?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/payments/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Where one of the signed-in user’s payments stands (another user’s: 404)
-         * @description PENDING until the card processor confirms it (webhook), then SUCCEEDED (the money is credited), FAILED or CANCELED; REFUNDED later. The web app polls it when a card checkout sends the customer back.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {string} */
-                            status: "SUCCEEDED" | "FAILED" | "CANCELED" | "PENDING" | "REFUNDED";
-                            amount: number;
-                        };
-                    };
-                };
-                /** @description {message, code} */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            code: string;
-                            details?: unknown;
-                            issues?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description {message, code} */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            code: string;
-                            details?: unknown;
-                            issues?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description {message, code} */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            code: string;
-                            details?: unknown;
-                            issues?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/admin/users/{id}/balance": {
         parameters: {
             query?: never;
@@ -10823,6 +10464,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user’s ledger, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    pageSize?: number;
+                    type?: "BALANCE" | "SMSSHORT" | "SMSFLASH" | "WHATSAPP" | "URA" | "URAINTEGRATION" | "RCS" | "ENRICHED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: number;
+                                /** @enum {string} */
+                                type: "BALANCE" | "SMSSHORT" | "SMSFLASH" | "WHATSAPP" | "URA" | "URAINTEGRATION" | "RCS" | "ENRICHED";
+                                /** @enum {string} */
+                                kind: "PURCHASE" | "TRANSFER_OUT" | "TRANSFER_IN" | "WELCOME_BONUS" | "ADMIN_ADJUSTMENT" | "REFUND" | "RESERVE" | "CAPTURE" | "RELEASE" | "ENRICHMENT_CHARGE";
+                                amount: number;
+                                balanceAfter: number;
+                                reservedDelta: number;
+                                reservedAfter: number;
+                                referenceType: string | null;
+                                referenceId: string | null;
+                                actorUserId: string | null;
+                                reason: string | null;
+                                createdAt: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            pageSize: number;
+                        };
+                    };
+                };
+                /** @description {message, code} */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            details?: unknown;
+                            issues?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/users/{id}/ledger": {
         parameters: {
             query?: never;
@@ -10911,6 +10629,81 @@ export interface paths {
                 };
                 /** @description {message, code} */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            details?: unknown;
+                            issues?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user’s payments, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                amount: number;
+                                /** @enum {string} */
+                                method: "MANUAL" | "PIX" | "CARD";
+                                /** @enum {string} */
+                                provider: "MANUAL" | "STRIPE";
+                                /** @enum {string} */
+                                status: "SUCCEEDED" | "FAILED" | "CANCELED" | "PENDING" | "REFUNDED";
+                                reason: string | null;
+                                createdBy: string | null;
+                                refunded: number;
+                                createdAt: string;
+                                completedAt: string | null;
+                            }[];
+                            total: number;
+                            page: number;
+                            pageSize: number;
+                        };
+                    };
+                };
+                /** @description {message, code} */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11235,6 +11028,213 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credits/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn money into credits at the user’s unit price (atomic)
+         * @description amount: whole credits (> 0); type: any credit type but BALANCE. Errors: 400 INVALID_QUANTITY "Quantidade inválida" (the cost, rounded up to the centavo, exceeds the balance), 400 WHATSAPP_MINIMUM, 400 PRICE_NOT_CONFIGURED. Optional `Idempotency-Key` header: a retry with the same key answers the first result.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount: number;
+                        /** @enum {string} */
+                        type: "SMSSHORT" | "SMSFLASH" | "WHATSAPP" | "URA" | "URAINTEGRATION" | "RCS" | "ENRICHED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            transferId: string;
+                            /** @enum {string} */
+                            type: "SMSSHORT" | "SMSFLASH" | "WHATSAPP" | "URA" | "URAINTEGRATION" | "RCS" | "ENRICHED";
+                            amount: number;
+                            unitPrice: number;
+                            cost: number;
+                            money: number;
+                            credits: {
+                                available: number;
+                                reserved: number;
+                            };
+                        };
+                    };
+                };
+                /** @description {message, code} */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            details?: unknown;
+                            issues?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description {message, code} */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            details?: unknown;
+                            issues?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description {message, code} */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            details?: unknown;
+                            issues?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where one of the signed-in user’s payments stands (another user’s: 404)
+         * @description PENDING until the card processor confirms it (webhook), then SUCCEEDED (the money is credited), FAILED or CANCELED; REFUNDED later. The web app polls it when a card checkout sends the customer back.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            status: "SUCCEEDED" | "FAILED" | "CANCELED" | "PENDING" | "REFUNDED";
+                            amount: number;
+                        };
+                    };
+                };
+                /** @description {message, code} */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            details?: unknown;
+                            issues?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description {message, code} */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            details?: unknown;
+                            issues?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description {message, code} */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            details?: unknown;
+                            issues?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -204,7 +204,13 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
   const cnpjBase = createCnpjBaseModule({ db, jobs, clock, logger });
   // The replies inbox: the replies channels stored, answered through its paid send.
   const replies = createRepliesModule({ inbox: channels.replies, channels: channels.service, clock });
-  const metrics = createMetricsModule({ token: config.metricsToken, db, providers, logger });
+  const metrics = createMetricsModule({
+    token: config.metricsToken,
+    db,
+    providers,
+    messageCounts: channels.messageCounts,
+    logger,
+  });
   // Health and the public settings: what anyone may ask, with no session.
   const health = createHealthModule({ db, config });
 

@@ -83,12 +83,15 @@ export type TestSendRequest = z.input<typeof testSendRequestSchema>;
 /** The request once validated (defaults applied): what the server works with. */
 export type TestSendInput = z.output<typeof testSendRequestSchema>;
 
-export const messageSchema = z.object({
+/**
+ * A message's fields in every answer that shows one: the test send's and the message's own
+ * (`GET /api/v1/messages/:id`, with its history) and each item of the sending API's list.
+ */
+export const messageFieldsSchema = z.object({
   id: z.string(),
   channel: z.enum(CHANNELS),
   to: z.string(),
   status: z.enum(MESSAGE_STATUSES),
-  reason: z.string().optional(),
   /** Credits it costs: SMS parts, 1 for the other channels. */
   parts: z.number(),
   /** The client's own reference (the sending API's `externalId`). */
@@ -96,6 +99,10 @@ export const messageSchema = z.object({
   /** The batch (or campaign) it was sent in; null for a test send. */
   batchId: z.string().nullable(),
   createdAt: z.string(),
+});
+
+export const messageSchema = messageFieldsSchema.extend({
+  reason: z.string().optional(),
   events: z.array(
     z.object({
       status: z.enum(MESSAGE_EVENT_STATUSES),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CHANNELS } from '../enums.ts';
 import { sendingWindowSchema } from './campaigns.ts';
-import { MESSAGE_STATUSES, rcsContentSchema, whatsappTemplateSchema } from './channels.ts';
+import { MESSAGE_STATUSES, messageFieldsSchema, rcsContentSchema, whatsappTemplateSchema } from './channels.ts';
 
 /** The channels the API sends today (URA needs its menu and integration URL: campaigns only for now). */
 export const API_CHANNELS = ['sms_short', 'sms_flash', 'whatsapp', 'rcs', 'voice_torpedo'] as const;
@@ -101,17 +101,8 @@ export const messageListQuerySchema = z.object({
 });
 export type MessageListQuery = z.input<typeof messageListQuerySchema>;
 
-export const messageListItemSchema = z.object({
-  id: z.string(),
-  channel: z.enum(CHANNELS),
-  to: z.string(),
-  status: z.enum(MESSAGE_STATUSES),
+export const messageListItemSchema = messageFieldsSchema.extend({
   reason: z.string().nullable(),
-  parts: z.number(),
-  externalId: z.string().nullable(),
-  /** The batch (or campaign) it was sent in. */
-  batchId: z.string().nullable(),
-  createdAt: z.string(),
   finishedAt: z.string().nullable(),
 });
 export type MessageListItem = z.infer<typeof messageListItemSchema>;

@@ -15,6 +15,9 @@ export function paginationQuery({ pageSize = 20, maxPageSize = 100 } = {}) {
 
 export const paginationQuerySchema = paginationQuery();
 
+/** A page of the user's named things (lists, audios), newest first; `q`: names containing it (a name is at most 120 characters). */
+export const namedPageQuerySchema = paginationQuery().extend({ q: z.string().trim().max(120).default('') });
+
 /** A page of a list endpoint: `pageSchema(item)` on the server, `Page<Item>` in the web app. */
 export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 

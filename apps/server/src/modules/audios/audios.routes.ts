@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, pageSchema, paginationQuery } from '@ecoa/shared';
+import { audioRenameSchema, audioSchema, MAX_AUDIO_BYTES, namedPageQuerySchema, pageSchema } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,13 +8,13 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { parseByteRange } from '../../platform/http/byte-range.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { ownedRoutes } from '../../platform/http/owned-routes.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { AudioStorage } from './audio-storage.ts';
 import type { AudioFile, AudiosService } from './audios.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
-const pageQuery = paginationQuery();
 
 /** The upload form's file goes to the audios folder, refused with the audios' own codes. */
 function audioUpload(request: FastifyRequest, storage: AudioStorage) {
@@ -99,24 +99,16 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
       },
     );
 
-    r.get(
-      '/api/v1/audios',
-      userRoute({
+    const audio = ownedRoutes(scope, userRoute, { path: '/api/v1/audios', params: idParams });
+    audio.list(
+      {
         summary: 'The user’s audios, newest first',
-        querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
-        response: { 200: pageSchema(audioSchema) },
-      }),
-      async (request) => {
-        const { page, pageSize, q } = request.query;
-        return audios.list(currentUser(request).id, page, pageSize, q);
+        querystring: namedPageQuerySchema,
+        response: pageSchema(audioSchema),
       },
+      (userId, { page, pageSize, q }) => audios.list(userId, page, pageSize, q),
     );
-
-    r.get(
-      '/api/v1/audios/:id',
-      userRoute({ summary: 'An audio', params: idParams, response: { 200: audioSchema } }),
-      async (request) => audios.get(currentUser(request).id, request.params.id),
-    );
+    audio.get({ summary: 'An audio', response: audioSchema }, (userId, id) => audios.get(userId, id));
 
     r.get(
       '/api/v1/audios/:id/file',
@@ -130,27 +122,13 @@ export async function registerAudiosRoutes(app: FastifyInstance, deps: AudiosRou
       },
     );
 
-    r.patch(
-      '/api/v1/audios/:id',
-      userRoute({
-        summary: 'Rename an audio',
-        params: idParams,
-        body: audioRenameSchema,
-        response: { 200: audioSchema, 400: errorResponse },
-      }),
-      async (request) => audios.rename(currentUser(request).id, request.params.id, request.body.name),
+    audio.update(
+      { summary: 'Rename an audio', body: audioRenameSchema, response: audioSchema, errors: { 400: errorResponse } },
+      (userId, id, body) => audios.rename(userId, id, body.name),
     );
-
-    r.delete(
-      '/api/v1/audios/:id',
-      userRoute({
-        summary: 'Delete an audio (409 AUDIO_IN_USE while a scheduled or running campaign plays it)',
-        params: idParams,
-      }),
-      async (request, reply) => {
-        await audios.remove(currentUser(request).id, request.params.id);
-        return reply.status(204).send();
-      },
+    audio.remove(
+      { summary: 'Delete an audio (409 AUDIO_IN_USE while a scheduled or running campaign plays it)' },
+      (userId, id) => audios.remove(userId, id),
     );
   });
 

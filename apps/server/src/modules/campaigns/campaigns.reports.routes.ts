@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { ownedRoutes } from '../../platform/http/owned-routes.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
 import type { CampaignReports } from './campaigns.reports.service.ts';
 
@@ -30,25 +31,23 @@ export function registerCampaignReportRoutes(
   const adminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'], errors: { ...errors, 403: errorResponse } });
   const userQuery = campaignListQuerySchema.omit({ userId: true });
 
-  r.get(
-    '/api/v1/campaigns',
-    readRoute({
+  const campaign = ownedRoutes(app, readRoute, { path: '/api/v1/campaigns', params: idParams });
+  campaign.list(
+    {
       summary: "The user's campaigns with their progress, newest first",
       querystring: userQuery,
-      response: { 200: campaignListSchema },
-    }),
-    async (request) => reports.list(currentUser(request).id, request.query),
+      response: campaignListSchema,
+    },
+    (userId, query) => reports.list(userId, query),
   );
-
-  r.get(
-    '/api/v1/campaigns/:id/messages',
-    readRoute({
+  campaign.get(
+    {
       summary: "A campaign's recipients: status, reason, parts, digits pressed",
-      params: idParams,
+      below: '/messages',
       querystring: campaignMessagesQuerySchema,
-      response: { 200: campaignMessagesSchema },
-    }),
-    async (request) => reports.messages(currentUser(request).id, request.params.id, request.query),
+      response: campaignMessagesSchema,
+    },
+    (userId, id, query) => reports.messages(userId, id, query),
   );
 
   r.get(
@@ -60,14 +59,13 @@ export function registerCampaignReportRoutes(
     },
   );
 
-  r.get(
-    '/api/v1/campaigns/:id/timeline',
-    readRoute({
+  campaign.get(
+    {
       summary: 'Sends, deliveries and failures per minute (or hour)',
-      params: idParams,
-      response: { 200: campaignTimelineSchema },
-    }),
-    async (request) => reports.timeline(currentUser(request).id, request.params.id),
+      below: '/timeline',
+      response: campaignTimelineSchema,
+    },
+    (userId, id) => reports.timeline(userId, id),
   );
 
   r.get(

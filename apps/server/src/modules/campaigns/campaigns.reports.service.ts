@@ -10,6 +10,7 @@ import {
   trackedLinkUrl,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
+import { isoOrNull } from '../../platform/db/rows.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { csvLine } from '../../platform/http/csv.ts';
 import type { CampaignTally, MessageTallies } from '../channels/index.ts';
@@ -19,7 +20,6 @@ import type { CampaignRow } from './campaigns.schema.ts';
 import { bucketInterval, timelineBucket, withEmptyBuckets } from './campaigns.timeline.ts';
 
 // Raw SQL answers timestamps as Date (node-postgres) or text (PGlite): both go through `new Date`.
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 const SAO_PAULO = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Sao_Paulo',
   dateStyle: 'short',
@@ -37,9 +37,9 @@ export function campaignBasics(row: CampaignRow, now: Date) {
     statusReason: row.statusReason,
     waitingWindow: row.status === 'RUNNING' && !isInWindow(row.window, now),
     createdAt: row.createdAt.toISOString(),
-    scheduledAt: iso(row.scheduledAt),
-    startedAt: iso(row.startedAt),
-    finishedAt: iso(row.finishedAt),
+    scheduledAt: isoOrNull(row.scheduledAt),
+    startedAt: isoOrNull(row.startedAt),
+    finishedAt: isoOrNull(row.finishedAt),
   };
 }
 
@@ -135,8 +135,8 @@ export function createCampaignReports(deps: {
           parts: r.parts,
           digits: r.digits,
           clicks: Number(r.clicks),
-          submittedAt: iso(r.submittedAt),
-          finishedAt: iso(r.finishedAt),
+          submittedAt: isoOrNull(r.submittedAt),
+          finishedAt: isoOrNull(r.finishedAt),
         })),
         total,
         page: query.page,

@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { ownedRoutes } from '../../platform/http/owned-routes.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
 import type { CampaignsService } from './campaigns.service.ts';
 
@@ -25,62 +26,41 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
   const readRoute = routeOptions(guard.requireScope('campaigns:read'), { tags: ['campaigns'], errors });
   const adminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'], errors: { ...errors, 403: errorResponse } });
 
-  r.post(
-    '/api/v1/campaigns',
-    writeRoute({
-      summary: 'Create a campaign (a draft)',
-      body: createCampaignRequestSchema,
-      response: { 201: draftAnswer },
-    }),
-    async (request, reply) => reply.status(201).send(await campaigns.create(currentUser(request).id, request.body)),
+  const campaign = ownedRoutes(app, writeRoute, { path: '/api/v1/campaigns', params: idParams });
+  const readCampaign = ownedRoutes(app, readRoute, { path: '/api/v1/campaigns', params: idParams });
+  campaign.create(
+    { summary: 'Create a campaign (a draft)', body: createCampaignRequestSchema, response: draftAnswer },
+    (userId, body) => campaigns.create(userId, body),
   );
-
-  r.patch(
-    '/api/v1/campaigns/:id',
-    writeRoute({
-      summary: "Edit a draft's fields",
-      params: idParams,
-      body: updateCampaignRequestSchema,
-      response: { 200: campaignSchema },
-    }),
-    async (request) => campaigns.update(currentUser(request).id, request.params.id, request.body),
+  campaign.update(
+    { summary: "Edit a draft's fields", body: updateCampaignRequestSchema, response: campaignSchema },
+    (userId, id, body) => campaigns.update(userId, id, body),
   );
-
-  r.get(
-    '/api/v1/campaigns/:id',
-    readRoute({
-      summary: 'A campaign: status, counts per recipient status, credits, reasons',
-      params: idParams,
-      response: { 200: campaignSchema },
-    }),
-    async (request) => campaigns.get(currentUser(request).id, request.params.id),
+  readCampaign.get(
+    { summary: 'A campaign: status, counts per recipient status, credits, reasons', response: campaignSchema },
+    (userId, id) => campaigns.get(userId, id),
   );
-
-  r.get(
-    '/api/v1/campaigns/:id/estimate',
-    readRoute({
+  readCampaign.get(
+    {
       summary: 'Recipients, exclusions, parts and credits needed against the available credits',
-      params: idParams,
-      response: { 200: campaignEstimateSchema },
-    }),
-    async (request) => campaigns.estimate(currentUser(request).id, request.params.id),
+      below: '/estimate',
+      response: campaignEstimateSchema,
+    },
+    (userId, id) => campaigns.estimate(userId, id),
   );
-
-  r.post(
-    '/api/v1/campaigns/:id/start',
-    writeRoute({
+  campaign.act(
+    {
       summary: 'Start a draft: credits reserved, recipients snapshotted, sending queued (or scheduled)',
       description:
         'Optional body `{mode: "now"}` or `{mode: "schedule", schedule?}`: a schedule chosen but missing is 400 ' +
         '`SCHEDULE_REQUIRED`, one more than a minute in the past 400 `SCHEDULE_IN_PAST` (nothing reserved).',
-      params: idParams,
+      below: '/start',
       body: startCampaignRequestSchema,
-      response: { 200: campaignSchema },
-    }),
-    async (request) => {
-      const userId = currentUser(request).id;
-      await campaigns.start(userId, request.params.id, request.body);
-      return campaigns.get(userId, request.params.id);
+      response: campaignSchema,
+    },
+    async (userId, id, body) => {
+      await campaigns.start(userId, id, body);
+      return campaigns.get(userId, id);
     },
   );
 
@@ -90,26 +70,15 @@ export function registerCampaignsRoutes(app: FastifyInstance, deps: { campaigns:
     cancel: 'Cancel: what was not sent is not sent, its credits come back at once',
   } as const;
   for (const [move, summary] of Object.entries(moves) as [keyof typeof moves, string][]) {
-    r.post(
-      `/api/v1/campaigns/:id/${move}`,
-      writeRoute({ summary, params: idParams, response: { 200: campaignSchema } }),
-      async (request) => {
-        const userId = currentUser(request).id;
-        await campaigns[move](userId, request.params.id);
-        return campaigns.get(userId, request.params.id);
-      },
-    );
+    campaign.act({ summary, below: `/${move}`, response: campaignSchema }, async (userId, id) => {
+      await campaigns[move](userId, id);
+      return campaigns.get(userId, id);
+    });
   }
 
-  r.post(
-    '/api/v1/campaigns/:id/duplicate',
-    writeRoute({
-      summary: 'A new draft with the same settings',
-      params: idParams,
-      response: { 201: draftAnswer },
-    }),
-    async (request, reply) =>
-      reply.status(201).send(await campaigns.duplicate(currentUser(request).id, request.params.id)),
+  campaign.act(
+    { summary: 'A new draft with the same settings', below: '/duplicate', status: 201, response: draftAnswer },
+    (userId, id) => campaigns.duplicate(userId, id),
   );
 
   for (const move of ['pause', 'cancel'] as const) {

@@ -1,7 +1,8 @@
 /**
  * The channels as the composition root wires them: test sends and every carrier's receipts and
  * replies (messages, their history, opt-out words), the carriers' webhooks, the jobs. Campaigns
- * write their batches' outcomes through `batches`; the campaign screens and the home page read `tallies`.
+ * write their batches' outcomes through `batches`; the campaign screens and the home page read
+ * `tallies`, the metrics `messageCounts`.
  */
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Config } from '../../platform/config/config.ts';
@@ -21,7 +22,8 @@ import {
 } from './channels.service.ts';
 import { registerProviderWebhooks } from './channels.webhooks.ts';
 import type { StatusListener } from './message-batch-state.ts';
-import { createMessageCounts } from './message-counts.ts';
+import { createMessageCountsRepository } from './message-counts.repository.ts';
+import { createMessageCounts, type MessageCounts } from './message-counts.ts';
 import { createMessageTalliesRepository } from './message-tallies.repository.ts';
 import { createMessageTallies, type MessageTallies } from './message-tallies.ts';
 import { createMessagesListRepository } from './messages-list.repository.ts';
@@ -35,6 +37,8 @@ export type ChannelsModule = {
   batches: Pick<ChannelsRepository, 'recordSubmittedBatch' | 'settleBatch'> & Pick<ChannelsService, 'inflightBatch'>;
   /** Messages counted per campaign, day and second without counting `messages` (the screens' progress, the home page's chart). */
   tallies: MessageTallies;
+  /** Messages per channel and status from the kept counts, for the metrics (modules/metrics). */
+  messageCounts: MessageCounts;
   /** The stored replies, for the inbox (modules/replies). */
   replies: RepliesRepository;
   /** The user's messages in keyset pages (the sending API's `GET /api/v1/messages`). */
@@ -59,6 +63,7 @@ export function createChannelsModule(deps: {
 }): ChannelsModule {
   const { config, providers, jobs, logger } = deps;
   const repo = createChannelsRepository(deps.db.db, { onStatus: deps.events?.onStatus });
+  const messageCounts = createMessageCounts(createMessageCountsRepository(deps.db));
   const service = createChannelsService({
     db: deps.db.db,
     repo,
@@ -78,7 +83,7 @@ export function createChannelsModule(deps: {
     post: customerUrlPoster(config),
     purgeEarlyReceipts: () => repo.purgeEarlyReceipts(),
     foldMessageCounts: async () => {
-      await createMessageCounts(deps.db).fold();
+      await messageCounts.fold();
       await tallies.foldAll();
     },
     logger,
@@ -91,6 +96,7 @@ export function createChannelsModule(deps: {
       inflightBatch: service.inflightBatch,
     },
     tallies,
+    messageCounts,
     replies: createRepliesRepository(deps.db.db),
     messagesList: createMessagesList(createMessagesListRepository(deps.db.db)),
     registerRoutes: (app, guard) => registerChannelsRoutes(app, { channels: service, guard }),

@@ -53,17 +53,20 @@ export type ChannelsServiceDeps = {
   events?: ChannelEvents;
 };
 
+/** A reply as it arrives: stored, and an opt-out when it asked to stop; `inReplyTo` the message it answers. */
+export type IncomingReply = {
+  userId: string;
+  replyId: string;
+  from: string;
+  text: string;
+  optedOut: boolean;
+  receivedAt: Date;
+  inReplyTo: { messageId: string; campaignId: string | null; channel: Channel } | null;
+};
+
 /** Replies, opt-outs by reply and URA keys, as they happen (`message.status` rides the batches' StatusListener). */
 export type ChannelEvents = {
-  onReply?: (reply: {
-    userId: string;
-    replyId: string;
-    from: string;
-    text: string;
-    optedOut: boolean;
-    receivedAt: Date;
-    inReplyTo: { messageId: string; campaignId: string | null; channel: Channel } | null;
-  }) => Promise<void>;
+  onReply?: (reply: IncomingReply) => Promise<void>;
   onDigits?: (press: {
     userId: string;
     messageId: string;

@@ -6,9 +6,9 @@
  */
 export type { SubmittedBatchResult } from './channels.batch.ts';
 export { type ChannelsModule, createChannelsModule } from './channels.module.ts';
-export { type ChannelsService, createChannelsService } from './channels.service.ts';
+export { type ChannelsService, createChannelsService, type IncomingReply } from './channels.service.ts';
 export type { InflightBatch } from './inflight-submits.ts';
-export { createMessageCounts, type MessageCount } from './message-counts.ts';
+export type { MessageCount, MessageCounts } from './message-counts.ts';
 export type { CampaignTally, MessagesOnDay, MessageTallies, TimelinePoint } from './message-tallies.ts';
 export type { MessageListFilter, MessagesList } from './messages-list.ts';
 export {

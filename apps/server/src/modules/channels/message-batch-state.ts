@@ -4,9 +4,14 @@
  * within a batch give what one-by-one would), and writes what changed back in a constant number
  * of statements with `unnest`, whatever the batch size (their SQL: message-batch.repository.ts).
  */
-import type { Channel, MessageEventStatus, MessageStatus } from '@ecoa/shared';
+import type { Channel, MessageStatus } from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { insertMessageEvents, selectMessagesForUpdate, updateMessages } from './message-batch.repository.ts';
+import {
+  insertMessageEvents,
+  type MessageEventRow,
+  selectMessagesForUpdate,
+  updateMessages,
+} from './message-batch.repository.ts';
 import { advances, combineParts, isFinal } from './message-status.ts';
 import type { StatusEvent } from './provider.ts';
 
@@ -14,13 +19,8 @@ export const keyOf = (provider: string, id: string) => `${provider}\u0000${id}`;
 
 export type ReceiptResult = { event: StatusEvent; messageId?: string; outcome: 'applied' | 'early' | 'unchanged' };
 
-export type NewEvent = {
-  messageId: string;
-  status: MessageEventStatus;
-  reason: string | null;
-  detail: StatusEvent['detail'] | null;
-  at: Date;
-};
+/** A step of a message's history a batch adds (written by `insertMessageEvents`). */
+export type NewEvent = MessageEventRow;
 export type MessageState = {
   status: MessageStatus;
   reason: string | null;

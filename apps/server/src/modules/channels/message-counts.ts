@@ -5,16 +5,15 @@
  * read costs the rows written since the last fold (a few per batch), never the messages. The SQL
  * is `message-counts.repository.ts`'s; when to fold is decided here.
  */
-import type { DbHandle } from '../../platform/db/client.ts';
-import { createMessageCountsRepository } from './message-counts.repository.ts';
+import type { MessageCountsRepository } from './message-counts.repository.ts';
 
 export type MessageCount = { channel: string; status: string; count: number };
 
 /** Past this many rows of differences, a read folds them (the hourly housekeeping folds too). */
 const FOLD_AFTER_ROWS = 1_000;
 
-export function createMessageCounts(handle: Pick<DbHandle, 'executeSql'>) {
-  const repository = createMessageCountsRepository(handle);
+/** Built once by the channels module, which hands it to metrics (`ChannelsModule.messageCounts`). */
+export function createMessageCounts(repository: MessageCountsRepository) {
   /** One row per (channel, status): the differences summed, in one statement. */
   const fold = (): Promise<void> => repository.fold();
 

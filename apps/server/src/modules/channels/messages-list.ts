@@ -1,4 +1,5 @@
 import type { Channel, MessageList, MessageListItem, MessageStatus } from '@ecoa/shared';
+import { dateOf, isoOrNull } from '../../platform/db/rows.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { MessageListRow, MessagesListRepository } from './messages-list.repository.ts';
 
@@ -29,8 +30,6 @@ function decodeCursor(cursor: string): { at: string; id: string } {
   throw new AppError('INVALID_CURSOR');
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
 /** A row as the API shows it. */
 function toMessageListItem(r: MessageListRow): MessageListItem {
   return {
@@ -42,8 +41,8 @@ function toMessageListItem(r: MessageListRow): MessageListItem {
     parts: Number(r.parts),
     externalId: r.external_id,
     batchId: r.campaign_id,
-    createdAt: iso(r.created_at)!,
-    finishedAt: iso(r.finished_at),
+    createdAt: dateOf(r.created_at).toISOString(),
+    finishedAt: isoOrNull(r.finished_at),
   };
 }
 

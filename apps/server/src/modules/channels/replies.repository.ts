@@ -1,7 +1,7 @@
 import type { ReplyChannel } from '@ecoa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/db/client.ts';
-import { rowsOf } from '../../platform/db/rows.ts';
+import { dateOf, rowsOf } from '../../platform/db/rows.ts';
 
 /** One reply as the inbox shows it: the message, its campaign's name and the number's name in the user's lists. */
 export type ReplyRow = {
@@ -48,8 +48,6 @@ type RawReply = {
   external_id: string | null;
   contact_name: string | null;
 };
-
-const dateOf = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
 function toRow(r: RawReply): ReplyRow {
   return {

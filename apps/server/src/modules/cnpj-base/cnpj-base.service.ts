@@ -5,14 +5,13 @@
  */
 import type { CnpjBaseInfo } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
+import { isoOrNull } from '../../platform/db/rows.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import type { GiveUpReason, JobContext, Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { type CnpjImporter, cnpjFilesOf, referenceMonthFor } from './cnpj-base.importer.ts';
 import { type CnpjImportJob, cnpjImportQueue } from './cnpj-base.jobs.ts';
 import type { CnpjBaseRepository, CnpjImportRow } from './cnpj-base.repository.ts';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function toImportInfo(row: CnpjImportRow): NonNullable<CnpjBaseInfo['lastImport']> {
   return {
@@ -24,7 +23,7 @@ function toImportInfo(row: CnpjImportRow): NonNullable<CnpjBaseInfo['lastImport'
     rows: row.rows,
     error: row.error,
     startedAt: row.startedAt.toISOString(),
-    finishedAt: iso(row.finishedAt),
+    finishedAt: isoOrNull(row.finishedAt),
   };
 }
 
@@ -44,7 +43,7 @@ export function createCnpjBaseService(deps: {
         referenceMonth: base?.referenceMonth ?? null,
         establishments: base?.establishments ?? 0,
         companies: base?.companies ?? 0,
-        importedAt: iso(base?.importedAt ?? null),
+        importedAt: isoOrNull(base?.importedAt ?? null),
         lastImport: last ? toImportInfo(last) : null,
       };
     },

@@ -48,14 +48,60 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   const adminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'], errors: adminErrors });
   const plainAdminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'] });
 
-  r.get(
-    '/api/v1/dashboard/balance',
-    userRoute({
+  /**
+   * The reads of a user's money, each twice: the signed-in user's own, and any user's for the
+   * administrators (404 when there is no such user). Same answer, same query.
+   */
+  function ownAndAdminRead<R extends z.ZodType, Q extends z.ZodType | undefined = undefined>(read: {
+    own: { path: string; summary: string };
+    admin: { below: string; summary: string };
+    querystring?: Q;
+    response: R;
+    run: (userId: string, query: Q extends z.ZodType ? z.output<Q> : undefined) => Promise<z.input<R>>;
+  }) {
+    type Query = Q extends z.ZodType ? z.output<Q> : undefined;
+    const { response, run } = read;
+    const querystring = read.querystring && { querystring: read.querystring };
+    // Typed by `read` (its schemas are generic here): the app's own `get`, not the zod-typed one.
+    app.get(
+      read.own.path,
+      userRoute({ summary: read.own.summary, ...querystring, response: { 200: response, 401: errorResponse } }),
+      async (request) => run(currentUser(request).id, request.query as Query),
+    );
+    app.get(
+      `/api/v1/admin/users/:id/${read.admin.below}`,
+      adminRoute({ summary: read.admin.summary, params: userParams, ...querystring, response: { 200: response } }),
+      async (request) => {
+        const { id } = request.params as z.output<typeof userParams>;
+        await ledger.assertUserExists(id);
+        return run(id, request.query as Query);
+      },
+    );
+  }
+
+  ownAndAdminRead({
+    own: {
+      path: '/api/v1/dashboard/balance',
       summary: 'Money (reais) and every credit type (available and reserved) of the signed-in user',
-      response: { 200: dashboardBalanceSchema, 401: errorResponse },
-    }),
-    async (request) => api.balance(currentUser(request).id),
-  );
+    },
+    admin: { below: 'balance', summary: 'A user’s balances (same shape as the dashboard balance)' },
+    response: dashboardBalanceSchema,
+    run: (userId) => api.balance(userId),
+  });
+  ownAndAdminRead({
+    own: { path: '/api/v1/ledger', summary: 'The signed-in user’s ledger, newest first' },
+    admin: { below: 'ledger', summary: 'A user’s ledger, newest first' },
+    querystring: entriesQuery,
+    response: entriesPageSchema,
+    run: (userId, query) => api.entriesPage(userId, query),
+  });
+  ownAndAdminRead({
+    own: { path: '/api/v1/payments', summary: 'The signed-in user’s payments, newest first' },
+    admin: { below: 'payments', summary: 'A user’s payments, newest first' },
+    querystring: paginationQuerySchema,
+    response: paymentsPageSchema,
+    run: (userId, query) => api.paymentsPage(userId, query),
+  });
 
   r.post(
     '/api/v1/credits/transfer',
@@ -75,26 +121,6 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   );
 
   r.get(
-    '/api/v1/ledger',
-    userRoute({
-      summary: 'The signed-in user’s ledger, newest first',
-      querystring: entriesQuery,
-      response: { 200: entriesPageSchema, 401: errorResponse },
-    }),
-    async (request) => api.entriesPage(currentUser(request).id, request.query),
-  );
-
-  r.get(
-    '/api/v1/payments',
-    userRoute({
-      summary: 'The signed-in user’s payments, newest first',
-      querystring: paginationQuerySchema,
-      response: { 200: paymentsPageSchema, 401: errorResponse },
-    }),
-    async (request) => api.paymentsPage(currentUser(request).id, request.query),
-  );
-
-  r.get(
     '/api/v1/payments/:id',
     userRoute({
       summary: 'Where one of the signed-in user’s payments stands (another user’s: 404)',
@@ -107,47 +133,6 @@ export function registerLedgerRoutes(app: FastifyInstance, deps: LedgerRoutesDep
   );
 
   // --- administrators -------------------------------------------------------------------
-
-  r.get(
-    '/api/v1/admin/users/:id/balance',
-    adminRoute({
-      summary: 'A user’s balances (same shape as the dashboard balance)',
-      params: userParams,
-      response: { 200: dashboardBalanceSchema },
-    }),
-    async (request) => {
-      await ledger.assertUserExists(request.params.id);
-      return api.balance(request.params.id);
-    },
-  );
-
-  r.get(
-    '/api/v1/admin/users/:id/ledger',
-    adminRoute({
-      summary: 'A user’s ledger, newest first',
-      params: userParams,
-      querystring: entriesQuery,
-      response: { 200: entriesPageSchema },
-    }),
-    async (request) => {
-      await ledger.assertUserExists(request.params.id);
-      return api.entriesPage(request.params.id, request.query);
-    },
-  );
-
-  r.get(
-    '/api/v1/admin/users/:id/payments',
-    adminRoute({
-      summary: 'A user’s payments, newest first',
-      params: userParams,
-      querystring: paginationQuerySchema,
-      response: { 200: paymentsPageSchema },
-    }),
-    async (request) => {
-      await ledger.assertUserExists(request.params.id);
-      return api.paymentsPage(request.params.id, request.query);
-    },
-  );
 
   r.post(
     '/api/v1/admin/users/:id/payments',

@@ -1,4 +1,5 @@
 import type { CreditType, LedgerEntryKind } from '@ecoa/shared';
+import { dateOf } from '../../platform/db/rows.ts';
 import type { LedgerEntryRow } from './ledger.schema.ts';
 
 /** A balance row's two amounts, in centavos or credits. */
@@ -25,7 +26,7 @@ export function fromRawEntry(r: RawEntry): LedgerEntryRow {
     reason: (r.reason as string | null) ?? null,
     idempotencyKey: (r.idempotency_key as string | null) ?? null,
     metadata,
-    createdAt: r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at)),
+    createdAt: dateOf(r.created_at as Date | string),
   };
 }
 

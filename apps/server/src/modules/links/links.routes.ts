@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { csvLine, sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
+import { ownedRoutes } from '../../platform/http/owned-routes.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
 import type { LinksService } from './links.service.ts';
 import type { TrackedLinksAdmin } from './links.tracked-admin.ts';
@@ -50,69 +51,36 @@ export function registerLinksRoutes(
   const userRoute = routeOptions(guard.requireUser, { tags: ['rotating links'], errors });
   const adminRoute = routeOptions(guard.requireAdmin, { tags: ['admin'], errors });
 
-  r.get(
-    '/api/v1/rotating-links',
-    userRoute({
-      summary: "The user's rotating links",
-      querystring: listQuery,
-      response: { 200: linkListSchema },
-    }),
-    async (request) => links.list(currentUser(request).id, request.query),
+  const link = ownedRoutes(app, userRoute, { path: '/api/v1/rotating-links', params: idParams });
+  link.list(
+    { summary: "The user's rotating links", querystring: listQuery, response: linkListSchema },
+    (userId, query) => links.list(userId, query),
   );
-
-  r.post(
-    '/api/v1/rotating-links',
-    userRoute({
-      summary: 'Create a rotating link',
-      body: linkInputSchema,
-      response: { 201: linkSchema },
-    }),
-    async (request, reply) => reply.status(201).send(await links.create(currentUser(request).id, request.body)),
+  link.create({ summary: 'Create a rotating link', body: linkInputSchema, response: linkSchema }, (userId, body) =>
+    links.create(userId, body),
   );
-
-  r.get(
-    '/api/v1/rotating-links/:id',
-    userRoute({
-      summary: 'A rotating link with its targets and clicks',
-      params: idParams,
-      response: { 200: linkSchema },
-    }),
-    async (request) => links.get(currentUser(request).id, request.params.id),
+  link.get({ summary: 'A rotating link with its targets and clicks', response: linkSchema }, (userId, id) =>
+    links.get(userId, id),
   );
-
-  r.patch(
-    '/api/v1/rotating-links/:id',
-    userRoute({
+  link.update(
+    {
       summary: 'Edit, pause or resume a rotating link (targets: the whole list, in order)',
-      params: idParams,
       body: linkPatchSchema,
-      response: { 200: linkSchema },
-    }),
-    async (request) => links.update(currentUser(request).id, request.params.id, request.body),
-  );
-
-  r.delete(
-    '/api/v1/rotating-links/:id',
-    userRoute({
-      summary: 'Delete a rotating link (its address is free again)',
-      params: idParams,
-      response: { 204: z.null() },
-    }),
-    async (request, reply) => {
-      await links.remove(currentUser(request).id, request.params.id);
-      return reply.status(204).send(null);
+      response: linkSchema,
     },
+    (userId, id, body) => links.update(userId, id, body),
   );
-
-  r.get(
-    '/api/v1/rotating-links/:id/stats',
-    userRoute({
+  link.remove({ summary: 'Delete a rotating link (its address is free again)' }, (userId, id) =>
+    links.remove(userId, id),
+  );
+  link.get(
+    {
       summary: 'Clicks over a period: per target, per day or hour (São Paulo), top referrers and UTM campaigns',
-      params: idParams,
+      below: '/stats',
       querystring: linkStatsQuerySchema,
-      response: { 200: linkStatsSchema },
-    }),
-    async (request) => links.stats(currentUser(request).id, request.params.id, request.query),
+      response: linkStatsSchema,
+    },
+    (userId, id, query) => links.stats(userId, id, query),
   );
 
   r.get(

@@ -14,21 +14,18 @@ import {
   type RotatingLink,
 } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
-import type { Database, DbOrTx } from '../../platform/db/client.ts';
+import type { Database } from '../../platform/db/client.ts';
 import { sqlStateOf } from '../../platform/db/errors.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { boundedPeriod } from '../../platform/http/period.ts';
-import type { AuditChanges } from '../audit/index.ts';
+import { type LinksAudit, setDisabledAudited } from './links.disable.ts';
 import type { LinksRepository, TargetWrite } from './links.repository.ts';
 import type { LinkTargetRow, RotatingLinkRow } from './links.schema.ts';
 
 export type LinksServiceDeps = {
   db: Database;
   repo: LinksRepository;
-  audit: (
-    entry: { actorId: string; subjectId: string; action: string; changes: AuditChanges },
-    tx: DbOrTx,
-  ) => Promise<void>;
+  audit: LinksAudit;
   publicUrl: string;
   /** This process's hop forgets a changed link at once (others within a second). */
   forget: (...slugs: string[]) => void;
@@ -286,22 +283,7 @@ export function createLinksService(deps: LinksServiceDeps) {
     async adminSetDisabled(actorId: string, id: string, disabled: boolean, reason: string | undefined) {
       const link = await repo.findById(id);
       if (!link) throw new AppError('LINK_NOT_FOUND');
-      if (disabled && !reason?.trim()) throw new AppError('LINK_DISABLE_REASON');
-      await db.transaction(async (tx) => {
-        await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
-        await deps.audit(
-          {
-            actorId,
-            subjectId: id,
-            action: disabled ? 'link.disable' : 'link.enable',
-            changes: {
-              disabled: { from: link.disabledAt !== null, to: disabled },
-              reason: { from: link.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
-            },
-          },
-          tx,
-        );
-      });
+      await setDisabledAudited(deps, { actorId, kind: 'link', target: link, disabled, reason });
       deps.forget(link.slug);
       const updated = await repo.findById(id);
       return (await dtos([updated!]))[0]!;

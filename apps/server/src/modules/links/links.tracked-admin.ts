@@ -6,6 +6,7 @@ import type { AdminTrackedLink, AdminTrackedLinkList } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
+import { setDisabledAudited } from './links.disable.ts';
 import type { LinksServiceDeps } from './links.service.ts';
 import type { TrackedLinkRow, TrackedLinksRepository } from './links.tracked.repository.ts';
 
@@ -36,7 +37,7 @@ export function createTrackedLinksAdmin(deps: {
   audit: LinksServiceDeps['audit'];
   clock: Clock;
 }) {
-  const { db, repo, clock } = deps;
+  const { repo } = deps;
   return {
     async list(query: { q?: string; page: number; pageSize: number }): Promise<AdminTrackedLinkList> {
       const { rows, total } = await repo.page(query);
@@ -46,22 +47,7 @@ export function createTrackedLinksAdmin(deps: {
     async setDisabled(actorId: string, id: string, disabled: boolean, reason: string | undefined) {
       const found = await repo.find(id);
       if (!found) throw new AppError('LINK_NOT_FOUND');
-      if (disabled && !reason?.trim()) throw new AppError('LINK_DISABLE_REASON');
-      await db.transaction(async (tx) => {
-        await repo.setDisabled(id, disabled, reason?.trim() ?? null, clock.now(), tx);
-        await deps.audit(
-          {
-            actorId,
-            subjectId: id,
-            action: disabled ? 'tracked_link.disable' : 'tracked_link.enable',
-            changes: {
-              disabled: { from: found.disabledAt !== null, to: disabled },
-              reason: { from: found.disabledReason, to: disabled ? (reason?.trim() ?? null) : null },
-            },
-          },
-          tx,
-        );
-      });
+      await setDisabledAudited(deps, { actorId, kind: 'tracked_link', target: found, disabled, reason });
       const [row] = (await repo.page({ q: undefined, page: 1, pageSize: 1, id })).rows;
       return dtoOf(row!);
     },

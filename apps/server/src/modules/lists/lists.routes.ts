@@ -3,6 +3,8 @@ import {
   columnMappingSchema,
   contactListSchema,
   MAX_UPLOAD_BYTES,
+  namedPageQuerySchema,
+  pageSchema,
   paginationQuery,
 } from '@ecoa/shared';
 import multipart from '@fastify/multipart';
@@ -12,13 +14,13 @@ import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
+import { ownedRoutes } from '../../platform/http/owned-routes.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
 import type { ListsService } from './lists.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
-const pageQuery = paginationQuery();
 
 function parseMapping(raw: string | undefined): ColumnMapping | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -89,55 +91,29 @@ export async function registerListsRoutes(app: FastifyInstance, deps: ListsRoute
       },
     );
 
-    r.get(
-      '/api/v1/lists',
-      userRoute({
+    // The page of lists is the web app's (a session); a list itself takes the `lists:write` scope.
+    const userLists = ownedRoutes(scope, userRoute, { path: '/api/v1/lists', params: idParams });
+    const list = ownedRoutes(scope, writeRoute, { path: '/api/v1/lists', params: idParams });
+    userLists.list(
+      {
         summary: 'The user’s lists, newest first (`q`: names containing it)',
-        querystring: pageQuery.extend({ q: z.string().trim().max(120).default('') }),
-        response: {
-          200: z.object({
-            items: z.array(contactListSchema),
-            page: z.number(),
-            pageSize: z.number(),
-            total: z.number(),
-          }),
-        },
-      }),
-      async (request) => {
-        const { page, pageSize, q } = request.query;
-        return lists.list(currentUser(request).id, page, pageSize, q);
+        querystring: namedPageQuerySchema,
+        response: pageSchema(contactListSchema),
       },
+      (userId, { page, pageSize, q }) => lists.list(userId, page, pageSize, q),
     );
-
-    r.get(
-      '/api/v1/lists/:id',
-      writeRoute({
-        summary: 'A list: status, import progress, counts',
-        params: idParams,
-        response: { 200: contactListSchema },
-      }),
-      async (request) => lists.get(currentUser(request).id, request.params.id),
+    list.get({ summary: 'A list: status, import progress, counts', response: contactListSchema }, (userId, id) =>
+      lists.get(userId, id),
     );
-
-    r.patch(
-      '/api/v1/lists/:id',
-      writeRoute({
+    list.update(
+      {
         summary: 'Rename a list',
-        params: idParams,
         body: z.object({ name: z.string().max(120, 'O nome da lista pode ter até 120 caracteres.') }),
-        response: { 200: contactListSchema },
-      }),
-      async (request) => lists.rename(currentUser(request).id, request.params.id, request.body.name),
-    );
-
-    r.delete(
-      '/api/v1/lists/:id',
-      writeRoute({ summary: 'Delete a list (cancels a running import)', params: idParams }),
-      async (request, reply) => {
-        await lists.remove(currentUser(request).id, request.params.id);
-        return reply.status(204).send();
+        response: contactListSchema,
       },
+      (userId, id, body) => lists.rename(userId, id, body.name),
     );
+    list.remove({ summary: 'Delete a list (cancels a running import)' }, (userId, id) => lists.remove(userId, id));
 
     r.get(
       '/api/v1/lists/:id/contacts',

@@ -8,7 +8,7 @@ import type { DbHandle } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createHttpMetrics, recordHttpMetrics } from '../../platform/metrics/http-metrics.ts';
 import { createProcessMetrics } from '../../platform/metrics/process-metrics.ts';
-import type { ProviderRegistry } from '../channels/index.ts';
+import type { MessageCounts, ProviderRegistry } from '../channels/index.ts';
 import { createMetricsRepository } from './metrics.repository.ts';
 import { METRICS_PATH, registerMetricsRoutes } from './metrics.routes.ts';
 import { createMetricsService } from './metrics.service.ts';
@@ -17,6 +17,8 @@ export type MetricsModuleDeps = {
   token: string | undefined;
   db: DbHandle;
   providers: ProviderRegistry;
+  /** The channels module's message counts (`ChannelsModule.messageCounts`). */
+  messageCounts: MessageCounts;
   logger: Logger;
 };
 
@@ -42,7 +44,7 @@ function registerMetrics(app: FastifyInstance, deps: MetricsModuleDeps): void {
   const service = createMetricsService({
     http,
     process: processMetrics,
-    repo: createMetricsRepository(deps.db),
+    repo: createMetricsRepository(deps.db, deps.messageCounts),
     providers: () => deps.providers.all(),
     logger: deps.logger,
   });

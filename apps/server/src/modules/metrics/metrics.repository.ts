@@ -1,12 +1,14 @@
 import type { DbHandle } from '../../platform/db/client.ts';
-import { createMessageCounts, type MessageCount } from '../channels/index.ts';
+import type { MessageCount, MessageCounts } from '../channels/index.ts';
 
 export type JobCount = { queue: string; state: string | null; count: number };
 export type { MessageCount };
 
-/** What a scrape reads from the database: one grouped query each. */
-export function createMetricsRepository(handle: Pick<DbHandle, 'executeSql'>) {
-  const counts = createMessageCounts(handle);
+/**
+ * What a scrape reads from the database: one grouped query each. The message counts are the
+ * channels module's (it owns `messages` and the counts kept of them), handed in by the wiring.
+ */
+export function createMetricsRepository(handle: Pick<DbHandle, 'executeSql'>, counts: Pick<MessageCounts, 'read'>) {
   return {
     /**
      * Jobs per queue and state (pg-boss 10 keeps jobs in `pgboss.job`, partitioned by queue name,
@@ -31,7 +33,7 @@ export function createMetricsRepository(handle: Pick<DbHandle, 'executeSql'>) {
      * (`channels/message-counts.ts`): never a scan of `messages`, which on PGlite would hold the
      * one embedded backend, and with it every request, for as long as the scan takes.
      */
-    messageCounts: () => counts.read(),
+    messageCounts: (): Promise<MessageCount[]> => counts.read(),
   };
 }
 

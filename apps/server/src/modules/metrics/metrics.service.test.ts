@@ -3,6 +3,8 @@ import { dbKind, isolatedDatabaseUrl, openTestDb, silentLogger } from '../../../
 import { type DbHandle, openDb } from '../../platform/db/client.ts';
 import { createHttpMetrics } from '../../platform/metrics/http-metrics.ts';
 import { createProcessMetrics } from '../../platform/metrics/process-metrics.ts';
+import { createMessageCountsRepository } from '../channels/message-counts.repository.ts';
+import { createMessageCounts } from '../channels/message-counts.ts';
 import { createMetricsRepository, type MetricsRepository } from './metrics.repository.ts';
 import { createMetricsService } from './metrics.service.ts';
 
@@ -36,7 +38,7 @@ describe(`the metrics service (${dbKind})`, () => {
   }
 
   it('keeps scraping when a source fails, saying which one, and retries it next time', async () => {
-    const service = serviceWith(createMetricsRepository(db));
+    const service = serviceWith(createMetricsRepository(db, createMessageCounts(createMessageCountsRepository(db))));
     // A real failure of the messages count: the table it reads (the kept counts) is gone for a moment.
     await db.executeSql('alter table message_status_counts rename to message_status_counts_away');
     let first: string;

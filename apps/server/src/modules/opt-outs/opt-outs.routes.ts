@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
+import { ownedRoutes } from '../../platform/http/owned-routes.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
 import { receiveUpload } from '../../platform/http/upload.ts';
 import type { UploadStorage } from '../../platform/http/upload-storage.ts';
@@ -31,17 +32,13 @@ export async function registerOptOutsRoutes(app: FastifyInstance, deps: OptOutsR
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const userRoute = routeOptions(guard.requireUser, { tags: ['opt-outs'] });
 
-    r.get(
-      '/api/v1/opt-outs',
-      userRoute({
+    ownedRoutes(scope, userRoute, { path: '/api/v1/opt-outs' }).list(
+      {
         summary: 'List or search the opted-out numbers, newest first',
         querystring: paginationQuery().extend({ search: z.string().max(40).default('') }),
-        response: { 200: pageSchema(optOutSchema) },
-      }),
-      async (request) => {
-        const { search, page, pageSize } = request.query;
-        return optOuts.list(currentUser(request).id, search, page, pageSize);
+        response: pageSchema(optOutSchema),
       },
+      (userId, { search, page, pageSize }) => optOuts.list(userId, search, page, pageSize),
     );
 
     r.post(

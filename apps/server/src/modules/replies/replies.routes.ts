@@ -13,6 +13,7 @@ import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
 import { sendCsv } from '../../platform/http/csv.ts';
 import { errorResponseSchema as errorResponse } from '../../platform/http/error-schema.ts';
 import { idempotencyHeaderDoc, idempotencyKey } from '../../platform/http/idempotency-key.ts';
+import { ownedRoutes } from '../../platform/http/owned-routes.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
 import type { RepliesService } from './replies.service.ts';
 
@@ -26,14 +27,14 @@ export function registerRepliesRoutes(app: FastifyInstance, deps: { replies: Rep
   const readRoute = routeOptions(guard.requireScope('messages:read'), { tags: ['replies'], errors });
   const sendRoute = routeOptions(guard.requireScope('messages:send'), { tags: ['replies'], errors });
 
-  r.get(
-    '/api/v1/replies',
-    readRoute({
+  const inbox = ownedRoutes(app, readRoute, { path: '/api/v1/replies', params: idParams });
+  inbox.list(
+    {
       summary: 'Incoming replies (SMS, WhatsApp, RCS), newest first, in keyset pages (`nextCursor`)',
       querystring: repliesQuerySchema,
-      response: { 200: repliesPageSchema },
-    }),
-    async (request) => replies.list(currentUser(request).id, request.query),
+      response: repliesPageSchema,
+    },
+    (userId, query) => replies.list(userId, query),
   );
 
   r.get(
@@ -46,15 +47,14 @@ export function registerRepliesRoutes(app: FastifyInstance, deps: { replies: Rep
     async (request, reply) => sendCsv(reply, 'respostas.csv', replies.csv(currentUser(request).id, request.query)),
   );
 
-  r.patch(
-    '/api/v1/replies/:id',
-    readRoute({
+  inbox.update(
+    {
       summary: 'Marks a reply handled (or not handled again)',
-      params: idParams,
       body: replyHandledSchema,
-      response: { 200: replySchema, 404: errorResponse },
-    }),
-    async (request) => replies.setHandled(currentUser(request).id, request.params.id, request.body.handled),
+      response: replySchema,
+      errors: { 404: errorResponse },
+    },
+    (userId, id, body) => replies.setHandled(userId, id, body.handled),
   );
 
   r.post(

@@ -6,7 +6,7 @@
 import type { WebhookDeliveryStatus } from '@ecoa/shared';
 import { and, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { rowsOf } from '../../platform/db/rows.ts';
+import { dateOf, rowsOf } from '../../platform/db/rows.ts';
 import { webhookDeliveries, webhookEvents } from './webhooks.schema.ts';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect & { eventType: string };
@@ -164,7 +164,7 @@ export function createDeliveryQueries(db: Database) {
       );
       if (outcome.succeeded || !endpoint?.failing_since) return { failingSince: null };
       const since = endpoint.failing_since;
-      return { failingSince: since instanceof Date ? since : new Date(since) };
+      return { failingSince: dateOf(since) };
     },
 
     /** The delivery log of an endpoint, newest first, after the keyset cursor. */

@@ -1,7 +1,6 @@
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '@ecoa/shared';
+import { isoOrNull } from '../../platform/db/rows.ts';
 import type { DeliveryRow, EndpointRow } from './webhooks.repository.ts';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** An endpoint as the API shows it: never its secret. */
 export function toEndpointDto(row: EndpointRow, now: Date): WebhookEndpoint {
@@ -13,8 +12,8 @@ export function toEndpointDto(row: EndpointRow, now: Date): WebhookEndpoint {
     description: row.description,
     enabled: row.enabled,
     disabledReason: row.disabledReason,
-    failingSince: iso(row.failingSince),
-    previousSecretExpiresAt: iso(overlap),
+    failingSince: isoOrNull(row.failingSince),
+    previousSecretExpiresAt: isoOrNull(overlap),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -30,8 +29,8 @@ export function toDeliveryDto(row: DeliveryRow): WebhookDelivery {
     lastLatencyMs: row.lastLatencyMs,
     lastResponse: row.lastResponse,
     lastError: row.lastError,
-    lastAttemptAt: iso(row.lastAttemptAt),
-    nextAttemptAt: iso(row.nextAttemptAt),
+    lastAttemptAt: isoOrNull(row.lastAttemptAt),
+    nextAttemptAt: isoOrNull(row.nextAttemptAt),
     createdAt: row.createdAt.toISOString(),
   };
 }

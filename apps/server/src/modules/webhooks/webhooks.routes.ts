@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthGuard, currentUser } from '../../platform/auth/guard.ts';
+import { ownedRoutes } from '../../platform/http/owned-routes.ts';
 import { routeOptions } from '../../platform/http/route-options.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 
@@ -25,100 +26,67 @@ export async function registerWebhooksRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const manageRoute = routeOptions(guard.requireScope('webhooks:manage'), { tags: ['webhooks'] });
 
-  r.post(
-    '/api/v1/webhook-endpoints',
-    manageRoute({
+  const endpoint = ownedRoutes(app, manageRoute, { path: '/api/v1/webhook-endpoints', params: idParams });
+  endpoint.create(
+    {
       summary: 'Register an endpoint; its signing secret is in this answer only',
       body: webhookEndpointCreateSchema,
-      response: { 201: webhookEndpointWithSecretSchema },
-    }),
-    async (request, reply) => reply.code(201).send(await webhooks.create(currentUser(request).id, request.body)),
-  );
-
-  r.get(
-    '/api/v1/webhook-endpoints',
-    manageRoute({
-      summary: "The account's endpoints (no secrets)",
-      response: { 200: z.array(webhookEndpointSchema) },
-    }),
-    async (request) => webhooks.list(currentUser(request).id),
-  );
-
-  r.get(
-    '/api/v1/webhook-endpoints/:id',
-    manageRoute({ summary: 'One endpoint', params: idParams, response: { 200: webhookEndpointSchema } }),
-    async (request) => webhooks.get(currentUser(request).id, request.params.id),
-  );
-
-  r.patch(
-    '/api/v1/webhook-endpoints/:id',
-    manageRoute({
-      summary: 'Change the URL, events, description, or enable/disable',
-      params: idParams,
-      body: webhookEndpointPatchSchema,
-      response: { 200: webhookEndpointSchema },
-    }),
-    async (request) => webhooks.update(currentUser(request).id, request.params.id, request.body),
-  );
-
-  r.delete(
-    '/api/v1/webhook-endpoints/:id',
-    manageRoute({ summary: 'Delete an endpoint and its log', params: idParams }),
-    async (request, reply) => {
-      await webhooks.remove(currentUser(request).id, request.params.id);
-      return reply.code(204).send();
+      response: webhookEndpointWithSecretSchema,
     },
+    (userId, body) => webhooks.create(userId, body),
   );
-
-  r.post(
-    '/api/v1/webhook-endpoints/:id/rotate-secret',
-    manageRoute({
+  endpoint.list(
+    { summary: "The account's endpoints (no secrets)", response: z.array(webhookEndpointSchema) },
+    (userId) => webhooks.list(userId),
+  );
+  endpoint.get({ summary: 'One endpoint', response: webhookEndpointSchema }, (userId, id) => webhooks.get(userId, id));
+  endpoint.update(
+    {
+      summary: 'Change the URL, events, description, or enable/disable',
+      body: webhookEndpointPatchSchema,
+      response: webhookEndpointSchema,
+    },
+    (userId, id, body) => webhooks.update(userId, id, body),
+  );
+  endpoint.remove({ summary: 'Delete an endpoint and its log' }, (userId, id) => webhooks.remove(userId, id));
+  endpoint.act(
+    {
       summary: 'A new secret; the old one keeps signing (a second signature) for 24 h',
-      params: idParams,
-      response: { 200: webhookEndpointWithSecretSchema },
-    }),
-    async (request) => webhooks.rotateSecret(currentUser(request).id, request.params.id),
+      below: '/rotate-secret',
+      response: webhookEndpointWithSecretSchema,
+    },
+    (userId, id) => webhooks.rotateSecret(userId, id),
   );
-
-  r.post(
-    '/api/v1/webhook-endpoints/:id/test',
-    manageRoute({
+  endpoint.act(
+    {
       summary: 'Send a `webhook.test` event to this endpoint',
-      params: idParams,
-      response: { 202: z.object({ eventId: z.string() }) },
-    }),
-    async (request, reply) => reply.code(202).send(await webhooks.sendTest(currentUser(request).id, request.params.id)),
+      below: '/test',
+      status: 202,
+      response: z.object({ eventId: z.string() }),
+    },
+    (userId, id) => webhooks.sendTest(userId, id),
   );
-
-  r.get(
-    '/api/v1/webhook-endpoints/:id/deliveries',
-    manageRoute({
+  endpoint.get(
+    {
       summary: 'The delivery log, newest first (keyset pages: pass `nextCursor` as `cursor`)',
-      params: idParams,
+      below: '/deliveries',
       querystring: z.object({
         cursor: z.string().max(200).optional(),
         limit: z.coerce.number().int().min(1).max(100).default(20),
       }),
-      response: { 200: webhookDeliveryPageSchema },
-    }),
-    async (request) =>
-      webhooks.deliveries(currentUser(request).id, request.params.id, request.query.cursor, request.query.limit),
+      response: webhookDeliveryPageSchema,
+    },
+    (userId, id, query) => webhooks.deliveries(userId, id, query.cursor, query.limit),
   );
-
-  r.post(
-    '/api/v1/webhook-endpoints/:id/replay',
-    manageRoute({
+  endpoint.act(
+    {
       summary: 'Send again every delivery of this endpoint that failed since a date',
-      params: idParams,
+      below: '/replay',
+      status: 202,
       body: webhookReplaySinceSchema,
-      response: { 202: z.object({ replayed: z.number() }) },
-    }),
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(
-          await webhooks.replayFailedSince(currentUser(request).id, request.params.id, new Date(request.body.since)),
-        ),
+      response: z.object({ replayed: z.number() }),
+    },
+    (userId, id, body) => webhooks.replayFailedSince(userId, id, new Date(body.since)),
   );
 
   r.post(

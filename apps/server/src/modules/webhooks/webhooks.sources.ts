@@ -5,6 +5,7 @@
  */
 import { type CampaignCounts, type Channel, WEBHOOK_MESSAGE_STATUSES, type WebhookEventDataByType } from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import type { IncomingReply } from '../channels/index.ts';
 import type { ClickedLink } from '../links/index.ts';
 import type { Publish, PublishItem, PublishMany } from './webhooks.publisher.ts';
 
@@ -59,15 +60,7 @@ export function webhookSources(publish: Publish, publishMany: PublishMany) {
     },
 
     /** An incoming message → `message.reply`, and `message.opt_out` when it asked to stop. */
-    async onReply(reply: {
-      userId: string;
-      replyId: string;
-      from: string;
-      text: string;
-      optedOut: boolean;
-      receivedAt: Date;
-      inReplyTo: { messageId: string; campaignId: string | null; channel: Channel } | null;
-    }): Promise<void> {
+    async onReply(reply: IncomingReply): Promise<void> {
       const receivedAt = reply.receivedAt.toISOString();
       await publish(reply.userId, 'message.reply', {
         replyId: reply.replyId,

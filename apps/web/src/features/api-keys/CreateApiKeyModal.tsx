@@ -7,14 +7,14 @@ import {
   validationKeyOf,
 } from '@ecoa/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Checkbox, Code, CopyButton, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Checkbox, Code, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { errorText } from '../../platform/errors';
 import { DialogButtons } from '../../ui/DialogButtons';
+import { SecretOnce } from '../../ui/SecretOnce';
 import { apiKeysApi } from './apiKeysApi';
 import { apiKeysKeys } from './queryKeys';
 
@@ -27,36 +27,14 @@ export const scopeKey = (scope: ApiScope) => scope.replace(':', '_');
 function CreatedKey({ created, onDone }: { created: ApiKeyCreated; onDone: () => void }) {
   const { t } = useTranslation();
   return (
-    <Stack gap="md" data-testid="api-key-created">
-      <Alert color="orange" icon={<IconAlertTriangle size={18} />} title={t('apiKeys.created.title')}>
-        {t('apiKeys.created.warning')}
-      </Alert>
-      <Paper withBorder radius="md" p="sm">
-        <Group gap="sm" wrap="nowrap" justify="space-between">
-          <Code block style={{ flex: 1, wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} data-testid="api-key-value">
-            {created.key}
-          </Code>
-          <CopyButton value={created.key}>
-            {({ copied, copy }) => (
-              <Button
-                variant={copied ? 'light' : 'filled'}
-                color={copied ? 'teal' : undefined}
-                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                onClick={copy}
-                data-testid="api-key-copy"
-              >
-                {copied ? t('apiKeys.created.copied') : t('apiKeys.created.copy')}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-      </Paper>
-      <Group justify="flex-end">
-        <Button onClick={onDone} data-testid="api-key-done">
-          {t('apiKeys.created.done')}
-        </Button>
-      </Group>
-    </Stack>
+    <SecretOnce
+      value={created.key}
+      title={t('apiKeys.created.title')}
+      warning={t('apiKeys.created.warning')}
+      labels={{ copy: t('apiKeys.created.copy'), copied: t('apiKeys.created.copied'), done: t('apiKeys.created.done') }}
+      onDone={onDone}
+      testIds={{ root: 'api-key-created', value: 'api-key-value', copy: 'api-key-copy', done: 'api-key-done' }}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { draftCampaignOnServer, jsonAnswer, realApi, useRealApi } from '../../../test/real-api.test-support';
 import { renderWithApp } from '../../../test/render.test-support';
 import { CampaignDetailPage } from './CampaignDetailPage';
 
@@ -12,12 +12,7 @@ vi.mock('../../platform/notify', () => ({ notify: toast }));
 describe("a campaign page's duplicate", () => {
   let id = '';
   beforeAll(async () => {
-    const created = await serverCall<{ id: string }>(realApi().userToken, 'POST', '/api/v1/campaigns', {
-      name: 'Campanha para duplicar',
-      channel: 'sms_short',
-    });
-    expect(created.status).toBe(201);
-    id = created.body.id;
+    id = await draftCampaignOnServer('Campanha para duplicar');
   });
   afterEach(() => {
     cleanup();

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../test/real-api.test-support';
+import { draftCampaignOnServer, jsonAnswer, realApi, useRealApi } from '../../../test/real-api.test-support';
 import { renderWithApp } from '../../../test/render.test-support';
 import { DashboardPage } from '../dashboard/DashboardPage';
 import { ListsPage } from '../lists/ListsPage';
@@ -32,12 +32,7 @@ function useApiFailingOnce(prefix: string) {
 describe('failed loads', () => {
   let draftId = '';
   beforeAll(async () => {
-    const created = await serverCall<{ id: string }>(realApi().userToken, 'POST', '/api/v1/campaigns', {
-      name: 'Rascunho para os painéis',
-      channel: 'sms_short',
-    });
-    expect(created.status).toBe(201);
-    draftId = created.body.id;
+    draftId = await draftCampaignOnServer('Rascunho para os painéis');
   });
   afterEach(() => {
     cleanup();

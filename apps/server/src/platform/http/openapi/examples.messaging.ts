@@ -22,6 +22,14 @@ const fileField = {
 };
 const csvFile = 'telefone;nome;pedido\r\n11987654321;Ana;1234\r\n21998765432;Bia;1235\r\n';
 
+/** A multipart form of a spreadsheet (`file`, required) and the route's other fields, with its example. */
+function spreadsheetForm(fields: Record<string, unknown>, example: Record<string, string>): RouteExamples['form'] {
+  return {
+    schema: { type: 'object', required: ['file'], properties: { file: fileField, ...fields } },
+    example: { file: csvFile, ...example },
+  };
+}
+
 /** `POST /api/v1/lists/preview`'s answer (the route sends it unchecked): this mirrors the shared type. */
 const listPreviewSchema = z.object({
   kind: z.enum(['csv', 'xlsx']),
@@ -180,41 +188,28 @@ export const MESSAGING_EXAMPLES: Record<string, RouteExamples> = {
   'PATCH /api/v1/lists/:id': { body: { name: 'Clientes VIP' }, responses: { 200: { ...list, name: 'Clientes VIP' } } },
   'DELETE /api/v1/lists/:id': { responses: { 204: null } },
   'POST /api/v1/lists': {
-    form: {
-      schema: {
-        type: 'object',
-        required: ['file'],
-        properties: {
-          file: fileField,
-          name: { type: 'string', maxLength: 120, description: "The list's name (default: the file's)" },
-          mapping: {
-            type: 'string',
-            contentMediaType: 'application/json',
-            description:
-              'Which column is what, as JSON `{hasHeader, phone, name, fields: [{column, key}]}`; absent: detected',
-          },
+    form: spreadsheetForm(
+      {
+        name: { type: 'string', maxLength: 120, description: "The list's name (default: the file's)" },
+        mapping: {
+          type: 'string',
+          contentMediaType: 'application/json',
+          description:
+            'Which column is what, as JSON `{hasHeader, phone, name, fields: [{column, key}]}`; absent: detected',
         },
       },
-      example: {
-        file: csvFile,
+      {
         name: 'Clientes novembro',
         mapping: '{"hasHeader":true,"phone":0,"name":1,"fields":[{"column":2,"key":"pedido"}]}',
       },
-    },
+    ),
     responses: { 201: { id: IDS.list } },
   },
   'POST /api/v1/lists/preview': {
-    form: {
-      schema: {
-        type: 'object',
-        required: ['file'],
-        properties: {
-          file: fileField,
-          partial: { type: 'string', enum: ['true', 'false'], description: '`true`: the file is only its beginning' },
-        },
-      },
-      example: { file: csvFile },
-    },
+    form: spreadsheetForm(
+      { partial: { type: 'string', enum: ['true', 'false'], description: '`true`: the file is only its beginning' } },
+      {},
+    ),
     undeclared: { 200: listPreviewJson },
     responses: {
       200: {

@@ -2,7 +2,13 @@ import type { Campaign } from '@ecoa/shared';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonAnswer, realApi, serverCall, useRealApi } from '../../../../test/real-api.test-support';
+import {
+  draftCampaignOnServer,
+  jsonAnswer,
+  realApi,
+  serverCall,
+  useRealApi,
+} from '../../../../test/real-api.test-support';
 import { renderWithApp } from '../../../../test/render.test-support';
 import { CreateCampaignPage } from './CreateCampaignPage';
 import { toSaoPauloLocal } from './draft';
@@ -16,16 +22,8 @@ type Sent = { method: string; path: string; body: unknown };
  * A draft on the real server. Its list id is one the server does not know: the wizard only needs
  * a list chosen to go on (the web tests' server runs no imports), and nothing here starts it.
  */
-async function draftOnServer(token: string, name: string): Promise<string> {
-  const res = await serverCall<{ id: string }>(token, 'POST', '/api/v1/campaigns', {
-    name,
-    channel: 'sms_short',
-    listIds: [crypto.randomUUID()],
-    content: { text: 'Olá {nome}' },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
+const draftOnServer = (token: string, name: string) =>
+  draftCampaignOnServer(name, { listIds: [crypto.randomUUID()], content: { text: 'Olá {nome}' } }, token);
 
 /** The app's real client on the real server; every call this screen makes is recorded. */
 function useWatchedApi(token: string, fault?: (path: string, method: string) => Response | undefined): Sent[] {
