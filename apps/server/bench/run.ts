@@ -19,7 +19,8 @@ import pg from 'pg';
 import { type DbHandle, openDb } from '../src/platform/db/client.ts';
 import { runMigrations } from '../src/platform/db/migrate.ts';
 
-export type BenchContext = { db: DbHandle; kind: DbHandle['kind'] };
+/** `url`: the PostgreSQL database's address (for benches that start Ecoa as processes of its own). */
+export type BenchContext = { db: DbHandle; kind: DbHandle['kind']; url?: string };
 export type BenchFigures = Record<string, number | string | boolean>;
 /** `poolSize`: PostgreSQL connections the bench needs (default 10), e.g. one per request in flight. */
 export type BenchModule = { run(ctx: BenchContext): Promise<BenchFigures>; poolSize?: number };
@@ -57,7 +58,7 @@ async function runOn(kind: DbHandle['kind'], file: string, url?: string): Promis
   db.pool?.on('error', () => {});
   try {
     await runMigrations(db);
-    return await mod.run({ db, kind });
+    return await mod.run({ db, kind, url });
   } finally {
     await db.close();
   }
