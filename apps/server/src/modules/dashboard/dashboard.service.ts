@@ -26,13 +26,14 @@ export function createDashboardService(deps: {
         deps.repo.steps(userId),
         deps.ledger.getBalances(userId),
       ]);
-      const [running, recent] = await Promise.all([
-        deps.campaigns.withProgress(ids.running),
-        deps.campaigns.withProgress(ids.recent),
-      ]);
+      // One read for both lists (a running campaign is often a recent one too).
+      const progress = new Map(
+        (await deps.campaigns.withProgress([...new Set([...ids.running, ...ids.recent])])).map((c) => [c.row.id, c]),
+      );
+      const summaries = (list: string[]) => list.flatMap((id) => progress.get(id) ?? []).map((c) => toSummary(c, now));
       return {
-        running: running.map((r) => toSummary(r, now)),
-        recent: recent.map((r) => toSummary(r, now)),
+        running: summaries(ids.running),
+        recent: summaries(ids.recent),
         daily,
         totals: {
           sent: daily.reduce((n, d) => n + d.sent, 0),
