@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Campaign, Channel } from '@ecoa/shared';
+import type { Campaign } from '@ecoa/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../platform/db/client.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
-import {
-  type ChannelProvider,
-  type OutboundMessage,
-  ProviderError,
-  type ProviderHealth,
-  type SubmitResult,
-} from '../channels/provider.ts';
+import { Carrier } from './campaigns.dispatcher.test-support.ts';
 import { dispatchQueue } from './campaigns.jobs.ts';
 import {
   api,
@@ -31,54 +25,6 @@ import {
  * reports, and which records every submit and how many recipients the claim it came in took (the
  * rows one claim statement took share its \`updated_at\`; a campaign has up to four loops).
  */
-
-type Answer = 'take' | 'retry' | 'fail';
-type Submit = { id: string; to: string; at: number; claimed: number };
-
-class Carrier implements ChannelProvider {
-  readonly name = 'dispatch-scripted';
-  readonly channels: readonly Channel[] = ['sms_short'];
-  readonly webhooks = [];
-  tpsLimit: number | null = null;
-  /** How the carrier answers a submit (`n`: how many times it saw this message before). */
-  answer: (message: OutboundMessage, n: number) => Answer = () => 'take';
-  /** Awaited before each answer (a test holds the carrier until every loop of the campaign started). */
-  before: () => Promise<void> = async () => {};
-  readonly submits: Submit[] = [];
-  private seq = 0;
-  constructor(private readonly claimedNow: (messageId: string) => Promise<number>) {}
-
-  async submit(message: OutboundMessage): Promise<SubmitResult> {
-    const n = this.submits.filter((s) => s.id === message.id).length;
-    const claimed = await this.claimedNow(message.id);
-    this.submits.push({ id: message.id, to: message.to, at: Date.now(), claimed });
-    await this.before();
-    const answer = this.answer(message, n);
-    if (answer === 'retry') throw new ProviderError('SCRIPTED_THROTTLED', 'throttled', { retryable: true });
-    if (answer === 'fail') throw new ProviderError('SCRIPTED_INVALID', 'invalid destination');
-    return { providerMessageIds: [`ds-${++this.seq}`] };
-  }
-  onEvent(): void {}
-  health(): ProviderHealth {
-    const { tpsLimit } = this;
-    return {
-      provider: this.name,
-      mode: 'simulator',
-      connected: true,
-      tpsLimit,
-      tpsInUse: 0,
-      inFlight: 0,
-      lastError: null,
-    };
-  }
-  async close(): Promise<void> {}
-  reset(): void {
-    this.submits.length = 0;
-    this.tpsLimit = null;
-    this.answer = () => 'take';
-    this.before = async () => {};
-  }
-}
 
 describe('the dispatch loop: claims, carrier failures, heartbeat, window', () => {
   let handle: DbHandle;
@@ -266,6 +212,205 @@ describe('the dispatch loop: claims, carrier failures, heartbeat, window', () =>
     },
     60_000,
   );
+
+  it("two campaigns at once each keep their own rate: the slow one is not sped up by the fast one's", async () => {
+    carrier.reset();
+    const slow = await started(5, 2);
+    const fast = await started(60, 40);
+    await slow.c.waitFor(slow.id, completed, 20_000);
+    await fast.c.waitFor(fast.id, completed, 20_000);
+    // The slow campaign's five messages at 2 a second: four gaps of 0.5 s. Only a lower bound (a
+    // loaded machine may be slower); one pace shared by both would hand them over at up to 40 a second.
+    const slowRecipients = new Set(
+      (await sql<{ id: string }>('select id from messages where campaign_id = $1', [slow.id])).map((m) => m.id),
+    );
+    const times = carrier.submits.filter((s) => slowRecipients.has(s.id)).map((s) => s.at);
+    expect(times).toHaveLength(5);
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(1_800);
+  }, 60_000);
+
+  it('counts its batches and the time spent claiming, checking opt-outs, handing over and settling', async () => {
+    carrier.reset();
+    const before = server.modules.dispatcher.stats();
+    const t0 = performance.now();
+    // maxRate 8: one recipient per claim, four batches.
+    const { c, id } = await started(4, 8);
+    await c.waitFor(id, completed, 20_000);
+    // Every loop of the campaign has ended (a loop's time is counted when it ends).
+    await dispatchSettled(server, id);
+    const after = server.modules.dispatcher.stats();
+    const elapsed = performance.now() - t0;
+    expect(Object.keys(after).sort()).toEqual(['batches', 'claimMs', 'loopMs', 'optOutsMs', 'settleMs', 'submitMs']);
+    expect(after.batches - before.batches).toBe(4);
+    for (const phase of ['claimMs', 'optOutsMs', 'submitMs', 'settleMs', 'loopMs'] as const) {
+      // Summed over the campaign's loops, at most four at once here: more than none, less than four times the test.
+      const spent = after[phase] - before[phase];
+      expect(spent, phase).toBeGreaterThan(0);
+      expect(spent, phase).toBeLessThanOrEqual(4 * elapsed);
+    }
+  }, 60_000);
+
+  it('beats once when it starts on a campaign, not before every claim (every 5 s at most)', async () => {
+    carrier.reset();
+    // maxRate 2: one recipient per claim, handed over half a second apart.
+    const { c, id } = await started(3, 2);
+    await c.waitFor(id, completed, 20_000);
+    const beat = (await campaignRow(id)).heartbeat_at!.getTime();
+    const times = carrier.submits.map((s) => s.at).sort((a, b) => a - b);
+    expect(times).toHaveLength(3);
+    // The beat came before the first claim; a beat before each claim would come after the second submit.
+    expect(beat).toBeLessThan(times[1]!);
+  }, 60_000);
+
+  it('a loop on a campaign that is not RUNNING (paused) ends at once: no beat, no claim', async () => {
+    carrier.reset();
+    const c = api(server, user.token);
+    const list = await importList(server, user.token, freshMobiles(2));
+    // Started with the window closed (no loop sends), paused, then the window opened.
+    const today = new Date(Date.now() - 3 * 3_600_000).getUTCDay();
+    const id = await c.create({
+      ...smsCampaign('Pausada', list),
+      window: { days: [(today + 1) % 7], start: '00:00', end: '24:00' },
+    });
+    await c.move(id, 'start');
+    await dispatchSettled(server, id);
+    expect((await c.move(id, 'pause')).status).toBe('PAUSED');
+    await sql(`update campaigns set "window" = $2, heartbeat_at = null where id = $1`, [
+      id,
+      JSON.stringify({ days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' }),
+    ]);
+    await server.modules.dispatcher.run(id);
+    expect(carrier.submits).toHaveLength(0);
+    expect((await campaignRow(id)).heartbeat_at).toBeNull();
+    expect((await c.get(id)).counts).toMatchObject({ queued: 2, submitting: 0 });
+  }, 60_000);
+
+  /** A carrier that holds every submit until `release()`; `out()` resolves once the first is held. */
+  function holdCarrier() {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    carrier.before = () => held;
+    const out = async () => {
+      while (carrier.submits.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    return { release, out };
+  }
+
+  it("keeps the rows of its batch out fresh: a refresh moves their `updated_at` (the cut-off's clock) to now", async () => {
+    carrier.reset();
+    const hold = holdCarrier();
+    // No rate: one claim takes both, one batch.
+    const { c, id } = await started(2);
+    try {
+      await hold.out();
+      await sql(`update messages set updated_at = now() - interval '11 minutes' where campaign_id = $1`, [id]);
+      await server.modules.dispatcher.refreshClaims();
+      const rows = await sql<{ status: string; fresh: boolean }>(
+        `select status, updated_at > now() - interval '1 minute' as fresh from messages where campaign_id = $1`,
+        [id],
+      );
+      expect(rows).toEqual([
+        { status: 'submitting', fresh: true },
+        { status: 'submitting', fresh: true },
+      ]);
+    } finally {
+      hold.release();
+    }
+    expect(await c.waitFor(id, completed, 20_000)).toMatchObject({ counts: { sent: 2 } });
+  }, 60_000);
+
+  it("sees another process's pause within a second: nothing more is handed over, the rest goes back", async () => {
+    carrier.reset();
+    const hold = holdCarrier();
+    // One a second: the third recipient's turn is 2 s away when the campaign is paused.
+    const { c, id } = await started(3, 1);
+    try {
+      await hold.out();
+      // Paused by another process: only the database knows.
+      await sql(`update campaigns set status = 'PAUSED' where id = $1`, [id]);
+      const deadline = Date.now() + 10_000;
+      while (!carrier.lastSignal?.aborted && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(carrier.lastSignal?.aborted).toBe(true);
+    } finally {
+      hold.release();
+    }
+    const paused = await c.waitFor(id, (x) => x.counts.submitting === 0, 20_000);
+    const handed = carrier.submits.length;
+    expect(handed).toBeLessThan(3);
+    expect(paused).toMatchObject({ status: 'PAUSED', counts: { sent: handed, queued: 3 - handed } });
+  }, 60_000);
+
+  it('a loop on a campaign that does not exist ends quietly', async () => {
+    await expect(server.modules.dispatcher.run(randomUUID())).resolves.toBeUndefined();
+  });
+
+  describe('a settle that fails (the database refused its transaction)', () => {
+    /**
+     * Until dropped, every settle of `campaignId`'s recipients fails while `attempts` (a sequence:
+     * it counts on through the rollbacks) is at most `failures`: the transaction that moves a
+     * recipient out of `submitting` raises.
+     */
+    async function refuseSettles(campaignId: string, failures: number) {
+      const name = `settle_${campaignId.replaceAll('-', '')}`;
+      await sql(`create sequence ${name}`);
+      await sql(`create function ${name}() returns trigger language plpgsql as $$
+        begin
+          if nextval('${name}') <= ${failures} then raise exception 'settle refused'; end if;
+          return new;
+        end $$`);
+      await sql(`create trigger ${name} before update on messages for each row
+        when (old.campaign_id = '${campaignId}' and old.status = 'submitting' and new.status <> 'submitting')
+        execute function ${name}()`);
+      return {
+        attempts: async () => (await sql<{ n: string }>(`select last_value as n from ${name}`))[0]!.n,
+        drop: async () => {
+          await sql(`drop trigger ${name} on messages`);
+          await sql(`drop function ${name}()`);
+          await sql(`drop sequence ${name}`);
+        },
+      };
+    }
+
+    it('is tried again: two failures, then the third attempt stores the batch', async () => {
+      carrier.reset();
+      const c = api(server, user.token);
+      const list = await importList(server, user.token, freshMobiles(1));
+      const id = await c.create(smsCampaign('Reacertada', list));
+      const refusal = await refuseSettles(id, 2);
+      try {
+        await c.move(id, 'start');
+        const done = await c.waitFor(id, completed, 20_000);
+        expect(done).toMatchObject({ counts: { sent: 1 }, credits: { reserved: 1, used: 1, released: 0 } });
+        expect(Number(await refusal.attempts())).toBe(3);
+        expect(carrier.submits).toHaveLength(1);
+      } finally {
+        await refusal.drop();
+      }
+    }, 60_000);
+
+    it('gives up after three attempts: the batch stays claimed for the cut-off, nothing is tried a fourth time', async () => {
+      carrier.reset();
+      const c = api(server, user.token);
+      const list = await importList(server, user.token, freshMobiles(1));
+      const id = await c.create(smsCampaign('Recusada', list));
+      const refusal = await refuseSettles(id, 1_000);
+      try {
+        await c.move(id, 'start');
+        // Every dispatch job of the campaign ended: the loop that held the batch gave up.
+        await dispatchSettled(server, id);
+        expect(Number(await refusal.attempts())).toBe(3);
+        expect((await c.get(id)).counts).toMatchObject({ submitting: 1, sent: 0 });
+        expect(carrier.submits).toHaveLength(1);
+      } finally {
+        await refusal.drop();
+        // Not left RUNNING for the supervisor's later passes.
+        await sql(`update messages set status = 'unknown' where campaign_id = $1 and status = 'submitting'`, [id]);
+        await sql(`update campaigns set status = 'CANCELED', finished_at = now() where id = $1`, [id]);
+      }
+    }, 60_000);
+  });
 
   it('shares the rates among the live dispatching processes: with two alive, a claim is half as big', async () => {
     carrier.reset();
