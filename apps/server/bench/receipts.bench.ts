@@ -19,9 +19,12 @@
  * receipt: this process (Ecoa; PGlite runs inside it, and so does the webhook client posting),
  * the SMSC process, the PostgreSQL backends (database-cpu.ts).
  *
- *   npm run bench -- receipts          (RECEIPTS_BENCH_N=20000 for a run of a few minutes)
+ *   npm run bench -- receipts          (RECEIPTS_BENCH_N=20000 for a run of a few minutes;
+ *                                       RECEIPTS_BENCH_PROFILE=dir for a CPU profile of each burst)
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import type { Channel, CreditType } from '@ecoa/shared';
 import { WHATSAPP_WEBHOOK_PATH } from '../src/modules/channels/providers/whatsapp/whatsapp.webhook.ts';
@@ -39,6 +42,23 @@ const WEBHOOK_CONCURRENCY = Number(process.env.RECEIPTS_BENCH_CONCURRENCY ?? 32)
 const PORT = Number(process.env.RECEIPTS_BENCH_PORT ?? 3421);
 const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
 const LIMIT_MS = 30 * 60_000;
+/** RECEIPTS_BENCH_PROFILE=dir: a CPU profile of each burst (this process) written there, for DevTools. */
+const PROFILE_DIR = process.env.RECEIPTS_BENCH_PROFILE;
+
+/** Starts a CPU profile of this process when asked for; the returned function writes it. */
+async function profile(name: string): Promise<() => Promise<void>> {
+  if (!PROFILE_DIR) return async () => {};
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile: result } = await session.post('Profiler.stop');
+    fs.mkdirSync(PROFILE_DIR, { recursive: true });
+    fs.writeFileSync(`${PROFILE_DIR}/${name}.cpuprofile`, JSON.stringify(result));
+    session.disconnect();
+  };
+}
 
 /** A ready list of n mobiles, written as the import leaves it. */
 async function benchList(db: DbHandle, userId: string, n: number): Promise<string> {
@@ -151,6 +171,7 @@ async function smppBurst({ db, kind }: BenchContext): Promise<BenchFigures> {
       );
       // Every receipt is due (immediate) and held: wait for the SMSC to hold them all.
       await until('every receipt held', async () => (await counters()).receiptsHeld >= N);
+      const stopProfile = await profile(`receipts-smpp-${kind}`);
       const burstCpu = cpuMeter(db, kind, smsc.child.pid);
       const t0 = performance.now();
       await fetch(`${control}/options`, {
@@ -161,6 +182,7 @@ async function smppBurst({ db, kind }: BenchContext): Promise<BenchFigures> {
       await until('every row delivered', async () => !(await anyOtherThan(db, sent.campaignId, 'delivered')));
       const burstSeconds = (performance.now() - t0) / 1000;
       const cpu = await burstCpu(N);
+      await stopProfile();
       await until('every deliver_sm_resp', async () => (await counters()).receiptsSent >= N);
       const final = await counters();
       const sendRate = N / sent.seconds;
@@ -275,6 +297,7 @@ async function whatsappBurst({ db, kind }: BenchContext): Promise<BenchFigures> 
     });
     if (bodies.length !== N) throw new Error(`${bodies.length} wamids for ${N} messages`);
     const url = new URL(`http://127.0.0.1:${PORT}/api/webhooks/whatsapp${WHATSAPP_WEBHOOK_PATH}`);
+    const stopProfile = await profile(`receipts-whatsapp-${kind}`);
     const burstCpu = cpuMeter(db, kind);
     const t0 = performance.now();
     const answers = await postAll(url, bodies, WEBHOOK_CONCURRENCY);
@@ -282,6 +305,7 @@ async function whatsappBurst({ db, kind }: BenchContext): Promise<BenchFigures> 
     await until('every row delivered', async () => !(await anyOtherThan(db, sent.campaignId, 'delivered')));
     const burstSeconds = (performance.now() - t0) / 1000;
     const cpu = await burstCpu(N);
+    await stopProfile();
     const sendRate = N / sent.seconds;
     const storeRate = N / burstSeconds;
     return {
