@@ -6,7 +6,9 @@
  *                                   throttled ones too), outcomes, throttling (throttleShare,
  *                                   throttleAboveTps, throttleAllForMs: every submit for that long
  *                                   from now), receipt layouts (receiptStyle, receiptTlvNul,
- *                                   receiptTextIn, messageIdStyle, receiptIdStyle), drops…
+ *                                   receiptTextIn, messageIdStyle, receiptIdStyle), drops,
+ *                                   holdReceipts (true: receipts due are kept; false: every kept one
+ *                                   is sent at once, a carrier's burst)…
  *   POST /__simulator/mo            {from, to, text}: a phone's reply, sent on the bind
  *   POST /__simulator/drop          cuts every bind now
  */
@@ -20,7 +22,7 @@ import type { SmscSimulatorOptions } from './options.ts';
 export type ControlledSmsc = {
   options(): SmscSimulatorOptions;
   setOptions(partial: Partial<SmscSimulatorOptions>): void;
-  counters(): SmscCounters & { bound: number };
+  counters(): SmscCounters & { bound: number; receiptsHeld: number };
   reset(): void;
   sendMo(request: MoRequest): Promise<{ parts: number; statuses: number[] }>;
   dropBinds(): void;

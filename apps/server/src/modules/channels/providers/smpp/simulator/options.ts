@@ -29,6 +29,11 @@ export type SmscSimulatorOptions = {
   receiptTextIn: 'short_message' | 'message_payload';
   /** Whether receipts are sent at all (when the submit asked for one). */
   receipts: boolean;
+  /**
+   * Keep the receipts that fall due instead of sending them; set back to false, every held one is
+   * sent at once (a burst, as carriers deliver receipts after a backlog).
+   */
+  holdReceipts: boolean;
   receiptLatencyMs: number;
   /** Weights of the receipt outcomes, drawn with a seeded generator. */
   outcomes: Record<ReceiptOutcome, number>;
@@ -78,6 +83,7 @@ export const SMSC_SIMULATOR_DEFAULTS: SmscSimulatorOptions = {
   receiptTlvNul: true,
   receiptTextIn: 'short_message',
   receipts: true,
+  holdReceipts: false,
   receiptLatencyMs: 200,
   outcomes: { delivered: 90, undelivered: 6, expired: 2, rejected: 2 },
   receiptBeforeResponse: false,

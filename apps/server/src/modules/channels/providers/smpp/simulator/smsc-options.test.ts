@@ -104,3 +104,32 @@ describe('the SMSC simulator throttles everything for a while and answers slowly
     expect(sim.counters().throttled).toBeGreaterThan(throttled);
   });
 });
+
+describe('the SMSC simulator holds receipts and sends them in a burst', () => {
+  it('holdReceipts keeps every receipt that falls due; set back to false, sends them all at once', async () => {
+    const { sim, provider, events } = await startPair({ httpPort: 0, receiptLatencyMs: 0 });
+    expect(await postOptions(sim.httpPort, { holdReceipts: true })).toMatchObject({ holdReceipts: true });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(...(await provider.submit(sms(phone(), `retido ${i}`))).providerMessageIds);
+    await waitFor('five receipts held', () => sim.counters().receiptsHeld === 5);
+    // Held: none reached the adapter, none was answered.
+    expect(statuses(events)).toEqual([]);
+    expect(sim.counters().receiptsSent).toBe(0);
+    const counters = (await (await fetch(`http://127.0.0.1:${sim.httpPort}/__simulator/counters?totals=1`)).json()) as {
+      receiptsHeld: number;
+    };
+    expect(counters.receiptsHeld).toBe(5);
+
+    await postOptions(sim.httpPort, { holdReceipts: false });
+    expect(sim.counters().receiptsHeld).toBe(0);
+    await waitFor('the five receipts, in a burst', () => statuses(events).length === 5);
+    expect(statuses(events).map((e) => e.providerMessageId)).toEqual(ids);
+    await waitFor('the five deliver_sm_resp', () => sim.counters().receiptsSent === 5);
+
+    // Not holding any more: the next receipt goes out as it falls due.
+    const next = await provider.submit(sms(phone(), 'depois'));
+    await waitFor('the next receipt', () => statuses(events).length === 6);
+    expect(statuses(events)[5]!.providerMessageId).toBe(next.providerMessageIds[0]);
+    expect(sim.counters().receiptsHeld).toBe(0);
+  });
+});

@@ -34,7 +34,8 @@ export type SmscSimulator = {
   url: string;
   options(): SmscSimulatorOptions;
   setOptions(partial: Partial<SmscSimulatorOptions>): void;
-  counters(): SmscCounters & { bound: number };
+  /** `receiptsHeld`: receipts due but kept while `holdReceipts` is on. */
+  counters(): SmscCounters & { bound: number; receiptsHeld: number };
   /** The submits received (up to `keepRecords`), with their bytes. */
   records(): SubmitRecord[];
   reset(): void;
@@ -60,6 +61,7 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
   let nextResponseSlot = 0;
   let moReference = 0;
   const waitingReceipts: ReceiptRequest[] = [];
+  const heldReceipts: ReceiptRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
   const later = (ms: number, fn: () => void) => {
@@ -88,6 +90,12 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
         later(200 * attempt, () => sendReceipt(request, null, attempt + 1));
       }
     });
+  }
+
+  /** A receipt falls due: sent now, or kept while `holdReceipts` is on. */
+  function receiptDue(request: ReceiptRequest, bind: Bind): void {
+    if (o.holdReceipts) heldReceipts.push(request);
+    else sendReceipt(request, bind);
   }
 
   /** A refusal (throttled, rejected) after the configured latency, counted in flight meanwhile. */
@@ -145,10 +153,10 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
       bind.inFlight--;
       if (!session.socket.destroyed) session.send(pdu.response({ message_id: messageId }));
     };
-    if (receipt && o.receiptBeforeResponse) sendReceipt(receipt, bind);
+    if (receipt && o.receiptBeforeResponse) receiptDue(receipt, bind);
     if (delay > 0) later(delay, respond);
     else setImmediate(respond);
-    if (receipt && !o.receiptBeforeResponse) later(delay + o.receiptLatencyMs, () => sendReceipt(receipt, bind));
+    if (receipt && !o.receiptBeforeResponse) later(delay + o.receiptLatencyMs, () => receiptDue(receipt, bind));
   }
 
   /** Whether this submit is a second or later part of a long SMS (its UDH's sequence). */
@@ -308,11 +316,17 @@ export async function startSmscSimulator(overrides: Partial<SmscSimulatorOptions
       if ('dropAfterSubmits' in partial) dropCountdown = o.dropAfterSubmits;
       if ('refuseBinds' in partial) refuseLeft = o.refuseBinds;
       if ('seed' in partial) random = seededRandom(o.seed);
+      // Let go of the hold: every receipt kept meanwhile goes out at once, in the order they fell due.
+      if (!o.holdReceipts) for (const receipt of heldReceipts.splice(0)) sendReceipt(receipt, null);
       if ('throttleAllForMs' in partial) {
         throttleAllUntil = o.throttleAllForMs === null ? 0 : Date.now() + o.throttleAllForMs;
       }
     },
-    counters: () => ({ ...structuredClone(ledger.counters), bound: boundBinds().length }),
+    counters: () => ({
+      ...structuredClone(ledger.counters),
+      bound: boundBinds().length,
+      receiptsHeld: heldReceipts.length,
+    }),
     records: () => [...ledger.records],
     reset: () => ledger.reset(),
     sendMo,
