@@ -8,12 +8,12 @@
  * `early_receipts`. The in-memory rules are in message-batch-state.ts, the SQL in
  * message-batch.repository.ts (with the early receipts' retention and sweep window).
  */
-import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import {
   deleteEarlyReceipts,
   lockCarrierIds,
   parkEarly,
+  planByKeys,
   purgeExpiredEarlyReceipts,
   selectCarrierIdOwners,
   selectEarlyReceiptCandidates,
@@ -118,11 +118,7 @@ export function createMessageBatches(
       // Stryker disable next-line ConditionalExpression: equivalent when false, an empty transaction that locks, reads and writes nothing
       if (events.length === 0) return Promise.resolve([]);
       return transaction(async (tx) => {
-        // Every read and write here is by key (carrier id, message id). Without statistics (PGlite
-        // never analyzes; a PostgreSQL without autovacuum, or one right after a campaign's ids were
-        // stored) the planner hashes a batch's 500 keys against a scan of all of
-        // provider_message_ids, three times a batch: a cost growing with every message ever sent.
-        await tx.execute(sql`set local enable_seqscan = off`);
+        await planByKeys(tx);
         await lockCarrierIds(
           events.map((e) => ({ provider: e.provider, id: e.providerMessageId })),
           tx,

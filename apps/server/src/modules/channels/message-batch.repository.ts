@@ -13,6 +13,17 @@ import { rowsOf } from '../../platform/db/rows.ts';
 import type { StatusEvent } from './provider.ts';
 
 /**
+ * For the rest of the transaction, the planner looks rows up by key rather than scanning. Every
+ * read and write of a receipt batch is by key (carrier id, message id); without statistics (PGlite
+ * never analyzes; a PostgreSQL without autovacuum, or one right after a campaign's ids were stored)
+ * the planner hashes a batch's 500 keys against a scan of all of provider_message_ids, three times
+ * a batch: a cost growing with every message ever sent.
+ */
+export async function planByKeys(tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`set local enable_seqscan = off`);
+}
+
+/**
  * Serialises everything about these carrier ids (their receipts, the storing of their submits)
  * across connections: both sides take the same advisory locks, in one order (no deadlock).
  */
