@@ -23,7 +23,8 @@ import {
  * The real server modules run on a real database; the carrier is a scripted one whose answer to
  * each submit the test sets (take it, "try later", refuse it for good), with the rate limit it
  * reports, and which records every submit and how many recipients the claim it came in took (the
- * rows one claim statement took share its \`updated_at\`; a campaign has up to four loops).
+ * rows one claim took share its transaction id, \`xmin\`; not its \`updated_at\`, which four loops
+ * claiming in the same millisecond share too).
  */
 
 describe('the dispatch loop: claims, carrier failures, heartbeat, window', () => {
@@ -35,7 +36,7 @@ describe('the dispatch loop: claims, carrier failures, heartbeat, window', () =>
   const carrier = new Carrier(async (messageId) => {
     const [row] = await sql<{ n: number }>(
       `select count(*)::int as n from messages m join messages one on one.id = $1
-         where m.campaign_id = one.campaign_id and m.status = 'submitting' and m.updated_at = one.updated_at`,
+         where m.campaign_id = one.campaign_id and m.status = 'submitting' and m.xmin = one.xmin`,
       [messageId],
     );
     return row!.n;
