@@ -12,12 +12,10 @@
  */
 import os from 'node:os';
 import Fastify from 'fastify';
-import { loadConfig } from '../src/platform/config/config.ts';
-import { createLogger } from '../src/platform/logger.ts';
-import { startServer } from '../src/server.ts';
 import { bearer, signUpAndSignIn } from '../test/factories.test-support.ts';
 import { seedReportsCampaigns } from '../test/reports-seed.test-support.ts';
-import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
+import { freePort } from '../test/server.test-support.ts';
+import { startBenchServer } from './bench-server.ts';
 import { databaseCpu } from './database-cpu.ts';
 import { httpLoad } from './load.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
@@ -30,16 +28,7 @@ export const poolSize = 20;
 
 export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
   const port = await freePort();
-  const config = loadConfig({ DATA_DIR: os.tmpdir(), LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: String(port) });
-  const server = await startServer({
-    config,
-    logger: createLogger('silent'),
-    listen: false,
-    work: false,
-    db,
-    webRoot: fixtureWebRoot(),
-  });
-  await server.app.listen({ port, host: '127.0.0.1' });
+  const server = await startBenchServer(db, undefined, { port, work: false });
   const sql = async <T>(text: string, values: unknown[] = []) => (await db.executeSql(text, values)).rows as T[];
 
   const bare = Fastify();

@@ -15,13 +15,14 @@ import { SMPP_BENCH_CREDENTIALS } from './smpp.bench.ts';
 
 /**
  * The server on `db`, silent; `smsc` points it at a simulated SMSC with no pace of its own and that
- * window. `extra.port`: listening there on loopback (for carriers' webhooks over HTTP);
- * `extra.simulators`: the in-process simulators tuned.
+ * window. `extra.port`: listening there on loopback (for carriers' webhooks over HTTP, or load
+ * from another process); `extra.simulators`: the in-process simulators tuned; `extra.work: false`:
+ * no job workers (nothing dispatches what a bench seeded straight into the tables).
  */
 export function startBenchServer(
   db: DbHandle,
   smsc?: { port: number; window: number },
-  extra: { port?: number; simulators?: SimulatorOverrides } = {},
+  extra: { port?: number; simulators?: SimulatorOverrides; work?: boolean } = {},
 ): Promise<RunningServer> {
   const { systemId, password } = SMPP_BENCH_CREDENTIALS;
   const config = loadConfig({
@@ -37,6 +38,7 @@ export function startBenchServer(
     config,
     logger: createLogger('silent'),
     listen: extra.port !== undefined,
+    work: extra.work ?? true,
     db,
     webRoot: fixtureWebRoot(),
     simulators: extra.simulators,

@@ -12,12 +12,10 @@
  *   npm run bench -- reports
  */
 import os from 'node:os';
-import { loadConfig } from '../src/platform/config/config.ts';
-import { createLogger } from '../src/platform/logger.ts';
-import { startServer } from '../src/server.ts';
 import { bearer, signUpAndSignIn } from '../test/factories.test-support.ts';
 import { moveRunningCampaign, seedReportsCampaigns } from '../test/reports-seed.test-support.ts';
-import { fixtureWebRoot, freePort } from '../test/server.test-support.ts';
+import { freePort } from '../test/server.test-support.ts';
+import { startBenchServer } from './bench-server.ts';
 import { databaseCpu } from './database-cpu.ts';
 import { httpLoad, type Load } from './load.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
@@ -33,16 +31,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
   const rows = Number(process.env.REPORTS_BENCH_ROWS ?? (kind === 'postgres' ? 10_000_000 : 1_000_000));
   const perCampaign = Math.floor(rows / CAMPAIGNS);
   const port = await freePort();
-  const config = loadConfig({ DATA_DIR: os.tmpdir(), LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: String(port) });
-  const server = await startServer({
-    config,
-    logger: createLogger(process.env.REPORTS_BENCH_LOG ?? 'silent'),
-    listen: false,
-    work: false,
-    db,
-    webRoot: fixtureWebRoot(),
-  });
-  await server.app.listen({ port, host: '127.0.0.1' });
+  const server = await startBenchServer(db, undefined, { port, work: false });
   const sql = async <T>(text: string, values: unknown[] = []) => (await db.executeSql(text, values)).rows as T[];
   try {
     const { user, token } = await signUpAndSignIn(server);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES, CHANNELS, CREDIT_TYPES } from '../enums.ts';
-import { MESSAGE_STATUSES, rcsContentSchema, whatsappTemplateSchema } from './channels.ts';
+import { MESSAGE_STATUSES, type MessageStatus, rcsContentSchema, whatsappTemplateSchema } from './channels.ts';
 import { pageSchema, paginationQuery } from './page.ts';
 
 /** Where campaigns are scheduled and their sending window is read. */
@@ -143,6 +143,19 @@ export const campaignCountsSchema = z.object({
   canceled: z.number(),
 });
 export type CampaignCounts = z.infer<typeof campaignCountsSchema>;
+
+/** Where a recipient of each status is counted in `CampaignCounts`. */
+export const CAMPAIGN_COUNT_KEY: Record<MessageStatus, keyof CampaignCounts> = {
+  queued: 'queued',
+  submitting: 'submitting',
+  sent: 'sent',
+  delivered: 'delivered',
+  failed: 'failed',
+  expired: 'expired',
+  unknown: 'unknown',
+  opted_out: 'optedOut',
+  canceled: 'canceled',
+};
 
 export const campaignCreditsSchema = z.object({ reserved: z.number(), used: z.number(), released: z.number() });
 

@@ -1,4 +1,5 @@
 import {
+  CAMPAIGN_COUNT_KEY,
   type CampaignList,
   type CampaignMessages,
   type CampaignStatus,
@@ -77,7 +78,7 @@ export function createCampaignReports(deps: {
   async function tallied(id: string, status: MessageStatus | undefined): Promise<number> {
     const { counts } = (await deps.tallies.campaigns([id])).get(id)!;
     if (!status) return Object.values(counts).reduce((sum, k) => sum + k, 0);
-    return counts[status === 'opted_out' ? 'optedOut' : status];
+    return counts[CAMPAIGN_COUNT_KEY[status]];
   }
 
   async function owned(userId: string, id: string) {

@@ -5,7 +5,7 @@
  * `messages` itself for the check that compares the two.
  */
 import { CAMPAIGN_TIME_ZONE, type Channel, type MessageStatus } from '@ecoa/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
@@ -39,6 +39,23 @@ export type TimelineTallyRow = {
 const EPOCH = '2000-01-01T00:00:00Z';
 
 export function createMessageTalliesRepository(db: Database) {
+  /** The rows of `message_tallies` that `which` selects, taken out and put back summed per key. */
+  const foldTallies = async (which: SQL): Promise<void> => {
+    await db.execute(sql`
+      with gone as (delete from message_tallies ${which} returning *)
+      insert into message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
+      select user_id, campaign_id, channel, day, status, submitted, reason, sum(n) from gone
+      group by 1, 2, 3, 4, 5, 6, 7 having sum(n) <> 0`);
+  };
+  /** The same for `campaign_timeline_tallies`. */
+  const foldTimeline = async (which: SQL): Promise<void> => {
+    await db.execute(sql`
+      with gone as (delete from campaign_timeline_tallies ${which} returning *)
+      insert into campaign_timeline_tallies (campaign_id, at, sent, delivered, failed)
+      select campaign_id, at, sum(sent), sum(delivered), sum(failed) from gone
+      group by 1, 2 having sum(sent) <> 0 or sum(delivered) <> 0 or sum(failed) <> 0`);
+  };
+
   return {
     /** The campaigns' tallies per (status, submitted, reason), in one statement. */
     async byCampaign(campaignIds: string[], tx: DbOrTx = db): Promise<CampaignTallyRow[]> {
@@ -77,40 +94,18 @@ export function createMessageTalliesRepository(db: Database) {
 
     /** The campaigns' rows of differences summed into one per key, in both tables. */
     async foldCampaigns(campaignIds: string[]): Promise<void> {
-      const ids = sql`${pgArray(campaignIds)}::uuid[]`;
-      await db.execute(sql`
-        with gone as (delete from message_tallies where campaign_id = any(${ids}) returning *)
-        insert into message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
-        select user_id, campaign_id, channel, day, status, submitted, reason, sum(n) from gone
-        group by 1, 2, 3, 4, 5, 6, 7 having sum(n) <> 0`);
-      await db.execute(sql`
-        with gone as (delete from campaign_timeline_tallies where campaign_id = any(${ids}) returning *)
-        insert into campaign_timeline_tallies (campaign_id, at, sent, delivered, failed)
-        select campaign_id, at, sum(sent), sum(delivered), sum(failed) from gone
-        group by 1, 2 having sum(sent) <> 0 or sum(delivered) <> 0 or sum(failed) <> 0`);
+      const which = sql`where campaign_id = any(${pgArray(campaignIds)}::uuid[])`;
+      await foldTallies(which);
+      await foldTimeline(which);
     },
 
     /** A user's rows of differences (of every campaign, and of no campaign) summed into one per key. */
-    async foldUser(userId: string): Promise<void> {
-      await db.execute(sql`
-        with gone as (delete from message_tallies where user_id = ${userId} returning *)
-        insert into message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
-        select user_id, campaign_id, channel, day, status, submitted, reason, sum(n) from gone
-        group by 1, 2, 3, 4, 5, 6, 7 having sum(n) <> 0`);
-    },
+    foldUser: (userId: string): Promise<void> => foldTallies(sql`where user_id = ${userId}`),
 
     /** Every row of differences summed into one per key (the hourly housekeeping). */
     async foldAll(): Promise<void> {
-      await db.execute(sql`
-        with gone as (delete from message_tallies returning *)
-        insert into message_tallies (user_id, campaign_id, channel, day, status, submitted, reason, n)
-        select user_id, campaign_id, channel, day, status, submitted, reason, sum(n) from gone
-        group by 1, 2, 3, 4, 5, 6, 7 having sum(n) <> 0`);
-      await db.execute(sql`
-        with gone as (delete from campaign_timeline_tallies returning *)
-        insert into campaign_timeline_tallies (campaign_id, at, sent, delivered, failed)
-        select campaign_id, at, sum(sent), sum(delivered), sum(failed) from gone
-        group by 1, 2 having sum(sent) <> 0 or sum(delivered) <> 0 or sum(failed) <> 0`);
+      await foldTallies(sql``);
+      await foldTimeline(sql``);
     },
 
     /**

@@ -8,7 +8,13 @@
  * per key folds them, and the hourly housekeeping folds everything. The SQL is
  * `message-tallies.repository.ts`'s; `differences` is the check that recounts and compares.
  */
-import { CAMPAIGN_TIME_ZONE, type CampaignCounts, type Channel, type MessageStatus } from '@ecoa/shared';
+import {
+  CAMPAIGN_COUNT_KEY,
+  CAMPAIGN_TIME_ZONE,
+  type CampaignCounts,
+  type Channel,
+  type MessageStatus,
+} from '@ecoa/shared';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import type { MessageTalliesRepository } from './message-tallies.repository.ts';
 
@@ -30,19 +36,7 @@ export type TimelinePoint = { at: Date; sent: number; delivered: number; failed:
 const FOLD_AFTER_EXTRA = 200;
 const REASON_STATUSES: MessageStatus[] = ['failed', 'expired', 'unknown'];
 
-const COUNT_KEYS: Record<MessageStatus, keyof CampaignCounts> = {
-  queued: 'queued',
-  submitting: 'submitting',
-  sent: 'sent',
-  delivered: 'delivered',
-  failed: 'failed',
-  expired: 'expired',
-  unknown: 'unknown',
-  opted_out: 'optedOut',
-  canceled: 'canceled',
-};
-
-export function emptyCounts(): CampaignCounts {
+function emptyCounts(): CampaignCounts {
   return {
     queued: 0,
     submitting: 0,
@@ -80,7 +74,7 @@ export function createMessageTallies(repository: MessageTalliesRepository) {
         const tally = tallies.get(r.campaign_id);
         if (!tally) continue;
         const n = Number(r.n);
-        tally.counts[COUNT_KEYS[r.status]] += n;
+        tally.counts[CAMPAIGN_COUNT_KEY[r.status]] += n;
         if (r.submitted) tally.submitted += n;
         if (r.reason !== null && REASON_STATUSES.includes(r.status) && n !== 0) {
           const byReason = reasons.get(r.campaign_id) ?? new Map<string, number>();
