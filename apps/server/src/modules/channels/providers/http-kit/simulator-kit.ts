@@ -113,6 +113,30 @@ export class TokenBucket {
   }
 }
 
+/**
+ * The most arrivals seen in any one second (a sliding window, not calendar seconds): how a
+ * simulator tells a client that kept to a carrier's rate from one that did not, whatever the
+ * client's own pacing and however many processes share the limit.
+ */
+export class PerSecondPeak {
+  private arrivals: number[] = [];
+  private head = 0;
+  peak = 0;
+
+  /** One arrival at `now` (ms); returns how many arrived in the second up to it. */
+  arrival(now: number): number {
+    this.arrivals.push(now);
+    while (this.arrivals[this.head]! <= now - 1000) this.head++;
+    if (this.head > 4096) {
+      this.arrivals = this.arrivals.slice(this.head);
+      this.head = 0;
+    }
+    const inLastSecond = this.arrivals.length - this.head;
+    this.peak = Math.max(this.peak, inLastSecond);
+    return inLastSecond;
+  }
+}
+
 /** Webhook deliveries the simulator owes: scheduled, awaited by `idle()`, dropped by `close()`. */
 export class DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();

@@ -5,13 +5,15 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { type DeliveryQueue, type DestinationCount, deliverWebhook, sleep } from './simulator-kit.ts';
+import { type DeliveryQueue, type DestinationCount, deliverWebhook, PerSecondPeak, sleep } from './simulator-kit.ts';
 
 export type CallbackCounts = { delivered: number; failed: number; lastFailureStatus: number | null };
 
 export type SendCounters = {
   /** Every call to the send endpoint. */
   requests: number;
+  /** The most calls to the send endpoint in any one second (sliding), refused ones included. */
+  maxRequestsPerSecond: number;
   /** Messages taken. */
   accepted: number;
   /** Refused calls by the carrier's own code (an HTTP status for RBM, a Graph error code for WhatsApp). */
@@ -28,6 +30,7 @@ export type SendCounters = {
 export function emptySendCounters(): SendCounters {
   return {
     requests: 0,
+    maxRequestsPerSecond: 0,
     accepted: 0,
     rejected: {},
     duplicates: 0,
@@ -41,6 +44,7 @@ export function emptySendCounters(): SendCounters {
 export class SendTally<Counters extends SendCounters> {
   counters: Counters;
   private seenContent = new Set<string>();
+  private requests = new PerSecondPeak();
 
   constructor(private readonly empty: () => Counters) {
     this.counters = empty();
@@ -49,6 +53,13 @@ export class SendTally<Counters extends SendCounters> {
   destination(to: string): DestinationCount {
     this.counters.destinations[to] ??= { received: 0, accepted: 0, duplicates: 0 };
     return this.counters.destinations[to];
+  }
+
+  /** A call to the send endpoint arrived. */
+  request(): void {
+    this.counters.requests++;
+    this.requests.arrival(performance.now());
+    this.counters.maxRequestsPerSecond = this.requests.peak;
   }
 
   refused(code: number | string): void {
@@ -77,6 +88,7 @@ export class SendTally<Counters extends SendCounters> {
   reset(): void {
     this.counters = this.empty();
     this.seenContent = new Set();
+    this.requests = new PerSecondPeak();
   }
 }
 

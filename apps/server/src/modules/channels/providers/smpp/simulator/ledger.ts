@@ -4,6 +4,8 @@
  * same number twice counted as a duplicate, the most submits in flight on one bind and in any one
  * second. Counted by the SMSC, so the adapter's limits are checked from the outside.
  */
+import { PerSecondPeak } from '../../http-kit/simulator-kit.ts';
+
 export type SubmitRecord = {
   at: number;
   bind: number;
@@ -67,8 +69,7 @@ export function emptyCounters(): SmscCounters {
 export class SubmitLedger {
   counters = emptyCounters();
   records: SubmitRecord[] = [];
-  private arrivals: number[] = [];
-  private arrivalsHead = 0;
+  private arrivals = new PerSecondPeak();
   private readonly partial = new Map<string, Map<number, string>>();
   private readonly seenTexts = new Map<string, Set<string>>();
 
@@ -77,22 +78,15 @@ export class SubmitLedger {
   reset(): void {
     this.counters = emptyCounters();
     this.records = [];
-    this.arrivals = [];
-    this.arrivalsHead = 0;
+    this.arrivals = new PerSecondPeak();
     this.partial.clear();
     this.seenTexts.clear();
   }
 
   /** A submit_sm arrived (before it is taken or refused): the per-second count. */
   arrival(now: number): number {
-    this.arrivals.push(now);
-    while (this.arrivals[this.arrivalsHead]! <= now - 1000) this.arrivalsHead++;
-    if (this.arrivalsHead > 4096) {
-      this.arrivals = this.arrivals.slice(this.arrivalsHead);
-      this.arrivalsHead = 0;
-    }
-    const perSecond = this.arrivals.length - this.arrivalsHead;
-    this.counters.maxSubmitsPerSecond = Math.max(this.counters.maxSubmitsPerSecond, perSecond);
+    const perSecond = this.arrivals.arrival(now);
+    this.counters.maxSubmitsPerSecond = this.arrivals.peak;
     return perSecond;
   }
 
