@@ -107,7 +107,7 @@ export function createWebhooksModule(deps: {
     publishMany: publisher.publishMany,
     balanceMoved,
     deliverer,
-    sources: webhookSources(publisher.publish, publisher.publishMany),
+    sources: webhookSources(publisher.publish, publisher.publishMany, publisher.listens),
     registerRoutes: (app, guard) => registerWebhooksRoutes(app, { webhooks: service, guard }),
   };
 }

@@ -7,7 +7,7 @@ import { type CampaignCounts, type Channel, WEBHOOK_MESSAGE_STATUSES, type Webho
 import type { DbOrTx } from '../../platform/db/client.ts';
 import type { IncomingReply } from '../channels/index.ts';
 import type { ClickedLink } from '../links/index.ts';
-import type { Publish, PublishItem, PublishMany } from './webhooks.publisher.ts';
+import type { Publish, PublishItem, PublishMany, WebhookPublisher } from './webhooks.publisher.ts';
 
 type ReportedStatus = (typeof WEBHOOK_MESSAGE_STATUSES)[number];
 const REPORTED: ReadonlySet<string> = new Set(WEBHOOK_MESSAGE_STATUSES);
@@ -24,13 +24,20 @@ export type StatusStep = {
   campaignId: string | null;
 };
 
-export function webhookSources(publish: Publish, publishMany: PublishMany) {
+export function webhookSources(publish: Publish, publishMany: PublishMany, listens: WebhookPublisher['listens']) {
   return {
-    /** A batch's message steps → `message.status` (sent, delivered, failed, expired, unknown), in its transaction. */
+    /**
+     * A batch's message steps → `message.status` (sent, delivered, failed, expired, unknown), in
+     * its transaction. Every batch of every campaign passes here: whether the batch's users listen
+     * is asked first (a cached answer, usually one user), and nothing is built for those who do not.
+     */
     async onStatus(steps: StatusStep[], tx: DbOrTx): Promise<void> {
+      const listening = new Map<string, boolean>();
+      for (const s of steps)
+        if (!listening.has(s.userId)) listening.set(s.userId, await listens(s.userId, 'message.status', tx));
       const items: PublishItem<'message.status'>[] = [];
       for (const s of steps) {
-        if (!REPORTED.has(s.status)) continue;
+        if (!REPORTED.has(s.status) || !listening.get(s.userId)) continue;
         items.push({
           userId: s.userId,
           type: 'message.status',
