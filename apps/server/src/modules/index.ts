@@ -6,6 +6,7 @@ import type { Config } from '../platform/config/config.ts';
 import type { DbHandle } from '../platform/db/client.ts';
 import type { RegisterRoutes } from '../platform/http/module-routes.ts';
 import { createUploadStorage } from '../platform/http/upload-storage.ts';
+import { defineDatabaseMaintenance } from '../platform/db/maintenance.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
@@ -211,6 +212,8 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     messageCounts: channels.messageCounts,
     logger,
   });
+  // VACUUM and ANALYZE where the database does not do them itself (PGlite; autovacuum off).
+  defineDatabaseMaintenance(jobs, { db, logger });
   // Health and the public settings: what anyone may ask, with no session.
   const health = createHealthModule({ db, config });
 
