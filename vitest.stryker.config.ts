@@ -55,6 +55,7 @@ export default defineConfig({
                 'src/modules/campaigns/campaigns.supervisor.test.ts',
                 'src/modules/campaigns/campaigns.handover.test.ts',
                 'src/modules/campaigns/campaigns.dispatcher.test.ts',
+                'src/modules/campaigns/campaigns.dispatcher.loops.test.ts',
                 'src/modules/campaigns/campaigns.settle-outcomes.test.ts',
               ],
           environment: 'node',

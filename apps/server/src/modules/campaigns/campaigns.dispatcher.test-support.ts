@@ -17,8 +17,6 @@ type Answer = 'take' | 'retry' | 'fail' | 'unknown';
 type Submit = { id: string; to: string; at: number; claimed: number };
 
 export class Carrier implements ChannelProvider {
-  readonly name = 'dispatch-scripted';
-  readonly channels: readonly Channel[] = ['sms_short'];
   readonly webhooks = [];
   tpsLimit: number | null = null;
   /** How the carrier answers a submit (`n`: how many times it saw this message before). */
@@ -29,7 +27,11 @@ export class Carrier implements ChannelProvider {
   /** The stop signal the dispatcher handed with the last submit. */
   lastSignal: AbortSignal | undefined;
   private seq = 0;
-  constructor(private readonly claimedNow: (messageId: string) => Promise<number>) {}
+  constructor(
+    private readonly claimedNow: (messageId: string) => Promise<number>,
+    readonly name = 'dispatch-scripted',
+    readonly channels: readonly Channel[] = ['sms_short'],
+  ) {}
 
   async submit(message: OutboundMessage, options?: { signal?: AbortSignal }): Promise<SubmitResult> {
     this.lastSignal = options?.signal;

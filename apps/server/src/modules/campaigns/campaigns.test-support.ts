@@ -47,19 +47,19 @@ export async function startCampaignsServer(
 }
 
 /**
- * The real server modules with `carrier` as their only provider, the job workers on, on a database
- * of their own on PostgreSQL (no other file's server may take these dispatch jobs). `close` stops
- * the server, then closes the database and drops it.
+ * The real server modules with `carrier` as their only provider (or `carrier`'s providers), the job
+ * workers on, on a database of their own on PostgreSQL (no other file's server may take these
+ * dispatch jobs). `close` stops the server, then closes the database and drops it.
  */
 export async function startCarrierServer(
-  carrier: ChannelProvider,
+  carrier: ChannelProvider | readonly ChannelProvider[],
 ): Promise<{ server: RunningServer; handle: DbHandle; close(): Promise<void> }> {
   const own = await isolatedDatabaseUrl();
   const handle = own ? await openDb({ databaseUrl: own.url, poolSize: 6 }) : await openTestDb();
   await runMigrations(handle);
   const config = testConfig(own ? { DATABASE_URL: own.url } : {});
   const jobs = createJobs(handle, silentLogger);
-  const registry = createProviderRegistry([carrier]);
+  const registry = createProviderRegistry(Array.isArray(carrier) ? carrier : [carrier]);
   const modules = composeModules({ config, db: handle, jobs, logger: silentLogger, providers: registry });
   await jobs.start({ work: true });
   const app = await buildApp({ config, db: handle, jobs, logger: silentLogger, webRoot: fixtureWebRoot() });
