@@ -1,7 +1,7 @@
 -- The rows written for every message sent lose their foreign keys (ADR 023): each one fired a
 -- per-row trigger and a lookup on every insert (one per message, two events and a carrier id per
--- message), ~20% of PostgreSQL's CPU per message. Users are never deleted; children are written
--- only for messages read in the same transaction. What the cascade did, a statement-level trigger
+-- message). Users are never deleted; children are written only for messages read in the same
+-- transaction. What the cascade did, a statement-level trigger
 -- does: deleting messages deletes their history and carrier ids (one statement, not a row each).
 ALTER TABLE "message_events" DROP CONSTRAINT "message_events_message_id_messages_id_fk";
 --> statement-breakpoint

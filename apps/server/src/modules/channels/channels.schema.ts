@@ -25,9 +25,9 @@ import type { OutboundContent } from './provider.ts';
  *
  * No foreign keys on the rows written per message (`messages.user_id`, and the message id of
  * `message_events` and `provider_message_ids`): each costs a per-row trigger and a lookup on every
- * insert, ~20% of PostgreSQL's CPU per message sent (ADR 023). Users are never deleted; the
- * children are only written for messages just read in the same transaction; a deleted message
- * takes its children with it (migration 0027's statement-level trigger).
+ * insert (ADR 023). Users are never deleted; the children are only written for messages just read
+ * in the same transaction; a deleted message takes its children with it (migration 0027's
+ * statement-level trigger).
  */
 export const messages = pgTable(
   'messages',
