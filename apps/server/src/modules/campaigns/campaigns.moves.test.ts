@@ -169,14 +169,18 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
       { phone: '+551133337777' },
       { phone: mobile() },
     ]);
+    // The same list named twice is kept once: one audience, not a list "that no longer exists".
     const one = await c.create({
       ...smsCampaign('Uma lista', single),
+      listIds: [single, single],
       window: OPENS_AT_NINE,
     });
     expect(await c.estimate(one)).toMatchObject({
       recipients: 2,
       excluded: { optedOut: 2, duplicates: 0, landlines: 1 },
+      problems: [],
     });
+    expect((await c.get(one)).listIds).toEqual([single]);
 
     const fixed = await importList(server, user.token, [{ phone: '+551133335555' }]);
     const nobody = await c.create({ ...smsCampaign('Ninguém', fixed), window: OPENS_AT_NINE });

@@ -80,7 +80,8 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
         userId,
         name: input.name,
         channel: input.channel,
-        listIds: input.listIds,
+        // A list named twice is one audience (kept once, in the order first named).
+        listIds: [...new Set(input.listIds)],
         content: input.content,
         window: input.window ?? DEFAULT_SENDING_WINDOW,
         maxRate: input.maxRate ?? null,
@@ -103,7 +104,7 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
         ...(input.name !== undefined ? { name: input.name } : {}),
         channel,
         creditType: CHANNEL_CREDIT_TYPE[channel],
-        ...(input.listIds !== undefined ? { listIds: input.listIds } : {}),
+        ...(input.listIds !== undefined ? { listIds: [...new Set(input.listIds)] } : {}),
         ...(input.content !== undefined ? { content: input.content } : {}),
         ...(input.window !== undefined ? { window: input.window ?? DEFAULT_SENDING_WINDOW } : {}),
         ...(input.maxRate !== undefined ? { maxRate: input.maxRate } : {}),
