@@ -378,3 +378,16 @@ describe(`card payments: completion and refunds in detail (${dbKind})`, () => {
     await expectReconciled(userId);
   });
 });
+
+describe(`a purchase entry's metadata (${dbKind})`, () => {
+  it('names what was refunded before the credit only when something was', async () => {
+    const full = await card(600);
+    const paid = await ledger.completePayment(full.payment.id);
+    expect(paid.entry!.metadata).toEqual({ method: 'CARD', provider: 'STRIPE' });
+    const part = await card(600);
+    await ledger.refundPayment(part.payment.id, 1);
+    const rest = await ledger.completePayment(part.payment.id);
+    expect(rest.entry!.metadata).toEqual({ method: 'CARD', provider: 'STRIPE', refundedBeforeCreditCentavos: 1 });
+    expect(rest.entry!.amount).toBe(599);
+  });
+});
