@@ -43,6 +43,7 @@ export default defineConfig({
                 'src/modules/channels/channels.idempotency.test.ts',
                 'src/modules/campaigns/campaigns.money.test.ts',
                 'src/modules/campaigns/campaigns.lifecycle.test.ts',
+                'src/modules/campaigns/campaigns.moves.test.ts',
                 'src/modules/campaigns/campaigns.settle.test.ts',
                 'src/modules/campaigns/campaigns.settle.property.test.ts',
                 'src/modules/campaigns/campaigns.stop.test.ts',

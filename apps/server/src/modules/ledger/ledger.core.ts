@@ -28,8 +28,6 @@ export type OperationOptions = {
   tx?: DbOrTx;
 };
 
-const IDEMPOTENCY_CONSTRAINT = 'ledger_entries_user_idempotency_key';
-
 export type NewEntryInput = Omit<
   NewLedgerEntry,
   'createdAt' | 'metadata' | 'actorUserId' | 'reason' | 'referenceType' | 'referenceId'
@@ -57,19 +55,20 @@ export function createLedgerCore(deps: LedgerCoreDeps) {
     replay: (entries: LedgerEntryRow[], repo: LedgerRepository) => Promise<T> | T;
   };
 
-  const keysOf = (key: string | undefined, count: number) =>
-    Array.from({ length: count }, (_, i) => (key === undefined ? null : i === 0 ? key : `${key}#${i}`));
+  /** The keys of an operation's entries: entry i gets key, key#1, key#2…; none without a key. */
+  const keysOf = (key: string | undefined, count: number): string[] =>
+    key === undefined ? [] : Array.from({ length: count }, (_, i) => (i === 0 ? key : `${key}#${i}`));
 
   /**
-   * What a failed operation means: a concurrent twin with the same key won the unique index
-   * (replay its result), or the user does not exist; anything else is rethrown.
+   * What a failed operation means: a concurrent twin with the same key won (replay its result),
+   * or the user does not exist; anything else is rethrown. The twin wins on the unique index, or
+   * first by taking the balance this one needed: then this one is refused (e.g. two debits of the
+   * whole balance: INSUFFICIENT_BALANCE) though the twin's result is its answer. So with a key,
+   * whatever the error, its entries are looked up.
    */
   async function recover<T>(err: unknown, opts: OperateOptions<T>, base: LedgerRepository): Promise<T> {
-    if (opts.key !== undefined && pgErrorCode(err, IDEMPOTENCY_CONSTRAINT) === '23505') {
-      const keys = keysOf(opts.key, opts.entryCount).filter((k): k is string => k !== null);
-      const existing = await base.findEntriesByKeys(opts.userId, keys);
-      if (existing.length > 0) return opts.replay(existing, base);
-    }
+    const existing = await base.findEntriesByKeys(opts.userId, keysOf(opts.key, opts.entryCount));
+    if (existing.length > 0) return opts.replay(existing, base);
     if (pgErrorCode(err) === '23503') throw new AppError('USER_NOT_FOUND');
     throw err;
   }
@@ -80,17 +79,16 @@ export function createLedgerCore(deps: LedgerCoreDeps) {
    * unique index, rolls back, and replays the winner's result.
    */
   async function operate<T>(
-    opts: OperateOptions<T> & { run: (repo: LedgerRepository, keys: (string | null)[]) => Promise<T> },
+    opts: OperateOptions<T> & { run: (repo: LedgerRepository, keys: string[]) => Promise<T> },
   ): Promise<T> {
     const base = opts.tx ? deps.repo.withTx(opts.tx) : deps.repo;
     const keys = keysOf(opts.key, opts.entryCount);
-    if (opts.key !== undefined) {
-      const existing = await base.findEntriesByKeys(
-        opts.userId,
-        keys.filter((k): k is string => k !== null),
-      );
-      if (existing.length > 0) return opts.replay(existing, base);
-    }
+    // A retry is answered before anything is tried (no query without a key). This only saves
+    // work: the run would write the keys' entries again, fail on their unique index (or be
+    // refused first), and recover would replay the same entries.
+    const existing = await base.findEntriesByKeys(opts.userId, keys);
+    // Stryker disable next-line ConditionalExpression: equivalent when false, the lookup only saves work (above)
+    if (existing.length > 0) return opts.replay(existing, base);
     try {
       return await base.transaction((tx) => opts.run(tx, keys));
     } catch (err) {
@@ -106,7 +104,7 @@ export function createLedgerCore(deps: LedgerCoreDeps) {
    */
   async function operateInOneStatement<T>(
     opts: OperateOptions<T> & {
-      run: (repo: LedgerRepository, keys: (string | null)[]) => Promise<{ existing: LedgerEntryRow[] } | { done: T }>;
+      run: (repo: LedgerRepository, keys: string[]) => Promise<{ existing: LedgerEntryRow[] } | { done: T }>;
     },
   ): Promise<T> {
     const base = opts.tx ? deps.repo.withTx(opts.tx) : deps.repo;
