@@ -20,12 +20,20 @@ const ALWAYS = { days: [0, 1, 2, 3, 4, 5, 6], start: '00:00', end: '24:00' };
 export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
   const n = Number(process.env.CAMPAIGN_BENCH_N ?? 100_000);
   const smsc = await startSmscProcess({ httpPort: 0 });
-  const counters = async () =>
-    (await (await fetch(`http://127.0.0.1:${smsc.httpPort}/__simulator/counters?totals=1`)).json()) as {
-      messages: number;
-      duplicates: number;
-      receiptsSent: number;
-    };
+  type Counters = { messages: number; duplicates: number; receiptsSent: number };
+  const counters = async (): Promise<Counters> => {
+    // Asked again when the answer is lost: on PGlite the start holds this thread for seconds, and
+    // the SMSC's control port closes the idle keep-alive connection meanwhile ("other side closed").
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await (
+          await fetch(`http://127.0.0.1:${smsc.httpPort}/__simulator/counters?totals=1`)
+        ).json()) as Counters;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
+  };
   try {
     // The ceiling first: the package's own loop, no database, same SMSC, same window.
     const smscBeforeBare = processCpuMs(smsc.child.pid!);
