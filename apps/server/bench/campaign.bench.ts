@@ -22,12 +22,14 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
   const smsc = await startSmscProcess({ httpPort: 0 });
   type Counters = { messages: number; duplicates: number; receiptsSent: number };
   const counters = async (): Promise<Counters> => {
-    // Asked again when the answer is lost: on PGlite the start holds this thread for seconds, and
+    // Asked again when the answer is lost or late: on PGlite the start holds this thread for seconds, and
     // the SMSC's control port closes the idle keep-alive connection meanwhile ("other side closed").
     for (let attempt = 1; ; attempt++) {
       try {
         return (await (
-          await fetch(`http://127.0.0.1:${smsc.httpPort}/__simulator/counters?totals=1`)
+          await fetch(`http://127.0.0.1:${smsc.httpPort}/__simulator/counters?totals=1`, {
+            signal: AbortSignal.timeout(10_000),
+          })
         ).json()) as Counters;
       } catch (err) {
         if (attempt >= 3) throw err;
