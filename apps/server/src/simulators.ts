@@ -12,7 +12,10 @@ import { parseArgs } from 'node:util';
 import { startRcsSimulator } from './modules/channels/providers/rcs/rcs.simulator.ts';
 import { startSmscSimulator } from './modules/channels/providers/smpp/index.ts';
 import { startVoiceSimulator } from './modules/channels/providers/voice/index.ts';
-import { startWhatsAppSimulator } from './modules/channels/providers/whatsapp/whatsapp.simulator.ts';
+import {
+  startWhatsAppSimulator,
+  whatsAppSimulatorEnv,
+} from './modules/channels/providers/whatsapp/whatsapp.simulator.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,12 +37,7 @@ const voice = await startVoiceSimulator({ port: port(4) });
 
 const env = {
   SMPP_URL: smsc.url,
-  WHATSAPP_API_URL: whatsapp.config.apiUrl,
-  WHATSAPP_API_VERSION: whatsapp.config.apiVersion,
-  WHATSAPP_PHONE_NUMBER_ID: whatsapp.config.phoneNumberId,
-  WHATSAPP_ACCESS_TOKEN: whatsapp.config.accessToken,
-  WHATSAPP_APP_SECRET: whatsapp.config.appSecret,
-  WHATSAPP_VERIFY_TOKEN: whatsapp.config.verifyToken,
+  ...whatsAppSimulatorEnv(whatsapp),
   RCS_API_URL: rcs.config.apiUrl,
   RCS_AGENT_ID: rcs.config.agentId,
   RCS_SERVICE_ACCOUNT_FILE: rcs.config.serviceAccountFile,

@@ -9,7 +9,10 @@ import { startRcsSimulator } from '../src/modules/channels/providers/rcs/rcs.sim
 import { startSmscSimulator } from '../src/modules/channels/providers/smpp/index.ts';
 import { seededRandom } from '../src/modules/channels/providers/smpp/simulator/options.ts';
 import { startVoiceSimulator } from '../src/modules/channels/providers/voice/index.ts';
-import { startWhatsAppSimulator } from '../src/modules/channels/providers/whatsapp/whatsapp.simulator.ts';
+import {
+  startWhatsAppSimulator,
+  whatsAppSimulatorEnv,
+} from '../src/modules/channels/providers/whatsapp/whatsapp.simulator.ts';
 
 /** The SMSC's submits per second as Ecoa's bind is told (SMPP_URL ?tps=): a slow carrier. */
 export const SMSC_TPS = 20;
@@ -50,12 +53,7 @@ export async function startCarriers(callback: string) {
   });
   const env: Record<string, string> = {
     SMPP_URL: `${smsc.url}?tps=${SMSC_TPS}`,
-    WHATSAPP_API_URL: whatsapp.config.apiUrl,
-    WHATSAPP_API_VERSION: whatsapp.config.apiVersion,
-    WHATSAPP_PHONE_NUMBER_ID: whatsapp.config.phoneNumberId,
-    WHATSAPP_ACCESS_TOKEN: whatsapp.config.accessToken,
-    WHATSAPP_APP_SECRET: whatsapp.config.appSecret,
-    WHATSAPP_VERIFY_TOKEN: whatsapp.config.verifyToken,
+    ...whatsAppSimulatorEnv(whatsapp),
     WHATSAPP_MESSAGES_PER_SECOND: String(HTTP_CHANNEL_TPS),
     RCS_API_URL: rcs.config.apiUrl,
     RCS_AGENT_ID: rcs.config.agentId,

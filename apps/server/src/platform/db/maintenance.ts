@@ -29,13 +29,14 @@ export async function vacuumsItself(db: Pick<DbHandle, 'kind' | 'executeSql'>): 
 /** The tables of the public schema past autovacuum's thresholds (from the statistics PostgreSQL keeps). */
 export async function tablesNeedingCare(db: Pick<DbHandle, 'executeSql'>): Promise<TableNeeds[]> {
   const { rows } = await db.executeSql(
-    `select relname as table,
-            n_dead_tup > $1::float8 + $2::float8 * n_live_tup as vacuum,
-            n_mod_since_analyze > $3::float8 + $4::float8 * n_live_tup as analyze
-       from pg_stat_user_tables
-      where schemaname = 'public'
-        and (n_dead_tup > $1::float8 + $2::float8 * n_live_tup or n_mod_since_analyze > $3::float8 + $4::float8 * n_live_tup)
-      order by relname`,
+    `select * from (
+       select relname as "table",
+              n_dead_tup > $1::float8 + $2::float8 * n_live_tup as vacuum,
+              n_mod_since_analyze > $3::float8 + $4::float8 * n_live_tup as "analyze"
+         from pg_stat_user_tables
+        where schemaname = 'public') t
+      where vacuum or "analyze"
+      order by "table"`,
     [VACUUM_BASE, VACUUM_SHARE, ANALYZE_BASE, ANALYZE_SHARE],
   );
   return rows as TableNeeds[];

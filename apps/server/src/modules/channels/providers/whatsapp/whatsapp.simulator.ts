@@ -53,6 +53,18 @@ const FAILURES = {
   reengagement: { code: 131047, title: 'Re-engagement message' },
 } as const;
 
+/** The environment that points Ecoa at this simulator (the `WHATSAPP_*` settings). */
+export function whatsAppSimulatorEnv(sim: Pick<WhatsAppSimulator, 'config'>): Record<string, string> {
+  return {
+    WHATSAPP_API_URL: sim.config.apiUrl,
+    WHATSAPP_API_VERSION: sim.config.apiVersion,
+    WHATSAPP_PHONE_NUMBER_ID: sim.config.phoneNumberId,
+    WHATSAPP_ACCESS_TOKEN: sim.config.accessToken,
+    WHATSAPP_APP_SECRET: sim.config.appSecret,
+    WHATSAPP_VERIFY_TOKEN: sim.config.verifyToken,
+  };
+}
+
 export async function startWhatsAppSimulator(
   overrides: Partial<WhatsAppSimulatorOptions> = {},
 ): Promise<WhatsAppSimulator> {
