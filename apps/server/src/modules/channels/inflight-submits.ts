@@ -50,13 +50,16 @@ export function createInflightSubmits(options: {
   /** Stores a receipt the ordinary way (the receipt batcher, never back to a batch). */
   ordinary: (event: StatusEvent) => Promise<ReceiptResult>;
   maxWaitMs?: number;
+  /** A monotonic clock in ms (tests give their own, so a loaded machine cannot stretch the gaps). */
+  now?: () => number;
 }) {
   const maxWaitMs = options.maxWaitMs ?? RIDE_AT_MOST_MS;
+  const clock = options.now ?? (() => performance.now());
   const batches = new Map<string, { waiting: Waiting[] }>();
   /** The ride group a receipt offered now joins: one timer for every receipt offered within RIDE_JOIN_MS. */
   let joining: { startedAt: number; ends: Array<() => void> } | undefined;
   const whenRideEnds = (end: () => void) => {
-    const now = performance.now();
+    const now = clock();
     if (!joining || now - joining.startedAt > RIDE_JOIN_MS) {
       const group = { startedAt: now, ends: [] as Array<() => void> };
       setTimeout(() => {
