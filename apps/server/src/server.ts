@@ -9,6 +9,7 @@ import { type DbHandle, openDb } from './platform/db/client.ts';
 import { runMigrations } from './platform/db/migrate.ts';
 import { createJobs, type Jobs } from './platform/jobs/jobs.ts';
 import type { Logger } from './platform/logger.ts';
+import { createProcessShare } from './platform/pacing/process-share.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -57,8 +58,18 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   try {
     await runMigrations(db);
     const jobs = createJobs(db, logger);
-    providers = await startProviders({ config, logger, simulators: options.simulators });
-    const modules = composeModules({ config, db, jobs, logger, clock: options.clock, providers: providers.registry });
+    // One share of the carriers' rates for the providers and the dispatcher (the supervisor keeps it).
+    const share = createProcessShare();
+    providers = await startProviders({ config, logger, simulators: options.simulators, share });
+    const modules = composeModules({
+      config,
+      db,
+      jobs,
+      logger,
+      clock: options.clock,
+      providers: providers.registry,
+      share,
+    });
     await jobs.start({ work: options.work ?? true });
 
     const app = await buildApp({ config, db, jobs, logger, webRoot: options.webRoot });

@@ -8,6 +8,7 @@ import { installCrashGuard } from './platform/crash-guard.ts';
 import { openDb } from './platform/db/client.ts';
 import { runMigrations } from './platform/db/migrate.ts';
 import { createJobs } from './platform/jobs/jobs.ts';
+import { createProcessShare } from './platform/pacing/process-share.ts';
 import { createProcessLogger, loadConfigOrExit, onShutdownSignal } from './platform/process.ts';
 
 const config = loadConfigOrExit();
@@ -25,8 +26,10 @@ const db = await openDb({
 });
 await runMigrations(db);
 const jobs = createJobs(db, logger);
-const providers = await startProviders({ config, logger });
-const modules = composeModules({ config, db, jobs, logger, providers: providers.registry });
+// One share of the carriers' rates for the providers and the dispatcher (the supervisor keeps it).
+const share = createProcessShare();
+const providers = await startProviders({ config, logger, share });
+const modules = composeModules({ config, db, jobs, logger, providers: providers.registry, share });
 await jobs.start({ work: true });
 await modules.supervisor.start();
 modules.webhooks.deliverer.start();

@@ -10,6 +10,7 @@ import { createUploadStorage } from '../platform/http/upload-storage.ts';
 import type { Jobs } from '../platform/jobs/jobs.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createMailer, type Mailer } from '../platform/mail/mailer.ts';
+import type { ProcessShare } from '../platform/pacing/process-share.ts';
 import { type AccountService, createAccountModule } from './account/index.ts';
 import { type AdminUsersService, createAdminUsersModule } from './admin-users/index.ts';
 import { type ApiKeysService, createApiKeysModule } from './api-keys/index.ts';
@@ -46,6 +47,8 @@ export type ModuleDeps = {
   mailer?: Mailer;
   /** The carriers of the six channels, started by the caller (real or their simulators: providers/index.ts). */
   providers: ProviderRegistry;
+  /** This process's share of the carriers' rates: the providers' (startProviders) and the dispatcher's must be one. */
+  share?: ProcessShare;
 };
 
 export type ComposedModules = {
@@ -185,6 +188,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     clock,
     logger,
     onStatus: webhooks.sources.onCampaignStatus,
+    share: deps.share,
   });
   const messagesApi = createMessagesApiModule({
     db,

@@ -19,6 +19,7 @@ import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { ProcessShare } from '../../platform/pacing/process-share.ts';
 import type { ChannelProvider, InflightBatch, ProviderRegistry, StatusEvent } from '../channels/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { OptOutsService } from '../opt-outs/index.ts';
@@ -45,8 +46,8 @@ export type DispatcherDeps = {
   /** Follow-ups of receipts that had arrived before their submit was stored (URA digits). */
   afterReceipt: (event: StatusEvent, messageId: string) => Promise<void>;
   jobs: Pick<Jobs, 'send'>;
-  /** Dispatching processes alive now: rates are shared among them. */
-  liveWorkers: () => number;
+  /** This process's share of the rates every dispatching process shares (the supervisor keeps it current). */
+  share: ProcessShare;
   workerId: string;
   clock: Clock;
   logger: Logger;
@@ -82,7 +83,7 @@ type Crew = { stop: AbortController; loops: Set<Promise<void>>; watch: NodeJS.Ti
 export function createDispatcher(deps: DispatcherDeps) {
   const { repo, clock, logger } = deps;
   const batchSize = deps.batchSize ?? 500;
-  const pacers = createPacers();
+  const pacers = createPacers(deps.share);
   const settler = createSettler(deps);
   const handOver = createHandOver({ ...deps, timeOptOuts: (work) => timed('optOutsMs', work) });
   let stopping = false;
@@ -155,10 +156,8 @@ export function createDispatcher(deps: DispatcherDeps) {
     claimed: ClaimedRecipient[],
     signal: AbortSignal,
   ): Promise<Outcome[]> {
-    const workers = deps.liveWorkers();
-    const campaignPacer = pacers.get(`campaign:${row.id}`, row.maxRate ? row.maxRate / workers : null);
-    const tps = provider.health().tpsLimit;
-    const carrierPacer = pacers.get(`provider:${provider.name}`, tps ? tps / workers : null);
+    const campaignPacer = pacers.get(`campaign:${row.id}`, row.maxRate);
+    const carrierPacer = pacers.get(`provider:${provider.name}`, provider.health().tpsLimit);
     const inflight = deps.store.inflightBatch();
     const key = Symbol(row.id);
     out.set(key, { ids: claimed.map((c) => c.id), since: Date.now() });
@@ -214,13 +213,16 @@ export function createDispatcher(deps: DispatcherDeps) {
     return 'paused';
   }
 
-  /** How many recipients one claim takes: a share of half a second at the slower of the campaign's and the carrier's rate. */
+  /**
+   * How many recipients one claim takes: half a second at this process's share of the slower of
+   * the campaign's and the carrier's rate; 0 while that share is 0 (this process has just joined).
+   */
   function claimSize(row: CampaignRow, provider: ChannelProvider): number {
-    const workers = deps.liveWorkers();
     const rates = [row.maxRate, provider.health().tpsLimit].filter((r): r is number => (r ?? 0) > 0);
     // Stryker disable next-line ConditionalExpression: equivalent when never taken: Math.min() of no rates is Infinity, which the clamp below makes batchSize
     if (rates.length === 0) return batchSize;
-    const perSecond = Math.min(...rates) / workers;
+    const perSecond = Math.min(...rates.map((r) => deps.share.of(r)));
+    if (perSecond <= 0) return 0;
     // Divided by the most loops a campaign has here, not those running now (the first loop would take it all).
     return Math.max(1, Math.min(batchSize, Math.ceil((perSecond * CLAIM_SECONDS) / MAX_LOOPS_PER_CAMPAIGN)));
   }
@@ -251,6 +253,11 @@ export function createDispatcher(deps: DispatcherDeps) {
       }
       const provider = deps.providers.forChannel(row.channel);
       const limit = claimSize(row, provider);
+      if (limit === 0) {
+        // No share of the rate yet: the other processes have not counted this one.
+        await sleepUnlessStopped(1000, signal);
+        continue;
+      }
       const claimed = await timed('claimMs', () => repo.claim(campaignId, deps.workerId, limit));
       if (claimed.length === 0) {
         await deps.lifecycle.finishIfDone(campaignId);

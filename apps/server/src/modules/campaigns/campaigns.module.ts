@@ -10,6 +10,7 @@ import type { DbHandle } from '../../platform/db/client.ts';
 import type { RegisterRoutes } from '../../platform/http/module-routes.ts';
 import type { Jobs } from '../../platform/jobs/jobs.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { createProcessShare, type ProcessShare } from '../../platform/pacing/process-share.ts';
 import type { AudioInUse, AudiosService } from '../audios/index.ts';
 import type { AuditRepository } from '../audit/index.ts';
 import type { ChannelsService, MessageTallies, ProviderRegistry } from '../channels/index.ts';
@@ -61,11 +62,14 @@ export function createCampaignsModule(deps: {
   logger: Logger;
   /** The customer's `campaign.status` webhook. */
   onStatus?: CampaignStatusListener;
+  /** This process's share of the rates, the same the providers keep to (process-share.ts). */
+  share?: ProcessShare;
 }): CampaignsModule {
   const { ledger, providers, audios, audit, channels, jobs, clock, logger } = deps;
   const db = deps.db.db;
   const repo = createCampaignsRepository(db);
   const workerId = randomUUID();
+  const share = deps.share ?? createProcessShare();
   let supervisor: CampaignSupervisor | undefined;
   // The dispatcher is made after the service it calls; the service's pause and cancel reach it through this.
   let haltDispatch: (campaignId: string) => void = () => {};
@@ -105,7 +109,7 @@ export function createCampaignsModule(deps: {
     lifecycle: service,
     afterReceipt: (event, messageId) => channels.service.afterReceipt(event, messageId),
     jobs,
-    liveWorkers: () => supervisor?.liveWorkers() ?? 1,
+    share,
     workerId,
     clock,
     logger,
@@ -122,6 +126,7 @@ export function createCampaignsModule(deps: {
     sweepEarlyReceipts: () => channels.service.sweepEarlyReceipts(),
     workerId,
     singleProcess: deps.db.kind === 'pglite',
+    share,
     clock,
     logger,
   });

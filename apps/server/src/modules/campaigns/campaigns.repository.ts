@@ -3,6 +3,7 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
+import type { LiveWorker } from '../../platform/pacing/process-share.ts';
 import { users } from '../users/index.ts';
 import { createRecipientQueries } from './campaigns.recipients.repository.ts';
 import { type CampaignRow, campaigns, dispatchWorkers } from './campaigns.schema.ts';
@@ -202,14 +203,39 @@ export function createCampaignsRepository(db: Database) {
       await db.delete(dispatchWorkers).where(eq(dispatchWorkers.id, workerId));
     },
 
-    /** How many dispatching processes are alive (the carriers' and campaigns' rates are shared among them). */
-    async liveWorkers(): Promise<number> {
-      const [row] = await rowsOf<{ n: number | string }>(
+    /**
+     * The dispatching processes alive (the carriers' and campaigns' rates are shared among them),
+     * by id, with how long each has been running (seconds).
+     */
+    async liveWorkers(): Promise<{ at: Date; workers: LiveWorker[] }> {
+      type Row = {
+        id: string;
+        started_at: Date | string;
+        viewed_at: Date | string | null;
+        heartbeat_at: Date | string;
+        at: Date | string;
+      };
+      const rows = await rowsOf<Row>(
         db.execute(sql`
-          select count(*) as n from dispatch_workers
-          where heartbeat_at > now() - make_interval(secs => ${WORKER_DEAD_AFTER_SECONDS})`),
+          select id, started_at, viewed_at, heartbeat_at, now() as at from dispatch_workers
+          where heartbeat_at > now() - make_interval(secs => ${WORKER_DEAD_AFTER_SECONDS})
+          order by id`),
       );
-      return Math.max(1, Number(row?.n ?? 1));
+      const ms = (d: Date | string) => new Date(d).getTime();
+      return {
+        at: rows[0] ? new Date(rows[0].at) : new Date(),
+        workers: rows.map((r) => ({
+          id: r.id,
+          startedAt: ms(r.started_at),
+          viewedAt: r.viewed_at === null ? null : ms(r.viewed_at),
+          heartbeatAt: ms(r.heartbeat_at),
+        })),
+      };
+    },
+
+    /** This process counted the live processes at `at` (and took its share): those that joined before may send. */
+    async viewed(workerId: string, at: Date): Promise<void> {
+      await db.update(dispatchWorkers).set({ viewedAt: at }).where(eq(dispatchWorkers.id, workerId));
     },
 
     /** Whether a scheduled/running/paused campaign of the user plays this audio. */

@@ -75,4 +75,9 @@ export const dispatchWorkers = pgTable('dispatch_workers', {
   heartbeatAt: timestamptz('heartbeat_at').notNull(),
   startedAt: timestamptz('started_at').notNull(),
   pid: integer('pid').notNull(),
+  /**
+   * When this process last counted the live processes (and took its share of the rates): a
+   * process that joined later sends once every other has counted it (campaigns.supervisor.ts).
+   */
+  viewedAt: timestamptz('viewed_at'),
 });

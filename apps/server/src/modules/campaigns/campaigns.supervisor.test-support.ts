@@ -60,6 +60,7 @@ export async function openSupervisorRig() {
       sweepEarlyReceipts: () => server.modules.channels.sweepEarlyReceipts(),
       workerId: worker!.id,
       singleProcess: false,
+      share: server.modules.supervisor.share,
       clock,
       logger,
     });

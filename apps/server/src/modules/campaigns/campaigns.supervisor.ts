@@ -11,6 +11,7 @@ import { CHANNEL_CREDIT_TYPE, type Channel, isInWindow } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { type ProcessShare, viewOf } from '../../platform/pacing/process-share.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { RecipientStore } from './campaigns.dispatcher.ts';
 import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
@@ -29,6 +30,8 @@ export type SupervisorDeps = {
   workerId: string;
   /** PGlite lives in this one process: every other worker on record is a previous run, dead. */
   singleProcess: boolean;
+  /** This process's share of the carriers' and campaigns' rates: kept current by each pass. */
+  share: ProcessShare;
   clock: Clock;
   logger: Logger;
   intervalMs?: number;
@@ -38,7 +41,7 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
   const { repo, clock, logger } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  let live = 1;
+  const intervalMs = deps.intervalMs ?? 5_000;
 
   /**
    * One campaign's step of a pass: an error is logged with the campaign and the pass goes on
@@ -101,7 +104,7 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
 
   async function tick(): Promise<void> {
     await repo.workerBeat(deps.workerId, process.pid);
-    live = await repo.liveWorkers();
+    await countProcesses();
     await settleCutOff();
     const now = clock.now();
     for (const row of await repo.due(now)) await isolated('start', row.id, () => deps.lifecycle.startScheduled(row));
@@ -123,6 +126,17 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
     await deps.sweepEarlyReceipts();
   }
 
+  /**
+   * Takes this process's share of the rates from the live processes, then records that it counted
+   * them: a process that joined since may start sending (process-share.ts). A process that missed
+   * three beats is not waited for.
+   */
+  async function countProcesses(): Promise<void> {
+    const { at, workers } = await repo.liveWorkers();
+    deps.share.update(viewOf(workers, deps.workerId, at.getTime(), 3 * intervalMs));
+    await repo.viewed(deps.workerId, at);
+  }
+
   /** One pass at a time; an error is logged and the next pass tries again. */
   function pass(): Promise<void> {
     running ??= tick()
@@ -140,12 +154,15 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
         await repo.forgetOtherWorkers(deps.workerId);
       }
       await pass();
-      timer = setInterval(() => void pass(), deps.intervalMs ?? 5_000);
+      timer = setInterval(() => void pass(), intervalMs);
       timer.unref();
     },
     /** Runs a pass now (tests, and right after a restart). */
     pass,
-    liveWorkers: () => live,
+    /** The share of the rates this supervisor keeps current (the dispatcher's and the providers'). */
+    share: deps.share,
+    /** Dispatching processes alive at the last pass (this one included). */
+    liveWorkers: () => deps.share.view().workers,
     async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       await running;

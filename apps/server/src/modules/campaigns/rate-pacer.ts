@@ -1,41 +1,30 @@
 /**
- * Spaces calls evenly to a rate (per second), shared by every dispatcher of this process that
- * asks under the same key (a campaign's maximum rate, a carrier's limit). Processes share a
- * global rate by each taking its share (rate ÷ live dispatching processes). A wait is abandoned
- * when the caller's signal aborts (the campaign was paused or canceled, the process stops).
+ * The dispatcher's paces: calls spaced evenly at this process's share of a rate (a campaign's
+ * maximum rate, a carrier's limit), shared by every loop of this process that asks under the same
+ * key. Processes share a global rate by each keeping its share (process-share.ts): a share of 0
+ * (this process has just joined) gives no turn until it rises. A wait is abandoned when the
+ * caller's signal aborts (the campaign was paused or canceled, the process stops).
  */
 import { PacedTurns } from '../../platform/pacing/paced-turns.ts';
+import type { ProcessShare } from '../../platform/pacing/process-share.ts';
 
-export class RatePacer {
-  private readonly turns: PacedTurns;
-  constructor(perSecond: number) {
-    this.turns = new PacedTurns(perSecond);
-  }
+export type RatePacer = Pick<PacedTurns, 'take'>;
 
-  setRate(perSecond: number): void {
-    this.turns.setRate(perSecond);
-  }
-
-  /** Resolves when the caller may make its call; rejects (PaceAbortedError) when `signal` aborts first. */
-  take(signal?: AbortSignal): Promise<void> {
-    return this.turns.take(signal);
-  }
-}
-
-export function createPacers() {
-  const pacers = new Map<string, RatePacer>();
+export function createPacers(share: ProcessShare) {
+  const pacers = new Map<string, { rate: number; turns: PacedTurns }>();
   return {
-    /** The pacer for `key` at `perSecond`; null when there is no limit. */
+    /** The pacer for `key` at this process's share of `perSecond`; null when there is no limit. */
     get(key: string, perSecond: number | null): RatePacer | null {
       if (!perSecond || perSecond <= 0) return null;
-      const pacer = pacers.get(key);
-      if (pacer) {
-        pacer.setRate(perSecond);
-        return pacer;
+      const known = pacers.get(key);
+      if (known) {
+        known.rate = perSecond;
+        return known.turns;
       }
-      const created = new RatePacer(perSecond);
-      pacers.set(key, created);
-      return created;
+      const entry = { rate: perSecond, turns: undefined as unknown as PacedTurns };
+      entry.turns = new PacedTurns(() => share.of(entry.rate));
+      pacers.set(key, entry);
+      return entry.turns;
     },
   };
 }

@@ -60,4 +60,51 @@ describe('paced turns', () => {
     expect(waiting()).toBe('Error');
     await expect(turns.take()).rejects.toThrow('closing');
   });
+
+  /** How many of `times` fall in the busiest window of `windowMs` (a window (t - windowMs, t]). */
+  const busiest = (times: number[], windowMs: number) =>
+    Math.max(...times.map((t) => times.filter((u) => u > t - windowMs && u <= t).length));
+
+  it('a late timer catches up, yet no second (plus the margin) ever holds more than the rate', async () => {
+    const turns = new PacedTurns(10, () => Date.now(), 50);
+    const given: number[] = [];
+    const all = Array.from({ length: 40 }, () => turns.take().then(() => given.push(Date.now())));
+    // The event loop is held 350 ms twice: the turns due meanwhile are given at once when it frees.
+    for (let step = 0; step < 50; step++) {
+      if (step === 5 || step === 25) vi.setSystemTime(Date.now() + 350);
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    await Promise.all(all);
+    expect(given).toHaveLength(40);
+    expect(busiest(given, 1050)).toBeLessThanOrEqual(10);
+  });
+
+  it('a rate read from a function: 0 gives no turn, and turns come again within a second once it rises', async () => {
+    let share = 0;
+    const turns = new PacedTurns(
+      () => share,
+      () => Date.now(),
+    );
+    const first = await settled(turns.take());
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(first()).toBe('waiting');
+    share = 2;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(first()).toBe('given');
+    const second = await settled(turns.take());
+    await vi.advanceTimersByTimeAsync(499);
+    expect(second()).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(second()).toBe('given');
+  });
+
+  it('under one a second: one turn per 1/rate seconds plus the margin', async () => {
+    const turns = new PacedTurns(0.5, () => Date.now(), 50);
+    await turns.take();
+    const next = await settled(turns.take());
+    await vi.advanceTimersByTimeAsync(2_049);
+    expect(next()).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(next()).toBe('given');
+  });
 });

@@ -3,6 +3,14 @@
  * (an AbortSignal) or the owner can close. Used by the dispatcher's campaign and carrier paces
  * and by the providers' own (voice calls per second, WhatsApp and RCS sends per second).
  *
+ * Besides the spacing, no window of one second (plus `marginMs`) ever holds more than the rate's
+ * whole turns: a late timer that catches up, or a rate that changed, cannot make a second of
+ * rate + 1. The margin is for a receiver that counts by arrival (a carrier): a turn that reached
+ * it late would otherwise make the next second's look like one too many.
+ *
+ * The rate may be a function, read at each turn (a process's share, which changes as processes
+ * come and go); a rate of 0 gives no turns until it rises (checked every second).
+ *
  * Waiters hold no slot: a turn is given when it is due, to the first waiter still waiting. A
  * stopped campaign's hundred waiters leave nothing behind (with pre-assigned slots they would
  * have pushed every later caller's turn hundreds of intervals into the future).
@@ -16,28 +24,35 @@ export class PaceAbortedError extends Error {
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void; signal?: AbortSignal; onAbort?: () => void };
 
+/** While the rate is 0, how often it is read again. */
+const ZERO_RATE_RECHECK_MS = 1_000;
+
 export class PacedTurns {
-  private intervalMs: number;
-  /** When the last turn was given (ms on `now`'s scale); -Infinity before the first. */
+  private rate: () => number;
+  /** When the last turn was due (ms on `now`'s scale); -Infinity before the first. */
   private lastTurn = Number.NEGATIVE_INFINITY;
+  /** When the recent turns were given, oldest first (from `recentHead`): the window's count. */
+  private recent: number[] = [];
+  private recentHead = 0;
   private readonly waiting: Waiter[] = [];
   private timer: NodeJS.Timeout | null = null;
   private closedWith: (() => Error) | null = null;
 
   constructor(
-    perSecond: number,
+    perSecond: number | (() => number),
     private readonly now: () => number = () => performance.now(),
+    private readonly marginMs = 0,
   ) {
-    this.intervalMs = PacedTurns.interval(perSecond);
+    this.rate = typeof perSecond === 'function' ? perSecond : PacedTurns.fixed(perSecond);
   }
 
-  private static interval(perSecond: number): number {
+  private static fixed(perSecond: number): () => number {
     if (!(perSecond > 0)) throw new RangeError(`a rate must be positive (got ${perSecond})`);
-    return 1000 / perSecond;
+    return () => perSecond;
   }
 
   setRate(perSecond: number): void {
-    this.intervalMs = PacedTurns.interval(perSecond);
+    this.rate = PacedTurns.fixed(perSecond);
   }
 
   get waiters(): number {
@@ -49,10 +64,13 @@ export class PacedTurns {
     if (this.closedWith) return Promise.reject(this.closedWith());
     if (signal?.aborted) return Promise.reject(new PaceAbortedError());
     const now = this.now();
-    if (this.waiting.length === 0 && now >= this.lastTurn + this.intervalMs) {
-      // Idle: no credit piles up while nobody asks (a burst after a pause would exceed the rate).
-      this.lastTurn = now;
-      return Promise.resolve();
+    if (this.waiting.length === 0) {
+      const next = this.next();
+      if (next && now >= next.due) {
+        // Idle: no credit piles up while nobody asks (a burst after a pause would exceed the rate).
+        this.give(now, now);
+        return Promise.resolve();
+      }
     }
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal };
@@ -80,23 +98,51 @@ export class PacedTurns {
     }
   }
 
+  /** When the next turn is due and the spacing at the rate now; null while the rate is 0. */
+  private next(): { due: number; intervalMs: number } | null {
+    const rate = this.rate();
+    if (!(rate > 0)) return null;
+    const intervalMs = 1000 / rate;
+    // Whole turns per window: a rate of 10 gives 10 per second; 0.5 gives 1 per 2 seconds.
+    const perWindow = Math.max(1, Math.floor(rate));
+    const windowMs = (perWindow * 1000) / rate + this.marginMs;
+    let due = this.lastTurn + intervalMs;
+    const inWindow = this.recent.length - this.recentHead;
+    if (inWindow >= perWindow) due = Math.max(due, this.recent[this.recent.length - perWindow]! + windowMs);
+    return { due, intervalMs };
+  }
+
+  /** A turn given at `now`, due at `due` (the spacing counts from when it was due, the window from when it was given). */
+  private give(due: number, now: number): void {
+    this.lastTurn = due;
+    this.recent.push(now);
+    // Only the last second's worth is ever looked at (a rate's whole turns, 1,000 at most kept).
+    const keep = Math.min(1000, Math.max(1, Math.floor(this.rate())));
+    if (this.recent.length - this.recentHead > keep) this.recentHead = this.recent.length - keep;
+    if (this.recentHead > 1024) {
+      this.recent = this.recent.slice(this.recentHead);
+      this.recentHead = 0;
+    }
+  }
+
   private schedule(): void {
     if (this.timer || this.waiting.length === 0) return;
-    const due = this.lastTurn + this.intervalMs - this.now();
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        this.grant();
-      },
-      Math.max(0, Math.ceil(due)),
-    );
+    const next = this.next();
+    const delay = next ? Math.max(0, Math.ceil(next.due - this.now())) : ZERO_RATE_RECHECK_MS;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.grant();
+    }, delay);
   }
 
   /** Gives every turn that is due (a late timer catches up on its own lateness only, as pre-assigned slots would). */
   private grant(): void {
     const now = this.now();
-    while (this.waiting.length > 0 && now >= this.lastTurn + this.intervalMs) {
-      this.lastTurn = Math.max(this.lastTurn + this.intervalMs, now - this.intervalMs);
+    while (this.waiting.length > 0) {
+      const next = this.next();
+      if (!next || now < next.due) break;
+      // The first turn ever (a rate that was 0 from the start) is simply now.
+      this.give(Number.isFinite(next.due) ? Math.max(next.due, now - next.intervalMs) : now, now);
       const waiter = this.waiting.shift()!;
       this.forget(waiter);
       waiter.resolve();

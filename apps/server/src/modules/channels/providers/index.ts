@@ -6,6 +6,7 @@
 import type { Config } from '../../../platform/config/config.ts';
 import { parseSmppUrl } from '../../../platform/config/config.ts';
 import type { Logger } from '../../../platform/logger.ts';
+import type { ProcessShare } from '../../../platform/pacing/process-share.ts';
 import type { ChannelProvider } from '../provider.ts';
 import { createRcsProvider } from './rcs/rcs.provider.ts';
 import { type RcsSimulator, startRcsSimulator } from './rcs/rcs.simulator.ts';
@@ -41,8 +42,10 @@ export async function startProviders(options: {
   logger: Logger;
   /** Tests and benches tune the in-process simulators (outcomes, latency). */
   simulators?: SimulatorOverrides;
+  /** This process's share of the carriers' limits, kept by the campaign supervisor (process-share.ts). */
+  share?: ProcessShare;
 }): Promise<StartedProviders> {
-  const { config, logger } = options;
+  const { config, logger, share } = options;
   const overrides = options.simulators ?? {};
   const { smpp, whatsapp, rcs, voice } = config.providers;
   const webhook = (path: string) => `${config.publicUrl}/api/webhooks${path}`;
@@ -61,6 +64,7 @@ export async function startProviders(options: {
       createSmppProvider({
         ...smppProviderOptions(smppConfig, smpp ? 'real' : 'simulator'),
         logger: logger.child({ provider: 'smpp' }),
+        share,
       }),
     );
 
@@ -71,13 +75,16 @@ export async function startProviders(options: {
       createWhatsAppProvider({
         config: whatsapp ?? simulators.whatsapp!.config,
         mode: whatsapp ? 'real' : 'simulator',
+        share,
       }),
     );
 
     simulators.rcs = rcs
       ? undefined
       : await startRcsSimulator({ callbackUrl: webhook('/rcs/events'), ...overrides.rcs });
-    providers.push(createRcsProvider({ config: rcs ?? simulators.rcs!.config, mode: rcs ? 'real' : 'simulator' }));
+    providers.push(
+      createRcsProvider({ config: rcs ?? simulators.rcs!.config, mode: rcs ? 'real' : 'simulator', share }),
+    );
 
     simulators.voice = voice ? undefined : await startVoiceSimulator(overrides.voice);
     providers.push(
@@ -86,6 +93,7 @@ export async function startProviders(options: {
         publicUrl: config.publicUrl,
         mode: voice ? 'real' : 'simulator',
         callsPerSecond: voice ? voice.callsPerSecond : simulators.voice!.options().callsPerSecond,
+        share,
       }),
     );
   } catch (err) {

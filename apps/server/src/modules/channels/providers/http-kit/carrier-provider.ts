@@ -5,6 +5,7 @@
  */
 import type { Channel } from '@ecoa/shared';
 import type { Clock } from '../../../../platform/clock/clock.ts';
+import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
 import type {
   ChannelProvider,
   EventListener,
@@ -26,6 +27,8 @@ export type CarrierOptions<Config> = {
   messagesPerSecond?: number;
   timeoutMs?: number;
   clock?: Clock;
+  /** This process's share of the limit, when several processes send (process-share.ts). */
+  share?: ProcessShare;
 };
 
 export type CarrierAdapter<Content> = {

@@ -1,11 +1,19 @@
 import { PaceAbortedError, PacedTurns } from '../../../../platform/pacing/paced-turns.ts';
+import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
 import { submitStopped } from '../../provider.ts';
+
+/** The carrier counts by arrival: a send that reached it late must not make the next second's one too many. */
+export const CARRIER_MARGIN_MS = 50;
 
 /**
  * Client-side throughput limit for an HTTP carrier API (WhatsApp's per-number throughput, RBM's
  * per-agent quota). Sends are spaced evenly, one every 1000/perSecond ms, never in bursts: the
  * carrier's own limiter (a token bucket holding about a second of sends) then never sees more
  * than it allows, even when network jitter bunches a few requests together on the way.
+ *
+ * With several dispatching processes the limit is the carrier's, for all of them: this process
+ * sends at its share (process-share.ts), and no second (plus a margin for arrival jitter) holds
+ * more than that share.
  */
 export class SendPacer {
   private readonly turns: PacedTurns;
@@ -16,9 +24,10 @@ export class SendPacer {
   constructor(
     readonly perSecond: number,
     private readonly now: () => number = () => performance.now(),
+    share?: ProcessShare,
   ) {
     if (!(perSecond > 0)) throw new RangeError('perSecond must be > 0');
-    this.turns = new PacedTurns(perSecond, now);
+    this.turns = new PacedTurns(share ? () => share.of(perSecond) : perSecond, now, CARRIER_MARGIN_MS);
   }
 
   /**

@@ -39,7 +39,7 @@ export function createRcsProvider(options: RcsProviderOptions): ChannelProvider 
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const pacer = new SendPacer(options.messagesPerSecond ?? config.messagesPerSecond);
+  const pacer = new SendPacer(options.messagesPerSecond ?? config.messagesPerSecond, undefined, options.share);
   const health = new HealthTracker(RCS_PROVIDER, options.mode, pacer, clock);
   const tokens = new ServiceAccountTokens({
     keyFile: config.serviceAccountFile,

@@ -6,6 +6,10 @@
  * since the SMSC counts by arrival and a first submit that reached it late would otherwise make
  * the next second's burst look like limit + 1.
  *
+ * With several dispatching processes each on its own bind of the same account, this process keeps
+ * to its share of the rate (`share`, process-share.ts): the binds' windows then add up to the
+ * account's tps whatever their phases.
+ *
  * A throttling answer halves the rate in use (at least 1/s); each window without one gives back
  * a tenth of the limit, so the bind climbs back to its contracted rate.
  */
@@ -19,6 +23,8 @@ export class TpsLimiter {
     readonly limit: number,
     private readonly windowMs: number,
     now = Date.now(),
+    /** This process's share of a rate (the whole rate when alone). */
+    private readonly share: (rate: number) => number = (rate) => rate,
   ) {
     this.current = limit;
     this.lastAdjust = now;
@@ -41,8 +47,11 @@ export class TpsLimiter {
     this.recover(now);
     this.prune(now - this.windowMs);
     const count = this.sent.length - this.head;
-    if (count < this.current) return 0;
-    const oldestThatMustExpire = this.sent[this.head + count - this.current]!;
+    const allowed = Math.floor(this.share(this.current));
+    // No share for now (this process has just joined): look again in a second.
+    if (allowed < 1) return 1000;
+    if (count < allowed) return 0;
+    const oldestThatMustExpire = this.sent[this.head + count - allowed]!;
     return Math.max(1, oldestThatMustExpire + this.windowMs - now);
   }
 

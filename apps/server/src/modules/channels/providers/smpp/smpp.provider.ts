@@ -53,7 +53,7 @@ export class SmppProvider implements ChannelProvider {
   readonly channels = ['sms_short', 'sms_flash'] as const;
   readonly webhooks = [];
 
-  private readonly o: Required<Omit<SmppProviderOptions, 'idBases' | 'logger' | 'tls' | 'sourceAddr'>> &
+  private readonly o: Required<Omit<SmppProviderOptions, 'idBases' | 'logger' | 'tls' | 'sourceAddr' | 'share'>> &
     SmppProviderOptions;
   private readonly limiter: TpsLimiter;
   private readonly queue = new SubmitQueue();
@@ -74,7 +74,13 @@ export class SmppProvider implements ChannelProvider {
 
   constructor(options: SmppProviderOptions) {
     this.o = { ...SMPP_PROVIDER_DEFAULTS, clock: Date.now, ...options };
-    this.limiter = new TpsLimiter(options.tps, 1000 + this.o.tpsMarginMs, this.now());
+    const share = options.share;
+    this.limiter = new TpsLimiter(
+      options.tps,
+      1000 + this.o.tpsMarginMs,
+      this.now(),
+      share ? (rate) => share.of(rate) : undefined,
+    );
     this.counters.lowestTpsLimit = options.tps;
     this.ids = new ReceiptIdResolver(options.idBases);
     this.unboundSince = this.now();

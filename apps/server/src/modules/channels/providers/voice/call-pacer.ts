@@ -3,9 +3,12 @@
  * ms after the previous one, in the order submits arrive. Evenly spaced starts never burst, so a
  * carrier's own limiter (a token bucket of one second's calls) is not reached even when network
  * jitter bunches a few requests together. A waiting submit whose sending stopped (its signal
- * aborted) leaves the line without holding a slot.
+ * aborted) leaves the line without holding a slot. With several dispatching processes, this one
+ * starts calls at its share of the account's CPS (process-share.ts).
  */
 import { PacedTurns } from '../../../../platform/pacing/paced-turns.ts';
+import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
+import { CARRIER_MARGIN_MS } from '../http-kit/pacer.ts';
 
 export type CallPacer = {
   /** Resolves at this call's start slot; rejects when the pacer is closed (PacerClosedError) or `signal` aborts (PaceAbortedError) first. */
@@ -23,9 +26,13 @@ export class PacerClosedError extends Error {
   }
 }
 
-export function createCallPacer(callsPerSecond: number): CallPacer {
+export function createCallPacer(callsPerSecond: number, share?: ProcessShare): CallPacer {
   if (!(callsPerSecond > 0)) throw new Error(`calls per second must be positive (got ${callsPerSecond})`);
-  const turns = new PacedTurns(callsPerSecond);
+  const turns = new PacedTurns(
+    share ? () => share.of(callsPerSecond) : callsPerSecond,
+    () => performance.now(),
+    CARRIER_MARGIN_MS,
+  );
   const starts: number[] = [];
 
   return {

@@ -8,6 +8,7 @@
 import type { Clock } from '../../../../platform/clock/clock.ts';
 import { systemClock } from '../../../../platform/clock/clock.ts';
 import { PaceAbortedError } from '../../../../platform/pacing/paced-turns.ts';
+import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
 import type { ChannelProvider, EventListener, OutboundMessage, ProviderHealth, SubmitResult } from '../../provider.ts';
 import { ProviderError, type SubmitOptions, submitStopped } from '../../provider.ts';
 import { createCallPacer, PacerClosedError } from './call-pacer.ts';
@@ -32,6 +33,8 @@ export type VoiceProviderOptions = {
   timeLimitSeconds?: number;
   /** How long the calls API has to answer one request. */
   requestTimeoutMs?: number;
+  /** This process's share of the CPS, when several processes call (process-share.ts). */
+  share?: ProcessShare;
 };
 
 type Tunables =
@@ -54,7 +57,7 @@ export function createVoiceProvider(options: VoiceProviderOptions): ChannelProvi
   const settings = { ...VOICE_DEFAULTS, ...definedOnly(options) };
   const clock = options.clock ?? systemClock;
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
-  const pacer = createCallPacer(settings.callsPerSecond);
+  const pacer = createCallPacer(settings.callsPerSecond, options.share);
   let listener: EventListener | null = null;
   let inFlight = 0;
   let connected = true;

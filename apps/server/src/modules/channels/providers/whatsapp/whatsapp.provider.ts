@@ -28,7 +28,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 export function createWhatsAppProvider(options: WhatsAppProviderOptions): ChannelProvider {
   const { config } = options;
-  const pacer = new SendPacer(options.messagesPerSecond ?? config.messagesPerSecond);
+  const pacer = new SendPacer(options.messagesPerSecond ?? config.messagesPerSecond, undefined, options.share);
   const health = new HealthTracker(WHATSAPP_PROVIDER, options.mode, pacer, options.clock ?? systemClock);
   const timeoutMs = options.timeoutMs ?? 15_000;
   const endpoint = `${config.apiUrl}/${config.apiVersion}/${config.phoneNumberId}/messages`;
