@@ -112,7 +112,11 @@ describe(`manual payments (${dbKind})`, () => {
     expect((await ledger.listPayments(user.id, { page: 1, pageSize: 10 })).total).toBe(1);
   });
 
-  it('a key already used by an entry that is no payment is refused, not answered with a payment', async () => {
+  it.each([
+    { why: 'names a payment that does not exist', reference: () => ({ type: 'payment', id: crypto.randomUUID() }) },
+    // Looked up as '' before: PostgreSQL's uuid cast failed and the retry got a 500.
+    { why: 'names no payment at all', reference: () => undefined },
+  ])('a key already used by an entry that $why is refused, not answered with a payment', async ({ reference }) => {
     const user = await insertTestUser(handle.db);
     const admin = await insertTestUser(handle.db, { accessLevel: 'ADMINISTRATOR' });
     // A PURCHASE entry with this key, the same amount, actor and reason, but no payment behind it.
@@ -121,7 +125,7 @@ describe(`manual payments (${dbKind})`, () => {
       type: 'BALANCE',
       amount: 700,
       kind: 'PURCHASE',
-      reference: { type: 'payment', id: crypto.randomUUID() },
+      reference: reference(),
       actorUserId: admin.id,
       reason: 'PIX',
       idempotencyKey: 'orphan',

@@ -53,8 +53,8 @@ export function createPaymentOperations(deps: LedgerCoreDeps & { core: LedgerCor
             actorUserId: input.actorUserId,
             reason: input.reason,
           });
-          // Stryker disable next-line StringLiteral: equivalent, '' or any other text is no payment id: the lookup fails the same way
-          const payment = await repo.findPayment(e.referenceId ?? '');
+          // An entry that names no payment has none to answer with (never looked up as '': no uuid).
+          const payment = e.referenceId ? await repo.findPayment(e.referenceId) : null;
           if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
           if (payment.method !== input.method) throw new AppError('IDEMPOTENCY_KEY_REUSED');
           return { payment, entry: e, replayed: true };
