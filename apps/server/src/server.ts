@@ -59,7 +59,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await runMigrations(db);
     const jobs = createJobs(db, logger);
     // One share of the carriers' rates for the providers and the dispatcher (the supervisor keeps it).
-    const share = createProcessShare();
+    const share = createProcessShare((options.work ?? true) ? 'uncounted' : 'alone');
     providers = await startProviders({ config, logger, simulators: options.simulators, share });
     const modules = composeModules({
       config,
@@ -69,6 +69,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       clock: options.clock,
       providers: providers.registry,
       share,
+      carriers: providers.carriers,
     });
     await jobs.start({ work: options.work ?? true });
 

@@ -27,9 +27,17 @@ const db = await openDb({
 await runMigrations(db);
 const jobs = createJobs(db, logger);
 // One share of the carriers' rates for the providers and the dispatcher (the supervisor keeps it).
-const share = createProcessShare();
+const share = createProcessShare('uncounted');
 const providers = await startProviders({ config, logger, share });
-const modules = composeModules({ config, db, jobs, logger, providers: providers.registry, share });
+const modules = composeModules({
+  config,
+  db,
+  jobs,
+  logger,
+  providers: providers.registry,
+  share,
+  carriers: providers.carriers,
+});
 await jobs.start({ work: true });
 await modules.supervisor.start();
 modules.webhooks.deliverer.start();

@@ -49,6 +49,8 @@ export type ModuleDeps = {
   providers: ProviderRegistry;
   /** This process's share of the carriers' rates: the providers' (startProviders) and the dispatcher's must be one. */
   share?: ProcessShare;
+  /** The carrier accounts this process sends through (startProviders' `carriers`): rates are shared with processes using the same. */
+  carriers?: string;
 };
 
 export type ComposedModules = {
@@ -189,6 +191,7 @@ export function composeModules(deps: ModuleDeps): ComposedModules {
     logger,
     onStatus: webhooks.sources.onCampaignStatus,
     share: deps.share,
+    carriers: deps.carriers,
   });
   const messagesApi = createMessagesApiModule({
     db,

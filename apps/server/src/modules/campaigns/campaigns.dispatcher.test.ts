@@ -194,9 +194,10 @@ describe('the dispatch loop: claims, carrier failures, heartbeat, window', () =>
       carrier.reset();
       carrier.tpsLimit = tps;
       const other = randomUUID();
-      await sql('insert into dispatch_workers (id, heartbeat_at, started_at, pid) values ($1, now(), now(), 1)', [
-        other,
-      ]);
+      await sql(
+        'insert into dispatch_workers (id, heartbeat_at, started_at, pid, carriers) values ($1, now(), now(), 1, $2)',
+        [other, server.providers.carriers],
+      );
       await server.modules.supervisor.pass();
       try {
         expect(server.modules.supervisor.liveWorkers()).toBe(2);
@@ -417,7 +418,11 @@ describe('the dispatch loop: claims, carrier failures, heartbeat, window', () =>
     carrier.reset();
     // Another process beats besides this one; the supervisor's pass counts them.
     const other = randomUUID();
-    await sql('insert into dispatch_workers (id, heartbeat_at, started_at, pid) values ($1, now(), now(), 1)', [other]);
+    // On the same carrier accounts: a process with carriers of its own would share nothing with this one.
+    await sql(
+      'insert into dispatch_workers (id, heartbeat_at, started_at, pid, carriers) values ($1, now(), now(), 1, $2)',
+      [other, server.providers.carriers],
+    );
     await server.modules.supervisor.pass();
     try {
       expect(server.modules.supervisor.liveWorkers()).toBe(2);

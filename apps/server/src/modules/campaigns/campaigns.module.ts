@@ -64,6 +64,8 @@ export function createCampaignsModule(deps: {
   onStatus?: CampaignStatusListener;
   /** This process's share of the rates, the same the providers keep to (process-share.ts). */
   share?: ProcessShare;
+  /** The carrier accounts this process sends through (startProviders' `carriers`). */
+  carriers?: string;
 }): CampaignsModule {
   const { ledger, providers, audios, audit, channels, jobs, clock, logger } = deps;
   const db = deps.db.db;
@@ -127,6 +129,7 @@ export function createCampaignsModule(deps: {
     workerId,
     singleProcess: deps.db.kind === 'pglite',
     share,
+    carriers: deps.carriers,
     clock,
     logger,
   });

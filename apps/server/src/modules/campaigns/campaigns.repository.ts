@@ -182,7 +182,7 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /** This process is alive. */
-    async workerBeat(workerId: string, pid: number): Promise<void> {
+    async workerBeat(workerId: string, pid: number, carriers: string | null = null): Promise<void> {
       await db
         .insert(dispatchWorkers)
         .values({
@@ -190,6 +190,7 @@ export function createCampaignsRepository(db: Database) {
           heartbeatAt: sql`now()` as unknown as Date,
           startedAt: sql`now()` as unknown as Date,
           pid,
+          carriers,
         })
         .onConflictDoUpdate({ target: dispatchWorkers.id, set: { heartbeatAt: sql`now()` } });
     },
@@ -204,10 +205,10 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /**
-     * The dispatching processes alive (the carriers' and campaigns' rates are shared among them),
-     * by id, with how long each has been running (seconds).
+     * The dispatching processes alive that send through the same carrier accounts (the carriers'
+     * and campaigns' rates are shared among them), by id, as the database saw them `at`.
      */
-    async liveWorkers(): Promise<{ at: Date; workers: LiveWorker[] }> {
+    async liveWorkers(carriers: string | null = null): Promise<{ at: Date; workers: LiveWorker[] }> {
       type Row = {
         id: string;
         started_at: Date | string;
@@ -219,6 +220,7 @@ export function createCampaignsRepository(db: Database) {
         db.execute(sql`
           select id, started_at, viewed_at, heartbeat_at, now() as at from dispatch_workers
           where heartbeat_at > now() - make_interval(secs => ${WORKER_DEAD_AFTER_SECONDS})
+            and carriers is not distinct from ${carriers}
           order by id`),
       );
       const ms = (d: Date | string) => new Date(d).getTime();

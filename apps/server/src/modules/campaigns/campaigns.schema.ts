@@ -80,4 +80,6 @@ export const dispatchWorkers = pgTable('dispatch_workers', {
    * process that joined later sends once every other has counted it (campaigns.supervisor.ts).
    */
   viewedAt: timestamptz('viewed_at'),
+  /** The carrier accounts this process sends through (a digest): rates are shared among processes with the same. */
+  carriers: text('carriers'),
 });

@@ -61,6 +61,7 @@ export async function openSupervisorRig() {
       workerId: worker!.id,
       singleProcess: false,
       share: server.modules.supervisor.share,
+      carriers: server.providers.carriers,
       clock,
       logger,
     });

@@ -32,6 +32,8 @@ export type SupervisorDeps = {
   singleProcess: boolean;
   /** This process's share of the carriers' and campaigns' rates: kept current by each pass. */
   share: ProcessShare;
+  /** The carrier accounts this process sends through (startProviders' digest): shares are among processes with the same. */
+  carriers?: string;
   clock: Clock;
   logger: Logger;
   intervalMs?: number;
@@ -103,7 +105,7 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
   }
 
   async function tick(): Promise<void> {
-    await repo.workerBeat(deps.workerId, process.pid);
+    await repo.workerBeat(deps.workerId, process.pid, deps.carriers);
     await countProcesses();
     await settleCutOff();
     const now = clock.now();
@@ -132,7 +134,7 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
    * three beats is not waited for.
    */
   async function countProcesses(): Promise<void> {
-    const { at, workers } = await repo.liveWorkers();
+    const { at, workers } = await repo.liveWorkers(deps.carriers);
     deps.share.update(viewOf(workers, deps.workerId, at.getTime(), 3 * intervalMs));
     await repo.viewed(deps.workerId, at);
   }
@@ -150,7 +152,7 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
   return {
     async start(): Promise<void> {
       if (deps.singleProcess) {
-        await repo.workerBeat(deps.workerId, process.pid);
+        await repo.workerBeat(deps.workerId, process.pid, deps.carriers);
         await repo.forgetOtherWorkers(deps.workerId);
       }
       await pass();

@@ -60,7 +60,9 @@ export async function startCarrierServer(
   const config = testConfig(own ? { DATABASE_URL: own.url } : {});
   const jobs = createJobs(handle, silentLogger);
   const registry = createProviderRegistry(Array.isArray(carrier) ? carrier : [carrier]);
-  const modules = composeModules({ config, db: handle, jobs, logger: silentLogger, providers: registry });
+  // The carrier accounts this server's beats name (a process on others shares no rate with it).
+  const carriers = 'test-carrier';
+  const modules = composeModules({ config, db: handle, jobs, logger: silentLogger, providers: registry, carriers });
   await jobs.start({ work: true });
   const app = await buildApp({ config, db: handle, jobs, logger: silentLogger, webRoot: fixtureWebRoot() });
   await modules.registerRoutes(app);
@@ -71,7 +73,7 @@ export async function startCarrierServer(
     db: handle,
     jobs,
     modules,
-    providers: { registry, simulators: {}, close: async () => {} },
+    providers: { registry, carriers, simulators: {}, close: async () => {} },
     close: async () => {
       await app.close();
       await modules.dispatcher.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type LiveWorker, shareOf, viewOf } from './process-share.ts';
+import { createProcessShare, type LiveWorker, shareOf, viewOf } from './process-share.ts';
 
 const sending = (workers: number, rank: number) => ({ workers, rank, sending: true });
 
@@ -21,6 +21,15 @@ describe("a process's share of a rate", () => {
       [100, 7],
     ] as const)
       expect(shares(rate, workers).reduce((a, b) => a + b, 0)).toBe(rate);
+  });
+
+  it('a process that works jobs sends nothing until its supervisor has counted the processes', () => {
+    const share = createProcessShare('uncounted');
+    expect(share.of(30)).toBe(0);
+    share.update({ workers: 0, rank: 0, sending: true });
+    expect(share.view()).toEqual({ workers: 1, rank: 0, sending: true });
+    expect(share.of(30)).toBe(30);
+    expect(createProcessShare().of(30)).toBe(30);
   });
 
   it('alone, the whole rate (fractions too); while warming, nothing', () => {

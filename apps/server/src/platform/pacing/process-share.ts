@@ -66,9 +66,13 @@ export type ProcessShare = {
   update(view: ShareView): void;
 };
 
-/** Alone until the supervisor says otherwise. */
-export function createProcessShare(): ProcessShare {
-  let current: ShareView = { workers: 1, rank: 0, sending: true };
+/**
+ * `alone`: the whole rate until a supervisor says otherwise (a process that dispatches nothing,
+ * tests). `uncounted`: nothing until the supervisor's first pass has counted the processes (a
+ * process that works jobs: its dispatch jobs may start before that pass).
+ */
+export function createProcessShare(initially: 'alone' | 'uncounted' = 'alone'): ProcessShare {
+  let current: ShareView = { workers: 1, rank: 0, sending: initially === 'alone' };
   return {
     of: (rate) => shareOf(rate, current),
     view: () => current,

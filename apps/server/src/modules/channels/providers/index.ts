@@ -3,6 +3,7 @@
  * else it runs against its simulator, started here in-process on loopback (a local SMSC, local
  * fake HTTP APIs) — so the real adapter code runs on a fresh machine, in every test and bench.
  */
+import { createHash } from 'node:crypto';
 import type { Config } from '../../../platform/config/config.ts';
 import { parseSmppUrl } from '../../../platform/config/config.ts';
 import type { Logger } from '../../../platform/logger.ts';
@@ -26,6 +27,12 @@ export type Simulators = {
 
 export type StartedProviders = {
   registry: ProviderRegistry;
+  /**
+   * Which carrier accounts this process sends through (a digest of their addresses and account
+   * ids): processes share the carriers' rates with those that use the same accounts, never with a
+   * process that has simulators of its own.
+   */
+  carriers: string;
   simulators: Simulators;
   close(): Promise<void>;
 };
@@ -51,6 +58,7 @@ export async function startProviders(options: {
   const webhook = (path: string) => `${config.publicUrl}/api/webhooks${path}`;
   const simulators: Simulators = {};
   const providers: ChannelProvider[] = [];
+  const accounts: (string | number)[][] = [];
   const close = async () => {
     await Promise.allSettled(providers.map((p) => p.close()));
     await Promise.allSettled(Object.values(simulators).map((s) => s?.close()));
@@ -60,6 +68,7 @@ export async function startProviders(options: {
       ? undefined
       : await startSmscSimulator({ httpPort: config.smscSimulatorControlPort ?? null, ...overrides.smsc });
     const smppConfig = smpp ?? parseSmppUrl(simulators.smsc!.url);
+    accounts.push(['smpp', smppConfig.host, smppConfig.port, smppConfig.systemId]);
     providers.push(
       createSmppProvider({
         ...smppProviderOptions(smppConfig, smpp ? 'real' : 'simulator'),
@@ -71,9 +80,11 @@ export async function startProviders(options: {
     simulators.whatsapp = whatsapp
       ? undefined
       : await startWhatsAppSimulator({ callbackUrl: webhook('/whatsapp/events'), ...overrides.whatsapp });
+    const whatsappConfig = whatsapp ?? simulators.whatsapp!.config;
+    accounts.push(['whatsapp', whatsappConfig.apiUrl, whatsappConfig.phoneNumberId]);
     providers.push(
       createWhatsAppProvider({
-        config: whatsapp ?? simulators.whatsapp!.config,
+        config: whatsappConfig,
         mode: whatsapp ? 'real' : 'simulator',
         share,
       }),
@@ -82,14 +93,16 @@ export async function startProviders(options: {
     simulators.rcs = rcs
       ? undefined
       : await startRcsSimulator({ callbackUrl: webhook('/rcs/events'), ...overrides.rcs });
-    providers.push(
-      createRcsProvider({ config: rcs ?? simulators.rcs!.config, mode: rcs ? 'real' : 'simulator', share }),
-    );
+    const rcsConfig = rcs ?? simulators.rcs!.config;
+    accounts.push(['rcs', rcsConfig.apiUrl, rcsConfig.agentId]);
+    providers.push(createRcsProvider({ config: rcsConfig, mode: rcs ? 'real' : 'simulator', share }));
 
     simulators.voice = voice ? undefined : await startVoiceSimulator(overrides.voice);
+    const voiceAccount = voice ?? simulators.voice!.account;
+    accounts.push(['voice', voiceAccount.apiUrl, voiceAccount.accountSid]);
     providers.push(
       createVoiceProvider({
-        api: voice ?? simulators.voice!.account,
+        api: voiceAccount,
         publicUrl: config.publicUrl,
         mode: voice ? 'real' : 'simulator',
         callsPerSecond: voice ? voice.callsPerSecond : simulators.voice!.options().callsPerSecond,
@@ -100,5 +113,6 @@ export async function startProviders(options: {
     await close();
     throw err;
   }
-  return { registry: createProviderRegistry(providers), simulators, close };
+  const carriers = createHash('sha256').update(JSON.stringify(accounts)).digest('hex').slice(0, 32);
+  return { registry: createProviderRegistry(providers), carriers, simulators, close };
 }

@@ -71,13 +71,15 @@ describe('RCS adapter against its simulator (RBM over HTTP)', () => {
   });
 
   it('a send whose answer was lost is retryable, and the retry does not send again', async () => {
-    const r = await rig({ latencyMs: 400, numberOutcomes: { '+5511999991004': 'delivered' } }, { timeoutMs: 100 });
+    // The answer comes 2.5 s after the request, the client gives up at 1 s: long enough for the request
+    // to reach the simulator on a loaded machine (at 100 ms it sometimes had not, and nothing was accepted).
+    const r = await rig({ latencyMs: 2_500, numberOutcomes: { '+5511999991004': 'delivered' } }, { timeoutMs: 1_000 });
     const message = text('+5511999991004');
     expect(await rejection(r.provider.submit(message))).toMatchObject({
       reason: 'RCS_NO_ANSWER',
       options: { retryable: true },
     });
-    await vi.waitFor(() => expect(r.simulator.counters().accepted).toBe(1), { timeout: 5000 });
+    await vi.waitFor(() => expect(r.simulator.counters().accepted).toBe(1), { timeout: 10_000 });
     r.simulator.setOptions({ latencyMs: 0 });
     expect(await r.provider.submit(message)).toEqual({ providerMessageIds: [message.id] });
     expect(r.simulator.counters().destinations['+5511999991004']).toEqual({ received: 2, accepted: 1, duplicates: 1 });

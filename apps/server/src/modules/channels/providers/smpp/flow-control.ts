@@ -2,7 +2,7 @@
  * The per-bind submit rate (TPS), enforced by us: the `smpp` package has no flow control and an
  * SMSC answers a faster client with ESME_RTHROTTLED, or cuts the bind.
  *
- * At most `limit` submits in any window of `windowMs`: one second plus a margin (50 ms by default),
+ * At most `limit` submits in any window of `windowMs`: one second plus a margin (100 ms by default),
  * since the SMSC counts by arrival and a first submit that reached it late would otherwise make
  * the next second's burst look like limit + 1.
  *

@@ -33,7 +33,7 @@ export type SmppProviderOptions = Pick<SmppConfig, 'host' | 'port' | 'systemId' 
 };
 
 export const SMPP_PROVIDER_DEFAULTS = {
-  tpsMarginMs: 50,
+  tpsMarginMs: 100,
   enquireLinkMs: 30_000,
   responseTimeoutMs: 10_000,
   reconnect: { initialMs: 500, maxMs: 30_000 },
