@@ -50,7 +50,7 @@ export type ModuleDeps = {
   /** This process's share of the carriers' rates: the providers' (startProviders) and the dispatcher's must be one. */
   share?: ProcessShare;
   /** The carrier accounts this process sends through (startProviders' `carriers`): rates are shared with processes using the same. */
-  carriers?: string;
+  carriers?: readonly string[];
 };
 
 export type ComposedModules = {

@@ -196,7 +196,7 @@ describe('the dispatch loop: claims, carrier failures, heartbeat, window', () =>
       const other = randomUUID();
       await sql(
         'insert into dispatch_workers (id, heartbeat_at, started_at, pid, carriers) values ($1, now(), now(), 1, $2)',
-        [other, server.providers.carriers],
+        [other, server.providers.carriers.join(' ')],
       );
       await server.modules.supervisor.pass();
       try {
@@ -421,7 +421,7 @@ describe('the dispatch loop: claims, carrier failures, heartbeat, window', () =>
     // On the same carrier accounts: a process with carriers of its own would share nothing with this one.
     await sql(
       'insert into dispatch_workers (id, heartbeat_at, started_at, pid, carriers) values ($1, now(), now(), 1, $2)',
-      [other, server.providers.carriers],
+      [other, server.providers.carriers.join(' ')],
     );
     await server.modules.supervisor.pass();
     try {

@@ -39,7 +39,7 @@ export type DispatcherDeps = {
   repo: CampaignsRepository;
   store: RecipientStore;
   ledger: Pick<LedgerService, 'capture' | 'release'>;
-  providers: Pick<ProviderRegistry, 'forChannel'>;
+  providers: Pick<ProviderRegistry, 'forChannel' | 'shareOf'>;
   optOuts: Pick<OptOutsService, 'optedOut'>;
   audioUrl: (userId: string, audioId: string) => Promise<string>;
   lifecycle: Pick<CampaignLifecycle, 'finishIfDone' | 'pauseForProvider'>;
@@ -83,7 +83,9 @@ type Crew = { stop: AbortController; loops: Set<Promise<void>>; watch: NodeJS.Ti
 export function createDispatcher(deps: DispatcherDeps) {
   const { repo, clock, logger } = deps;
   const batchSize = deps.batchSize ?? 500;
-  const pacers = createPacers(deps.share);
+  const pacers = createPacers();
+  /** This process's share of the provider's carrier rate (among the processes on its account). */
+  const carrierShare = (provider: ChannelProvider) => deps.providers.shareOf(provider.name) ?? deps.share;
   const settler = createSettler(deps);
   const handOver = createHandOver({ ...deps, timeOptOuts: (work) => timed('optOutsMs', work) });
   let stopping = false;
@@ -156,8 +158,8 @@ export function createDispatcher(deps: DispatcherDeps) {
     claimed: ClaimedRecipient[],
     signal: AbortSignal,
   ): Promise<Outcome[]> {
-    const campaignPacer = pacers.get(`campaign:${row.id}`, row.maxRate);
-    const carrierPacer = pacers.get(`provider:${provider.name}`, provider.health().tpsLimit);
+    const campaignPacer = pacers.get(`campaign:${row.id}`, row.maxRate, deps.share);
+    const carrierPacer = pacers.get(`provider:${provider.name}`, provider.health().tpsLimit, carrierShare(provider));
     const inflight = deps.store.inflightBatch();
     const key = Symbol(row.id);
     out.set(key, { ids: claimed.map((c) => c.id), since: Date.now() });
@@ -218,10 +220,13 @@ export function createDispatcher(deps: DispatcherDeps) {
    * the campaign's and the carrier's rate; 0 while that share is 0 (this process has just joined).
    */
   function claimSize(row: CampaignRow, provider: ChannelProvider): number {
-    const rates = [row.maxRate, provider.health().tpsLimit].filter((r): r is number => (r ?? 0) > 0);
+    const shares = [
+      row.maxRate ? deps.share.of(row.maxRate) : null,
+      provider.health().tpsLimit ? carrierShare(provider).of(provider.health().tpsLimit!) : null,
+    ].filter((r): r is number => r !== null);
     // Stryker disable next-line ConditionalExpression: equivalent when never taken: Math.min() of no rates is Infinity, which the clamp below makes batchSize
-    if (rates.length === 0) return batchSize;
-    const perSecond = Math.min(...rates.map((r) => deps.share.of(r)));
+    if (shares.length === 0) return batchSize;
+    const perSecond = Math.min(...shares);
     if (perSecond <= 0) return 0;
     // Divided by the most loops a campaign has here, not those running now (the first loop would take it all).
     return Math.max(1, Math.min(batchSize, Math.ceil((perSecond * CLAIM_SECONDS) / MAX_LOOPS_PER_CAMPAIGN)));

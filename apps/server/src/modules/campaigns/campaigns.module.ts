@@ -65,7 +65,7 @@ export function createCampaignsModule(deps: {
   /** This process's share of the rates, the same the providers keep to (process-share.ts). */
   share?: ProcessShare;
   /** The carrier accounts this process sends through (startProviders' `carriers`). */
-  carriers?: string;
+  carriers?: readonly string[];
 }): CampaignsModule {
   const { ledger, providers, audios, audit, channels, jobs, clock, logger } = deps;
   const db = deps.db.db;

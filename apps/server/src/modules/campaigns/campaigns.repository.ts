@@ -182,7 +182,7 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /** This process is alive. */
-    async workerBeat(workerId: string, pid: number, carriers: string | null = null): Promise<void> {
+    async workerBeat(workerId: string, pid: number, carriers: readonly string[] = []): Promise<void> {
       await db
         .insert(dispatchWorkers)
         .values({
@@ -190,7 +190,7 @@ export function createCampaignsRepository(db: Database) {
           heartbeatAt: sql`now()` as unknown as Date,
           startedAt: sql`now()` as unknown as Date,
           pid,
-          carriers,
+          carriers: carriers.join(' '),
         })
         .onConflictDoUpdate({ target: dispatchWorkers.id, set: { heartbeatAt: sql`now()` } });
     },
@@ -205,22 +205,22 @@ export function createCampaignsRepository(db: Database) {
     },
 
     /**
-     * The dispatching processes alive that send through the same carrier accounts (the carriers'
-     * and campaigns' rates are shared among them), by id, as the database saw them `at`.
+     * The dispatching processes alive (the campaigns' and their carrier accounts' rates are shared
+     * among them), by id, as the database saw them `at`.
      */
-    async liveWorkers(carriers: string | null = null): Promise<{ at: Date; workers: LiveWorker[] }> {
+    async liveWorkers(): Promise<{ at: Date; workers: LiveWorker[] }> {
       type Row = {
         id: string;
         started_at: Date | string;
         viewed_at: Date | string | null;
         heartbeat_at: Date | string;
+        carriers: string | null;
         at: Date | string;
       };
       const rows = await rowsOf<Row>(
         db.execute(sql`
-          select id, started_at, viewed_at, heartbeat_at, now() as at from dispatch_workers
+          select id, started_at, viewed_at, heartbeat_at, carriers, now() as at from dispatch_workers
           where heartbeat_at > now() - make_interval(secs => ${WORKER_DEAD_AFTER_SECONDS})
-            and carriers is not distinct from ${carriers}
           order by id`),
       );
       const ms = (d: Date | string) => new Date(d).getTime();
@@ -231,6 +231,7 @@ export function createCampaignsRepository(db: Database) {
           startedAt: ms(r.started_at),
           viewedAt: r.viewed_at === null ? null : ms(r.viewed_at),
           heartbeatAt: ms(r.heartbeat_at),
+          carriers: r.carriers ? r.carriers.split(' ') : [],
         })),
       };
     },

@@ -11,7 +11,7 @@ import { CHANNEL_CREDIT_TYPE, type Channel, isInWindow } from '@ecoa/shared';
 import type { Clock } from '../../platform/clock/clock.ts';
 import type { Database } from '../../platform/db/client.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { type ProcessShare, viewOf } from '../../platform/pacing/process-share.ts';
+import { type LiveWorker, type ProcessShare, viewOf } from '../../platform/pacing/process-share.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { RecipientStore } from './campaigns.dispatcher.ts';
 import type { CampaignLifecycle } from './campaigns.lifecycle.ts';
@@ -32,8 +32,8 @@ export type SupervisorDeps = {
   singleProcess: boolean;
   /** This process's share of the carriers' and campaigns' rates: kept current by each pass. */
   share: ProcessShare;
-  /** The carrier accounts this process sends through (startProviders' digest): shares are among processes with the same. */
-  carriers?: string;
+  /** The carrier accounts this process sends through (startProviders' keys): each one's rate is shared among the processes on it. */
+  carriers?: readonly string[];
   clock: Clock;
   logger: Logger;
   intervalMs?: number;
@@ -134,8 +134,12 @@ export function createCampaignSupervisor(deps: SupervisorDeps) {
    * three beats is not waited for.
    */
   async function countProcesses(): Promise<void> {
-    const { at, workers } = await repo.liveWorkers(deps.carriers);
-    deps.share.update(viewOf(workers, deps.workerId, at.getTime(), 3 * intervalMs));
+    const { at, workers } = await repo.liveWorkers();
+    const view = (among: LiveWorker[]) => viewOf(among, deps.workerId, at.getTime(), 3 * intervalMs);
+    const byCarrier = new Map(
+      (deps.carriers ?? []).map((key) => [key, view(workers.filter((w) => w.carriers.includes(key)))]),
+    );
+    deps.share.update(view(workers), byCarrier);
     await repo.viewed(deps.workerId, at);
   }
 

@@ -61,7 +61,7 @@ export async function startCarrierServer(
   const jobs = createJobs(handle, silentLogger);
   const registry = createProviderRegistry(Array.isArray(carrier) ? carrier : [carrier]);
   // The carrier accounts this server's beats name (a process on others shares no rate with it).
-  const carriers = 'test-carrier';
+  const carriers = ['test:carrier'];
   const modules = composeModules({ config, db: handle, jobs, logger: silentLogger, providers: registry, carriers });
   await jobs.start({ work: true });
   const app = await buildApp({ config, db: handle, jobs, logger: silentLogger, webRoot: fixtureWebRoot() });

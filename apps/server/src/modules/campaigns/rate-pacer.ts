@@ -6,23 +6,24 @@
  * caller's signal aborts (the campaign was paused or canceled, the process stops).
  */
 import { PacedTurns } from '../../platform/pacing/paced-turns.ts';
-import type { ProcessShare } from '../../platform/pacing/process-share.ts';
+import type { RateShare } from '../../platform/pacing/process-share.ts';
 
 export type RatePacer = Pick<PacedTurns, 'take'>;
 
-export function createPacers(share: ProcessShare) {
-  const pacers = new Map<string, { rate: number; turns: PacedTurns }>();
+export function createPacers() {
+  const pacers = new Map<string, { rate: number; share: RateShare; turns: PacedTurns }>();
   return {
-    /** The pacer for `key` at this process's share of `perSecond`; null when there is no limit. */
-    get(key: string, perSecond: number | null): RatePacer | null {
+    /** The pacer for `key` at this process's `share` of `perSecond`; null when there is no limit. */
+    get(key: string, perSecond: number | null, share: RateShare): RatePacer | null {
       if (!perSecond || perSecond <= 0) return null;
       const known = pacers.get(key);
       if (known) {
         known.rate = perSecond;
+        known.share = share;
         return known.turns;
       }
-      const entry = { rate: perSecond, turns: undefined as unknown as PacedTurns };
-      entry.turns = new PacedTurns(() => share.of(entry.rate));
+      const entry = { rate: perSecond, share, turns: undefined as unknown as PacedTurns };
+      entry.turns = new PacedTurns(() => entry.share.of(entry.rate));
       pacers.set(key, entry);
       return entry.turns;
     },

@@ -32,6 +32,21 @@ describe("a process's share of a rate", () => {
     expect(createProcessShare().of(30)).toBe(30);
   });
 
+  it("a carrier account's rate is shared among the processes on it; one it was not counted for falls back to all", () => {
+    const share = createProcessShare('uncounted');
+    share.update(
+      { workers: 3, rank: 2, sending: true },
+      new Map([
+        ['smpp:shared', { workers: 3, rank: 2, sending: true }],
+        ['rcs:own-simulator', { workers: 1, rank: 0, sending: true }],
+      ]),
+    );
+    expect(share.forCarrier('smpp:shared').of(31)).toBe(10);
+    expect(share.forCarrier('rcs:own-simulator').of(31)).toBe(31);
+    expect(share.forCarrier('voice:unknown').of(31)).toBe(10);
+    expect(share.of(31)).toBe(10);
+  });
+
   it('alone, the whole rate (fractions too); while warming, nothing', () => {
     expect(shareOf(2.5, sending(1, 0))).toBe(2.5);
     expect(shareOf(30, { workers: 3, rank: 0, sending: false })).toBe(0);
@@ -45,6 +60,7 @@ describe("this process's view of the live processes", () => {
     startedAt,
     viewedAt,
     heartbeatAt,
+    carriers: [],
   });
 
   it('the oldest sends at once; one that joined waits until every other process has counted it', () => {

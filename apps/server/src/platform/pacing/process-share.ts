@@ -31,8 +31,14 @@ export function shareOf(rate: number, view: ShareView): number {
   return Math.floor(whole / view.workers) + (view.rank < whole % view.workers ? 1 : 0);
 }
 
-/** A dispatching process on record (times in ms). */
-export type LiveWorker = { id: string; startedAt: number; viewedAt: number | null; heartbeatAt: number };
+/** A dispatching process on record (times in ms), and the carrier accounts it sends through. */
+export type LiveWorker = {
+  id: string;
+  startedAt: number;
+  viewedAt: number | null;
+  heartbeatAt: number;
+  carriers: string[];
+};
 
 /**
  * A joining process's row may commit a little after its `started_at`: another process counted it
@@ -59,11 +65,18 @@ export function viewOf(workers: LiveWorker[], self: string, now: number, staleMs
   return { workers: workers.length, rank, sending: oldest || countedByAll };
 }
 
-export type ProcessShare = {
-  /** This process's share of `rate` now (0: it must not send under that rate for the moment). */
-  of(rate: number): number;
+/** A share of one rate: `of(rate)` is this process's part of it now (0: it must not send for the moment). */
+export type RateShare = { of(rate: number): number };
+
+export type ProcessShare = RateShare & {
+  /** Among every live dispatching process (a campaign's maximum rate: every process works every campaign). */
   view(): ShareView;
-  update(view: ShareView): void;
+  /**
+   * Among the processes that send through the carrier account `key` (its limit is the
+   * account's): a process with simulators of its own shares with nobody.
+   */
+  forCarrier(key: string): RateShare;
+  update(view: ShareView, carriers?: ReadonlyMap<string, ShareView>): void;
 };
 
 /**
@@ -73,11 +86,16 @@ export type ProcessShare = {
  */
 export function createProcessShare(initially: 'alone' | 'uncounted' = 'alone'): ProcessShare {
   let current: ShareView = { workers: 1, rank: 0, sending: initially === 'alone' };
+  let carriers: ReadonlyMap<string, ShareView> = new Map();
+  const atLeastOne = (view: ShareView) => ({ ...view, workers: Math.max(1, view.workers) });
   return {
     of: (rate) => shareOf(rate, current),
     view: () => current,
-    update(view) {
-      current = { ...view, workers: Math.max(1, view.workers) };
+    // A carrier this process's supervisor has not counted for (none given): the view of all.
+    forCarrier: (key) => ({ of: (rate) => shareOf(rate, carriers.get(key) ?? current) }),
+    update(view, byCarrier = new Map()) {
+      current = atLeastOne(view);
+      carriers = new Map([...byCarrier].map(([key, v]) => [key, atLeastOne(v)]));
     },
   };
 }

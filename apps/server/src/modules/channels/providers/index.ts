@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../../platform/config/config.ts';
 import { parseSmppUrl } from '../../../platform/config/config.ts';
 import type { Logger } from '../../../platform/logger.ts';
-import type { ProcessShare } from '../../../platform/pacing/process-share.ts';
+import type { ProcessShare, RateShare } from '../../../platform/pacing/process-share.ts';
 import type { ChannelProvider } from '../provider.ts';
 import { createRcsProvider } from './rcs/rcs.provider.ts';
 import { type RcsSimulator, startRcsSimulator } from './rcs/rcs.simulator.ts';
@@ -28,11 +28,11 @@ export type Simulators = {
 export type StartedProviders = {
   registry: ProviderRegistry;
   /**
-   * Which carrier accounts this process sends through (a digest of their addresses and account
-   * ids): processes share the carriers' rates with those that use the same accounts, never with a
-   * process that has simulators of its own.
+   * The carrier accounts this process sends through, one key each (`smpp:<digest of host, port,
+   * system id>`…): a carrier's rate is shared with the processes that use the same account, never
+   * with one that has a simulator of its own.
    */
-  carriers: string;
+  carriers: string[];
   simulators: Simulators;
   close(): Promise<void>;
 };
@@ -58,7 +58,16 @@ export async function startProviders(options: {
   const webhook = (path: string) => `${config.publicUrl}/api/webhooks${path}`;
   const simulators: Simulators = {};
   const providers: ChannelProvider[] = [];
-  const accounts: (string | number)[][] = [];
+  const carriers: string[] = [];
+  /** The account's key, and this process's share of its rate. */
+  const shares = new Map<string, RateShare>();
+  const account = (carrier: string, ...identity: (string | number)[]) => {
+    const key = `${carrier}:${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 24)}`;
+    carriers.push(key);
+    const own = share?.forCarrier(key);
+    if (own) shares.set(carrier, own);
+    return own;
+  };
   const close = async () => {
     await Promise.allSettled(providers.map((p) => p.close()));
     await Promise.allSettled(Object.values(simulators).map((s) => s?.close()));
@@ -68,12 +77,11 @@ export async function startProviders(options: {
       ? undefined
       : await startSmscSimulator({ httpPort: config.smscSimulatorControlPort ?? null, ...overrides.smsc });
     const smppConfig = smpp ?? parseSmppUrl(simulators.smsc!.url);
-    accounts.push(['smpp', smppConfig.host, smppConfig.port, smppConfig.systemId]);
     providers.push(
       createSmppProvider({
         ...smppProviderOptions(smppConfig, smpp ? 'real' : 'simulator'),
         logger: logger.child({ provider: 'smpp' }),
-        share,
+        share: account('smpp', smppConfig.host, smppConfig.port, smppConfig.systemId),
       }),
     );
 
@@ -81,12 +89,11 @@ export async function startProviders(options: {
       ? undefined
       : await startWhatsAppSimulator({ callbackUrl: webhook('/whatsapp/events'), ...overrides.whatsapp });
     const whatsappConfig = whatsapp ?? simulators.whatsapp!.config;
-    accounts.push(['whatsapp', whatsappConfig.apiUrl, whatsappConfig.phoneNumberId]);
     providers.push(
       createWhatsAppProvider({
         config: whatsappConfig,
         mode: whatsapp ? 'real' : 'simulator',
-        share,
+        share: account('whatsapp', whatsappConfig.apiUrl, whatsappConfig.phoneNumberId),
       }),
     );
 
@@ -94,25 +101,28 @@ export async function startProviders(options: {
       ? undefined
       : await startRcsSimulator({ callbackUrl: webhook('/rcs/events'), ...overrides.rcs });
     const rcsConfig = rcs ?? simulators.rcs!.config;
-    accounts.push(['rcs', rcsConfig.apiUrl, rcsConfig.agentId]);
-    providers.push(createRcsProvider({ config: rcsConfig, mode: rcs ? 'real' : 'simulator', share }));
+    providers.push(
+      createRcsProvider({
+        config: rcsConfig,
+        mode: rcs ? 'real' : 'simulator',
+        share: account('rcs', rcsConfig.apiUrl, rcsConfig.agentId),
+      }),
+    );
 
     simulators.voice = voice ? undefined : await startVoiceSimulator(overrides.voice);
     const voiceAccount = voice ?? simulators.voice!.account;
-    accounts.push(['voice', voiceAccount.apiUrl, voiceAccount.accountSid]);
     providers.push(
       createVoiceProvider({
         api: voiceAccount,
         publicUrl: config.publicUrl,
         mode: voice ? 'real' : 'simulator',
         callsPerSecond: voice ? voice.callsPerSecond : simulators.voice!.options().callsPerSecond,
-        share,
+        share: account('voice', voiceAccount.apiUrl, voiceAccount.accountSid),
       }),
     );
   } catch (err) {
     await close();
     throw err;
   }
-  const carriers = createHash('sha256').update(JSON.stringify(accounts)).digest('hex').slice(0, 32);
-  return { registry: createProviderRegistry(providers), carriers, simulators, close };
+  return { registry: createProviderRegistry(providers, shares), carriers, simulators, close };
 }

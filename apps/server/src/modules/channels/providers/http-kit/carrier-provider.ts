@@ -5,7 +5,7 @@
  */
 import type { Channel } from '@ecoa/shared';
 import type { Clock } from '../../../../platform/clock/clock.ts';
-import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
+import type { RateShare } from '../../../../platform/pacing/process-share.ts';
 import type {
   ChannelProvider,
   EventListener,
@@ -28,7 +28,7 @@ export type CarrierOptions<Config> = {
   timeoutMs?: number;
   clock?: Clock;
   /** This process's share of the limit, when several processes send (process-share.ts). */
-  share?: ProcessShare;
+  share?: RateShare;
 };
 
 export type CarrierAdapter<Content> = {

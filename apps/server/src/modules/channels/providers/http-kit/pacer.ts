@@ -1,5 +1,5 @@
 import { PaceAbortedError, PacedTurns } from '../../../../platform/pacing/paced-turns.ts';
-import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
+import type { RateShare } from '../../../../platform/pacing/process-share.ts';
 import { submitStopped } from '../../provider.ts';
 
 /**
@@ -28,7 +28,7 @@ export class SendPacer {
   constructor(
     readonly perSecond: number,
     private readonly now: () => number = () => performance.now(),
-    share?: ProcessShare,
+    share?: RateShare,
   ) {
     if (!(perSecond > 0)) throw new RangeError('perSecond must be > 0');
     this.turns = new PacedTurns(share ? () => share.of(perSecond) : perSecond, now, CARRIER_MARGIN_MS);

@@ -1,6 +1,6 @@
 /** How the SMPP adapter is set up: from SMPP_URL (config) plus the knobs tests and operators may turn. */
 import type { SmppConfig } from '../../../../platform/config/config.ts';
-import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
+import type { RateShare } from '../../../../platform/pacing/process-share.ts';
 import type { IdBases } from './message-ids.ts';
 import { STATUS } from './pdu.ts';
 
@@ -28,7 +28,7 @@ export type SmppProviderOptions = Pick<SmppConfig, 'host' | 'port' | 'systemId' 
   throttleGiveUpMs?: number;
   clock?: () => number;
   /** This process's share of the tps, when several processes bind the same account (process-share.ts). */
-  share?: ProcessShare;
+  share?: RateShare;
   logger?: { warn(data: object, message: string): void; info(data: object, message: string): void };
 };
 

@@ -7,7 +7,7 @@
  * starts calls at its share of the account's CPS (process-share.ts).
  */
 import { PacedTurns } from '../../../../platform/pacing/paced-turns.ts';
-import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
+import type { RateShare } from '../../../../platform/pacing/process-share.ts';
 import { CARRIER_MARGIN_MS } from '../http-kit/pacer.ts';
 
 export type CallPacer = {
@@ -26,7 +26,7 @@ export class PacerClosedError extends Error {
   }
 }
 
-export function createCallPacer(callsPerSecond: number, share?: ProcessShare): CallPacer {
+export function createCallPacer(callsPerSecond: number, share?: RateShare): CallPacer {
   if (!(callsPerSecond > 0)) throw new Error(`calls per second must be positive (got ${callsPerSecond})`);
   const turns = new PacedTurns(
     share ? () => share.of(callsPerSecond) : callsPerSecond,

@@ -8,7 +8,7 @@
 import type { Clock } from '../../../../platform/clock/clock.ts';
 import { systemClock } from '../../../../platform/clock/clock.ts';
 import { PaceAbortedError } from '../../../../platform/pacing/paced-turns.ts';
-import type { ProcessShare } from '../../../../platform/pacing/process-share.ts';
+import type { RateShare } from '../../../../platform/pacing/process-share.ts';
 import type { ChannelProvider, EventListener, OutboundMessage, ProviderHealth, SubmitResult } from '../../provider.ts';
 import { ProviderError, type SubmitOptions, submitStopped } from '../../provider.ts';
 import { createCallPacer, PacerClosedError } from './call-pacer.ts';
@@ -34,7 +34,7 @@ export type VoiceProviderOptions = {
   /** How long the calls API has to answer one request. */
   requestTimeoutMs?: number;
   /** This process's share of the CPS, when several processes call (process-share.ts). */
-  share?: ProcessShare;
+  share?: RateShare;
 };
 
 type Tunables =
