@@ -220,9 +220,10 @@ export function createDispatcher(deps: DispatcherDeps) {
    * the campaign's and the carrier's rate; 0 while that share is 0 (this process has just joined).
    */
   function claimSize(row: CampaignRow, provider: ChannelProvider): number {
+    const tps = provider.health().tpsLimit;
     const shares = [
       row.maxRate ? deps.share.of(row.maxRate) : null,
-      provider.health().tpsLimit ? carrierShare(provider).of(provider.health().tpsLimit!) : null,
+      tps ? carrierShare(provider).of(tps) : null,
     ].filter((r): r is number => r !== null);
     // Stryker disable next-line ConditionalExpression: equivalent when never taken: Math.min() of no rates is Infinity, which the clamp below makes batchSize
     if (shares.length === 0) return batchSize;

@@ -2,7 +2,7 @@ import type { CampaignStatus } from '@ecoa/shared';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { pgArray } from '../../platform/db/array-literal.ts';
 import type { Database, DbOrTx } from '../../platform/db/client.ts';
-import { rowsOf } from '../../platform/db/rows.ts';
+import { dateOf, rowsOf } from '../../platform/db/rows.ts';
 import type { LiveWorker } from '../../platform/pacing/process-share.ts';
 import { users } from '../users/index.ts';
 import { createRecipientQueries } from './campaigns.recipients.repository.ts';
@@ -223,9 +223,9 @@ export function createCampaignsRepository(db: Database) {
           where heartbeat_at > now() - make_interval(secs => ${WORKER_DEAD_AFTER_SECONDS})
           order by id`),
       );
-      const ms = (d: Date | string) => new Date(d).getTime();
+      const ms = (d: Date | string) => dateOf(d).getTime();
       return {
-        at: rows[0] ? new Date(rows[0].at) : new Date(),
+        at: rows[0] ? dateOf(rows[0].at) : new Date(),
         workers: rows.map((r) => ({
           id: r.id,
           startedAt: ms(r.started_at),

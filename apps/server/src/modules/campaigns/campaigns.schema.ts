@@ -80,6 +80,6 @@ export const dispatchWorkers = pgTable('dispatch_workers', {
    * process that joined later sends once every other has counted it (campaigns.supervisor.ts).
    */
   viewedAt: timestamptz('viewed_at'),
-  /** The carrier accounts this process sends through (a digest): rates are shared among processes with the same. */
+  /** The carrier accounts this process sends through, one key each, space-separated: each one's rate is shared among the processes on it. */
   carriers: text('carriers'),
 });

@@ -11,7 +11,8 @@ import type { RateShare } from '../../platform/pacing/process-share.ts';
 export type RatePacer = Pick<PacedTurns, 'take'>;
 
 export function createPacers() {
-  const pacers = new Map<string, { rate: number; share: RateShare; turns: PacedTurns }>();
+  type Pacer = { rate: number; share: RateShare; turns: PacedTurns };
+  const pacers = new Map<string, Pacer>();
   return {
     /** The pacer for `key` at this process's `share` of `perSecond`; null when there is no limit. */
     get(key: string, perSecond: number | null, share: RateShare): RatePacer | null {
@@ -22,8 +23,8 @@ export function createPacers() {
         known.share = share;
         return known.turns;
       }
-      const entry = { rate: perSecond, share, turns: undefined as unknown as PacedTurns };
-      entry.turns = new PacedTurns(() => entry.share.of(entry.rate));
+      // The rate and share are read at each turn: a later get() may change either.
+      const entry: Pacer = { rate: perSecond, share, turns: new PacedTurns(() => entry.share.of(entry.rate)) };
       pacers.set(key, entry);
       return entry.turns;
     },

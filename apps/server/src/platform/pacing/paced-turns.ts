@@ -116,8 +116,8 @@ export class PacedTurns {
   private give(due: number, now: number): void {
     this.lastTurn = due;
     this.recent.push(now);
-    // Only the last second's worth is ever looked at (a rate's whole turns, 1,000 at most kept).
-    const keep = Math.min(1000, Math.max(1, Math.floor(this.rate())));
+    // Only the last window's worth is ever looked at (the rate's whole turns, as `next` counts them).
+    const keep = Math.max(1, Math.floor(this.rate()));
     if (this.recent.length - this.recentHead > keep) this.recentHead = this.recent.length - keep;
     if (this.recentHead > 1024) {
       this.recent = this.recent.slice(this.recentHead);

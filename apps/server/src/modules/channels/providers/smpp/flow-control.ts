@@ -1,3 +1,5 @@
+import type { RateShare } from '../../../../platform/pacing/process-share.ts';
+
 /**
  * The per-bind submit rate (TPS), enforced by us: the `smpp` package has no flow control and an
  * SMSC answers a faster client with ESME_RTHROTTLED, or cuts the bind.
@@ -24,7 +26,7 @@ export class TpsLimiter {
     private readonly windowMs: number,
     now = Date.now(),
     /** This process's share of a rate (the whole rate when alone). */
-    private readonly share: (rate: number) => number = (rate) => rate,
+    private readonly share: RateShare = { of: (rate) => rate },
   ) {
     this.current = limit;
     this.lastAdjust = now;
@@ -47,7 +49,7 @@ export class TpsLimiter {
     this.recover(now);
     this.prune(now - this.windowMs);
     const count = this.sent.length - this.head;
-    const allowed = Math.floor(this.share(this.current));
+    const allowed = Math.floor(this.share.of(this.current));
     // No share for now (this process has just joined): look again in a second.
     if (allowed < 1) return 1000;
     if (count < allowed) return 0;

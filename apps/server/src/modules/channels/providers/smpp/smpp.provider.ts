@@ -74,13 +74,7 @@ export class SmppProvider implements ChannelProvider {
 
   constructor(options: SmppProviderOptions) {
     this.o = { ...SMPP_PROVIDER_DEFAULTS, clock: Date.now, ...options };
-    const share = options.share;
-    this.limiter = new TpsLimiter(
-      options.tps,
-      1000 + this.o.tpsMarginMs,
-      this.now(),
-      share ? (rate) => share.of(rate) : undefined,
-    );
+    this.limiter = new TpsLimiter(options.tps, 1000 + this.o.tpsMarginMs, this.now(), options.share);
     this.counters.lowestTpsLimit = options.tps;
     this.ids = new ReceiptIdResolver(options.idBases);
     this.unboundSince = this.now();
