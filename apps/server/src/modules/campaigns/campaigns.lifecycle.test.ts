@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits } from '../channels/channels.test-support.ts';
+import { audioOf } from './campaigns.lifecycle.ts';
+import type { CampaignRow } from './campaigns.schema.ts';
 import {
   campaignsUser,
   dispatchSettled,
@@ -12,6 +14,29 @@ import {
   smsCampaign,
   startCampaignsServer,
 } from './campaigns.test-support.ts';
+
+// The audio a start locks (and a delete of it is refused for): the torpedo's own, the URA menu's.
+describe('audioOf', () => {
+  const row = (channel: CampaignRow['channel'], content: CampaignRow['content']) => ({ channel, content });
+  it.each([
+    { case: 'a torpedo with a recorded audio', row: row('voice_torpedo', { audioId: 'a1' }), audio: 'a1' },
+    { case: 'a torpedo spoken from text', row: row('voice_torpedo', { tts: 'Olá' }), audio: undefined },
+    { case: "a URA's recorded menu", row: row('ura', { menu: { audioId: 'm1' }, options: [] }), audio: 'm1' },
+    { case: 'a URA menu spoken from text', row: row('ura', { menu: { tts: 'Olá' }, options: [] }), audio: undefined },
+    { case: 'a URA with no menu yet (a draft)', row: row('ura', {}), audio: undefined },
+    { case: 'an SMS naming an audio', row: row('sms_short', { text: 'Oi', audioId: 'x' }), audio: undefined },
+    {
+      case: 'a WhatsApp message naming a menu audio',
+      row: row('whatsapp', { text: 'Oi', menu: { audioId: 'x' } }),
+      audio: undefined,
+    },
+  ] as { case: string; row: Pick<CampaignRow, 'channel' | 'content'>; audio: string | undefined }[])(
+    '$case: $audio',
+    ({ row, audio }) => {
+      expect(audioOf(row)).toBe(audio);
+    },
+  );
+});
 
 describe('campaigns: create, estimate, start, dispatch, settle', () => {
   let server: RunningServer;
