@@ -15,6 +15,8 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { encodeGsm7 } from '@ecoa/shared';
 import smpp from 'smpp';
+import { encodeSubmitSm } from '../src/modules/channels/providers/smpp/pdu.ts';
+import { outboundParts, submitSmFields } from '../src/modules/channels/providers/smpp/short-message.ts';
 import { SmppProvider } from '../src/modules/channels/providers/smpp/smpp.provider.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
 
@@ -184,6 +186,27 @@ async function adapterRun(port: number, n: number): Promise<{ seconds: number; c
   return { seconds, cpuMs: (used.user + used.system) / 1000 };
 }
 
+/**
+ * CPU per submit_sm encoded, in µs: the `smpp` package's encoder (what Ecoa used for every part
+ * until 2026-11-28, the same-run baseline) and Ecoa's direct writer of the same bytes.
+ */
+function encodingCost(n = 200_000): { packageMicros: number; directMicros: number } {
+  const fields = submitSmFields(outboundParts(TEXT, false, 1)[0]!, '5511987654321', '5511999990000');
+  const cpuMicros = (encode: (sequence: number) => Buffer) => {
+    for (let i = 1; i <= n / 10; i++) encode(i);
+    const t0 = process.cpuUsage();
+    for (let i = 1; i <= n; i++) encode(i);
+    const used = process.cpuUsage(t0);
+    return Math.round(((used.user + used.system) / n) * 100) / 100;
+  };
+  return {
+    packageMicros: cpuMicros((sequence) =>
+      new smpp.PDU('submit_sm', { ...fields, sequence_number: sequence, command_status: 0 }).toBuffer(),
+    ),
+    directMicros: cpuMicros((sequence) => encodeSubmitSm(sequence, fields)),
+  };
+}
+
 export async function run({ kind }: BenchContext): Promise<BenchFigures> {
   if (kind !== 'pglite') return { skipped: 'no database used: measured once, on the PGlite pass' };
   const { child, port } = await startSmscProcess();
@@ -197,7 +220,10 @@ export async function run({ kind }: BenchContext): Promise<BenchFigures> {
     const adapter = await adapterRun(port, N);
     const smscAfter = processCpuMs(child.pid!);
     const rate = (s: number) => Math.round(N / s);
+    const encoding = encodingCost();
     const figures = {
+      submitEncodeCpuMicrosPackage: encoding.packageMicros,
+      submitEncodeCpuMicrosDirect: encoding.directMicros,
       messages: N,
       window: WINDOW,
       bareMsgsPerSecond: rate(bare.seconds),
