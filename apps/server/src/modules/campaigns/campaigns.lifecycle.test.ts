@@ -192,6 +192,27 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
     expect(await credits(server, user.id, 'SMSFLASH')).toEqual({ available: 10, reserved: 0 });
   });
 
+  it('a cancel while a batch is out answers at once, and the campaign ends only when that batch has settled', async () => {
+    const { user, api: c } = await campaignsUser(server, 10);
+    const list = await importList(server, user.token, freshMobiles(2));
+    const id = await c.create(smsCampaign('Lenta', list));
+    const latency = smsc().options().responseLatencyMs;
+    // Each submit answered after 1.5 s: the batch is on the wire when the cancel comes.
+    smsc().setOptions({ responseLatencyMs: 1500 });
+    try {
+      await c.move(id, 'start');
+      await c.waitFor(id, (x) => x.counts.submitting > 0, 10_000);
+      expect(await c.move(id, 'cancel')).toMatchObject({ status: 'CANCELED', finishedAt: null });
+      const end = await c.waitFor(id, (x) => x.finishedAt !== null, 20_000);
+      expect(end).toMatchObject({ status: 'CANCELED', counts: { submitting: 0, queued: 0 } });
+      // What was on the wire was sent and paid; nothing else was.
+      expect(end.counts.sent + end.counts.delivered + end.counts.canceled).toBe(2);
+      expect(end.credits.used + end.credits.released).toBe(end.credits.reserved);
+    } finally {
+      smsc().setOptions({ responseLatencyMs: latency });
+    }
+  }, 40_000);
+
   it('pauses a campaign whose carrier keeps refusing for now, with the reason shown', async () => {
     const { user, api: c } = await campaignsUser(server, 10);
     const list = await importList(server, user.token, freshMobiles(2));

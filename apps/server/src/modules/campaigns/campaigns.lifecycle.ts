@@ -78,7 +78,6 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
 
   /** The customer's `campaign.status` webhook, in the move's transaction, with the recipients' counts. */
   async function announce(row: CampaignRow, status: CampaignStatusEvent, tx: DbOrTx): Promise<void> {
-    if (!deps.onStatus) return;
     const tally = (await deps.tallies.campaigns([row.id], tx)).get(row.id)!;
     await deps.onStatus(row, status, tally.counts, tx);
   }
@@ -107,7 +106,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
   async function pause(
     campaignId: string,
     owner: string | undefined,
-    reason: { code: string | null; detail?: string | null },
+    reason: { code: string | null },
     actorId?: string,
   ): Promise<CampaignRow> {
     const paused = await db.transaction(async (tx) => {
@@ -115,7 +114,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps) {
       const updated = await repo.transition(
         campaignId,
         ['RUNNING', 'SCHEDULED'],
-        { status: 'PAUSED', statusReason: reason.code, statusDetail: reason.detail ?? null, updatedAt: clock.now() },
+        { status: 'PAUSED', statusReason: reason.code, statusDetail: null, updatedAt: clock.now() },
         tx,
       );
       if (!updated) throw new AppError('CAMPAIGN_NOT_RUNNING');

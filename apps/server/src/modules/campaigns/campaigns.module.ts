@@ -61,7 +61,7 @@ export function createCampaignsModule(deps: {
   clock: Clock;
   logger: Logger;
   /** The customer's `campaign.status` webhook. */
-  onStatus?: CampaignStatusListener;
+  onStatus: CampaignStatusListener;
   /** This process's share of the rates, the same the providers keep to (process-share.ts). */
   share?: ProcessShare;
   /** The carrier accounts this process sends through (startProviders' `carriers`). */

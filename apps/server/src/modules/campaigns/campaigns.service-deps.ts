@@ -51,7 +51,7 @@ export type CampaignsServiceDeps = {
   clock: Clock;
   logger: Logger;
   /** A campaign started, paused, completed or was canceled (the customer's webhooks), in the move's transaction. */
-  onStatus?: CampaignStatusListener;
+  onStatus: CampaignStatusListener;
 };
 
 export type CampaignStatusEvent = 'started' | 'paused' | 'completed' | 'canceled';
