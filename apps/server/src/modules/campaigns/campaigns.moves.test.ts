@@ -7,6 +7,9 @@ import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits } from '../channels/channels.test-support.ts';
 import { type Receiver, startReceiver } from '../webhooks/webhooks.test-support.ts';
+import { dispatchQueue } from './campaigns.jobs.ts';
+import { reserveForCampaign } from './campaigns.lifecycle.ts';
+import { MAX_LOOPS_PER_CAMPAIGN } from './campaigns.service-deps.ts';
 import {
   campaignsUser,
   freshMobiles,
@@ -211,6 +214,36 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     // Started only when it runs: not when scheduled, nor when resumed to wait again.
     expect((await told(user.id)).map((t) => t.status)).toEqual(['paused', 'paused', 'started']);
     clock.set(MONDAY_8AM);
+  });
+
+  it('a start queues one dispatch job per loop a process may run, however few processes are alive', async () => {
+    const { c, id } = await closedCampaign();
+    await c.move(id, 'start');
+    const { rows } = await server.db.executeSql(
+      `select count(*)::int as n from pgboss.job where name = $1 and data->>'campaignId' = $2`,
+      [dispatchQueue.name, id],
+    );
+    expect(rows).toEqual([{ n: MAX_LOOPS_PER_CAMPAIGN }]);
+  });
+
+  it('a reserve refused for another reason than the balance keeps its own error: it is not reported as a shortfall', async () => {
+    const { user } = await closedCampaign();
+    const reserve = (amount: number) =>
+      server.db.db.transaction((tx) =>
+        reserveForCampaign(server.modules.ledger, {
+          userId: user.id,
+          type: 'SMSSHORT',
+          amount,
+          campaignId: crypto.randomUUID(),
+          tx,
+        }),
+      );
+    await expect(reserve(0)).rejects.toMatchObject({ code: 'INVALID_AMOUNT' });
+    await expect(reserve(21)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: { type: 'SMSSHORT', available: 20, requested: 21, shortfall: 1 },
+    });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 20, reserved: 0 });
   });
 
   it("an administrator's pause says so, and both moves are audited with where the campaign was", async () => {
