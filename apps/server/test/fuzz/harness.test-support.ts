@@ -69,7 +69,7 @@ export async function fuzz<T>(
       });
     });
   try {
-    await fc.assert(property, {
+    const details = await fc.check(property, {
       seed,
       path: process.env.FUZZ_PATH,
       numRuns: budget.runs,
@@ -77,6 +77,14 @@ export async function fuzz<T>(
       markInterruptAsFailure: false,
       endOnFailure: true,
     });
+    // fast-check counts a run the time limit cut before its first input ended as failed (it
+    // happens when one input takes longer than the whole limit on a loaded machine): that is no
+    // counterexample, and the minimum below feeds inputs anyway.
+    if (details.failed && details.counterexample !== null)
+      throw new Error(
+        `${target.name}: failed on ${fc.stringify(details.counterexample)} (FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath}): ${String(details.errorInstance)}`,
+        { cause: details.errorInstance },
+      );
     await settleInFlight();
     const missing = Math.min(budget.minRuns ?? 11, budget.runs) - runs;
     // The rest of the minimum, with the next seed (the same one would replay the inputs just fed).
