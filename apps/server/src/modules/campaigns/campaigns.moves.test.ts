@@ -216,6 +216,20 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     clock.set(MONDAY_8AM);
   });
 
+  it('two starts at once (a double click): one starts it, the other is refused, and the credits are reserved once', async () => {
+    const { user, c, id } = await closedCampaign(3);
+    const [a, b] = await Promise.all([
+      c.call('POST', `/api/v1/campaigns/${id}/start`),
+      c.call('POST', `/api/v1/campaigns/${id}/start`),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    expect([a, b].find((r) => r.statusCode === 409)!.json()).toMatchObject({ code: 'CAMPAIGN_ALREADY_STARTED' });
+    expect(await c.get(id)).toMatchObject({ status: 'RUNNING', total: 3, credits: { reserved: 3 } });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 17, reserved: 3 });
+    const { rows } = await server.db.executeSql('select count(*)::int as n from messages where campaign_id = $1', [id]);
+    expect(rows).toEqual([{ n: 3 }]);
+  });
+
   it('a start queues one dispatch job per loop a process may run, however few processes are alive', async () => {
     const { c, id } = await closedCampaign();
     await c.move(id, 'start');
