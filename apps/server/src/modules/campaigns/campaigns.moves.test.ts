@@ -46,6 +46,15 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     await receiver?.close();
   });
 
+  /** The dispatch jobs ever queued for a campaign (run or not). */
+  async function dispatchJobs(id: string): Promise<number> {
+    const { rows } = await server.db.executeSql(
+      `select count(*)::int as n from pgboss.job where name = $1 and data->>'campaignId' = $2`,
+      [dispatchQueue.name, id],
+    );
+    return (rows[0] as { n: number }).n;
+  }
+
   async function closedCampaign(count = 3) {
     const { user, api: c } = await campaignsUser(server, 20);
     const list = await importList(server, user.token, freshMobiles(count));
@@ -208,9 +217,12 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     expect(await c.move(id, 'pause')).toMatchObject({ status: 'PAUSED' });
     expect(await c.move(id, 'resume')).toMatchObject({ status: 'SCHEDULED', startedAt: null, statusReason: null });
     expect(await c.move(id, 'pause')).toMatchObject({ status: 'PAUSED' });
+    // Waiting for its time, it has no dispatch job: the supervisor starts it when its time comes.
+    expect(await dispatchJobs(id)).toBe(0);
     const later = new Date(at.getTime() + 60_000);
     clock.set(later);
     expect(await c.move(id, 'resume')).toMatchObject({ status: 'RUNNING', startedAt: later.toISOString() });
+    expect(await dispatchJobs(id)).toBe(MAX_LOOPS_PER_CAMPAIGN);
     // Started only when it runs: not when scheduled, nor when resumed to wait again.
     expect((await told(user.id)).map((t) => t.status)).toEqual(['paused', 'paused', 'started']);
     clock.set(MONDAY_8AM);
@@ -233,11 +245,7 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
   it('a start queues one dispatch job per loop a process may run, however few processes are alive', async () => {
     const { c, id } = await closedCampaign();
     await c.move(id, 'start');
-    const { rows } = await server.db.executeSql(
-      `select count(*)::int as n from pgboss.job where name = $1 and data->>'campaignId' = $2`,
-      [dispatchQueue.name, id],
-    );
-    expect(rows).toEqual([{ n: MAX_LOOPS_PER_CAMPAIGN }]);
+    expect(await dispatchJobs(id)).toBe(MAX_LOOPS_PER_CAMPAIGN);
   });
 
   it('a reserve refused for another reason than the balance keeps its own error: it is not reported as a shortfall', async () => {
