@@ -4,10 +4,10 @@ import type { DbHandle } from '../../platform/db/client.ts';
 import type { RunningServer } from '../../server.ts';
 import { userWithCredits } from '../channels/channels.test-support.ts';
 import { Carrier } from './campaigns.dispatcher.test-support.ts';
-import { dispatchQueue } from './campaigns.jobs.ts';
 import {
   ALWAYS,
   api,
+  dispatchJobsQueued,
   dispatchSettled,
   freshMobiles,
   importList,
@@ -106,13 +106,7 @@ describe('the dispatch loops of a process: job signal, loop cap, join, watch, ba
     return { release, out };
   }
 
-  const dispatchJobs = async (id: string) =>
-    (
-      await sql<{ n: number }>(
-        `select count(*)::int as n from pgboss.job where name = $1 and data->>'campaignId' = $2`,
-        [dispatchQueue.name, id],
-      )
-    )[0]!.n;
+  const dispatchJobs = (id: string) => dispatchJobsQueued(handle, id);
   const recipients = (id: string) =>
     sql<{ status: string; fresh: boolean }>(
       `select status, updated_at > now() - interval '1 minute' as fresh from messages where campaign_id = $1`,

@@ -7,11 +7,11 @@ import { createManualClock } from '../../platform/clock/clock.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits } from '../channels/channels.test-support.ts';
 import { type Receiver, startReceiver } from '../webhooks/webhooks.test-support.ts';
-import { dispatchQueue } from './campaigns.jobs.ts';
 import { reserveForCampaign } from './campaigns.lifecycle.ts';
 import { MAX_LOOPS_PER_CAMPAIGN } from './campaigns.service-deps.ts';
 import {
   campaignsUser,
+  dispatchJobsQueued,
   freshMobiles,
   importList,
   mobile,
@@ -46,14 +46,7 @@ describe(`campaign moves and their refusals (${dbKind})`, () => {
     await receiver?.close();
   });
 
-  /** The dispatch jobs ever queued for a campaign (run or not). */
-  async function dispatchJobs(id: string): Promise<number> {
-    const { rows } = await server.db.executeSql(
-      `select count(*)::int as n from pgboss.job where name = $1 and data->>'campaignId' = $2`,
-      [dispatchQueue.name, id],
-    );
-    return (rows[0] as { n: number }).n;
-  }
+  const dispatchJobs = (id: string) => dispatchJobsQueued(server.db, id);
 
   async function closedCampaign(count = 3) {
     const { user, api: c } = await campaignsUser(server, 20);

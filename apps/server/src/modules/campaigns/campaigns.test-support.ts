@@ -147,6 +147,15 @@ export async function importList(
  * its end. A test that checks something did not happen (nothing sent outside the window, nothing
  * after a pause) looks after this, not after a guessed pause.
  */
+/** The dispatch jobs ever queued for a campaign, run or not. */
+export async function dispatchJobsQueued(db: Pick<DbHandle, 'executeSql'>, campaignId: string): Promise<number> {
+  const { rows } = await db.executeSql(
+    `select count(*)::int as n from pgboss.job where name = $1 and data->>'campaignId' = $2`,
+    [dispatchQueue.name, campaignId],
+  );
+  return (rows[0] as { n: number }).n;
+}
+
 export async function dispatchSettled(server: RunningServer, campaignId: string, timeoutMs = 30_000) {
   await dispatchJobsEnded(server, campaignId, timeoutMs);
   await server.modules.supervisor.pass();

@@ -10,6 +10,7 @@
  * (IEI 0x00 / 0x08) read for concatenation and cut off.
  */
 import { analyzeSms, decodeGsm7, decodeUcs2, encodeGsm7, encodeUcs2, type SmsEncoding } from '@ecoa/shared';
+import type { PlainSubmit } from './pdu.ts';
 
 export const ESM_CLASS_UDHI = 0x40;
 /** esm_class bits 2–5 of a deliver_sm: 0001 = SMSC delivery receipt (also 0x08/0x10/0x20 acks). */
@@ -40,8 +41,9 @@ export function outboundParts(text: string, flash: boolean, reference: number): 
  * The submit_sm fields of one part: to an international number (TON 1, NPI 1 ISDN), a delivery
  * receipt asked for on success or failure (registered_delivery 1). A numeric sender goes as an
  * international number, a name as alphanumeric (TON 5); none lets the SMSC put the account's own.
+ * Exactly the fields pdu.ts writes itself (`PlainSubmit`): a field added here must be added there.
  */
-export function submitSmFields(part: OutboundPart, destination: string, sourceAddr: string | undefined) {
+export function submitSmFields(part: OutboundPart, destination: string, sourceAddr: string | undefined): PlainSubmit {
   const numericSender = sourceAddr !== undefined && /^\d+$/.test(sourceAddr);
   return {
     service_type: '',
