@@ -1,4 +1,5 @@
 import { analyzeSms } from '@ecoa/shared';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
 import type { RunningServer } from '../../server.ts';
@@ -212,6 +213,61 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
       smsc().setOptions({ responseLatencyMs: latency });
     }
   }, 40_000);
+
+  it('ends only a running campaign: a paused one with nothing left waits for its resume, which gives back what its reservation still holds', async () => {
+    const { user, api: c } = await campaignsUser(server, 10);
+    const list = await importList(server, user.token, freshMobiles(2));
+    const id = await c.create(smsCampaign('Pausada no fim', list));
+    const latency = smsc().options().responseLatencyMs;
+    smsc().setOptions({ responseLatencyMs: 1500 });
+    try {
+      const before = smsc().counters().messages;
+      await c.move(id, 'start');
+      // Both reached the carrier (each answered 1.5 s later): the pause finds them on the wire.
+      const deadline = Date.now() + 10_000;
+      while (smsc().counters().messages < before + 2 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
+      await c.move(id, 'pause');
+      // Both were on the wire: they are sent, and nothing is left to send.
+      await c.waitFor(id, (x) => x.counts.submitting === 0, 20_000);
+    } finally {
+      smsc().setOptions({ responseLatencyMs: latency });
+    }
+    expect(await c.get(id)).toMatchObject({ status: 'PAUSED', finishedAt: null, counts: { queued: 0 } });
+    expect(await server.modules.campaigns.finishIfDone(id)).toBe(false);
+    expect(await c.get(id)).toMatchObject({ status: 'PAUSED', finishedAt: null });
+
+    // A part of the reservation no recipient accounts for (as a crash between a reserve and its
+    // snapshot would leave): the end gives it back.
+    await server.db.db.transaction(async (tx) => {
+      await server.modules.ledger.reserve({
+        userId: user.id,
+        type: 'SMSSHORT',
+        amount: 3,
+        reference: { type: 'campaign', id },
+        tx,
+      });
+      await tx.execute(sql`update campaigns set credits_reserved = credits_reserved + 3 where id = ${id}`);
+    });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 5, reserved: 3 });
+    await c.move(id, 'resume');
+    const done = await c.waitFor(id);
+    expect(done).toMatchObject({ status: 'COMPLETED', credits: { reserved: 5, used: 2, released: 3 } });
+    expect(await credits(server, user.id, 'SMSSHORT')).toEqual({ available: 8, reserved: 0 });
+    // Ended: asked again, nothing moves.
+    expect(await server.modules.campaigns.finishIfDone(id)).toBe(false);
+    expect((await c.get(id)).finishedAt).toBe(done.finishedAt);
+  }, 60_000);
+
+  it('does not end a running campaign while recipients are queued', async () => {
+    const { user, api: c } = await campaignsUser(server, 10);
+    const list = await importList(server, user.token, freshMobiles(5));
+    const id = await c.create({ ...smsCampaign('Devagar', list), maxRate: 1 });
+    await c.move(id, 'start');
+    expect(await server.modules.campaigns.finishIfDone(id)).toBe(false);
+    expect(await c.get(id)).toMatchObject({ status: 'RUNNING', finishedAt: null });
+    await c.move(id, 'cancel');
+  }, 30_000);
 
   it('pauses a campaign whose carrier keeps refusing for now, with the reason shown', async () => {
     const { user, api: c } = await campaignsUser(server, 10);

@@ -3,7 +3,8 @@ import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support
 import { injectAs } from '../../../test/http.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { campaignsUser, importList, mobile } from '../campaigns/campaigns.test-support.ts';
+import { createCampaignsRepository } from '../campaigns/campaigns.repository.ts';
+import { campaignsUser, dispatchJobsQueued, importList, mobile } from '../campaigns/campaigns.test-support.ts';
 import { openServerWithReceiver, type Receiver, subscribeReceiver } from './webhooks.test-support.ts';
 
 /** A campaign's moves reach the customer as `campaign.status`, its recipients' steps as `message.status`. */
@@ -118,4 +119,100 @@ describe(`campaign webhooks (${dbKind})`, () => {
     }
     expect(receiver.received.every((w) => w.verifiedBy >= 0)).toBe(true);
   }, 120_000);
+
+  it('reports a pause by a failing carrier once, with its reason cut to what the screen shows', async () => {
+    const { user, api: c } = await campaignsUser(server, 100);
+    await subscribeReceiver(server, user.token, receiver, ['campaign.status']);
+    const list = await importList(
+      server,
+      user.token,
+      Array.from({ length: 20 }, () => ({ phone: mobile() })),
+    );
+    // One message a second: still running when the carrier is declared failing.
+    const id = await c.create({
+      name: 'Operadora',
+      channel: 'sms_short',
+      listIds: [list],
+      content: { text: 'Oi!' },
+      maxRate: 1,
+    });
+    await c.move(id, 'start');
+    // What the dispatcher passes: the carrier's code and its own words, which can run long.
+    const detail = `SMPP_SUBMIT_0x00000045: ${'a carrier that explains itself at length; '.repeat(20)}`;
+    expect(detail.length).toBeGreaterThan(500);
+    await server.modules.campaigns.pauseForProvider(id, detail);
+    // A campaign already paused is not paused (nor reported) again.
+    await server.modules.campaigns.pauseForProvider(id, 'SMPP_SUBMIT_0x00000058: again');
+    const paused = await c.get(id);
+    expect(paused).toMatchObject({
+      status: 'PAUSED',
+      statusReason: 'PROVIDER_FAILING',
+      statusDetail: detail.slice(0, 500),
+    });
+
+    const of = () =>
+      ofType('campaign.status').filter((w) => (w.payload.data as { campaignId: string }).campaignId === id);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && of().length < 2) await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Up to four deliveries to an endpoint at once: they may arrive in any order.
+    expect(
+      of()
+        .map((w) => (w.payload.data as { status: string }).status)
+        .sort(),
+    ).toEqual(['paused', 'started']);
+
+    // Halted at once: after the pause nothing more than the one message on the wire reaches the carrier.
+    const handed = (x: { counts: { queued: number; submitting: number } }) =>
+      20 - x.counts.queued - x.counts.submitting;
+    const atPause = await c.get(id);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const later = await c.get(id);
+    expect(handed(later) - handed(atPause)).toBeLessThanOrEqual(1);
+    expect(later.counts.queued).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('reports a scheduled campaign started when its time comes; a start that lost the race with a cancel does nothing', async () => {
+    const { user, api: c } = await campaignsUser(server, 100);
+    await subscribeReceiver(server, user.token, receiver, ['campaign.status']);
+    const repo = createCampaignsRepository(server.db.db);
+    const scheduled = async (name: string) => {
+      const list = await importList(server, user.token, [{ phone: mobile() }, { phone: mobile() }]);
+      const id = await c.create({ name, channel: 'sms_short', listIds: [list], content: { text: 'Oi!' } });
+      const at = new Date(Date.now() + 3_600_000).toISOString();
+      const res = await c.call('POST', `/api/v1/campaigns/${id}/start`, { mode: 'schedule', schedule: at });
+      expect(res.statusCode, res.body).toBe(200);
+      return { id, row: (await repo.findById(id))! };
+    };
+    const statusesOf = (id: string) =>
+      ofType('campaign.status')
+        .map((w) => w.payload.data as { campaignId: string; status: string })
+        .filter((d) => d.campaignId === id)
+        .map((d) => d.status);
+
+    // Its time came: the supervisor starts it (as it does for every due row it read).
+    const due = await scheduled('Agendada');
+    await server.modules.campaigns.startScheduled(due.row);
+    expect(await dispatchJobsQueued(server.db, due.id)).toBeGreaterThan(0);
+    expect(await c.waitFor(due.id)).toMatchObject({ status: 'COMPLETED', counts: { delivered: 2 } });
+
+    // The supervisor read it while it was SCHEDULED; the user canceled it before the start committed.
+    const raced = await scheduled('Cancelada a tempo');
+    await c.move(raced.id, 'cancel');
+    await server.modules.campaigns.startScheduled(raced.row);
+    expect(await c.get(raced.id)).toMatchObject({
+      status: 'CANCELED',
+      startedAt: null,
+      counts: { sent: 0, delivered: 0 },
+    });
+    expect(await dispatchJobsQueued(server.db, raced.id)).toBe(0);
+
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (statusesOf(due.id).length < 2 || statusesOf(raced.id).length < 1)) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(statusesOf(due.id).sort()).toEqual(['completed', 'started']);
+    expect(statusesOf(raced.id)).toEqual(['canceled']);
+  }, 60_000);
 });
