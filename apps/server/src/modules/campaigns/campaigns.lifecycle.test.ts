@@ -142,7 +142,10 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
     expect(estimate.problems.map((p) => p.code).sort()).toEqual(['LISTS_REQUIRED', 'TEMPLATE_REQUIRED']);
     const res = await c.call('POST', `/api/v1/campaigns/${id}/start`);
     expect(res.statusCode).toBe(400);
-    expect(['LISTS_REQUIRED', 'TEMPLATE_REQUIRED']).toContain(res.json().code);
+    // The answer names the first problem the estimate shows, in the user's words, and lists them all.
+    expect(res.json()).toMatchObject({ code: estimate.problems[0]!.code, message: expect.stringMatching(/\S/) });
+    expect(JSON.stringify(res.json())).toContain('TEMPLATE_REQUIRED');
+    expect(JSON.stringify(res.json())).toContain('LISTS_REQUIRED');
   });
 
   it('pauses and resumes mid-run without sending anyone twice, and cancel releases the rest at once', async () => {
