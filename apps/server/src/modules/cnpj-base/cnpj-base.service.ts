@@ -38,7 +38,11 @@ export function createCnpjBaseService(deps: {
 
   return {
     async info(): Promise<CnpjBaseInfo> {
-      const [base, last] = await Promise.all([repo.base(), repo.lastImport()]);
+      // The import first, then the base: an import read as done had its swap (one transaction
+      // with the base row) committed before, so the base read after it shows that swap. Read side
+      // by side, the base could be read just before the commit and the import just after.
+      const last = await repo.lastImport();
+      const base = await repo.base();
       return {
         referenceMonth: base?.referenceMonth ?? null,
         establishments: base?.establishments ?? 0,
