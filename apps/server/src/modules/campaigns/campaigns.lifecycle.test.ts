@@ -2,6 +2,7 @@ import { analyzeSms } from '@ecoa/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openBeforeAll } from '../../../test/hooks.test-support.ts';
+import { waitUntil } from '../../../test/processes.test-support.ts';
 import type { RunningServer } from '../../server.ts';
 import { credits } from '../channels/channels.test-support.ts';
 import { audioOf } from './campaigns.lifecycle.ts';
@@ -14,6 +15,7 @@ import {
   mobile,
   smsCampaign,
   startCampaignsServer,
+  withSmscOptions,
 } from './campaigns.test-support.ts';
 
 // The audio a start locks (and a delete of it is refused for): the torpedo's own, the URA menu's.
@@ -200,10 +202,8 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
     const { user, api: c } = await campaignsUser(server, 10);
     const list = await importList(server, user.token, freshMobiles(2));
     const id = await c.create(smsCampaign('Lenta', list));
-    const latency = smsc().options().responseLatencyMs;
     // Each submit answered after 1.5 s: the batch is on the wire when the cancel comes.
-    smsc().setOptions({ responseLatencyMs: 1500 });
-    try {
+    await withSmscOptions(smsc(), { responseLatencyMs: 1500 }, async () => {
       await c.move(id, 'start');
       await c.waitFor(id, (x) => x.counts.submitting > 0, 10_000);
       expect(await c.move(id, 'cancel')).toMatchObject({ status: 'CANCELED', finishedAt: null });
@@ -212,30 +212,22 @@ describe('campaigns: create, estimate, start, dispatch, settle', () => {
       // What was on the wire was sent and paid; nothing else was.
       expect(end.counts.sent + end.counts.delivered + end.counts.canceled).toBe(2);
       expect(end.credits.used + end.credits.released).toBe(end.credits.reserved);
-    } finally {
-      smsc().setOptions({ responseLatencyMs: latency });
-    }
+    });
   }, 40_000);
 
   it('ends only a running campaign: a paused one with nothing left waits for its resume, which gives back what its reservation still holds', async () => {
     const { user, api: c } = await campaignsUser(server, 10);
     const list = await importList(server, user.token, freshMobiles(2));
     const id = await c.create(smsCampaign('Pausada no fim', list));
-    const latency = smsc().options().responseLatencyMs;
-    smsc().setOptions({ responseLatencyMs: 1500 });
-    try {
+    await withSmscOptions(smsc(), { responseLatencyMs: 1500 }, async () => {
       const before = smsc().counters().messages;
       await c.move(id, 'start');
       // Both reached the carrier (each answered 1.5 s later): the pause finds them on the wire.
-      const deadline = Date.now() + 10_000;
-      while (smsc().counters().messages < before + 2 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 10));
+      await waitUntil('both submits at the carrier', () => smsc().counters().messages >= before + 2, 10_000);
       await c.move(id, 'pause');
       // Both were on the wire: they are sent, and nothing is left to send.
       await c.waitFor(id, (x) => x.counts.submitting === 0, 20_000);
-    } finally {
-      smsc().setOptions({ responseLatencyMs: latency });
-    }
+    });
     expect(await c.get(id)).toMatchObject({ status: 'PAUSED', finishedAt: null, counts: { queued: 0 } });
     expect(await server.modules.campaigns.finishIfDone(id)).toBe(false);
     expect(await c.get(id)).toMatchObject({ status: 'PAUSED', finishedAt: null });

@@ -29,6 +29,8 @@ import type { SimulatorOverrides } from '../channels/providers/index.ts';
 import { createProviderRegistry } from '../channels/providers/registry.ts';
 import { composeModules } from '../index.ts';
 import { dispatchQueue } from './campaigns.jobs.ts';
+import { createCampaignsRepository } from './campaigns.repository.ts';
+import type { CampaignRow } from './campaigns.schema.ts';
 
 /**
  * A listening server with the carriers' simulators, on a database of its own (on PostgreSQL
@@ -148,6 +150,31 @@ export async function importList(
  * after a pause) looks after this, not after a guessed pause.
  */
 /** The dispatch jobs ever queued for a campaign, run or not. */
+/** A campaign's row as the supervisor reads it (for tests that hand a row to the lifecycle, e.g. `startScheduled`). */
+export async function campaignRow(server: RunningServer, id: string): Promise<CampaignRow> {
+  const row = await createCampaignsRepository(server.db.db).findById(id);
+  if (!row) throw new Error(`campaign ${id} not found`);
+  return row;
+}
+
+type SmscSimulator = NonNullable<RunningServer['providers']['simulators']['smsc']>;
+
+/** Runs `fn` with the SMSC simulator's options changed, and puts back the ones it changed. */
+export async function withSmscOptions<T>(
+  smsc: SmscSimulator,
+  changes: Partial<ReturnType<SmscSimulator['options']>>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const current = smsc.options();
+  const before = Object.fromEntries(Object.keys(changes).map((key) => [key, current[key as keyof typeof current]]));
+  smsc.setOptions(changes);
+  try {
+    return await fn();
+  } finally {
+    smsc.setOptions(before);
+  }
+}
+
 export async function dispatchJobsQueued(db: Pick<DbHandle, 'executeSql'>, campaignId: string): Promise<number> {
   const { rows } = await db.executeSql(
     `select count(*)::int as n from pgboss.job where name = $1 and data->>'campaignId' = $2`,

@@ -3,8 +3,14 @@ import { makeAdmin, signUpAndSignIn } from '../../../test/factories.test-support
 import { injectAs } from '../../../test/http.test-support.ts';
 import { dbKind } from '../../../test/server.test-support.ts';
 import type { RunningServer } from '../../server.ts';
-import { createCampaignsRepository } from '../campaigns/campaigns.repository.ts';
-import { campaignsUser, dispatchJobsQueued, importList, mobile } from '../campaigns/campaigns.test-support.ts';
+import {
+  campaignRow,
+  campaignsUser,
+  dispatchJobsQueued,
+  importList,
+  mobile,
+  smsCampaign,
+} from '../campaigns/campaigns.test-support.ts';
 import { openServerWithReceiver, type Receiver, subscribeReceiver } from './webhooks.test-support.ts';
 
 /** A campaign's moves reach the customer as `campaign.status`, its recipients' steps as `message.status`. */
@@ -14,6 +20,28 @@ describe(`campaign webhooks (${dbKind})`, () => {
   openServerWithReceiver((opened) => ({ server, receiver } = opened));
 
   const ofType = (type: string) => receiver.received.filter((w) => w.payload.type === type);
+
+  type StatusEvent = {
+    campaignId: string;
+    status: string;
+    counts: { total: number; sent: number; delivered: number; failed: number; pending: number };
+  };
+  /** The `campaign.status` events received for one campaign, in arrival order. */
+  const statusEventsOf = (id: string) =>
+    ofType('campaign.status')
+      .map((w) => w.payload.data as StatusEvent)
+      .filter((d) => d.campaignId === id);
+  // Up to four deliveries to an endpoint at once: they may arrive in any order.
+  const statusesOf = (id: string) =>
+    statusEventsOf(id)
+      .map((d) => d.status)
+      .sort();
+  /** Waits (30 s at most) until `enough` holds, then half a second more: nothing further is on its way. */
+  async function receivedWhen(enough: () => boolean): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !enough()) await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 
   it('reports started and completed with counts, and each recipient delivered with the campaign id', async () => {
     const { user, api: c } = await campaignsUser(server, 100);
@@ -77,32 +105,12 @@ describe(`campaign webhooks (${dbKind})`, () => {
     await c.move(b, 'start');
     await asAdmin(b, 'cancel');
 
-    const of = (id: string) =>
-      ofType('campaign.status')
-        .map(
-          (w) =>
-            w.payload.data as {
-              campaignId: string;
-              status: string;
-              counts: { total: number; sent: number; delivered: number; failed: number; pending: number };
-            },
-        )
-        .filter((d) => d.campaignId === id);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && of(a).length + of(b).length < 8) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
     // Nothing more on its way: exactly one event per move.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // Up to four deliveries to an endpoint at once: they may arrive in any order.
-    const sorted = (id: string) =>
-      of(id)
-        .map((d) => d.status)
-        .sort();
+    await receivedWhen(() => statusEventsOf(a).length + statusEventsOf(b).length >= 8);
     // A resume reports `started` again (the customer's statuses: started, paused, completed, canceled).
-    expect(sorted(a)).toEqual(['canceled', 'paused', 'paused', 'started', 'started', 'started']);
-    expect(sorted(b)).toEqual(['canceled', 'started']);
-    for (const d of [...of(a), ...of(b)]) {
+    expect(statusesOf(a)).toEqual(['canceled', 'paused', 'paused', 'started', 'started', 'started']);
+    expect(statusesOf(b)).toEqual(['canceled', 'started']);
+    for (const d of [...statusEventsOf(a), ...statusEventsOf(b)]) {
       expect(d.counts).toEqual({
         total: 30,
         sent: expect.any(Number),
@@ -114,7 +122,7 @@ describe(`campaign webhooks (${dbKind})`, () => {
     }
     // Canceled: nothing queued any more (only what a loop was handing over at that instant).
     for (const id of [a, b]) {
-      const canceled = of(id).find((d) => d.status === 'canceled')!;
+      const canceled = statusEventsOf(id).find((d) => d.status === 'canceled')!;
       expect(canceled.counts.pending).toBeLessThan(5);
     }
     expect(receiver.received.every((w) => w.verifiedBy >= 0)).toBe(true);
@@ -129,13 +137,7 @@ describe(`campaign webhooks (${dbKind})`, () => {
       Array.from({ length: 20 }, () => ({ phone: mobile() })),
     );
     // One message a second: still running when the carrier is declared failing.
-    const id = await c.create({
-      name: 'Operadora',
-      channel: 'sms_short',
-      listIds: [list],
-      content: { text: 'Oi!' },
-      maxRate: 1,
-    });
+    const id = await c.create({ ...smsCampaign('Operadora', list, 'Oi!'), maxRate: 1 });
     await c.move(id, 'start');
     // What the dispatcher passes: the carrier's code and its own words, which can run long.
     const detail = `SMPP_SUBMIT_0x00000045: ${'a carrier that explains itself at length; '.repeat(20)}`;
@@ -150,17 +152,8 @@ describe(`campaign webhooks (${dbKind})`, () => {
       statusDetail: detail.slice(0, 500),
     });
 
-    const of = () =>
-      ofType('campaign.status').filter((w) => (w.payload.data as { campaignId: string }).campaignId === id);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && of().length < 2) await new Promise((resolve) => setTimeout(resolve, 25));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // Up to four deliveries to an endpoint at once: they may arrive in any order.
-    expect(
-      of()
-        .map((w) => (w.payload.data as { status: string }).status)
-        .sort(),
-    ).toEqual(['paused', 'started']);
+    await receivedWhen(() => statusEventsOf(id).length >= 2);
+    expect(statusesOf(id)).toEqual(['paused', 'started']);
 
     // Halted at once: after the pause nothing more than the one message on the wire reaches the carrier.
     const handed = (x: { counts: { queued: number; submitting: number } }) =>
@@ -175,21 +168,14 @@ describe(`campaign webhooks (${dbKind})`, () => {
   it('reports a scheduled campaign started when its time comes; a start that lost the race with a cancel does nothing', async () => {
     const { user, api: c } = await campaignsUser(server, 100);
     await subscribeReceiver(server, user.token, receiver, ['campaign.status']);
-    const repo = createCampaignsRepository(server.db.db);
     const scheduled = async (name: string) => {
       const list = await importList(server, user.token, [{ phone: mobile() }, { phone: mobile() }]);
-      const id = await c.create({ name, channel: 'sms_short', listIds: [list], content: { text: 'Oi!' } });
+      const id = await c.create(smsCampaign(name, list, 'Oi!'));
       const at = new Date(Date.now() + 3_600_000).toISOString();
       const res = await c.call('POST', `/api/v1/campaigns/${id}/start`, { mode: 'schedule', schedule: at });
       expect(res.statusCode, res.body).toBe(200);
-      return { id, row: (await repo.findById(id))! };
+      return { id, row: await campaignRow(server, id) };
     };
-    const statusesOf = (id: string) =>
-      ofType('campaign.status')
-        .map((w) => w.payload.data as { campaignId: string; status: string })
-        .filter((d) => d.campaignId === id)
-        .map((d) => d.status);
-
     // Its time came: the supervisor starts it (as it does for every due row it read).
     const due = await scheduled('Agendada');
     await server.modules.campaigns.startScheduled(due.row);
@@ -207,12 +193,8 @@ describe(`campaign webhooks (${dbKind})`, () => {
     });
     expect(await dispatchJobsQueued(server.db, raced.id)).toBe(0);
 
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (statusesOf(due.id).length < 2 || statusesOf(raced.id).length < 1)) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(statusesOf(due.id).sort()).toEqual(['completed', 'started']);
+    await receivedWhen(() => statusesOf(due.id).length >= 2 && statusesOf(raced.id).length >= 1);
+    expect(statusesOf(due.id)).toEqual(['completed', 'started']);
     expect(statusesOf(raced.id)).toEqual(['canceled']);
   }, 60_000);
 });
