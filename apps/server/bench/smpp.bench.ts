@@ -15,7 +15,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { encodeGsm7 } from '@ecoa/shared';
 import smpp from 'smpp';
-import { encodeSubmitSm } from '../src/modules/channels/providers/smpp/pdu.ts';
+import { encodePdu, encodeSubmitSm } from '../src/modules/channels/providers/smpp/pdu.ts';
 import { outboundParts, submitSmFields } from '../src/modules/channels/providers/smpp/short-message.ts';
 import { SmppProvider } from '../src/modules/channels/providers/smpp/smpp.provider.ts';
 import type { BenchContext, BenchFigures } from './run.ts';
@@ -190,7 +190,7 @@ async function adapterRun(port: number, n: number): Promise<{ seconds: number; c
  * CPU per submit_sm encoded, in µs: the `smpp` package's encoder (what Ecoa used for every part
  * until 2026-11-28, the same-run baseline) and Ecoa's direct writer of the same bytes.
  */
-function encodingCost(n = 200_000): { packageMicros: number; directMicros: number } {
+function encodingCost(n = 200_000) {
   const fields = submitSmFields(outboundParts(TEXT, false, 1)[0]!, '5511987654321', '5511999990000');
   const cpuMicros = (encode: (sequence: number) => Buffer) => {
     for (let i = 1; i <= n / 10; i++) encode(i);
@@ -204,6 +204,11 @@ function encodingCost(n = 200_000): { packageMicros: number; directMicros: numbe
       new smpp.PDU('submit_sm', { ...fields, sequence_number: sequence, command_status: 0 }).toBuffer(),
     ),
     directMicros: cpuMicros((sequence) => encodeSubmitSm(sequence, fields)),
+    // The answer to every receipt.
+    receiptAnswerPackageMicros: cpuMicros((sequence) =>
+      new smpp.PDU('deliver_sm_resp', { sequence_number: sequence, command_status: 0 }).toBuffer(),
+    ),
+    receiptAnswerDirectMicros: cpuMicros((sequence) => encodePdu('deliver_sm_resp', sequence)),
   };
 }
 
@@ -224,6 +229,8 @@ export async function run({ kind }: BenchContext): Promise<BenchFigures> {
     const figures = {
       submitEncodeCpuMicrosPackage: encoding.packageMicros,
       submitEncodeCpuMicrosDirect: encoding.directMicros,
+      deliverSmRespEncodeCpuMicrosPackage: encoding.receiptAnswerPackageMicros,
+      deliverSmRespEncodeCpuMicrosDirect: encoding.receiptAnswerDirectMicros,
       messages: N,
       window: WINDOW,
       bareMsgsPerSecond: rate(bare.seconds),

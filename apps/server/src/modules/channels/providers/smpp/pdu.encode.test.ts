@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import smpp from 'smpp';
 import { describe, expect, it } from 'vitest';
-import { decodePdu, encodePdu, encodeSubmitSm, type PlainSubmit } from './pdu.ts';
+import { decodePdu, encodeFieldless, encodePdu, encodeSubmitSm, type PlainSubmit } from './pdu.ts';
 import { outboundParts, submitSmFields } from './short-message.ts';
 
 /** The `smpp` package's own encoding of a PDU: the reference Ecoa's submit_sm writer must match byte for byte. */
-const packageBytes = (command: string, sequence: number, fields: Record<string, unknown>) =>
-  new smpp.PDU(command, { ...fields, sequence_number: sequence, command_status: 0 }).toBuffer();
+const packageBytes = (command: string, sequence: number, fields: Record<string, unknown>, status = 0) =>
+  new smpp.PDU(command, { ...fields, sequence_number: sequence, command_status: status }).toBuffer();
 
 const octet = fc.integer({ min: 0, max: 255 });
 /** Any characters, also beyond Latin-1 and lone surrogates: the package writes each UTF-16 unit as one byte. */
@@ -79,5 +79,35 @@ describe('submit_sm encoding', () => {
     const bytes = encodePdu('submit_sm', 3, fields);
     expect(bytes.equals(packageBytes('submit_sm', 3, fields))).toBe(true);
     expect(decodePdu(bytes)).toMatchObject({ user_message_reference: 9 });
+  });
+});
+
+describe('PDUs without fields (the answers to receipts, enquire_link, unbind)', () => {
+  const commands = Object.keys(smpp.commands);
+  const status = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 0xffffffff }));
+
+  it('are written as the smpp package writes them, for any command, status and sequence', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...commands), sequence, status, (command, seq, st) => {
+        const direct = encodeFieldless(command, seq, st);
+        const reference = packageBytes(command, seq, {}, st);
+        // Null: left to the package (a command with a body of its own), which encodePdu then uses.
+        if (direct) expect(direct.equals(reference)).toBe(true);
+        expect(encodePdu(command, seq, {}, st).equals(reference)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('take the direct path for every answer Ecoa sends without fields, and read back as sent', () => {
+    for (const command of ['deliver_sm_resp', 'data_sm_resp', 'enquire_link_resp', 'unbind_resp', 'generic_nack'])
+      for (const st of [0, 0x58]) {
+        const bytes = encodeFieldless(command, 77, st);
+        expect(bytes, `${command} ${st}`).not.toBeNull();
+        expect(decodePdu(bytes!)).toMatchObject({ command, command_status: st, sequence_number: 77 });
+      }
+    expect(encodeFieldless('deliver_sm_resp', 1, 0)).toHaveLength(17);
+    expect(encodeFieldless('submit_sm', 1, 0)).toBeNull();
+    expect(encodeFieldless('no_such_command', 1, 8)).toBeNull();
   });
 });

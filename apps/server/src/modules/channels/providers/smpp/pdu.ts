@@ -51,7 +51,39 @@ export function hex8(n: number): string {
 
 export function encodePdu(command: string, sequence: number, fields: Record<string, unknown> = {}, status = 0): Buffer {
   if (command === 'submit_sm' && status === 0 && isPlainSubmit(fields)) return encodeSubmitSm(sequence, fields);
+  if (isEmpty(fields)) {
+    const bytes = encodeFieldless(command, sequence, status);
+    if (bytes) return bytes;
+  }
   return new smpp.PDU(command, { ...fields, sequence_number: sequence, command_status: status }).toBuffer();
+}
+
+function isEmpty(fields: Record<string, unknown>): boolean {
+  for (const _ in fields) return false;
+  return true;
+}
+
+/** Commands whose only mandatory field is the `message_id` C string (empty when not given). */
+const ID_ONLY = new Set(['submit_sm_resp', 'deliver_sm_resp', 'data_sm_resp']);
+/** Commands with no body at all. */
+const BODYLESS = new Set(['enquire_link', 'enquire_link_resp', 'unbind', 'unbind_resp', 'generic_nack']);
+
+/**
+ * A PDU given no fields, as the package writes it: a header alone when the status is not 0 or the
+ * command has no body, the header and one NUL (an empty `message_id`) for an answer that has only
+ * that. Every receipt Ecoa takes is answered this way (deliver_sm_resp), and the package's generic
+ * encoder cost more than the rest of the answer. Null for any other command: the package encodes it.
+ */
+export function encodeFieldless(command: string, sequence: number, status: number): Buffer | null {
+  const known = smpp.commands[command];
+  const body = status !== 0 || BODYLESS.has(command) ? 0 : ID_ONLY.has(command) ? 1 : -1;
+  if (!known || body < 0) return null;
+  const buffer = Buffer.alloc(PDU_HEADER_BYTES + body);
+  buffer.writeUInt32BE(buffer.length, 0);
+  buffer.writeUInt32BE(known.id >>> 0, 4);
+  buffer.writeUInt32BE(status >>> 0, 8);
+  buffer.writeUInt32BE(sequence, 12);
+  return buffer;
 }
 
 /** The submit_sm fields Ecoa sends (short-message.ts's `submitSmFields`): no TLVs, no schedule, no validity. */

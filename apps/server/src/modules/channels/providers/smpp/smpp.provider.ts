@@ -24,6 +24,7 @@ import {
   type SubmitResult,
   submitStopped,
 } from '../../provider.ts';
+import { AbortGroups } from './abort-groups.ts';
 import { SmppBind } from './bind.ts';
 import { Deliveries } from './deliveries.ts';
 import { TpsLimiter } from './flow-control.ts';
@@ -70,6 +71,8 @@ export class SmppProvider implements ChannelProvider {
   private pumpTimer: NodeJS.Timeout | null = null;
   /** Each waiting message's stop signal (the dispatcher's: its campaign paused, canceled, or the process stopping). */
   private readonly stopSignals = new WeakMap<MessageJob, AbortSignal | undefined>();
+  /** A stopped sending drops its messages none of whose parts was written. */
+  private readonly stopGroups = new AbortGroups<MessageJob>((job) => this.dropIfUnwritten(job));
   private readonly counters = { throttleAnswers: 0, lowestTpsLimit: 0 };
 
   constructor(options: SmppProviderOptions) {
@@ -150,8 +153,7 @@ export class SmppProvider implements ChannelProvider {
     }
     return new Promise<SubmitResult>((resolve, reject) => {
       // The sending stopped: a message none of whose parts was written leaves the queue, not sent.
-      const onAbort = () => this.dropIfUnwritten(job);
-      const forget = () => signal?.removeEventListener('abort', onAbort);
+      const forget = () => this.stopGroups.delete(signal, job);
       const job: MessageJob = newMessageJob(
         parts,
         message.to.slice(1),
@@ -166,7 +168,7 @@ export class SmppProvider implements ChannelProvider {
         },
       );
       this.stopSignals.set(job, signal);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      this.stopGroups.add(signal, job);
       this.queue.push(job.parts);
       this.pump();
     });
