@@ -166,7 +166,13 @@ export class PduSocket {
       this.write(encodePdu('generic_nack', header.sequence, {}, status));
       return;
     }
-    this.handlers.onRequest(pdu);
+    // After the reactions to the responses before it in this chunk (a response settles its
+    // request's promise, whose `.then` runs as a microtask): a receipt read in the same chunk as its
+    // submit_sm_resp is handled once that submit's id is known, as it would be read apart.
+    const request = pdu;
+    queueMicrotask(() => {
+      if (!this.closed) this.handlers.onRequest(request);
+    });
   }
 
   private end(reason: string | null): void {

@@ -72,8 +72,15 @@ export class RawSmsc {
   readonly submitted: string[] = [];
   port = 0;
 
-  /** `nextId` says the message_id each submit gets (as the SMSC writes it). */
-  constructor(private readonly nextId: (n: number) => string) {}
+  /**
+   * `nextId` says the message_id each submit gets (as the SMSC writes it). With `receiptWithAnswer`,
+   * each submit_sm_resp leaves in one TCP write with the deliver_sm it builds (a fast SMSC, or a
+   * busy adapter that reads both at once).
+   */
+  constructor(
+    private readonly nextId: (n: number) => string,
+    private readonly receiptWithAnswer?: (id: string, sequence: number) => Buffer,
+  ) {}
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
@@ -124,7 +131,10 @@ export class RawSmsc {
         } else if (commandId === 0x00000004) {
           const id = this.nextId(this.submitted.length);
           this.submitted.push(id);
-          socket.write(response(0x80000004, sequence, cstring(id)));
+          const answer = response(0x80000004, sequence, cstring(id));
+          socket.write(
+            this.receiptWithAnswer ? Buffer.concat([answer, this.receiptWithAnswer(id, ++this.sequence)]) : answer,
+          );
         } else if (commandId === 0x80000005) {
           this.answers.get(sequence)?.(status);
           this.answers.delete(sequence);

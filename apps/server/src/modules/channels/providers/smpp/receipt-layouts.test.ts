@@ -4,6 +4,7 @@
  * receipts, ids in hex and decimal. First the decoding, then the adapter bound to a raw TCP SMSC.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../../../../test/processes.test-support.ts';
 import { parseSmppUrl } from '../../../../platform/config/config.ts';
 import type { StatusEvent } from '../../provider.ts';
 import { receiptOf } from './inbound.ts';
@@ -155,8 +156,9 @@ async function bindRaw(
   nextId: (n: number) => string,
   outcome: StatusEvent['status'] | 'early' = 'delivered',
   urlQuery = '',
+  receiptWithAnswer?: (id: string, sequence: number) => Buffer,
 ) {
-  const smsc = await new RawSmsc(nextId).start();
+  const smsc = await new RawSmsc(nextId, receiptWithAnswer).start();
   smscs.push(smsc);
   const warnings: object[] = [];
   const logger = { warn: (data: object) => warnings.push(data), info: () => {} };
@@ -225,6 +227,20 @@ describe('the adapter bound to a raw SMSC that writes receipts its own way', () 
     }
     expect(hex.events.map((e) => e.providerMessageId)).toEqual(hex.smsc.submitted.map((id) => id.toLowerCase()));
     expect(decimal.events.map((e) => e.providerMessageId)).toEqual(decimal.smsc.submitted);
+  });
+
+  it('matches a decimal text id read in the same TCP chunk as its hex submit id, right after it', async () => {
+    // The receipt follows the submit_sm_resp in one write: the adapter must have noted the submit's
+    // id before it reads the receipt's, or the decimal id is never recognised as that submit.
+    const { smsc, provider, events } = await bindRaw(
+      (n) => (0x399005e1 + n).toString(16).toUpperCase(),
+      'delivered',
+      '',
+      (id, seq) => rawDeliverSm(seq, { shortMessage: receiptText(String(Number.parseInt(id, 16))) }),
+    );
+    for (let n = 0; n < 3; n++) await provider.submit(sms(n));
+    await waitUntil('three receipts', () => events.length === 3, 10_000);
+    expect(events.map((e) => e.providerMessageId)).toEqual(smsc.submitted.map((id) => id.toLowerCase()));
   });
 
   it('SMPP_URL ?submit_ids=hex&receipt_ids=decimal converts text ids, also of submits made before a restart', async () => {
