@@ -74,6 +74,31 @@ async function advanceMessage(
   return true;
 }
 
+/**
+ * The last message sent to `phone` on one of `channels` before `before`, read through
+ * `messages_to_created_idx`, whose phones are in byte order (`collate "C"`, ADR 026): the
+ * comparison names that collation, or the index is not used. Exported for its plan's test.
+ */
+export function lastMessageToQuery(db: DbOrTx, phone: string, channels: readonly Channel[], before: Date) {
+  return db
+    .select({
+      userId: messages.userId,
+      messageId: messages.id,
+      campaignId: messages.campaignId,
+      channel: messages.channel,
+    })
+    .from(messages)
+    .where(
+      and(
+        sql`(${messages.toPhone} collate "C") = ${phone}`,
+        inArray(messages.channel, [...channels]),
+        lte(messages.createdAt, before),
+      ),
+    )
+    .orderBy(desc(messages.createdAt))
+    .limit(1);
+}
+
 export function createChannelsRepository(db: Database, hooks: { onStatus?: StatusListener } = {}) {
   const batches = createMessageBatches((fn) => db.transaction(fn), hooks.onStatus);
   return {
@@ -214,19 +239,7 @@ export function createChannelsRepository(db: Database, hooks: { onStatus?: Statu
       channels: readonly Channel[],
       before: Date,
     ): Promise<{ userId: string; messageId: string; campaignId: string | null; channel: Channel } | undefined> {
-      const [row] = await db
-        .select({
-          userId: messages.userId,
-          messageId: messages.id,
-          campaignId: messages.campaignId,
-          channel: messages.channel,
-        })
-        .from(messages)
-        .where(
-          and(eq(messages.toPhone, phone), inArray(messages.channel, [...channels]), lte(messages.createdAt, before)),
-        )
-        .orderBy(desc(messages.createdAt))
-        .limit(1);
+      const [row] = await lastMessageToQuery(db, phone, channels, before);
       return row;
     },
 

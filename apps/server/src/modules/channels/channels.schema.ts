@@ -65,7 +65,10 @@ export const messages = pgTable(
   (t) => [
     index('messages_user_created_idx').on(t.userId, t.createdAt),
     index('messages_campaign_idx').on(t.campaignId, t.status),
-    index('messages_to_created_idx').on(t.toPhone, t.createdAt),
+    // Byte order ("C"), not the database's collation: phones are digits, and every insert and every
+    // status change adds an entry here. With C.UTF-8, comparing through the locale was a fifth of a
+    // million-recipient start's time (ADR 026). Queries compare `to_phone collate "C"` to use it.
+    index('messages_to_created_idx').on(sql`(${t.toPhone} collate "C")`, t.createdAt),
     // Partial: a campaign's recipients have no key and are rarely `submitting`, and every index
     // entry a status change writes is work taken from the send rate (thousands of rows a second).
     uniqueIndex('messages_user_client_key').on(t.userId, t.clientKey).where(sql`client_key is not null`),
