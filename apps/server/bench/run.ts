@@ -9,7 +9,7 @@
  *
  *   npm run bench                 # every bench
  *   npm run bench -- ledger       # only files whose name contains "ledger"
- *   npm run bench -- campaign --db=postgres   # one database only (printed, not written)
+ *   npm run bench -- campaign --db=postgres   # one database only (that half of the result file)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -82,6 +82,12 @@ async function main() {
       const figures =
         only === 'pglite' ? await runOn('pglite', file) : await withPostgres((url) => runOn('postgres', file, url));
       console.log(only, figures);
+      // The other database's half of the result file is kept as it was (its own `at` and load).
+      const target = path.join(resultsDir, `${name}.json`);
+      const previous = fs.existsSync(target) ? JSON.parse(fs.readFileSync(target, 'utf8')) : { bench: name };
+      const at = { at: new Date().toISOString(), loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100 };
+      fs.writeFileSync(target, `${JSON.stringify({ ...previous, [only]: { ...at, ...figures } }, null, 2)}\n`);
+      console.log(`→ ${path.relative(process.cwd(), target)} (${only} only)`);
       continue;
     }
     const pglite = await runOn('pglite', file);
