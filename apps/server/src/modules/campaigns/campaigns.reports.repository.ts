@@ -112,7 +112,12 @@ export function createCampaignReportsRepository(db: Database) {
       return n(count?.n);
     },
 
-    /** A page of the recipients matching the filter, by phone. */
+    /**
+     * A page of the recipients matching the filter, by phone. The page's rows are chosen first and
+     * only they get their URA digits and clicks looked up: in one statement, PostgreSQL ran both
+     * lookups for every recipient of the campaign before sorting (`loops=10000` for a page of 50 of
+     * a 10,000-recipient campaign; 55–105 ms against 18.5 ms this way, on a loaded machine).
+     */
     async recipients(
       campaignId: string,
       f: RecipientFilter,
@@ -122,13 +127,16 @@ export function createCampaignReportsRepository(db: Database) {
       const filter = recipientFilter(campaignId, f);
       return rowsOf<RecipientReportRow>(
         db.execute(sql`
-          select m.id, m.to_phone as "toPhone", m.contact_name as name, m.status, m.reason, m.parts,
-            (select e.detail->>'digits' from message_events e where e.message_id = m.id and e.detail ? 'digits'
+          with page as materialized (
+            select m.id, m.to_phone, m.contact_name, m.status, m.reason, m.parts, m.short_code, m.submitted_at, m.finished_at
+            from messages m where ${filter}
+            order by m.to_phone limit ${pageSize} offset ${(page - 1) * pageSize})
+          select p.id, p.to_phone as "toPhone", p.contact_name as name, p.status, p.reason, p.parts,
+            (select e.detail->>'digits' from message_events e where e.message_id = p.id and e.detail ? 'digits'
               order by e.at desc, e.id desc limit 1) as digits,
-            (select count(*) from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = m.id) as clicks,
-            m.short_code as "shortCode", m.submitted_at as "submittedAt", m.finished_at as "finishedAt"
-          from messages m where ${filter}
-          order by m.to_phone limit ${pageSize} offset ${(page - 1) * pageSize}`),
+            (select count(*) from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = p.id) as clicks,
+            p.short_code as "shortCode", p.submitted_at as "submittedAt", p.finished_at as "finishedAt"
+          from page p order by p.to_phone`),
       );
     },
 

@@ -66,6 +66,28 @@ describe('campaign reports, the dashboard and the administrators’ list', () =>
     expect(one.items).toHaveLength(1);
     expect(one.items[0]).toMatchObject({ to: phones[2], name: 'Caio' });
 
+    // Each row of a page shows its own last URA key step and its clicks, and no other row's.
+    const caio = one.items[0].id as string;
+    await server.db.executeSql(
+      `insert into message_events (message_id, status, detail, at) values
+         ($1, 'delivered', '{"digits":"1"}', now() - interval '1 minute'), ($1, 'delivered', '{"digits":"2"}', now())`,
+      [caio],
+    );
+    await server.db.executeSql(
+      `insert into link_clicks (message_id, campaign_id, at, device, visitor)
+       values ($1, $2, now(), 'mobile', 'a'), ($1, $2, now(), 'desktop', 'b')`,
+      [caio, id],
+    );
+    const all = (await c.call('GET', `/api/v1/campaigns/${id}/messages?pageSize=3`)).json().items as {
+      id: string;
+      digits: string | null;
+      clicks: number;
+    }[];
+    expect(all.map((x) => [x.id === caio, x.digits, x.clicks])).toEqual(
+      all.map((x) => (x.id === caio ? [true, '2', 2] : [false, null, 0])),
+    );
+    expect(all.filter((x) => x.id === caio)).toHaveLength(1);
+
     const csv = await c.call('GET', `/api/v1/campaigns/${id}/export`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-disposition']).toContain('Black Friday-destinatarios.csv');
