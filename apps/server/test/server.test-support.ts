@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import type { SimulatorOverrides } from '../src/modules/channels/providers/index.ts';
 import type { Clock } from '../src/platform/clock/clock.ts';
 import { type Config, loadConfig } from '../src/platform/config/config.ts';
-import { type DbHandle, openDb } from '../src/platform/db/client.ts';
+import { type Database, type DbHandle, openDb, type Tx } from '../src/platform/db/client.ts';
 import { createLogger, type Logger } from '../src/platform/logger.ts';
 import { WEB_LOCALES_DIR } from '../src/platform/paths.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
@@ -15,6 +15,24 @@ import { type RunningServer, startServer } from '../src/server.ts';
 /** The database the suite runs on: PostgreSQL when DATABASE_URL is set, PGlite otherwise. */
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
 export const dbKind = TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+/**
+ * Runs `fn` in a transaction that is rolled back at the end, whatever it wrote: a test seeds
+ * thousands of rows, reads a plan or counters, and leaves the shared database as it found it.
+ */
+export async function inRolledBackTransaction<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const rollBack = new Error('roll back');
+  let result: { value: T } | undefined;
+  await db
+    .transaction(async (tx) => {
+      result = { value: await fn(tx) };
+      throw rollBack;
+    })
+    .catch((err: unknown) => {
+      if (err !== rollBack) throw err;
+    });
+  return result!.value;
+}
 
 export function tempDir(prefix = 'ecoa-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));

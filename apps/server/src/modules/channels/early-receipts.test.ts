@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openServerWithUser } from '../../../test/hooks.test-support.ts';
-import { dbKind } from '../../../test/server.test-support.ts';
+import { dbKind, inRolledBackTransaction } from '../../../test/server.test-support.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import type { RunningServer } from '../../server.ts';
 import { channelsHousekeepingQueue } from './channels.jobs.ts';
@@ -104,21 +104,14 @@ describe(`early receipts: retention and the sweep's reach (${dbKind})`, () => {
   it("the sweep's read is a range of the received-at index, not a scan of every waiting receipt", async () => {
     // 20,000 unclaimed receipts of the last days (another system's messages on a shared carrier
     // account), in a transaction rolled back at the end, with the planner's statistics taken.
-    let plan: { 'QUERY PLAN': string }[] = [];
-    const rollBack = new Error('roll back');
-    await server.db.db
-      .transaction(async (tx) => {
-        await tx.execute(sql`
-          insert into early_receipts (provider, provider_message_id, event, received_at)
-          select 'smpp', 'plan-' || g, '{}'::jsonb, now() - interval '2 hours' - g * interval '20 seconds'
-          from generate_series(1, 20000) g`);
-        await tx.execute(sql`analyze early_receipts`);
-        plan = await rowsOf<{ 'QUERY PLAN': string }>(tx.execute(sql`explain ${earlyReceiptCandidates(1000)}`));
-        throw rollBack;
-      })
-      .catch((err: unknown) => {
-        if (err !== rollBack) throw err;
-      });
+    const plan = await inRolledBackTransaction(server.db.db, async (tx) => {
+      await tx.execute(sql`
+        insert into early_receipts (provider, provider_message_id, event, received_at)
+        select 'smpp', 'plan-' || g, '{}'::jsonb, now() - interval '2 hours' - g * interval '20 seconds'
+        from generate_series(1, 20000) g`);
+      await tx.execute(sql`analyze early_receipts`);
+      return rowsOf<{ 'QUERY PLAN': string }>(tx.execute(sql`explain ${earlyReceiptCandidates(1000)}`));
+    });
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     expect(text).toContain('early_receipts_received_idx');
     expect(text).not.toMatch(/Seq Scan on early_receipts/);

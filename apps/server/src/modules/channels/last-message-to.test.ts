@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openServerWithUser } from '../../../test/hooks.test-support.ts';
-import { dbKind } from '../../../test/server.test-support.ts';
+import { dbKind, inRolledBackTransaction } from '../../../test/server.test-support.ts';
 import { rowsOf } from '../../platform/db/rows.ts';
 import type { RunningServer } from '../../server.ts';
 import { createChannelsRepository, lastMessageToQuery } from './channels.repository.ts';
@@ -46,22 +46,15 @@ describe(`the last message sent to a phone (${dbKind})`, () => {
 
   it('reads the phone index, not every message, whatever the number of messages', async () => {
     // 20,000 messages to other phones, in a transaction rolled back at the end, statistics taken.
-    let plan: { 'QUERY PLAN': string }[] = [];
-    const rollBack = new Error('roll back');
-    await server.db.db
-      .transaction(async (tx) => {
-        await tx.execute(sql`
-          insert into messages (user_id, channel, to_phone, status, parts, provider, content)
-          select ${userId}, 'sms_short', '+5511' || (900000000 + g), 'sent', 1, 'simulator', '{}'::jsonb
-          from generate_series(1, 20000) g`);
-        await tx.execute(sql`analyze messages`);
-        const query = lastMessageToQuery(tx, '+5511900000123', ['sms_short'], new Date());
-        plan = await rowsOf<{ 'QUERY PLAN': string }>(tx.execute(sql`explain ${query}`));
-        throw rollBack;
-      })
-      .catch((err: unknown) => {
-        if (err !== rollBack) throw err;
-      });
+    const plan = await inRolledBackTransaction(server.db.db, async (tx) => {
+      await tx.execute(sql`
+        insert into messages (user_id, channel, to_phone, status, parts, provider, content)
+        select ${userId}, 'sms_short', '+5511' || (900000000 + g), 'sent', 1, 'simulator', '{}'::jsonb
+        from generate_series(1, 20000) g`);
+      await tx.execute(sql`analyze messages`);
+      const query = lastMessageToQuery(tx, '+5511900000123', ['sms_short'], new Date());
+      return rowsOf<{ 'QUERY PLAN': string }>(tx.execute(sql`explain ${query}`));
+    });
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     expect(text).toContain('messages_to_created_idx');
     expect(text).not.toMatch(/Seq Scan on messages/);
