@@ -25,6 +25,9 @@ export type BenchFigures = Record<string, number | string | boolean>;
 /** `poolSize`: PostgreSQL connections the bench needs (default 10), e.g. one per request in flight. */
 export type BenchModule = { run(ctx: BenchContext): Promise<BenchFigures>; poolSize?: number };
 
+/** Other work on the machine skews the figures: the 1-minute load average when they were taken. */
+const loadAverage1m = () => Math.round(os.loadavg()[0]! * 100) / 100;
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.resolve(here, '../../../bench/results');
 
@@ -85,7 +88,7 @@ async function main() {
       // The other database's half of the result file is kept as it was (its own `at` and load).
       const target = path.join(resultsDir, `${name}.json`);
       const previous = fs.existsSync(target) ? JSON.parse(fs.readFileSync(target, 'utf8')) : { bench: name };
-      const at = { at: new Date().toISOString(), loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100 };
+      const at = { at: new Date().toISOString(), loadAverage1m: loadAverage1m() };
       fs.writeFileSync(target, `${JSON.stringify({ ...previous, [only]: { ...at, ...figures } }, null, 2)}\n`);
       console.log(`→ ${path.relative(process.cwd(), target)} (${only} only)`);
       continue;
@@ -101,8 +104,7 @@ async function main() {
         cpus: os.cpus().length,
         cpu: os.cpus()[0]?.model ?? 'unknown',
         node: process.version,
-        // Other work on the machine skews the figures: the 1-minute load average at the end.
-        loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100,
+        loadAverage1m: loadAverage1m(),
       },
       pglite,
       postgres,

@@ -142,14 +142,6 @@ export async function importList(
   return id;
 }
 
-/**
- * Resolves once every way this process sends for the campaign has had its chance and stopped: the
- * `campaigns.dispatch` jobs queued for it ended (none waiting, retrying or running), a supervisor
- * pass ran (it joins or queues again what it judges due), and one more dispatch loop ran on it to
- * its end. A test that checks something did not happen (nothing sent outside the window, nothing
- * after a pause) looks after this, not after a guessed pause.
- */
-/** The dispatch jobs ever queued for a campaign, run or not. */
 /** A campaign's row as the supervisor reads it (for tests that hand a row to the lifecycle, e.g. `startScheduled`). */
 export async function campaignRow(server: RunningServer, id: string): Promise<CampaignRow> {
   const row = await createCampaignsRepository(server.db.db).findById(id);
@@ -175,6 +167,7 @@ export async function withSmscOptions<T>(
   }
 }
 
+/** The dispatch jobs ever queued for a campaign, run or not. */
 export async function dispatchJobsQueued(db: Pick<DbHandle, 'executeSql'>, campaignId: string): Promise<number> {
   const { rows } = await db.executeSql(
     `select count(*)::int as n from pgboss.job where name = $1 and data->>'campaignId' = $2`,
@@ -183,6 +176,13 @@ export async function dispatchJobsQueued(db: Pick<DbHandle, 'executeSql'>, campa
   return (rows[0] as { n: number }).n;
 }
 
+/**
+ * Resolves once every way this process sends for the campaign has had its chance and stopped: the
+ * `campaigns.dispatch` jobs queued for it ended (none waiting, retrying or running), a supervisor
+ * pass ran (it joins or queues again what it judges due), and one more dispatch loop ran on it to
+ * its end. A test that checks something did not happen (nothing sent outside the window, nothing
+ * after a pause) looks after this, not after a guessed pause.
+ */
 export async function dispatchSettled(server: RunningServer, campaignId: string, timeoutMs = 30_000) {
   await dispatchJobsEnded(server, campaignId, timeoutMs);
   await server.modules.supervisor.pass();
