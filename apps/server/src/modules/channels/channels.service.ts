@@ -97,6 +97,7 @@ export function createChannelsService(deps: ChannelsServiceDeps) {
   const receipts = createReceiptBatcher({
     apply: (events: StatusEvent[]) => repo.applyReceipts(events),
     divert: (event) => inflight.offer(event),
+    maxInFlight: 2,
   });
 
   /** The content a provider sends, from what the user asked; the credits it costs. */

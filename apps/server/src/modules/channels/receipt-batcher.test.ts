@@ -63,4 +63,65 @@ describe('the receipt batcher', () => {
     expect(applied).toEqual([[2]]);
     await batcher.close();
   });
+
+  it('sends a batch on the next turn of the event loop: what arrives together goes together, a lone receipt waits for nothing', async () => {
+    const { applied, batcher } = recordingBatcher({});
+    await Promise.all([batcher.push(1), batcher.push(2), batcher.push(3)]);
+    await batcher.push(4);
+    expect(applied).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('stores up to `maxInFlight` batches at once; the next one fills until one of them commits', async () => {
+    const applied: number[][] = [];
+    const commits: (() => void)[] = [];
+    const batcher = createReceiptBatcher<number, number>({
+      maxInFlight: 2,
+      apply: (events) => {
+        applied.push(events);
+        return new Promise((resolve) => commits.push(() => resolve(events)));
+      },
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const first = batcher.push(1);
+    await turn();
+    const second = batcher.push(2);
+    await turn();
+    expect(applied).toEqual([[1], [2]]);
+    const rest = [batcher.push(3), batcher.push(4)];
+    await turn();
+    await turn();
+    expect(applied).toHaveLength(2);
+    commits[1]!();
+    await expect(second).resolves.toBe(2);
+    await turn();
+    expect(applied).toEqual([[1], [2], [3, 4]]);
+    commits[0]!();
+    commits[2]!();
+    expect(await Promise.all([first, ...rest])).toEqual([1, 3, 4]);
+    await batcher.close();
+  });
+
+  it('with one batch in flight, the next waits for its commit', async () => {
+    const applied: number[][] = [];
+    const commits: (() => void)[] = [];
+    const batcher = createReceiptBatcher<number, number>({
+      apply: (events) => {
+        applied.push(events);
+        return new Promise((resolve) => commits.push(() => resolve(events)));
+      },
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const first = batcher.push(1);
+    await turn();
+    const second = batcher.push(2);
+    await turn();
+    await turn();
+    expect(applied).toEqual([[1]]);
+    commits[0]!();
+    await expect(first).resolves.toBe(1);
+    await turn();
+    expect(applied).toEqual([[1], [2]]);
+    commits[1]!();
+    await expect(second).resolves.toBe(2);
+  });
 });
