@@ -33,7 +33,7 @@ export async function run({ db, kind }: BenchContext): Promise<BenchFigures> {
 
   const bare = Fastify();
   bare.get<{ Params: { id: string } }>('/bare/recipients/:id', async (request) =>
-    sql(`select id, to_phone, status from messages where campaign_id = $1 order by to_phone limit 50`, [
+    sql(`select id, to_phone, status from messages where campaign_id = $1 order by to_phone collate "C" limit 50`, [
       request.params.id,
     ]),
   );

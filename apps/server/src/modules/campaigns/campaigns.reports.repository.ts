@@ -117,6 +117,9 @@ export function createCampaignReportsRepository(db: Database) {
      * only they get their URA digits and clicks looked up: in one statement, PostgreSQL ran both
      * lookups for every recipient of the campaign before sorting (`loops=10000` for a page of 50 of
      * a 10,000-recipient campaign; 55–105 ms against 18.5 ms this way, on a loaded machine).
+     * Phones are ordered byte by byte (`collate "C"`, as `messages_to_created_idx` keeps them): an
+     * E.164 number is '+' and digits, which every collation orders alike, and comparing bytes
+     * instead of going through the locale is most of what sorting a campaign's rows costs.
      */
     async recipients(
       campaignId: string,
@@ -130,13 +133,13 @@ export function createCampaignReportsRepository(db: Database) {
           with page as materialized (
             select m.id, m.to_phone, m.contact_name, m.status, m.reason, m.parts, m.short_code, m.submitted_at, m.finished_at
             from messages m where ${filter}
-            order by m.to_phone limit ${pageSize} offset ${(page - 1) * pageSize})
+            order by m.to_phone collate "C" limit ${pageSize} offset ${(page - 1) * pageSize})
           select p.id, p.to_phone as "toPhone", p.contact_name as name, p.status, p.reason, p.parts,
             (select e.detail->>'digits' from message_events e where e.message_id = p.id and e.detail ? 'digits'
               order by e.at desc, e.id desc limit 1) as digits,
             (select count(*) from link_clicks k where k.campaign_id = ${campaignId} and k.message_id = p.id) as clicks,
             p.short_code as "shortCode", p.submitted_at as "submittedAt", p.finished_at as "finishedAt"
-          from page p order by p.to_phone`),
+          from page p order by p.to_phone collate "C"`),
       );
     },
 
@@ -153,8 +156,8 @@ export function createCampaignReportsRepository(db: Database) {
             from messages m
             left join lateral (select e.detail->>'digits' as digits from message_events e
               where e.message_id = m.id and e.detail ? 'digits' order by e.at desc, e.id desc limit 1) d on true
-            where m.campaign_id = ${campaignId} and m.to_phone > ${after}
-            order by m.to_phone limit ${pageSize}`),
+            where m.campaign_id = ${campaignId} and m.to_phone collate "C" > ${after}
+            order by m.to_phone collate "C" limit ${pageSize}`),
         );
         if (rows.length === 0) return;
         yield rows;
