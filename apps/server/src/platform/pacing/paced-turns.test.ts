@@ -79,6 +79,19 @@ describe('paced turns', () => {
     expect(busiest(given, 1050)).toBeLessThanOrEqual(10);
   });
 
+  it('faster than the timers tick (100,000 a second): a millisecond gives its hundred turns, not one or two', async () => {
+    const turns = new PacedTurns(100_000, () => Date.now(), 100);
+    const given: number[] = [];
+    const all = Array.from({ length: 3_000 }, () => turns.take().then(() => given.push(Date.now())));
+    const started = Date.now();
+    await vi.advanceTimersByTimeAsync(40);
+    // 3,000 turns at 100 a millisecond take 30 ms (one or two a tick would have given at most 80).
+    expect(given).toHaveLength(3_000);
+    await Promise.all(all);
+    expect(Math.max(...given) - started).toBeLessThanOrEqual(31);
+    expect(busiest(given, 1)).toBeLessThanOrEqual(101);
+  });
+
   it('a rate read from a function: 0 gives no turn, and turns come again within a second once it rises', async () => {
     let share = 0;
     const turns = new PacedTurns(

@@ -36,6 +36,8 @@ export class PacedTurns {
   private recentHead = 0;
   private readonly waiting: Waiter[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** When the turn the timer waits for was due: the turns due since then are the timer's lateness. */
+  private timerFor = Number.POSITIVE_INFINITY;
   private closedWith: (() => Error) | null = null;
 
   constructor(
@@ -129,20 +131,28 @@ export class PacedTurns {
     if (this.timer || this.waiting.length === 0) return;
     const next = this.next();
     const delay = next ? Math.max(0, Math.ceil(next.due - this.now())) : ZERO_RATE_RECHECK_MS;
+    this.timerFor = next ? next.due : Number.POSITIVE_INFINITY;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.grant();
     }, delay);
   }
 
-  /** Gives every turn that is due (a late timer catches up on its own lateness only, as pre-assigned slots would). */
+  /**
+   * Gives every turn that is due since the turn the timer waited for (a late timer catches up on
+   * its own lateness only, as pre-assigned slots would; the window still caps any second). A
+   * timer fires a millisecond or more after it is set: at 100,000 a second that millisecond
+   * holds a hundred turns, and catching up one interval only (as this did) capped every carrier
+   * at about 1,700 sends a second, whatever its limit.
+   */
   private grant(): void {
     const now = this.now();
+    const from = Math.min(this.timerFor, now);
     while (this.waiting.length > 0) {
       const next = this.next();
       if (!next || now < next.due) break;
       // The first turn ever (a rate that was 0 from the start) is simply now.
-      this.give(Number.isFinite(next.due) ? Math.max(next.due, now - next.intervalMs) : now, now);
+      this.give(Number.isFinite(next.due) ? Math.max(next.due, Math.min(from, now - next.intervalMs)) : now, now);
       const waiter = this.waiting.shift()!;
       this.forget(waiter);
       waiter.resolve();
