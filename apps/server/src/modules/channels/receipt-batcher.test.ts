@@ -16,6 +16,23 @@ function recordingBatcher(options: Options) {
   return { applied, batcher };
 }
 
+/** A batcher whose batches stay in flight until the test commits them (`commits[i]()`, in the order they left). */
+function heldBatcher(options: Omit<Parameters<typeof createReceiptBatcher<number, number>>[0], 'apply'> = {}) {
+  const applied: number[][] = [];
+  const commits: (() => void)[] = [];
+  const batcher = createReceiptBatcher<number, number>({
+    ...options,
+    apply: (events) => {
+      applied.push(events);
+      return new Promise((resolve) => commits.push(() => resolve(events)));
+    },
+  });
+  return { applied, commits, batcher };
+}
+
+/** The event loop's next turn, when a waiting batch leaves. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('the receipt batcher', () => {
   it('gathers what arrives together into one batch, answers each with its own result, in order', async () => {
     const { applied, batcher } = recordingBatcher({ maxBatch: 3 });
@@ -72,16 +89,7 @@ describe('the receipt batcher', () => {
   });
 
   it('stores up to `maxInFlight` batches at once; the next one fills until one of them commits', async () => {
-    const applied: number[][] = [];
-    const commits: (() => void)[] = [];
-    const batcher = createReceiptBatcher<number, number>({
-      maxInFlight: 2,
-      apply: (events) => {
-        applied.push(events);
-        return new Promise((resolve) => commits.push(() => resolve(events)));
-      },
-    });
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const { applied, commits, batcher } = heldBatcher({ maxInFlight: 2 });
     const first = batcher.push(1);
     await turn();
     const second = batcher.push(2);
@@ -102,15 +110,7 @@ describe('the receipt batcher', () => {
   });
 
   it('with one batch in flight, the next waits for its commit', async () => {
-    const applied: number[][] = [];
-    const commits: (() => void)[] = [];
-    const batcher = createReceiptBatcher<number, number>({
-      apply: (events) => {
-        applied.push(events);
-        return new Promise((resolve) => commits.push(() => resolve(events)));
-      },
-    });
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const { applied, commits, batcher } = heldBatcher();
     const first = batcher.push(1);
     await turn();
     const second = batcher.push(2);

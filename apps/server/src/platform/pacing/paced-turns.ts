@@ -147,12 +147,14 @@ export class PacedTurns {
    */
   private grant(): void {
     const now = this.now();
-    const from = Math.min(this.timerFor, now);
     while (this.waiting.length > 0) {
       const next = this.next();
       if (!next || now < next.due) break;
       // The first turn ever (a rate that was 0 from the start) is simply now.
-      this.give(Number.isFinite(next.due) ? Math.max(next.due, Math.min(from, now - next.intervalMs)) : now, now);
+      this.give(
+        Number.isFinite(next.due) ? Math.max(next.due, Math.min(this.timerFor, now - next.intervalMs)) : now,
+        now,
+      );
       const waiter = this.waiting.shift()!;
       this.forget(waiter);
       waiter.resolve();
